@@ -1,0 +1,59 @@
+# agrep-gpu: approximate grep on OpenCL.  `make deps` installs what a fresh
+# Debian 12 machine needs (as root), `make` builds, `make check` tests.
+
+PREFIX	?= /usr/local
+BINDIR	 = $(PREFIX)/bin
+MANDIR	 = $(PREFIX)/share/man/man1
+
+CC	?= cc
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
+LDLIBS	 = -lOpenCL
+
+SRCS	 = agrep-gpu.c src/hostmatch.c src/input.c src/ocl.c src/output.c \
+	   src/pattern.c src/scan.c src/search.c src/util.c
+HDRS	 = $(wildcard src/*.h)
+OBJS	 = $(SRCS:%.c=build/%.o) build/kernels.o
+
+DEPS_DEBIAN = build-essential pkg-config ocl-icd-opencl-dev opencl-headers \
+	   pocl-opencl-icd clinfo bats bats-assert bats-support tre-agrep \
+	   bible-kjv clang libclang-rt-14-dev valgrind
+
+all: agrep-gpu
+
+agrep-gpu: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+build/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+build/kernels.c: kernels/myers.cl tools/embed.sh
+	@mkdir -p build
+	sh tools/embed.sh myers_cl_src kernels/myers.cl > $@
+
+build/kernels.o: build/kernels.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+deps:
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEPS_DEBIAN)
+
+-include tests/tests.mk
+-include bench/bench.mk
+
+check: agrep-gpu test-progs
+	bats tests/
+
+install: agrep-gpu
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 agrep-gpu $(DESTDIR)$(BINDIR)/agrep-gpu
+	install -m 644 man/agrep-gpu.1 $(DESTDIR)$(MANDIR)/agrep-gpu.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/agrep-gpu $(DESTDIR)$(MANDIR)/agrep-gpu.1
+
+clean:
+	rm -rf build agrep-gpu tests/bin bench/bin
+
+.PHONY: all deps check install uninstall clean

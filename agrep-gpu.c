@@ -1,0 +1,332 @@
+/*
+ * agrep-gpu: approximate grep.  Prints the records that hold a pattern with
+ * at most k edits, computed by Myers' bit-parallel algorithm as OpenCL
+ * kernels (POCL on the CPU by default, a GPU when one is present).
+ *
+ * This file: usage, the option table and main.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/ocl.h"
+#include "src/options.h"
+#include "src/output.h"
+#include "src/pattern.h"
+#include "src/search.h"
+#include "src/util.h"
+
+#ifndef VERSION
+#define VERSION "0.1"
+#endif
+
+#define DEFAULT_CHUNK	(16u << 20)
+#define DEFAULT_HOST_MAX (1u << 20)
+
+enum {
+	OPT_LABEL = CHAR_MAX + 1, OPT_LINE_BUFFERED, OPT_DEVICE,
+	OPT_LIST_DEVICES, OPT_HELP, OPT_NO_ICASE, OPT_MAX_ERRORS
+};
+
+static const char short_opts[] = "0123456789abcd:e:f:hik:lm:nqrsvyzEFGHLPRUVZ";
+
+static const struct option long_opts[] = {
+	{ "max-errors",		required_argument, NULL, OPT_MAX_ERRORS },
+	{ "regexp",		required_argument, NULL, 'e' },
+	{ "file",		required_argument, NULL, 'f' },
+	{ "ignore-case",	no_argument,	   NULL, 'i' },
+	{ "no-ignore-case",	no_argument,	   NULL, OPT_NO_ICASE },
+	{ "invert-match",	no_argument,	   NULL, 'v' },
+	{ "count",		no_argument,	   NULL, 'c' },
+	{ "files-with-matches",	no_argument,	   NULL, 'l' },
+	{ "files-without-match", no_argument,	   NULL, 'L' },
+	{ "line-number",	no_argument,	   NULL, 'n' },
+	{ "byte-offset",	no_argument,	   NULL, 'b' },
+	{ "with-filename",	no_argument,	   NULL, 'H' },
+	{ "no-filename",	no_argument,	   NULL, 'h' },
+	{ "quiet",		no_argument,	   NULL, 'q' },
+	{ "silent",		no_argument,	   NULL, 'q' },
+	{ "no-messages",	no_argument,	   NULL, 's' },
+	{ "max-count",		required_argument, NULL, 'm' },
+	{ "recursive",		no_argument,	   NULL, 'r' },
+	{ "dereference-recursive", no_argument,	   NULL, 'R' },
+	{ "directories",	required_argument, NULL, 'd' },
+	{ "text",		no_argument,	   NULL, 'a' },
+	{ "binary",		no_argument,	   NULL, 'U' },
+	{ "label",		required_argument, NULL, OPT_LABEL },
+	{ "null-data",		no_argument,	   NULL, 'z' },
+	{ "null",		no_argument,	   NULL, 'Z' },
+	{ "line-buffered",	no_argument,	   NULL, OPT_LINE_BUFFERED },
+	{ "fixed-strings",	no_argument,	   NULL, 'F' },
+	{ "extended-regexp",	no_argument,	   NULL, 'E' },
+	{ "basic-regexp",	no_argument,	   NULL, 'G' },
+	{ "perl-regexp",	no_argument,	   NULL, 'P' },
+	{ "device",		required_argument, NULL, OPT_DEVICE },
+	{ "list-devices",	no_argument,	   NULL, OPT_LIST_DEVICES },
+	{ "help",		no_argument,	   NULL, OPT_HELP },
+	{ "version",		no_argument,	   NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp, "Usage: %s [OPTION]... PATTERN [FILE]...\n", progname);
+	if (fp == stderr) {
+		fprintf(fp, "Try '%s --help' for more information.\n",
+		    progname);
+		exit(2);
+	}
+	fputs(
+"Print the lines of FILEs (or standard input) that contain PATTERN with at\n"
+"most k errors (inserted, deleted or substituted bytes).\n"
+"\n"
+"Matching:\n"
+"  -k, --max-errors=NUM      allow NUM errors (default 0); also -NUM, e.g. -2\n"
+"  -e, --regexp=PATTERN      use PATTERN (repeatable; literal bytes)\n"
+"  -f, --file=FILE           take patterns from FILE, one per line\n"
+"  -i, -y, --ignore-case     fold ASCII case; --no-ignore-case undoes it\n"
+"  -v, --invert-match        select non-matching lines\n"
+"  -F, --fixed-strings       accepted: patterns are always literal\n"
+"  -z, --null-data           records end in NUL, not newline\n"
+"\n"
+"Output:\n"
+"  -c, --count               print only a count of selected lines per file\n"
+"  -l, --files-with-matches  print only names of files with selected lines\n"
+"  -L, --files-without-match print only names of files with none\n"
+"  -n, --line-number         prefix each line with its line number\n"
+"  -b, --byte-offset         prefix each line with its byte offset\n"
+"  -H, --with-filename       prefix each line with the file name\n"
+"  -h, --no-filename         never prefix the file name\n"
+"      --label=LABEL         name standard input LABEL\n"
+"  -Z, --null                print NUL after file names\n"
+"  -m, --max-count=NUM       stop a file after NUM selected lines\n"
+"  -q, --quiet, --silent     print nothing; exit 0 at the first match\n"
+"  -s, --no-messages         no messages about unreadable files\n"
+"      --line-buffered       flush output after every line\n"
+"\n"
+"Files:\n"
+"  -r, --recursive           search directories recursively\n"
+"  -R, --dereference-recursive  likewise, following symbolic links\n"
+"  -d, --directories=ACTION  read (report), skip or recurse\n"
+"  -a, --text                search binary files as text\n"
+"  -U, --binary              accepted, no effect\n"
+"\n"
+"Devices:\n"
+"      --device=DEV          auto (default: first GPU, else CPU), gpu, cpu,\n"
+"                            host (no OpenCL) or an index from --list-devices\n"
+"      --list-devices        list OpenCL devices and exit\n"
+"\n"
+"  -V, --version             print the version and exit\n"
+"      --help                print this help and exit\n"
+"\n"
+"Exit status: 0 if a line is selected, 1 if none, 2 if an error occurred.\n"
+"Environment: AGREP_GPU_DEVICE (as --device), AGREP_GPU_CHUNK,\n"
+"AGREP_GPU_SLICE, AGREP_GPU_HOST_MAX (see agrep-gpu(1)).\n", fp);
+	exit(0);
+}
+
+/* Parses a non-negative decimal number up to max; exits with a message
+ * naming what when it is not one. */
+static long long
+number(const char *s, long long max, const char *what)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end != '\0' || v < 0)
+		fatalx("invalid %s: '%s'", what, s);
+	if (errno == ERANGE || v > max)
+		fatalx("%s too large: '%s' (at most %lld)", what, s, max);
+	return v;
+}
+
+/* Reads a size from the environment, or returns def. */
+static size_t
+env_size(const char *name, size_t def, size_t min)
+{
+	const char *v = getenv(name);
+	size_t n;
+
+	if (v == NULL || *v == '\0')
+		return def;
+	n = (size_t)number(v, (long long)1 << 40, name);
+	return n < min ? min : n;
+}
+
+/*
+ * Rewrites agrep's -NUM (a whole argument of digits, e.g. -2 or -10) into
+ * --max-errors=NUM before getopt sees it; getopt alone would read -10 as
+ * -1 -0.  Arguments of options are left alone.
+ */
+static void
+rewrite_digits(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0)
+			return;
+		if (a[0] != '-' || a[1] == '\0')
+			continue;
+		if (a[1] == '-') {
+			const struct option *o;
+			for (o = long_opts; o->name != NULL; o++)
+				if (strcmp(a + 2, o->name) == 0 &&
+				    o->has_arg == required_argument)
+					i++;
+			continue;
+		}
+		if (strspn(a + 1, "0123456789") == strlen(a + 1)) {
+			char *r = xmalloc(strlen(a) + 16);
+			sprintf(r, "--max-errors=%s", a + 1);
+			argv[i] = r;	/* lives until exit */
+			continue;
+		}
+		for (const char *c = a + 1; *c != '\0'; c++) {
+			const char *d = strchr(short_opts, *c);
+			if (d != NULL && d[1] == ':') {
+				if (c[1] == '\0')
+					i++;
+				break;
+			}
+		}
+	}
+}
+
+/* What main needs besides struct options. */
+struct args {
+	struct patset	 ps;
+	int		 have_pattern;	/* -e or -f given */
+	int		 list_devices;
+};
+
+/* Applies one option; exits on a usage error. */
+static void
+apply(int c, struct options *o, struct args *a)
+{
+	switch (c) {
+	case OPT_MAX_ERRORS:
+		o->k = (int)number(optarg, 1 << 20, "number of errors");
+		break;
+	case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9':
+		o->k = c - '0';
+		break;
+	case 'k':
+		o->k = (int)number(optarg, 1 << 20, "number of errors");
+		break;
+	case 'e':
+		pat_add(&a->ps, optarg, strlen(optarg));
+		a->have_pattern = 1;
+		break;
+	case 'f':
+		if (pat_add_file(&a->ps, optarg) == -1)
+			fatalx("%s: %s", optarg, strerror(errno));
+		a->have_pattern = 1;
+		break;
+	case 'i': case 'y': o->icase = 1; break;
+	case OPT_NO_ICASE: o->icase = 0; break;
+	case 'v': o->invert = 1; break;
+	case 'c': o->count = 1; break;
+	case 'l': o->list = 1; o->list_none = 0; break;
+	case 'L': o->list_none = 1; o->list = 0; break;
+	case 'n': o->lineno = 1; break;
+	case 'b': o->byteoff = 1; break;
+	case 'H': o->with_name = 1; break;
+	case 'h': o->with_name = 0; break;
+	case 'q': o->quiet = 1; break;
+	case 's': o->silent = 1; break;
+	case 'm':
+		o->max_count = number(optarg, LLONG_MAX, "max count");
+		break;
+	case 'r': o->recursive = 1; break;
+	case 'R': o->recursive = 2; break;
+	case 'd':
+		if (strcmp(optarg, "recurse") == 0)
+			o->recursive = o->recursive ? o->recursive : 1;
+		else if (strcmp(optarg, "read") == 0 ||
+		    strcmp(optarg, "skip") == 0)
+			o->recursive = 0;
+		else
+			fatalx("invalid argument '%s' for --directories "
+			    "(read, skip or recurse)", optarg);
+		break;
+	case 'a': o->text = 1; break;
+	case 'U': case 'F': break;
+	case 'E': case 'G': case 'P':
+		fatalx("regular expressions are not supported: patterns are "
+		    "literal (-F)");
+	case OPT_LABEL: o->label = optarg; break;
+	case 'z': o->eol = '\0'; break;
+	case 'Z': o->null_name = 1; break;
+	case OPT_LINE_BUFFERED: o->line_buffered = 1; break;
+	case OPT_DEVICE: o->device = optarg; break;
+	case OPT_LIST_DEVICES: a->list_devices = 1; break;
+	case OPT_HELP: usage(stdout); break;
+	case 'V':
+		printf("agrep-gpu %s\n", VERSION);
+		exit(0);
+	default:
+		usage(stderr);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct args a;
+	char err[256];
+	int c, status = 0, nfiles, show;
+
+	memset(&o, 0, sizeof(o));
+	memset(&a, 0, sizeof(a));
+	o.with_name = -1;
+	o.max_count = -1;
+	o.eol = '\n';
+	o.device = getenv("AGREP_GPU_DEVICE");
+	pat_init(&a.ps, 0, 0);
+	rewrite_digits(argc, argv);
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
+		apply(c, &o, &a);
+	opt_silent = o.silent;
+	if (a.list_devices)
+		return ocl_list(stdout) == 0 ? 0 : 2;
+	if (!a.have_pattern) {
+		if (optind >= argc)
+			usage(stderr);
+		pat_add(&a.ps, argv[optind], strlen(argv[optind]));
+		optind++;
+	}
+	a.ps.k = o.k;
+	a.ps.icase = o.icase;
+	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
+		fatalx("%s", err);
+	o.chunk = env_size("AGREP_GPU_CHUNK", DEFAULT_CHUNK, 1);
+	o.slice = env_size("AGREP_GPU_SLICE", 0, 64);
+	o.host_max = env_size("AGREP_GPU_HOST_MAX", DEFAULT_HOST_MAX, 0);
+
+	out_init(&o);
+	search_init(&o, &a.ps);
+	nfiles = argc - optind;
+	show = o.with_name >= 0 ? o.with_name : nfiles > 1;
+	if (nfiles == 0 && o.recursive)
+		status |= search_path(".", o.with_name != 0) == -1;
+	else if (nfiles == 0)
+		status |= search_stdin(show) == -1;
+	for (int i = optind; i < argc; i++)
+		status |= search_path(argv[i], show) == -1;
+	search_end();
+	if (out_flush() == -1)
+		status = 1;
+	pat_free(&a.ps);
+	if (status)
+		return 2;
+	return search_matched() ? 0 : 1;
+}

@@ -1,0 +1,119 @@
+/*
+ * myers.cl: Myers' bit-parallel approximate matching (J. ACM 46(3), 1999)
+ * over slices of a text chunk.  The host twin is src/hostmatch.c; both use the
+ * same names: PEq, VP, VN, HP, HN, D0, score.
+ *
+ * Build options (set by src/scan.c):
+ *   WORD   uint or ulong: the Myers word; patterns of up to 32 or 64 bytes
+ *   WBITS  32 or 64, the bits in WORD
+ *   LANES  1, 4, 8 or 16: slices handled by one work-item, one per vector
+ *          lane.  CPU compilers (POCL) turn the vector types into SIMD; GPUs
+ *          want LANES 1 (one slice per work-item).
+ *
+ * Layout.  The text buffer holds pad bytes, then the chunk.  Slice s covers
+ * chunk bytes [s * slice, (s + 1) * slice); its lane starts reading pad bytes
+ * earlier, at buffer offset s * slice, to warm up the state, and records hits
+ * only from its own first byte on.  The pad is at least n + k - 1 bytes, NOT
+ * n - 1: a match with k insertions is n + k bytes long, so a match ending at
+ * the slice's first byte may start n + k - 1 bytes before it.  With an n - 1
+ * warm-up, matches whose insertions straddle the slice start are lost.  Before
+ * the first chunk of an input (and after a line break) the pad holds
+ * terminators, which reset the state.
+ *
+ * Output: bit j of the bitmap is set when a match ends at chunk byte j.  The
+ * slice length is a multiple of 64 bytes, so every bitmap word belongs to
+ * exactly one lane of one work-item: no atomics, no shared words.
+ */
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define WBYTES (WBITS / 8)
+#define WPB 8			/* text words per block of WBITS bytes */
+
+#if LANES == 1
+typedef WORD vword;
+#define LANE(v, i) (v)
+#define LANEMAP(F) F(0)
+#define VEC(...) (__VA_ARGS__)
+#else
+typedef CAT(WORD, LANES) vword;
+#define LANE(v, i) ((v).CAT(s, i))
+#define VEC(...) ((vword)(__VA_ARGS__))
+#if LANES == 4
+#define LANEMAP(F) F(0), F(1), F(2), F(3)
+#elif LANES == 8
+#define LANEMAP(F) F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7)
+#elif LANES == 16
+#define LANEMAP(F) F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7), \
+	F(8), F(9), F(a), F(b), F(c), F(d), F(e), F(f)
+#else
+#error "LANES must be 1, 4, 8 or 16"
+#endif
+#endif
+
+/* Lane i's text word at index base + i * stride (i is a hex digit). */
+#define TEXT_AT(i) text[base + (size_t)CAT(0x, i) * stride]
+/* Lane i's PEq entry for its byte c. */
+#define PEQ_AT(i) PEq[LANE(c, i)]
+/* Lane i's hits of this block into its own bitmap word (ORed after the first
+ * pattern), unless the lane is past the last slice. */
+#define SLICE_OF(i) (slice0 + CAT(0x, i))
+#define BM_AT(i) bitmap[SLICE_OF(i) * slice_blocks + blk - pad_blocks]
+#define STORE_HITS(i) (SLICE_OF(i) < nslices ? \
+	(void)(BM_AT(i) = (p ? BM_AT(i) : 0) | LANE(hits, i)) : (void)0)
+
+__kernel void
+myers_scan(__global const WORD *text,	/* pad + chunk, word aligned */
+    uint pad_blocks,			/* warm-up, in blocks of WBITS bytes */
+    uint slice_blocks,			/* slice length, in blocks */
+    uint nslices,			/* slices holding chunk bytes */
+    __global const WORD *peq,		/* [npat][256] PEq tables */
+    __global const uint *plen,		/* [npat] pattern lengths */
+    uint npat, uint k, uint eol,
+    __global WORD *bitmap)		/* one bit per chunk byte */
+{
+	const size_t slice0 = get_global_id(0) * LANES;
+	const size_t stride = (size_t)slice_blocks * WPB;	/* words */
+	const uint nblocks = pad_blocks + slice_blocks;
+
+	for (uint p = 0; p < npat; p++) {
+		__global const WORD *PEq = peq + (size_t)p * 256;
+		const WORD n = plen[p];
+		const vword ones = (vword)(~(WORD)0), zero = (vword)0;
+		vword VP = ones, VN = zero, score = (vword)n;
+
+		for (uint blk = 0; blk < nblocks; blk++) {
+			vword hits = zero;
+			for (uint w = 0; w < WPB; w++) {
+				const size_t base = slice0 * stride +
+				    (size_t)blk * WPB + w;
+				const vword t = VEC(LANEMAP(TEXT_AT));
+#pragma unroll
+				for (uint b = 0; b < WBYTES; b++) {
+					const vword c = (t >> (8 * b)) & 0xff;
+					const vword Eq = VEC(LANEMAP(PEQ_AT));
+					vword X = Eq | VN;
+					const vword D0 = (((X & VP) + VP) ^ VP) | X;
+					const vword HN = VP & D0;
+					const vword HP = VN | ~(VP | D0);
+
+					score += (HP >> (n - 1)) & 1;
+					score -= (HN >> (n - 1)) & 1;
+					X = HP << 1;
+					VN = X & D0;
+					VP = (HN << 1) | ~(X | D0);
+					/* Reset at a terminator, without a branch. */
+					const vword nl = (c == (vword)eol) ? ones : zero;
+					VP |= nl;
+					VN &= ~nl;
+					score = (c == (vword)eol) ? (vword)n : score;
+					hits |= ((score <= (vword)k) ? (vword)1 : zero)
+					    << (w * WBYTES + b);
+				}
+			}
+			if (blk < pad_blocks)
+				continue;
+			LANEMAP(STORE_HITS);
+		}
+	}
+}

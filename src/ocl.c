@@ -1,0 +1,208 @@
+/* ocl.c: find OpenCL devices, pick one, build the kernel program. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ocl.h"
+#include "util.h"
+
+/* Returns the name of an OpenCL error code. */
+const char *
+ocl_errstr(cl_int err)
+{
+	switch (err) {
+#define E(x) case x: return #x;
+	E(CL_SUCCESS) E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE)
+	E(CL_COMPILER_NOT_AVAILABLE) E(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+	E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY)
+	E(CL_BUILD_PROGRAM_FAILURE) E(CL_MAP_FAILURE) E(CL_INVALID_VALUE)
+	E(CL_INVALID_PLATFORM) E(CL_INVALID_DEVICE) E(CL_INVALID_CONTEXT)
+	E(CL_INVALID_COMMAND_QUEUE) E(CL_INVALID_MEM_OBJECT)
+	E(CL_INVALID_BINARY) E(CL_INVALID_BUILD_OPTIONS)
+	E(CL_INVALID_PROGRAM) E(CL_INVALID_PROGRAM_EXECUTABLE)
+	E(CL_INVALID_KERNEL_NAME) E(CL_INVALID_KERNEL)
+	E(CL_INVALID_ARG_INDEX) E(CL_INVALID_ARG_VALUE) E(CL_INVALID_ARG_SIZE)
+	E(CL_INVALID_KERNEL_ARGS) E(CL_INVALID_WORK_DIMENSION)
+	E(CL_INVALID_WORK_GROUP_SIZE) E(CL_INVALID_WORK_ITEM_SIZE)
+	E(CL_INVALID_GLOBAL_OFFSET) E(CL_INVALID_EVENT_WAIT_LIST)
+	E(CL_INVALID_EVENT) E(CL_INVALID_OPERATION)
+	E(CL_INVALID_BUFFER_SIZE) E(CL_INVALID_GLOBAL_WORK_SIZE)
+	E(CL_MISALIGNED_SUB_BUFFER_OFFSET)
+	E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+#undef E
+	}
+	return "unknown OpenCL error";
+}
+
+/* Lists every device of every platform into a new array; returns 0, or -1
+ * when there is no OpenCL platform or device at all. */
+int
+ocl_devices(struct ocl_dev **out, size_t *count)
+{
+	cl_uint np = 0;
+	cl_platform_id *plats = NULL;
+	struct ocl_dev *devs = NULL;
+	size_t n = 0;
+
+	*out = NULL;
+	*count = 0;
+	if (clGetPlatformIDs(0, NULL, &np) != CL_SUCCESS || np == 0)
+		return -1;
+	plats = xcalloc(np, sizeof(*plats));
+	if (clGetPlatformIDs(np, plats, NULL) != CL_SUCCESS)
+		np = 0;
+	for (cl_uint p = 0; p < np; p++) {
+		cl_uint nd = 0;
+		if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd)
+		    != CL_SUCCESS || nd == 0)
+			continue;
+		cl_device_id *ids = xcalloc(nd, sizeof(*ids));
+		if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, ids, NULL)
+		    != CL_SUCCESS)
+			nd = 0;
+		devs = xreallocarray(devs, n + nd, sizeof(*devs));
+		for (cl_uint d = 0; d < nd; d++) {
+			struct ocl_dev *o = &devs[n++];
+			memset(o, 0, sizeof(*o));
+			o->platform = plats[p];
+			o->device = ids[d];
+			clGetDeviceInfo(ids[d], CL_DEVICE_TYPE, sizeof(o->type),
+			    &o->type, NULL);
+			clGetDeviceInfo(ids[d], CL_DEVICE_MAX_COMPUTE_UNITS,
+			    sizeof(o->units), &o->units, NULL);
+			clGetDeviceInfo(ids[d], CL_DEVICE_NAME,
+			    sizeof(o->name) - 1, o->name, NULL);
+			clGetPlatformInfo(plats[p], CL_PLATFORM_NAME,
+			    sizeof(o->pname) - 1, o->pname, NULL);
+		}
+		free(ids);
+	}
+	free(plats);
+	if (n == 0) {
+		free(devs);
+		return -1;
+	}
+	*out = devs;
+	*count = n;
+	return 0;
+}
+
+static const char *
+type_name(cl_device_type t)
+{
+	if (t & CL_DEVICE_TYPE_GPU)
+		return "gpu";
+	if (t & CL_DEVICE_TYPE_CPU)
+		return "cpu";
+	if (t & CL_DEVICE_TYPE_ACCELERATOR)
+		return "accelerator";
+	return "other";
+}
+
+static void
+no_platform(void)
+{
+	warnx_("no OpenCL platform or device found; install POCL, the CPU "
+	    "OpenCL driver (make deps, or apt-get install pocl-opencl-icd), "
+	    "or use --device=host");
+}
+
+/*
+ * Picks a device by spec: NULL, "" or "auto" (the first GPU, else the first
+ * CPU device, else the first device), "gpu", "cpu", or an index from
+ * --list-devices.  Returns 0, or -1 after a message.
+ */
+int
+ocl_choose(const char *spec, struct ocl_dev *out)
+{
+	struct ocl_dev *devs;
+	size_t n, pick = (size_t)-1;
+	cl_device_type want = 0;
+
+	if (ocl_devices(&devs, &n) == -1) {
+		no_platform();
+		return -1;
+	}
+	if (spec == NULL || *spec == '\0' || strcmp(spec, "auto") == 0) {
+		for (size_t i = 0; i < n && pick == (size_t)-1; i++)
+			if (devs[i].type & CL_DEVICE_TYPE_GPU)
+				pick = i;
+		for (size_t i = 0; i < n && pick == (size_t)-1; i++)
+			if (devs[i].type & CL_DEVICE_TYPE_CPU)
+				pick = i;
+		if (pick == (size_t)-1)
+			pick = 0;
+	} else if (strcmp(spec, "gpu") == 0 || strcmp(spec, "cpu") == 0) {
+		want = spec[0] == 'g' ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
+		for (size_t i = 0; i < n && pick == (size_t)-1; i++)
+			if (devs[i].type & want)
+				pick = i;
+		if (pick == (size_t)-1)
+			warnx_("no OpenCL %s device found (see --list-devices)",
+			    spec);
+	} else {
+		char *end;
+		unsigned long v = strtoul(spec, &end, 10);
+		if (*end != '\0' || end == spec || v >= n)
+			warnx_("no OpenCL device '%s' (see --list-devices)",
+			    spec);
+		else
+			pick = v;
+	}
+	if (pick != (size_t)-1)
+		*out = devs[pick];
+	free(devs);
+	return pick == (size_t)-1 ? -1 : 0;
+}
+
+/* Prints one line per device: index, platform, name, type.  Returns 0, or
+ * -1 when there is no device. */
+int
+ocl_list(FILE *fp)
+{
+	struct ocl_dev *devs;
+	size_t n;
+
+	if (ocl_devices(&devs, &n) == -1) {
+		no_platform();
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(fp, "%zu: %s / %s (%s, %u compute units)\n", i,
+		    devs[i].pname, devs[i].name, type_name(devs[i].type),
+		    devs[i].units);
+	free(devs);
+	return 0;
+}
+
+/* Builds the program for one device; on failure prints the build log to
+ * stderr and returns NULL. */
+cl_program
+ocl_build(cl_context ctx, const struct ocl_dev *d, const char *src,
+    const char *options)
+{
+	cl_int err;
+	cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+
+	if (prog == NULL) {
+		OCL_FAIL("clCreateProgramWithSource", err);
+		return NULL;
+	}
+	err = clBuildProgram(prog, 1, &d->device, options, NULL, NULL);
+	if (err != CL_SUCCESS) {
+		size_t len = 0;
+		OCL_FAIL("clBuildProgram", err);
+		clGetProgramBuildInfo(prog, d->device, CL_PROGRAM_BUILD_LOG, 0,
+		    NULL, &len);
+		char *log = xmalloc(len + 1);
+		if (clGetProgramBuildInfo(prog, d->device, CL_PROGRAM_BUILD_LOG,
+		    len, log, NULL) == CL_SUCCESS) {
+			log[len] = '\0';
+			fprintf(stderr, "%s: kernel build log:\n%s\n", progname,
+			    log);
+		}
+		free(log);
+		clReleaseProgram(prog);
+		return NULL;
+	}
+	return prog;
+}

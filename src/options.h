@@ -1,0 +1,32 @@
+/* options.h: every setting of a run, written only by option parsing. */
+#ifndef AGREP_OPTIONS_H
+#define AGREP_OPTIONS_H
+
+#include <stddef.h>
+
+struct options {
+	int		 k;		/* errors allowed (-k, -NUM) */
+	int		 icase;		/* -i: fold ASCII case */
+	int		 invert;	/* -v: select non-matching lines */
+	int		 count;		/* -c: print counts only */
+	int		 list;		/* -l: names of files with a match */
+	int		 list_none;	/* -L: names of files without one */
+	int		 lineno;	/* -n: line numbers */
+	int		 byteoff;	/* -b: byte offsets */
+	int		 with_name;	/* -H 1, -h 0, default -1 (auto) */
+	int		 quiet;		/* -q */
+	int		 silent;	/* -s: no messages about files */
+	long long	 max_count;	/* -m NUM; -1 when unlimited */
+	int		 recursive;	/* -r 1, -R 2 (follow links) */
+	int		 text;		/* -a: binary files as text */
+	const char	*label;		/* --label: name of stdin */
+	unsigned char	 eol;		/* record terminator: '\n', or NUL (-z) */
+	int		 null_name;	/* -Z: NUL after file names */
+	int		 line_buffered;	/* --line-buffered */
+	const char	*device;	/* --device or AGREP_GPU_DEVICE */
+	size_t		 chunk;		/* chunk bytes (AGREP_GPU_CHUNK) */
+	size_t		 slice;		/* slice bytes, 0 = auto (AGREP_GPU_SLICE) */
+	size_t		 host_max;	/* inputs this small use the host matcher */
+};
+
+#endif

@@ -1,0 +1,119 @@
+/* pattern.c: collect patterns (-e, -f, operand) and build their PEq tables. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pattern.h"
+#include "util.h"
+
+void
+pat_init(struct patset *ps, int k, int icase)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->k = k;
+	ps->icase = icase;
+}
+
+/* Appends one pattern string; a newline inside it separates several patterns,
+ * as in grep.  Lengths are checked by pat_compile. */
+void
+pat_add(struct patset *ps, const char *s, size_t len)
+{
+	ps->store = xrealloc(ps->store, ps->storelen + len + 1);
+	memcpy(ps->store + ps->storelen, s, len);
+	ps->store[ps->storelen + len] = '\n';
+	ps->storelen += len + 1;
+}
+
+/* Reads patterns from a file, one per line; returns 0, or -1 with errno set. */
+int
+pat_add_file(struct patset *ps, const char *path)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	char buf[65536];
+	size_t n;
+
+	if (f == NULL)
+		return -1;
+	/* Concatenate the whole file; pat_compile splits it at newlines. */
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		ps->store = xrealloc(ps->store, ps->storelen + n + 1);
+		memcpy(ps->store + ps->storelen, buf, n);
+		ps->storelen += n;
+	}
+	if (ferror(f)) {
+		int e = errno;
+		if (f != stdin)
+			fclose(f);
+		errno = e;
+		return -1;
+	}
+	if (f != stdin)
+		fclose(f);
+	/* A file of N lines holds N patterns; a final line without '\n' counts. */
+	if (ps->storelen > 0 && ps->store[ps->storelen - 1] != '\n')
+		ps->store[ps->storelen++] = '\n';
+	return 0;
+}
+
+/* Fills p->peq from p->str: bit i of PEq[c] is set when pattern byte i
+ * equals c (either case with -i). */
+static void
+build_peq(struct pattern *p, int icase)
+{
+	memset(p->peq, 0, sizeof(p->peq));
+	for (size_t i = 0; i < p->len; i++) {
+		unsigned char c = p->str[i];
+		p->peq[c] |= (uint64_t)1 << i;
+		if (icase && isascii(c) && isalpha(c)) {
+			p->peq[tolower(c)] |= (uint64_t)1 << i;
+			p->peq[toupper(c)] |= (uint64_t)1 << i;
+		}
+	}
+}
+
+/* Splits the stored text into patterns and builds their tables.  Returns 0,
+ * or -1 with a message in errbuf. */
+int
+pat_compile(struct patset *ps, char *errbuf, size_t errlen)
+{
+	size_t start = 0, cap = 0;
+
+	for (size_t i = 0; i < ps->storelen; i++) {
+		if (ps->store[i] != '\n')
+			continue;
+		size_t len = i - start;
+		const unsigned char *s = (const unsigned char *)ps->store + start;
+		start = i + 1;
+		if (len <= (size_t)ps->k) {
+			ps->all_lines = 1;
+			continue;
+		}
+		if (len > PAT_MAXLEN) {
+			snprintf(errbuf, errlen, "pattern of %zu bytes is longer "
+			    "than the limit of %d bytes", len, PAT_MAXLEN);
+			return -1;
+		}
+		if (ps->npat == cap) {
+			cap = cap ? 2 * cap : 8;
+			ps->pat = xreallocarray(ps->pat, cap, sizeof(*ps->pat));
+		}
+		struct pattern *p = &ps->pat[ps->npat++];
+		p->str = s;
+		p->len = len;
+		build_peq(p, ps->icase);
+		if (len > ps->maxlen)
+			ps->maxlen = len;
+	}
+	return 0;
+}
+
+void
+pat_free(struct patset *ps)
+{
+	free(ps->pat);
+	free(ps->store);
+	memset(ps, 0, sizeof(*ps));
+}

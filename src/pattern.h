@@ -1,0 +1,34 @@
+/* pattern.h: patterns and their Myers PEq tables, built on the host. */
+#ifndef AGREP_PATTERN_H
+#define AGREP_PATTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PAT_MAXLEN 64		/* bytes; one 64-bit word per PEq entry */
+
+struct pattern {
+	const unsigned char *str;	/* the bytes, owned by the set */
+	size_t len;
+	uint64_t peq[256];		/* PEq[c]: bit i set when str[i] matches c */
+};
+
+struct patset {
+	struct pattern *pat;	/* the patterns that need a scan */
+	size_t npat;
+	size_t maxlen;		/* longest pattern in pat[] */
+	int all_lines;		/* some pattern has len <= k: every line matches */
+	int k;
+	int icase;
+	char *store;		/* pattern bytes */
+	size_t storelen;
+};
+
+/* pattern.c */
+void	 pat_init(struct patset *, int k, int icase);
+void	 pat_add(struct patset *, const char *, size_t);
+int	 pat_add_file(struct patset *, const char *path);
+int	 pat_compile(struct patset *, char *errbuf, size_t errlen);
+void	 pat_free(struct patset *);
+
+#endif

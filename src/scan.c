@@ -1,0 +1,413 @@
+/*
+ * scan.c: run the matcher over a chunk and produce its hit bitmap.
+ *
+ * A scanner owns SCAN_SLOTS text buffers so that the next chunk can be read
+ * while the device scans the current one.  Each buffer holds pad bytes (the
+ * warm-up, at least n + k - 1 bytes) followed by the chunk.  On a CPU device
+ * the kernel reads the host buffer itself (no copy); on a GPU the text goes
+ * up and the bitmap comes back through pinned, mapped buffers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostmatch.h"
+#include "scan.h"
+#include "util.h"
+
+extern const char myers_cl_src[];	/* build/kernels.c, from kernels/ */
+
+static size_t
+round_up(size_t v, size_t m)
+{
+	return (v + m - 1) / m * m;
+}
+
+/* Returns the warm-up length: n + k - 1 bytes for the longest pattern,
+ * rounded up to whole 64-byte bitmap words (more warm-up is harmless). */
+size_t
+scan_pad(const struct patset *ps)
+{
+	size_t w = ps->maxlen + (size_t)ps->k;
+
+	return round_up(w > 1 ? w - 1 : 1, 64);
+}
+
+/* Work-items needed for len bytes of chunk. */
+static size_t
+items_for(const struct scanner *s, size_t len)
+{
+	size_t nslices = (len + s->slice - 1) / s->slice;
+
+	return round_up((nslices + s->lanes - 1) / s->lanes, s->local);
+}
+
+/* Sets the text bytes each slot holds after the pad: whole slices for every
+ * lane of every work-item the largest chunk can launch. */
+static void
+set_alloc(struct scanner *s)
+{
+	if (s->device)
+		s->alloc = items_for(s, s->cap) * s->lanes * s->slice;
+	else
+		s->alloc = round_up(s->cap, 64);
+}
+
+void
+scan_open_host(struct scanner *s, const struct patset *ps, unsigned char eol,
+    size_t cap)
+{
+	memset(s, 0, sizeof(*s));
+	s->ps = ps;
+	s->eol = eol;
+	s->pad = scan_pad(ps);
+	s->cap = cap;
+	set_alloc(s);
+	for (int i = 0; i < SCAN_SLOTS; i++) {
+		s->slot[i].buf = xmalloc(s->pad + s->alloc);
+		s->slot[i].bm = xmalloc(s->alloc / 8);
+	}
+}
+
+/* Creates one host-visible buffer of n bytes and maps it; returns the host
+ * pointer, or NULL after a message. */
+static void *
+map_new(struct scanner *s, size_t n, cl_mem *mem)
+{
+	cl_int err;
+	void *p;
+
+	*mem = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+	    n, NULL, &err);
+	if (*mem == NULL) {
+		OCL_FAIL("clCreateBuffer", err);
+		return NULL;
+	}
+	p = clEnqueueMapBuffer(s->queue, *mem, CL_TRUE,
+	    CL_MAP_READ | CL_MAP_WRITE, 0, n, 0, NULL, NULL, &err);
+	if (p == NULL)
+		OCL_FAIL("clEnqueueMapBuffer", err);
+	return p;
+}
+
+static void
+release_mem(cl_mem *m)
+{
+	if (*m != NULL)
+		clReleaseMemObject(*m);
+	*m = NULL;
+}
+
+/* Frees one slot's buffers, host or device. */
+static void
+slot_free(struct scanner *s, struct scan_slot *sl)
+{
+	if (sl->done != NULL)
+		clReleaseEvent(sl->done);
+	sl->done = NULL;
+	if (!s->device) {
+		free(sl->buf);
+		free(sl->bm);
+	} else {
+		if (sl->buf != NULL)
+			clEnqueueUnmapMemObject(s->queue, sl->hbuf, sl->buf, 0,
+			    NULL, NULL);
+		if (sl->bm != NULL)
+			clEnqueueUnmapMemObject(s->queue, sl->hbm, sl->bm, 0,
+			    NULL, NULL);
+		clFinish(s->queue);
+		release_mem(&sl->dbm);
+		release_mem(&sl->dbuf);
+		release_mem(&sl->hbm);
+		release_mem(&sl->hbuf);
+	}
+	sl->buf = NULL;
+	sl->bm = NULL;
+}
+
+/* Allocates one device slot; returns 0, or -1 after a message. */
+static int
+slot_alloc(struct scanner *s, struct scan_slot *sl)
+{
+	size_t tbytes = s->pad + s->alloc, bbytes = s->alloc / 8;
+	cl_int err;
+
+	memset(sl, 0, sizeof(*sl));
+	if ((sl->buf = map_new(s, tbytes, &sl->hbuf)) == NULL ||
+	    (sl->bm = map_new(s, bbytes, &sl->hbm)) == NULL)
+		return -1;
+	if (s->zero_copy)
+		return 0;
+	sl->dbuf = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY, tbytes, NULL, &err);
+	if (sl->dbuf == NULL) {
+		OCL_FAIL("clCreateBuffer", err);
+		return -1;
+	}
+	sl->dbm = clCreateBuffer(s->ctx, CL_MEM_WRITE_ONLY, bbytes, NULL, &err);
+	if (sl->dbm == NULL) {
+		OCL_FAIL("clCreateBuffer", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Uploads the PEq tables (in the kernel's word size) and pattern lengths. */
+static int
+upload_patterns(struct scanner *s)
+{
+	const struct patset *ps = s->ps;
+	size_t wsz = s->wbits / 8, n = ps->npat ? ps->npat : 1;
+	unsigned char *peq = xcalloc(n * 256, wsz);
+	cl_uint *plen = xcalloc(n, sizeof(*plen));
+	cl_int err;
+
+	for (size_t p = 0; p < ps->npat; p++) {
+		plen[p] = (cl_uint)ps->pat[p].len;
+		for (int c = 0; c < 256; c++) {
+			uint64_t v = ps->pat[p].peq[c];
+			memcpy(peq + (p * 256 + c) * wsz, &v, wsz);	/* LE */
+		}
+	}
+	s->peq = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+	    n * 256 * wsz, peq, &err);
+	if (s->peq != NULL)
+		s->plen = clCreateBuffer(s->ctx,
+		    CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(*plen),
+		    plen, &err);
+	free(peq);
+	free(plen);
+	if (s->peq == NULL || s->plen == NULL) {
+		OCL_FAIL("clCreateBuffer", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Chooses word size, lanes, work-group and slice sizes for the device. */
+static void
+choose_shape(struct scanner *s, size_t slice)
+{
+	int cpu = (s->dev.type & CL_DEVICE_TYPE_GPU) == 0;
+	size_t lanes_total;
+
+	s->wbits = s->ps->maxlen <= 32 ? 32 : 64;
+	s->zero_copy = cpu;
+	if (cpu) {
+		s->lanes = s->wbits == 32 ? 16 : 8;
+		s->local = 1;
+		lanes_total = (size_t)s->dev.units * s->lanes * 16;
+	} else {
+		s->lanes = 1;
+		s->local = 128;
+		lanes_total = (size_t)s->dev.units * 2048;
+	}
+	if (slice == 0) {
+		/* Enough slices to fill the device, each long enough that
+		 * the warm-up costs little. */
+		slice = round_up(s->cap / lanes_total + 1, 64);
+		if (slice < 4 * s->pad)
+			slice = 4 * s->pad;
+	}
+	s->slice = round_up(slice, 64);
+}
+
+/*
+ * Opens an OpenCL scanner on a device: context, queue, program, pattern
+ * tables and SCAN_SLOTS buffer pairs for chunks of up to cap bytes.  A slice
+ * of 0 picks one.  Returns 0, or -1 after a message (everything released).
+ */
+int
+scan_open_device(struct scanner *s, const struct patset *ps,
+    unsigned char eol, size_t cap, const struct ocl_dev *dev, size_t slice)
+{
+	char opts[128];
+	cl_int err;
+
+	memset(s, 0, sizeof(*s));
+	s->ps = ps;
+	s->eol = eol;
+	s->pad = scan_pad(ps);
+	s->cap = cap;
+	s->device = 1;
+	s->dev = *dev;
+	choose_shape(s, slice);
+	set_alloc(s);
+	s->ctx = clCreateContext(NULL, 1, &dev->device, NULL, NULL, &err);
+	if (s->ctx == NULL) {
+		OCL_FAIL("clCreateContext", err);
+		goto fail;
+	}
+	s->queue = clCreateCommandQueue(s->ctx, dev->device, 0, &err);
+	if (s->queue == NULL) {
+		OCL_FAIL("clCreateCommandQueue", err);
+		goto fail;
+	}
+	snprintf(opts, sizeof(opts), "-DWORD=%s -DWBITS=%d -DLANES=%d",
+	    s->wbits == 32 ? "uint" : "ulong", s->wbits, s->lanes);
+	if ((s->prog = ocl_build(s->ctx, dev, myers_cl_src, opts)) == NULL)
+		goto fail;
+	s->kern = clCreateKernel(s->prog, "myers_scan", &err);
+	if (s->kern == NULL) {
+		OCL_FAIL("clCreateKernel", err);
+		goto fail;
+	}
+	if (upload_patterns(s) == -1)
+		goto fail;
+	for (int i = 0; i < SCAN_SLOTS; i++)
+		if (slot_alloc(s, &s->slot[i]) == -1)
+			goto fail;
+	return 0;
+fail:
+	scan_close(s);
+	return -1;
+}
+
+/* Grows every slot to hold chunks of cap bytes, keeping their contents. */
+void
+scan_grow(struct scanner *s, size_t cap)
+{
+	size_t old = s->pad + s->alloc;
+
+	s->cap = cap;
+	set_alloc(s);
+	for (int i = 0; i < SCAN_SLOTS; i++) {
+		struct scan_slot *sl = &s->slot[i], nsl;
+		if (!s->device) {
+			sl->buf = xrealloc(sl->buf, s->pad + s->alloc);
+			sl->bm = xrealloc(sl->bm, s->alloc / 8);
+			continue;
+		}
+		if (slot_alloc(s, &nsl) == -1)
+			fatalx("cannot grow the device buffers to %zu bytes",
+			    s->alloc);
+		memcpy(nsl.buf, sl->buf, old);
+		slot_free(s, sl);
+		*sl = nsl;
+	}
+}
+
+/* Returns where the chunk of a slot starts; pad bytes lie before it. */
+unsigned char *
+scan_chunk(struct scanner *s, int slot)
+{
+	return s->slot[slot].buf + s->pad;
+}
+
+/* Sets one kernel argument; returns the OpenCL status. */
+#define ARG(i, v) clSetKernelArg(s->kern, (i), sizeof(v), &(v))
+
+/*
+ * Starts scanning the first len bytes of a slot's chunk (which begins at a
+ * record start: the pad is filled with terminators).  The host matcher
+ * finishes before returning; a device scan runs until scan_wait.  Returns 0,
+ * or -1 after a message when the device refused the work.
+ */
+int
+scan_submit(struct scanner *s, int slot, size_t len)
+{
+	struct scan_slot *sl = &s->slot[slot];
+	cl_uint pad_blocks, slice_blocks, nslices, npat, k, eol;
+	size_t items, tbytes, bbytes;
+	cl_mem text, bm;
+	cl_event up = NULL, kdone = NULL;
+	cl_int err;
+
+	memset(sl->buf, s->eol, s->pad);
+	sl->len = len;
+	if (!s->device) {
+		hm_scan(s->ps, sl->buf, s->pad, len, s->eol, sl->bm);
+		return 0;
+	}
+	items = items_for(s, len);
+	tbytes = s->pad + items * s->lanes * s->slice;
+	bbytes = items * s->lanes * s->slice / 8;
+	text = s->zero_copy ? sl->hbuf : sl->dbuf;
+	bm = s->zero_copy ? sl->hbm : sl->dbm;
+	pad_blocks = (cl_uint)(s->pad / s->wbits);
+	slice_blocks = (cl_uint)(s->slice / s->wbits);
+	nslices = (cl_uint)((len + s->slice - 1) / s->slice);
+	npat = (cl_uint)s->ps->npat;
+	k = (cl_uint)s->ps->k;
+	eol = s->eol;
+	if ((err = ARG(0, text)) != CL_SUCCESS || (err = ARG(1, pad_blocks)) ||
+	    (err = ARG(2, slice_blocks)) || (err = ARG(3, nslices)) ||
+	    (err = ARG(4, s->peq)) || (err = ARG(5, s->plen)) ||
+	    (err = ARG(6, npat)) || (err = ARG(7, k)) || (err = ARG(8, eol)) ||
+	    (err = ARG(9, bm))) {
+		OCL_FAIL("clSetKernelArg", err);
+		return -1;
+	}
+	if (!s->zero_copy) {
+		err = clEnqueueWriteBuffer(s->queue, sl->dbuf, CL_FALSE, 0,
+		    s->pad + len, sl->buf, 0, NULL, &up);
+		if (err != CL_SUCCESS) {
+			OCL_FAIL("clEnqueueWriteBuffer", err);
+			return -1;
+		}
+	}
+	(void)tbytes;
+	err = clEnqueueNDRangeKernel(s->queue, s->kern, 1, NULL, &items,
+	    &s->local, up ? 1 : 0, up ? &up : NULL, &kdone);
+	if (up != NULL)
+		clReleaseEvent(up);
+	if (err != CL_SUCCESS) {
+		OCL_FAIL("clEnqueueNDRangeKernel", err);
+		return -1;
+	}
+	if (s->zero_copy) {
+		sl->done = kdone;
+		clFlush(s->queue);
+		return 0;
+	}
+	err = clEnqueueReadBuffer(s->queue, sl->dbm, CL_FALSE, 0, bbytes,
+	    sl->bm, 1, &kdone, &sl->done);
+	clReleaseEvent(kdone);
+	if (err != CL_SUCCESS) {
+		OCL_FAIL("clEnqueueReadBuffer", err);
+		return -1;
+	}
+	clFlush(s->queue);
+	return 0;
+}
+
+/* Waits for a slot's scan; returns its bitmap (bit j: a match ends at chunk
+ * byte j), or NULL after a message if the device failed. */
+const uint64_t *
+scan_wait(struct scanner *s, int slot)
+{
+	struct scan_slot *sl = &s->slot[slot];
+	cl_int err;
+
+	if (sl->done == NULL)
+		return sl->bm;
+	err = clWaitForEvents(1, &sl->done);
+	clReleaseEvent(sl->done);
+	sl->done = NULL;
+	if (err != CL_SUCCESS) {
+		OCL_FAIL("clWaitForEvents", err);
+		return NULL;
+	}
+	return sl->bm;
+}
+
+/* Releases everything the scanner made, in reverse order of creation. */
+void
+scan_close(struct scanner *s)
+{
+	for (int i = SCAN_SLOTS - 1; i >= 0; i--)
+		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
+			slot_free(s, &s->slot[i]);
+	if (s->device) {
+		release_mem(&s->plen);
+		release_mem(&s->peq);
+		if (s->kern != NULL)
+			clReleaseKernel(s->kern);
+		if (s->prog != NULL)
+			clReleaseProgram(s->prog);
+		if (s->queue != NULL)
+			clReleaseCommandQueue(s->queue);
+		if (s->ctx != NULL)
+			clReleaseContext(s->ctx);
+	}
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,58 @@
+/* scan.h: the scan engine: text chunk in, hit bitmap out, on an OpenCL
+ * device or with the host matcher. */
+#ifndef AGREP_SCAN_H
+#define AGREP_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ocl.h"
+#include "pattern.h"
+
+#define SCAN_SLOTS 2		/* double buffering */
+
+struct scan_slot {
+	unsigned char	*buf;	/* host view: pad bytes, then the chunk */
+	uint64_t	*bm;	/* host view of the hit bitmap */
+	cl_mem		 hbuf;	/* host-visible text (pinned, or zero-copy) */
+	cl_mem		 hbm;	/* host-visible bitmap */
+	cl_mem		 dbuf;	/* device copies (GPU only) */
+	cl_mem		 dbm;
+	cl_event	 done;	/* last command of the slot's scan */
+	size_t		 len;	/* bytes submitted */
+};
+
+struct scanner {
+	const struct patset *ps;
+	unsigned char	 eol;	/* record terminator */
+	size_t		 pad;	/* warm-up bytes before the chunk, >= n+k-1 */
+	size_t		 cap;	/* chunk capacity in bytes */
+	size_t		 slice;	/* bytes per slice, a multiple of 64 */
+	size_t		 alloc;	/* bytes of text each slot holds after pad */
+	int		 device;	/* 1: OpenCL; 0: host matcher */
+	/* OpenCL state, valid when device is 1 */
+	struct ocl_dev	 dev;
+	int		 lanes, wbits, zero_copy;
+	size_t		 local;	/* work-group size */
+	cl_context	 ctx;
+	cl_command_queue queue;
+	cl_program	 prog;
+	cl_kernel	 kern;
+	cl_mem		 peq, plen;
+	struct scan_slot slot[SCAN_SLOTS];
+};
+
+/* scan.c */
+size_t	 scan_pad(const struct patset *);
+void	 scan_open_host(struct scanner *, const struct patset *,
+	    unsigned char eol, size_t cap);
+int	 scan_open_device(struct scanner *, const struct patset *,
+	    unsigned char eol, size_t cap, const struct ocl_dev *,
+	    size_t slice);
+void	 scan_grow(struct scanner *, size_t cap);
+unsigned char *scan_chunk(struct scanner *, int slot);
+int	 scan_submit(struct scanner *, int slot, size_t len);
+const uint64_t *scan_wait(struct scanner *, int slot);
+void	 scan_close(struct scanner *);
+
+#endif

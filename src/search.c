@@ -1,0 +1,240 @@
+/*
+ * search.c: the per-input pipeline.  Chunks are read into one slot of a
+ * scanner while the device scans the other slot; each chunk ends at a record
+ * terminator (the partial record at its end moves to the next chunk), so a
+ * chunk starts with a fresh Myers state and its pad holds terminators.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hostmatch.h"
+#include "input.h"
+#include "output.h"
+#include "scan.h"
+#include "search.h"
+#include "util.h"
+
+static const struct options *opt;
+static const struct patset *pats;
+static struct scanner host;		/* always open */
+static struct scanner dev;		/* opened on the first large input */
+static int dev_state;			/* 0 untried, 1 open, -1 unusable */
+static int matched;			/* a record was selected */
+
+void
+search_init(const struct options *o, const struct patset *ps)
+{
+	opt = o;
+	pats = ps;
+	scan_open_host(&host, ps, o->eol, o->chunk);
+	if (o->device != NULL && strcmp(o->device, "host") == 0)
+		dev_state = -1;
+}
+
+/* Returns 1 when a record was selected in any input so far. */
+int
+search_matched(void)
+{
+	return matched;
+}
+
+void
+search_end(void)
+{
+	if (dev_state == 1)
+		scan_close(&dev);
+	scan_close(&host);
+}
+
+/* Opens the OpenCL scanner once; returns it, or NULL when there is none
+ * (the host matcher goes on, after one warning). */
+static struct scanner *
+device(void)
+{
+	struct ocl_dev d;
+
+	if (dev_state == 0) {
+		dev_state = -1;
+		if (ocl_choose(opt->device, &d) == 0 &&
+		    scan_open_device(&dev, pats, opt->eol, host.cap, &d,
+		    opt->slice) == 0)
+			dev_state = 1;
+		else
+			warnx_("warning: using the host matcher instead");
+	}
+	return dev_state == 1 ? &dev : NULL;
+}
+
+/* Waits for a slot's scan (submitted says whether it started); if the
+ * device failed, scans the slot with the host matcher instead, after one
+ * warning.  Returns the bitmap. */
+static const uint64_t *
+scan_finish(struct scanner *s, int slot, int submitted)
+{
+	static int warned;
+	const uint64_t *bm = submitted ? scan_wait(s, slot) : NULL;
+
+	if (bm == NULL) {
+		struct scan_slot *sl = &s->slot[slot];
+		if (!warned++)
+			warnx_("warning: device scan failed; "
+			    "using the host matcher");
+		hm_scan(pats, sl->buf, s->pad, sl->len, s->eol, sl->bm);
+		bm = sl->bm;
+	}
+	return bm;
+}
+
+/* Returns the length of the whole records at the start of buf[0, have). */
+static size_t
+whole_records(const unsigned char *buf, size_t have)
+{
+	const unsigned char *p = memrchr(buf, opt->eol, have);
+
+	return p ? (size_t)(p - buf) + 1 : 0;
+}
+
+/*
+ * Searches one open input.  Returns 0, or -1 after a read error message.
+ */
+static int
+search_fd(int fd, struct fstate *fs)
+{
+	struct scanner *s = &host;
+	int cur = 0, eof[SCAN_SLOTS] = { 0, 0 };
+	size_t have, len;
+	ssize_t n;
+	const int scan = pats->npat > 0 && !pats->all_lines;
+
+	if ((n = in_fill(fd, scan_chunk(s, cur), s->cap, &eof[cur])) < 0)
+		goto fail;
+	have = (size_t)n;
+	/* Large inputs go to the OpenCL device, small ones stay here. */
+	if (scan && dev_state == 1)
+		s = &dev;
+	if (scan && s == &host && (!eof[cur] || have > opt->host_max) &&
+	    device() != NULL) {
+		s = &dev;
+		memcpy(scan_chunk(s, cur), scan_chunk(&host, cur), have);
+	}
+	while (!fs->done) {
+		unsigned char *chunk = scan_chunk(s, cur);
+		int nxt = (cur + 1) % SCAN_SLOTS;
+		const uint64_t *bm = NULL;
+		int submitted = 0;
+
+		len = eof[cur] ? have : whole_records(chunk, have);
+		if (len == 0 && !eof[cur]) {
+			/* A record longer than the chunk: grow. */
+			scan_grow(s, s->cap * 2);
+			if (s != &host)
+				scan_grow(&host, s->cap);
+			chunk = scan_chunk(s, cur);
+			if ((n = in_fill(fd, chunk + have, s->cap - have,
+			    &eof[cur])) < 0)
+				goto fail;
+			have += (size_t)n;
+			continue;
+		}
+		if (len == 0)
+			break;
+		if (scan)
+			submitted = scan_submit(s, cur, len) == 0;
+		/* Read the next chunk while the device works. */
+		eof[nxt] = eof[cur];
+		size_t next = have - len;
+		if (!eof[cur]) {
+			memcpy(scan_chunk(s, nxt), chunk + len, next);
+			if ((n = in_fill(fd, scan_chunk(s, nxt) + next,
+			    s->cap - next, &eof[nxt])) < 0)
+				goto fail;
+			next += (size_t)n;
+		}
+		if (scan)
+			bm = scan_finish(s, cur, submitted);
+		out_chunk(fs, chunk, len, bm, pats->all_lines);
+		if (eof[cur])
+			break;
+		cur = nxt;
+		have = next;
+	}
+	if (fs->nsel > 0)
+		matched = 1;
+	return 0;
+fail:
+	if (!opt->silent)
+		warnx_("%s: %s", fs->name, strerror(errno));
+	if (fs->nsel > 0)
+		matched = 1;
+	return -1;
+}
+
+/* Opens and searches one file, reporting problems as grep does. */
+static int
+search_file(const char *path, int show_name)
+{
+	struct fstate fs;
+	int fd, rc;
+
+	memset(&fs, 0, sizeof(fs));
+	fs.name = path;
+	fs.show_name = show_name;
+	fs.done = opt->max_count == 0;
+	if ((fd = open(path, O_RDONLY)) == -1) {
+		if (!opt->silent)
+			warnx_("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = search_fd(fd, &fs);
+	close(fd);
+	out_file_end(&fs);
+	return rc;
+}
+
+/* in_walk callback: every file under a directory operand is named. */
+static int
+walk_file(const char *path, void *arg)
+{
+	(void)arg;
+	return search_file(path, opt->with_name != 0);
+}
+
+/* Searches a file operand, or the tree under it with -r.  Returns 0, or -1
+ * after a message. */
+int
+search_path(const char *path, int show_name)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") == 0)
+		return search_stdin(show_name);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (opt->recursive)
+			return in_walk(path, opt->recursive == 2, walk_file,
+			    NULL);
+		if (!opt->silent)
+			warnx_("%s: Is a directory", path);
+		return -1;
+	}
+	return search_file(path, show_name);
+}
+
+/* Searches standard input.  Returns 0, or -1 after a message. */
+int
+search_stdin(int show_name)
+{
+	struct fstate fs;
+	int rc;
+
+	memset(&fs, 0, sizeof(fs));
+	fs.name = opt->label ? opt->label : "(standard input)";
+	fs.show_name = show_name;
+	fs.done = opt->max_count == 0;
+	rc = search_fd(STDIN_FILENO, &fs);
+	out_file_end(&fs);
+	return rc;
+}

@@ -1,0 +1,19 @@
+/* util.h: allocation and messages shared by every module. */
+#ifndef AGREP_UTIL_H
+#define AGREP_UTIL_H
+
+#include <stddef.h>
+
+extern const char *progname;
+extern int opt_silent;		/* -s: no messages about files */
+
+/* util.c */
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xrealloc(void *, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+char	*xstrdup(const char *);
+void	 warnx_(const char *, ...) __attribute__((format(printf, 1, 2)));
+void	 fatalx(const char *, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+#endif

@@ -1,0 +1,16 @@
+# Shared setup for every bats file: the freshly built binary first on PATH,
+# deterministic settings, and the bats-assert helpers.
+load /usr/lib/bats/bats-support/load
+load /usr/lib/bats/bats-assert/load
+
+TOP="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
+# AGREP_GPU may name another build (e.g. the sanitizer one); default: ./agrep-gpu
+AGREP_GPU="${AGREP_GPU:-$TOP/agrep-gpu}"
+mkdir -p "$BATS_RUN_TMPDIR/bin"
+ln -sf "$AGREP_GPU" "$BATS_RUN_TMPDIR/bin/agrep-gpu"
+# tests/bin holds the test programs the Makefile builds (oracle, generators).
+export PATH="$BATS_RUN_TMPDIR/bin:$TOP/tests/bin:$PATH"
+# Tests run on the CPU OpenCL device (POCL) unless they choose otherwise.
+export AGREP_GPU_DEVICE="${AGREP_GPU_DEVICE:-cpu}"
+export LC_ALL=C
+unset GREP_COLORS NO_COLOR AGREP_GPU_CHUNK AGREP_GPU_SLICE AGREP_GPU_HOST_MAX
