@@ -42,7 +42,33 @@ deps:
 -include tests/tests.mk
 -include bench/bench.mk
 
+# The whole suite, then again on a build with AddressSanitizer and
+# UndefinedBehaviorSanitizer (POCL's own leaks are suppressed, see
+# tests/lsan.supp).
+SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	   -fno-sanitize-recover=undefined
+SAN_OBJS = $(OBJS:build/%=build/san/%)
+
 check: agrep-gpu test-progs
+	bats tests/
+	$(MAKE) check-sanitize
+
+build/san/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+build/san/kernels.o: build/kernels.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+build/san/agrep-gpu: $(SAN_OBJS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(SAN_OBJS) $(LDLIBS)
+
+check-sanitize: build/san/agrep-gpu test-progs
+	AGREP_GPU=$(CURDIR)/build/san/agrep-gpu \
+	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	bats tests/
 
 install: agrep-gpu
@@ -56,4 +82,4 @@ uninstall:
 clean:
 	rm -rf build agrep-gpu tests/bin bench/bin
 
-.PHONY: all deps check install uninstall clean
+.PHONY: all deps check check-sanitize install uninstall clean

@@ -317,7 +317,7 @@ main(int argc, char **argv)
 	nfiles = argc - optind;
 	show = o.with_name >= 0 ? o.with_name : nfiles > 1;
 	if (nfiles == 0 && o.recursive)
-		status |= search_path(".", o.with_name != 0) == -1;
+		status |= search_cwd() == -1;
 	else if (nfiles == 0)
 		status |= search_stdin(show) == -1;
 	for (int i = optind; i < argc; i++)

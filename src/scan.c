@@ -194,6 +194,8 @@ choose_shape(struct scanner *s, size_t slice)
 	s->zero_copy = cpu;
 	if (cpu) {
 		s->lanes = s->wbits == 32 ? 16 : 8;
+		if (getenv("AGREP_GPU_LANES"))
+			s->lanes = atoi(getenv("AGREP_GPU_LANES"));
 		s->local = 1;
 		lanes_total = (size_t)s->dev.units * s->lanes * 16;
 	} else {
@@ -237,7 +239,9 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 		OCL_FAIL("clCreateContext", err);
 		goto fail;
 	}
-	s->queue = clCreateCommandQueue(s->ctx, dev->device, 0, &err);
+	s->stats = getenv("AGREP_GPU_STATS") != NULL;
+	s->queue = clCreateCommandQueue(s->ctx, dev->device,
+	    s->stats ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
 	if (s->queue == NULL) {
 		OCL_FAIL("clCreateCommandQueue", err);
 		goto fail;
@@ -354,6 +358,11 @@ scan_submit(struct scanner *s, int slot, size_t len)
 		OCL_FAIL("clEnqueueNDRangeKernel", err);
 		return -1;
 	}
+	if (s->stats) {
+		clRetainEvent(kdone);
+		sl->kev = kdone;
+		s->scanned += len;
+	}
 	if (s->zero_copy) {
 		sl->done = kdone;
 		clFlush(s->queue);
@@ -383,6 +392,16 @@ scan_wait(struct scanner *s, int slot)
 	err = clWaitForEvents(1, &sl->done);
 	clReleaseEvent(sl->done);
 	sl->done = NULL;
+	if (sl->kev != NULL) {
+		cl_ulong t0 = 0, t1 = 0;
+		clGetEventProfilingInfo(sl->kev, CL_PROFILING_COMMAND_START,
+		    sizeof(t0), &t0, NULL);
+		clGetEventProfilingInfo(sl->kev, CL_PROFILING_COMMAND_END,
+		    sizeof(t1), &t1, NULL);
+		s->kernel_s += (double)(t1 - t0) * 1e-9;
+		clReleaseEvent(sl->kev);
+		sl->kev = NULL;
+	}
 	if (err != CL_SUCCESS) {
 		OCL_FAIL("clWaitForEvents", err);
 		return NULL;
@@ -394,6 +413,12 @@ scan_wait(struct scanner *s, int slot)
 void
 scan_close(struct scanner *s)
 {
+	if (s->stats && s->kernel_s > 0)
+		fprintf(stderr, "%s: stats: %s: %llu bytes, kernel %.3f s, "
+		    "%.2f GB/s; slice %zu, lanes %d, %d-bit words\n", progname,
+		    s->dev.name, s->scanned, s->kernel_s,
+		    (double)s->scanned / s->kernel_s * 1e-9, s->slice, s->lanes,
+		    s->wbits);
 	for (int i = SCAN_SLOTS - 1; i >= 0; i--)
 		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
 			slot_free(s, &s->slot[i]);

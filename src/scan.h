@@ -19,6 +19,7 @@ struct scan_slot {
 	cl_mem		 dbuf;	/* device copies (GPU only) */
 	cl_mem		 dbm;
 	cl_event	 done;	/* last command of the slot's scan */
+	cl_event	 kev;	/* the kernel, kept for AGREP_GPU_STATS */
 	size_t		 len;	/* bytes submitted */
 };
 
@@ -40,6 +41,10 @@ struct scanner {
 	cl_kernel	 kern;
 	cl_mem		 peq, plen;
 	struct scan_slot slot[SCAN_SLOTS];
+	/* AGREP_GPU_STATS: profile kernels, report on close */
+	int		 stats;
+	double		 kernel_s;	/* summed kernel time */
+	unsigned long long scanned;	/* chunk bytes scanned */
 };
 
 /* scan.c */

@@ -195,12 +195,22 @@ search_file(const char *path, int show_name)
 	return rc;
 }
 
-/* in_walk callback: every file under a directory operand is named. */
+/* in_walk callback: every file under a directory operand is named.  With
+ * arg set (-r and no operand: the tree under "."), "./" is left off the
+ * names, as grep does. */
 static int
 walk_file(const char *path, void *arg)
 {
-	(void)arg;
+	if (arg != NULL && strncmp(path, "./", 2) == 0)
+		path += 2;
 	return search_file(path, opt->with_name != 0);
+}
+
+/* Searches the tree under the working directory (-r without operands). */
+int
+search_cwd(void)
+{
+	return in_walk(".", opt->recursive == 2, walk_file, "");
 }
 
 /* Searches a file operand, or the tree under it with -r.  Returns 0, or -1

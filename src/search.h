@@ -8,6 +8,7 @@
 /* search.c */
 void	search_init(const struct options *, const struct patset *);
 int	search_path(const char *path, int show_name);
+int	search_cwd(void);
 int	search_stdin(int show_name);
 int	search_matched(void);
 void	search_end(void);

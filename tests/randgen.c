@@ -304,7 +304,8 @@ static int mode_random(const char *text_out, const char *pat_out)
             /* make room: line becomes at least at + copy.len long */
             while (text.len < start + at + copy.len)
                 put(&text, rnd_char());
-            memcpy(text.p + start + at, copy.p, copy.len);
+            if (copy.len)
+                memcpy(text.p + start + at, copy.p, copy.len);
             if (chance(30)) { /* random tail after the copy */
                 long tail = rnd(0, 100);
                 while (tail-- > 0)
@@ -341,7 +342,7 @@ static int mode_random(const char *text_out, const char *pat_out)
 static int mode_straddle(const char *text_out, const char *pat_out, const char *ctl_out)
 {
     struct buf text = {0}, pf = {0}, ctl = {0}, p = {0}, copy = {0};
-    int k = (int)rnd(1, 6), n = (int)rnd(8, 26), lines = 0, tries = 0, i;
+    int k = (int)rnd(1, 6), n = (int)rnd(2 * k + 4, 26), lines = 0, tries = 0, i;
     unsigned char letters[26];
 
     for (i = 0; i < 26; i++)
@@ -361,7 +362,7 @@ static int mode_straddle(const char *text_out, const char *pat_out, const char *
         int a;
         tries++;
         /* the copy: the pattern with k insertions between positions a-1, a */
-        a = (int)rnd(1, n - 1);
+        a = (int)rnd(k + 1, n - k - 1);
         copy.len = 0;
         putn(&copy, p.p, (size_t)a);
         for (i = 0; i < k; i++)
