@@ -8,7 +8,7 @@ MANDIR	 = $(PREFIX)/share/man/man1
 CC	?= cc
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
-LDLIBS	 = -lOpenCL
+LDLIBS	 = -lOpenCL -lpthread
 
 SRCS	 = agrep-gpu.c src/hostmatch.c src/input.c src/ocl.c src/output.c \
 	   src/pattern.c src/scan.c src/search.c src/util.c

@@ -24,7 +24,6 @@
 #define VERSION "0.1"
 #endif
 
-#define DEFAULT_CHUNK	(16u << 20)
 #define DEFAULT_HOST_MAX (1u << 20)
 
 enum {
@@ -308,7 +307,7 @@ main(int argc, char **argv)
 	a.ps.icase = o.icase;
 	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
 		fatalx("%s", err);
-	o.chunk = env_size("AGREP_GPU_CHUNK", DEFAULT_CHUNK, 1);
+	o.chunk = env_size("AGREP_GPU_CHUNK", 0, 1);
 	o.slice = env_size("AGREP_GPU_SLICE", 0, 64);
 	o.host_max = env_size("AGREP_GPU_HOST_MAX", DEFAULT_HOST_MAX, 0);
 

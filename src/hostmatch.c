@@ -54,3 +54,30 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		}
 	}
 }
+
+/*
+ * The k = 0 path for one pattern without -i: memmem finds an occurrence,
+ * its end bit is set, and the search goes on after the record's terminator
+ * (one bit per record is all output needs).  The pattern holds no
+ * terminator, so an occurrence never crosses one.
+ */
+void
+hm_exact(const struct pattern *pat, const unsigned char *text, size_t len,
+    unsigned char eol, uint64_t *bitmap)
+{
+	size_t pos = 0;
+
+	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
+	while (pos + pat->len <= len) {
+		const unsigned char *m = memmem(text + pos, len - pos, pat->str,
+		    pat->len);
+		if (m == NULL)
+			break;
+		size_t end = (size_t)(m - text) + pat->len - 1;
+		bitmap[end / 64] |= (uint64_t)1 << (end % 64);
+		const unsigned char *t = memchr(text + end, eol, len - end);
+		if (t == NULL)
+			break;
+		pos = (size_t)(t - text) + 1;
+	}
+}

@@ -10,5 +10,7 @@
 /* hostmatch.c */
 void	hm_scan(const struct patset *, const unsigned char *text, size_t warm,
 	    size_t len, unsigned char eol, uint64_t *bitmap);
+void	hm_exact(const struct pattern *, const unsigned char *text,
+	    size_t len, unsigned char eol, uint64_t *bitmap);
 
 #endif

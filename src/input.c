@@ -1,6 +1,7 @@
 /* input.c: read() into caller-owned buffers, and directory recursion. */
 #include <errno.h>
 #include <fts.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,14 +9,10 @@
 #include "input.h"
 #include "util.h"
 
-/*
- * Reads until want bytes are in buf or the input ends (*eof set).  read() is
- * used for files and pipes alike: one copy, memory bounded by the caller's
- * buffer, and a file truncated under us is just a shorter file.  Returns the
- * bytes read, or -1 with errno set.
- */
-ssize_t
-in_fill(int fd, unsigned char *buf, size_t want, int *eof)
+/* Reads until want bytes are in buf or the input ends (*eof set); returns
+ * the bytes read, or -1 with errno set. */
+static ssize_t
+fill_serial(int fd, unsigned char *buf, size_t want, int *eof)
 {
 	size_t got = 0;
 
@@ -33,6 +30,115 @@ in_fill(int fd, unsigned char *buf, size_t want, int *eof)
 		got += (size_t)n;
 	}
 	return (ssize_t)got;
+}
+
+#define PAR_MIN		(8u << 20)	/* parallel reads from this size */
+#define PAR_MAX		8		/* reader threads at most */
+
+/* One reader thread's share of a parallel fill. */
+struct part {
+	int		 fd;
+	unsigned char	*buf;
+	size_t		 want, got;
+	off_t		 off;
+	int		 err;
+};
+
+static void *
+read_part(void *arg)
+{
+	struct part *p = arg;
+
+	while (p->got < p->want) {
+		ssize_t n = pread(p->fd, p->buf + p->got, p->want - p->got,
+		    p->off + (off_t)p->got);
+		if (n == 0)
+			break;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			p->err = errno;
+			break;
+		}
+		p->got += (size_t)n;
+	}
+	return NULL;
+}
+
+/*
+ * Fills from a regular file with several threads, each pread()ing one part:
+ * one reader thread copies from the page cache at 5-7 GB/s, several at
+ * 20-30 (DESIGN.md).  The data kept ends at the first short part.  Returns
+ * the bytes read and moves the file offset past them, or -1 (errno set).
+ */
+static ssize_t
+fill_parallel(int fd, unsigned char *buf, size_t want, int nthreads,
+    int *eof)
+{
+	struct part parts[PAR_MAX];
+	pthread_t tids[PAR_MAX];
+	off_t off = lseek(fd, 0, SEEK_CUR);
+	size_t each = (want / nthreads + 4095) & ~(size_t)4095, got = 0;
+	int started = 0, err = 0;
+
+	if (off == (off_t)-1)
+		return fill_serial(fd, buf, want, eof);
+	for (int i = 0; i < nthreads; i++) {
+		size_t at = (size_t)i * each;
+		parts[i] = (struct part){ fd, buf + at, 0, 0, off + (off_t)at,
+		    0 };
+		parts[i].want = at >= want ? 0 : (want - at < each ?
+		    want - at : each);
+		if (i == 0 || pthread_create(&tids[i], NULL, read_part,
+		    &parts[i]) != 0)
+			continue;
+		started |= 1 << i;
+	}
+	read_part(&parts[0]);
+	for (int i = 1; i < nthreads; i++) {
+		if (started & (1 << i))
+			pthread_join(tids[i], NULL);
+		else
+			read_part(&parts[i]);
+	}
+	for (int i = 0; i < nthreads; i++) {
+		if (parts[i].err != 0 && !err)
+			err = parts[i].err;
+		got += parts[i].got;
+		if (parts[i].got < parts[i].want) {
+			*eof = 1;
+			break;
+		}
+	}
+	if (err != 0 && got == 0) {
+		errno = err;
+		return -1;
+	}
+	lseek(fd, off + (off_t)got, SEEK_SET);
+	return (ssize_t)got;
+}
+
+/*
+ * Reads until want bytes are in buf or the input ends (*eof set).  read() is
+ * used for files and pipes alike: one copy, memory bounded by the caller's
+ * buffer, and a file truncated under us is just a shorter file.  Large reads
+ * from regular files are split among threads.  Returns the bytes read, or -1
+ * with errno set.
+ */
+ssize_t
+in_fill(int fd, unsigned char *buf, size_t want, int *eof)
+{
+	static int nthreads;
+	struct stat st;
+
+	if (nthreads == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		nthreads = n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : (int)n;
+	}
+	if (want >= PAR_MIN && nthreads > 1 && fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode))
+		return fill_parallel(fd, buf, want, nthreads, eof);
+	return fill_serial(fd, buf, want, eof);
 }
 
 static int

@@ -24,7 +24,7 @@ struct options {
 	int		 null_name;	/* -Z: NUL after file names */
 	int		 line_buffered;	/* --line-buffered */
 	const char	*device;	/* --device or AGREP_GPU_DEVICE */
-	size_t		 chunk;		/* chunk bytes (AGREP_GPU_CHUNK) */
+	size_t		 chunk;		/* chunk bytes, 0 = auto (AGREP_GPU_CHUNK) */
 	size_t		 slice;		/* slice bytes, 0 = auto (AGREP_GPU_SLICE) */
 	size_t		 host_max;	/* inputs this small use the host matcher */
 };

@@ -62,6 +62,9 @@ scan_open_host(struct scanner *s, const struct patset *ps, unsigned char eol,
 	s->eol = eol;
 	s->pad = scan_pad(ps);
 	s->cap = cap;
+	/* Exact search: memmem beats Myers by far (see hm_exact). */
+	s->exact = ps->k == 0 && !ps->icase && ps->npat == 1 &&
+	    memchr(ps->pat[0].str, eol, ps->pat[0].len) == NULL;
 	set_alloc(s);
 	for (int i = 0; i < SCAN_SLOTS; i++) {
 		s->slot[i].buf = xmalloc(s->pad + s->alloc);
@@ -201,7 +204,7 @@ choose_shape(struct scanner *s, size_t slice)
 	} else {
 		s->lanes = 1;
 		s->local = 128;
-		lanes_total = (size_t)s->dev.units * 2048;
+		lanes_total = (size_t)s->dev.units * 1024;
 	}
 	if (slice == 0) {
 		/* Enough slices to fill the device, each long enough that
@@ -213,6 +216,28 @@ choose_shape(struct scanner *s, size_t slice)
 	s->slice = round_up(slice, 64);
 }
 
+/* Returns the kernel source: the one built in, or for development the file
+ * named by AGREP_GPU_KERNEL. */
+static char *
+load_source(void)
+{
+	const char *path = getenv("AGREP_GPU_KERNEL");
+	FILE *f;
+	char *src;
+	long n;
+
+	if (path == NULL || (f = fopen(path, "rb")) == NULL)
+		return (char *)myers_cl_src;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	src = xcalloc(1, n > 0 ? (size_t)n + 1 : 1);
+	if (n > 0 && fread(src, 1, (size_t)n, f) != (size_t)n)
+		src[0] = '\0';
+	fclose(f);
+	return src;
+}
+
 /*
  * Opens an OpenCL scanner on a device: context, queue, program, pattern
  * tables and SCAN_SLOTS buffer pairs for chunks of up to cap bytes.  A slice
@@ -222,7 +247,7 @@ int
 scan_open_device(struct scanner *s, const struct patset *ps,
     unsigned char eol, size_t cap, const struct ocl_dev *dev, size_t slice)
 {
-	char opts[128];
+	char opts[128], *src;
 	cl_int err;
 
 	memset(s, 0, sizeof(*s));
@@ -248,7 +273,11 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	}
 	snprintf(opts, sizeof(opts), "-DWORD=%s -DWBITS=%d -DLANES=%d",
 	    s->wbits == 32 ? "uint" : "ulong", s->wbits, s->lanes);
-	if ((s->prog = ocl_build(s->ctx, dev, myers_cl_src, opts)) == NULL)
+	src = load_source();
+	s->prog = ocl_build(s->ctx, dev, src, opts);
+	if (src != myers_cl_src)
+		free(src);
+	if (s->prog == NULL)
 		goto fail;
 	s->kern = clCreateKernel(s->prog, "myers_scan", &err);
 	if (s->kern == NULL) {
@@ -319,7 +348,11 @@ scan_submit(struct scanner *s, int slot, size_t len)
 	memset(sl->buf, s->eol, s->pad);
 	sl->len = len;
 	if (!s->device) {
-		hm_scan(s->ps, sl->buf, s->pad, len, s->eol, sl->bm);
+		if (s->exact)
+			hm_exact(&s->ps->pat[0], sl->buf + s->pad, len, s->eol,
+			    sl->bm);
+		else
+			hm_scan(s->ps, sl->buf, s->pad, len, s->eol, sl->bm);
 		return 0;
 	}
 	items = items_for(s, len);

@@ -31,6 +31,7 @@ struct scanner {
 	size_t		 slice;	/* bytes per slice, a multiple of 64 */
 	size_t		 alloc;	/* bytes of text each slot holds after pad */
 	int		 device;	/* 1: OpenCL; 0: host matcher */
+	int		 exact;		/* host: k = 0, one pattern, no -i */
 	/* OpenCL state, valid when device is 1 */
 	struct ocl_dev	 dev;
 	int		 lanes, wbits, zero_copy;

@@ -18,6 +18,10 @@
 #include "search.h"
 #include "util.h"
 
+/* Default chunk sizes: bounded memory, and enough work per launch. */
+#define CHUNK_CPU	(16u << 20)
+#define CHUNK_GPU	(64u << 20)
+
 static const struct options *opt;
 static const struct patset *pats;
 static struct scanner host;		/* always open */
@@ -30,8 +34,8 @@ search_init(const struct options *o, const struct patset *ps)
 {
 	opt = o;
 	pats = ps;
-	scan_open_host(&host, ps, o->eol, o->chunk);
-	if (o->device != NULL && strcmp(o->device, "host") == 0)
+	scan_open_host(&host, ps, o->eol, o->chunk ? o->chunk : CHUNK_CPU);
+	if ((o->device != NULL && strcmp(o->device, "host") == 0) || host.exact)
 		dev_state = -1;
 }
 
@@ -56,14 +60,20 @@ static struct scanner *
 device(void)
 {
 	struct ocl_dev d;
+	size_t cap;
 
 	if (dev_state == 0) {
 		dev_state = -1;
-		if (ocl_choose(opt->device, &d) == 0 &&
-		    scan_open_device(&dev, pats, opt->eol, host.cap, &d,
-		    opt->slice) == 0)
-			dev_state = 1;
-		else
+		if (ocl_choose(opt->device, &d) == 0) {
+			cap = opt->chunk ? opt->chunk :
+			    d.type & CL_DEVICE_TYPE_GPU ? CHUNK_GPU : CHUNK_CPU;
+			if (cap < host.cap)
+				cap = host.cap;
+			if (scan_open_device(&dev, pats, opt->eol, cap, &d,
+			    opt->slice) == 0)
+				dev_state = 1;
+		}
+		if (dev_state == -1)
 			warnx_("warning: using the host matcher instead");
 	}
 	return dev_state == 1 ? &dev : NULL;
