@@ -322,7 +322,7 @@ main(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		status |= search_path(argv[i], show) == -1;
 	search_end();
-	if (out_flush() == -1)
+	if (out_flush() == -1 || search_failed())
 		status = 1;
 	pat_free(&a.ps);
 	if (status)

@@ -28,6 +28,7 @@ static struct scanner host;		/* always open */
 static struct scanner dev;		/* opened on the first large input */
 static int dev_state;			/* 0 untried, 1 open, -1 unusable */
 static int matched;			/* a record was selected */
+static int failed;			/* no device: exit status 2 */
 
 void
 search_init(const struct options *o, const struct patset *ps)
@@ -46,6 +47,13 @@ search_matched(void)
 	return matched;
 }
 
+/* Returns 1 when the asked-for device could not be had. */
+int
+search_failed(void)
+{
+	return failed;
+}
+
 void
 search_end(void)
 {
@@ -54,29 +62,36 @@ search_end(void)
 	scan_close(&host);
 }
 
-/* Opens the OpenCL scanner once; returns it, or NULL when there is none
- * (the host matcher goes on, after one warning). */
+/*
+ * Opens the OpenCL scanner once; returns it, or NULL when there is none.
+ * Without any usable device (none installed, or the one asked for is
+ * missing) that is an error: exit status 2, though the host matcher still
+ * searches everything.  A device that fails to set up gets a warning.
+ */
 static struct scanner *
 device(void)
 {
 	struct ocl_dev d;
 	size_t cap;
 
-	if (dev_state == 0) {
-		dev_state = -1;
-		if (ocl_choose(opt->device, &d) == 0) {
-			cap = opt->chunk ? opt->chunk :
-			    d.type & CL_DEVICE_TYPE_GPU ? CHUNK_GPU : CHUNK_CPU;
-			if (cap < host.cap)
-				cap = host.cap;
-			if (scan_open_device(&dev, pats, opt->eol, cap, &d,
-			    opt->slice) == 0)
-				dev_state = 1;
-		}
-		if (dev_state == -1)
-			warnx_("warning: using the host matcher instead");
+	if (dev_state != 0)
+		return dev_state == 1 ? &dev : NULL;
+	dev_state = -1;
+	if (ocl_choose(opt->device, &d) == -1) {
+		failed = 1;
+		warnx_("searching with the host matcher instead");
+		return NULL;
 	}
-	return dev_state == 1 ? &dev : NULL;
+	cap = opt->chunk ? opt->chunk :
+	    d.type & CL_DEVICE_TYPE_GPU ? CHUNK_GPU : CHUNK_CPU;
+	if (cap < host.cap)
+		cap = host.cap;
+	if (scan_open_device(&dev, pats, opt->eol, cap, &d, opt->slice) == -1) {
+		warnx_("warning: %s unusable; using the host matcher", d.name);
+		return NULL;
+	}
+	dev_state = 1;
+	return &dev;
 }
 
 /* Waits for a slot's scan (submitted says whether it started); if the

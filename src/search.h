@@ -11,6 +11,7 @@ int	search_path(const char *path, int show_name);
 int	search_cwd(void);
 int	search_stdin(int show_name);
 int	search_matched(void);
+int	search_failed(void);
 void	search_end(void);
 
 #endif
