@@ -6,6 +6,8 @@
  * Build options (set by src/scan.c):
  *   WORD   uint or ulong: the Myers word; patterns of up to 32 or 64 bytes
  *   WBITS  32 or 64, the bits in WORD
+ *   MAXW   (longer patterns) the most 64-bit blocks of a pattern: builds
+ *          myers_scan_blocks, which myers_scan leaves to
  *   LANES  1, 4, 8 or 16: slices handled by one work-item, one per vector
  *          lane.  CPU compilers (POCL) turn the vector types into SIMD; GPUs
  *          want LANES 1 (one slice per work-item).
@@ -67,8 +69,8 @@ myers_scan(__global const WORD *text,	/* pad + chunk, word aligned */
     uint pad_blocks,			/* warm-up, in blocks of WBITS bytes */
     uint slice_blocks,			/* slice length, in blocks */
     uint nslices,			/* slices holding chunk bytes */
-    __global const WORD *peq,		/* [npat][256] PEq tables */
-    __global const uint *plen,		/* [npat] pattern lengths */
+    __global const WORD *peq,		/* PEq tables */
+    __global const uint *pinfo,		/* [npat][3]: length, 1, offset */
     uint npat, uint k, uint eol,
     __global WORD *bitmap)		/* one bit per chunk byte */
 {
@@ -77,8 +79,8 @@ myers_scan(__global const WORD *text,	/* pad + chunk, word aligned */
 	const uint nblocks = pad_blocks + slice_blocks;
 
 	for (uint p = 0; p < npat; p++) {
-		__global const WORD *PEq = peq + (size_t)p * 256;
-		const WORD n = plen[p];
+		__global const WORD *PEq = peq + pinfo[3 * p + 2];
+		const WORD n = pinfo[3 * p];
 		const vword ones = (vword)(~(WORD)0), zero = (vword)0;
 		vword VP = ones, VN = zero, score = (vword)n;
 
@@ -117,3 +119,126 @@ myers_scan(__global const WORD *text,	/* pad + chunk, word aligned */
 		}
 	}
 }
+
+#ifdef MAXW
+/*
+ * Patterns longer than one word: Myers' blocks of 64 rows with carries
+ * between them (Advance_Block in Myers 1999), and Ukkonen's cut-off: each
+ * lane computes only blocks 0..y, y being its last block that can still
+ * hold a cell <= k.  The work-item runs blocks up to the largest y of its
+ * lanes plus one; blocks past a lane's y are kept in their reset state, so
+ * when block y + 1 enters the band its step was computed from that state,
+ * as the sequential algorithm does (src/hostmatch.c, scan_blocks).
+ * WORD is ulong here.  pinfo holds, per pattern: length, words, offset of
+ * its PEq table (PEq[c * words + b]) in peq.
+ */
+#define MASK(cond) ((cond) ? ones : zero)
+#define MAX_AT(i) (ymax = max(ymax, LANE(y, i)))
+#define PEQ_BLK(i) PEq[LANE(c, i) * nw + b]
+
+__kernel void
+myers_scan_blocks(__global const WORD *text, uint pad_blocks,
+    uint slice_blocks, uint nslices, __global const WORD *peq,
+    __global const uint *pinfo, uint npat, uint k, uint eol,
+    __global WORD *bitmap)
+{
+	const size_t slice0 = get_global_id(0) * LANES;
+	const size_t stride = (size_t)slice_blocks * WPB;
+	const uint nblocks = pad_blocks + slice_blocks;
+	const vword ones = (vword)(~(WORD)0), zero = (vword)0;
+
+	for (uint p = 0; p < npat; p++) {
+		const uint n = pinfo[3 * p], nw = pinfo[3 * p + 1];
+		__global const WORD *PEq = peq + pinfo[3 * p + 2];
+		const uint lastb = nw - 1, lastrows = n - 64 * lastb;
+		const uint y0 = min(lastb, (k + 64) / 64 - 1);
+		vword VP[MAXW], VN[MAXW], sc[MAXW];
+		vword y = (vword)y0;
+		uint ybound = y0;
+
+		for (uint b = 0; b < nw; b++) {
+			VP[b] = ones;
+			VN[b] = zero;
+			sc[b] = (vword)min(64 * (b + 1), n);
+		}
+		for (uint blk = 0; blk < nblocks; blk++) {
+			vword hits = zero;
+			for (uint w = 0; w < WPB; w++) {
+				const size_t base = slice0 * stride +
+				    (size_t)blk * WPB + w;
+				const vword t = VEC(LANEMAP(TEXT_AT));
+				for (uint b8 = 0; b8 < WBYTES; b8++) {
+				const vword c = (t >> (8 * b8)) & 0xff;
+				const uint top = min(lastb, ybound + 1);
+				vword cp = zero, cn = zero;	/* carry +1, -1 */
+				vword cyp = zero, cyn = zero, scy = zero, eqn = zero;
+
+				for (uint b = 0; b <= top; b++) {
+					vword Eq = VEC(LANEMAP(PEQ_BLK));
+					const vword X = Eq | VN[b];
+					const uint out = b == lastb ? lastrows - 1 : 63;
+					const vword isy = MASK(y == (vword)b);
+
+					eqn |= MASK(y + 1 == (vword)b) & (Eq & 1);
+					Eq |= cn;
+					const vword D0 = (((Eq & VP[b]) + VP[b]) ^ VP[b]) | Eq;
+					vword HP = VN[b] | ~(D0 | VP[b]);
+					vword HN = VP[b] & D0;
+					const vword op = (HP >> out) & 1;
+					const vword on = (HN >> out) & 1;
+					HP = (HP << 1) | cp;
+					HN = (HN << 1) | cn;
+					VP[b] = HN | ~(X | HP);
+					VN[b] = HP & X;
+					sc[b] = sc[b] + op - on;
+					cyp = (isy & op) | (~isy & cyp);
+					cyn = (isy & on) | (~isy & cyn);
+					scy = (isy & sc[b]) | (~isy & scy);
+					cp = op;
+					cn = on;
+				}
+				/* Block y + 1 enters, or blocks leave the band. */
+				const vword ext = MASK(y < (vword)lastb) &
+				    MASK(scy - cyp + cyn <= (vword)k) &
+				    MASK((eqn | cyn) != zero);
+				y += ext & 1;
+				for (uint b = top; b > 0; b--) {
+					const vword drop = ~ext &
+					    MASK(y == (vword)b) &
+					    MASK(sc[b] >= (vword)(k + (b == lastb ?
+					    lastrows : 64)));
+					y -= drop & 1;
+				}
+				/* A terminator resets the lane to a new record. */
+				const vword nl = MASK(c == (vword)eol);
+				y = (nl & (vword)y0) | (~nl & y);
+				for (uint b = 0; b <= y0; b++) {
+					VP[b] |= nl;
+					VN[b] &= ~nl;
+					sc[b] = (nl & (vword)min(64 * (b + 1), n)) |
+					    (~nl & sc[b]);
+				}
+				/* Blocks past y go back to their reset state. */
+				for (uint b = 1; b <= min(lastb, top + 1); b++) {
+					const vword off = MASK(y < (vword)b);
+					VP[b] |= off;
+					VN[b] &= ~off;
+					sc[b] = (off & (sc[b - 1] + (vword)(b ==
+					    lastb ? lastrows : 64))) |
+					    (~off & sc[b]);
+				}
+				hits |= (MASK(y == (vword)lastb) &
+				    MASK(sc[lastb] <= (vword)k) & 1) <<
+				    (w * WBYTES + b8);
+				WORD ymax = 0;
+				(void)(LANEMAP(MAX_AT));
+				ybound = (uint)ymax;
+				}
+			}
+			if (blk < pad_blocks)
+				continue;
+			LANEMAP(STORE_HITS);
+		}
+	}
+}
+#endif

@@ -8,6 +8,140 @@
 
 #include "hostmatch.h"
 
+/* Sets bit j of the bitmap. */
+static inline void
+hit(uint64_t *bitmap, size_t j)
+{
+	bitmap[j / 64] |= (uint64_t)1 << (j % 64);
+}
+
+/* One pattern of up to 64 bytes: one word of state. */
+static void
+scan_word(const struct pattern *pat, long k, const unsigned char *text,
+    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap)
+{
+	const uint64_t *PEq = pat->peq;
+	const uint64_t last = (uint64_t)1 << (pat->len - 1);
+	const long n = (long)pat->len;
+	uint64_t VP = ~(uint64_t)0, VN = 0;
+	long score = n;
+
+	for (size_t i = 0; i < warm + len; i++) {
+		unsigned char c = text[i];
+		uint64_t Eq = PEq[c];
+		uint64_t X = Eq | VN;
+		uint64_t D0 = (((X & VP) + VP) ^ VP) | X;
+		uint64_t HN = VP & D0;
+		uint64_t HP = VN | ~(VP | D0);
+
+		score += (HP & last) != 0;
+		score -= (HN & last) != 0;
+		X = HP << 1;
+		VN = X & D0;
+		VP = (HN << 1) | ~(X | D0);
+		if (c == eol) {
+			VP = ~(uint64_t)0;
+			VN = 0;
+			score = n;
+		}
+		if (score <= k && i >= warm)
+			hit(bitmap, i - warm);
+	}
+}
+
+/*
+ * Advances block b (rows 64 b + 1 ...) by one text byte given Eq and the
+ * horizontal delta hin (-1, 0, +1) entering its top row; returns the delta
+ * leaving its bottom row, the bit 'out' (Myers 1999, Advance_Block).
+ */
+static inline int
+advance_block(uint64_t *VPb, uint64_t *VNb, uint64_t Eq, int hin,
+    uint64_t out)
+{
+	uint64_t VP = *VPb, VN = *VNb;
+	uint64_t X = Eq | VN;
+	int hout;
+
+	if (hin < 0)
+		Eq |= 1;
+	uint64_t D0 = (((Eq & VP) + VP) ^ VP) | Eq;
+	uint64_t HP = VN | ~(D0 | VP);
+	uint64_t HN = VP & D0;
+
+	hout = (HP & out) ? 1 : (HN & out) ? -1 : 0;
+	HP <<= 1;
+	HN <<= 1;
+	if (hin < 0)
+		HN |= 1;
+	else if (hin > 0)
+		HP |= 1;
+	*VPb = HN | ~(X | HP);
+	*VNb = HP & X;
+	return hout;
+}
+
+/*
+ * Longer patterns: Myers' blocks of 64 rows with carries between them, and
+ * Ukkonen's cut-off: only blocks 0..y are computed, y being the last block
+ * that can still hold a cell <= k.  score[b] is the value at the bottom row
+ * of block b (row n for the last one).
+ */
+static void
+scan_blocks(const struct pattern *pat, long k, const unsigned char *text,
+    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap)
+{
+	const size_t nw = pat->nwords, lastb = nw - 1;
+	const uint64_t *PEq = pat->peq;
+	uint64_t VP[PAT_MAXWORDS], VN[PAT_MAXWORDS];
+	long score[PAT_MAXWORDS], rows[PAT_MAXWORDS];
+	uint64_t out[PAT_MAXWORDS];
+	size_t y0 = (size_t)(k + 1 + 63) / 64 - 1, y;
+
+	if (y0 > lastb)
+		y0 = lastb;
+	for (size_t b = 0; b < nw; b++) {
+		rows[b] = b == lastb ? (long)(pat->len - 64 * b) : 64;
+		out[b] = (uint64_t)1 << (rows[b] - 1);
+	}
+	y = nw;		/* forces the reset below */
+	for (size_t i = 0; i < warm + len; i++) {
+		unsigned char c = text[i];
+
+		if (y == nw || c == eol) {
+			/* Reset: D[i][j] = i, the start of a record. */
+			for (size_t b = 0; b < nw; b++) {
+				VP[b] = ~(uint64_t)0;
+				VN[b] = 0;
+				score[b] = (b ? score[b - 1] : 0) + rows[b];
+			}
+			y = y0;
+			if (c == eol)
+				continue;
+		}
+		const uint64_t *Eq = PEq + (size_t)c * nw;
+		int carry = 0;
+		for (size_t b = 0; b <= y; b++) {
+			carry = advance_block(&VP[b], &VN[b], Eq[b], carry,
+			    out[b]);
+			score[b] += carry;
+		}
+		if (y < lastb && score[y] - carry <= k &&
+		    ((Eq[y + 1] & 1) || carry < 0)) {
+			/* Block y + 1 enters the band. */
+			y++;
+			VP[y] = ~(uint64_t)0;
+			VN[y] = 0;
+			score[y] = score[y - 1] - carry + rows[y] +
+			    advance_block(&VP[y], &VN[y], Eq[y], carry, out[y]);
+		} else {
+			while (y > 0 && score[y] >= k + rows[y])
+				y--;
+		}
+		if (y == lastb && score[y] <= k && i >= warm)
+			hit(bitmap, i - warm);
+	}
+}
+
 /*
  * Scans text[0, warm + len) and sets bit j of the bitmap when a match of some
  * pattern ends at text[warm + j].  The first warm bytes only build up state
@@ -18,40 +152,14 @@ void
 hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
     size_t len, unsigned char eol, uint64_t *bitmap)
 {
-	size_t nwords = (len + 63) / 64;
-
-	memset(bitmap, 0, nwords * sizeof(*bitmap));
+	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
 	for (size_t p = 0; p < ps->npat; p++) {
-		const struct pattern *pat = &ps->pat[p];
-		const uint64_t *PEq = pat->peq;
-		const uint64_t last = (uint64_t)1 << (pat->len - 1);
-		const long n = (long)pat->len, k = ps->k;
-		uint64_t VP = ~(uint64_t)0, VN = 0;
-		long score = n;
-
-		for (size_t i = 0; i < warm + len; i++) {
-			unsigned char c = text[i];
-			uint64_t Eq = PEq[c];
-			uint64_t X = Eq | VN;
-			uint64_t D0 = (((X & VP) + VP) ^ VP) | X;
-			uint64_t HN = VP & D0;
-			uint64_t HP = VN | ~(VP | D0);
-
-			score += (HP & last) != 0;
-			score -= (HN & last) != 0;
-			X = HP << 1;
-			VN = X & D0;
-			VP = (HN << 1) | ~(X | D0);
-			if (c == eol) {
-				VP = ~(uint64_t)0;
-				VN = 0;
-				score = n;
-			}
-			if (score <= k && i >= warm) {
-				size_t j = i - warm;
-				bitmap[j / 64] |= (uint64_t)1 << (j % 64);
-			}
-		}
+		if (ps->pat[p].nwords == 1)
+			scan_word(&ps->pat[p], ps->k, text, warm, len, eol,
+			    bitmap);
+		else
+			scan_blocks(&ps->pat[p], ps->k, text, warm, len, eol,
+			    bitmap);
 	}
 }
 

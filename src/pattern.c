@@ -63,13 +63,16 @@ pat_add_file(struct patset *ps, const char *path)
 static void
 build_peq(struct pattern *p, int icase)
 {
-	memset(p->peq, 0, sizeof(p->peq));
+	size_t nw = p->nwords;
+
+	p->peq = xcalloc(256 * nw, sizeof(*p->peq));
 	for (size_t i = 0; i < p->len; i++) {
 		unsigned char c = p->str[i];
-		p->peq[c] |= (uint64_t)1 << i;
+		uint64_t bit = (uint64_t)1 << (i % 64);
+		p->peq[c * nw + i / 64] |= bit;
 		if (icase && isascii(c) && isalpha(c)) {
-			p->peq[tolower(c)] |= (uint64_t)1 << i;
-			p->peq[toupper(c)] |= (uint64_t)1 << i;
+			p->peq[tolower(c) * nw + i / 64] |= bit;
+			p->peq[toupper(c) * nw + i / 64] |= bit;
 		}
 	}
 }
@@ -103,9 +106,12 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 		struct pattern *p = &ps->pat[ps->npat++];
 		p->str = s;
 		p->len = len;
+		p->nwords = (len + 63) / 64;
 		build_peq(p, ps->icase);
 		if (len > ps->maxlen)
 			ps->maxlen = len;
+		if (p->nwords > ps->maxwords)
+			ps->maxwords = p->nwords;
 	}
 	return 0;
 }
@@ -113,6 +119,8 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 void
 pat_free(struct patset *ps)
 {
+	for (size_t i = 0; i < ps->npat; i++)
+		free(ps->pat[i].peq);
 	free(ps->pat);
 	free(ps->store);
 	memset(ps, 0, sizeof(*ps));

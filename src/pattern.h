@@ -5,18 +5,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PAT_MAXLEN 64		/* bytes; one 64-bit word per PEq entry */
+#define PAT_MAXLEN 4096		/* bytes */
+#define PAT_MAXWORDS (PAT_MAXLEN / 64)
 
 struct pattern {
 	const unsigned char *str;	/* the bytes, owned by the set */
 	size_t len;
-	uint64_t peq[256];		/* PEq[c]: bit i set when str[i] matches c */
+	size_t nwords;			/* ceil(len / 64): Myers blocks */
+	uint64_t *peq;			/* PEq[c * nwords + b]: bit i of block b
+					 * set when str[64 b + i] matches c */
 };
 
 struct patset {
 	struct pattern *pat;	/* the patterns that need a scan */
 	size_t npat;
 	size_t maxlen;		/* longest pattern in pat[] */
+	size_t maxwords;	/* most blocks of a pattern in pat[] */
 	int all_lines;		/* some pattern has len <= k: every line matches */
 	int k;
 	int icase;

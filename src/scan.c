@@ -154,32 +154,41 @@ slot_alloc(struct scanner *s, struct scan_slot *sl)
 	return 0;
 }
 
-/* Uploads the PEq tables (in the kernel's word size) and pattern lengths. */
+/* Uploads the PEq tables (in the kernel's word size) and, per pattern, its
+ * length, words per byte value and table offset. */
 static int
 upload_patterns(struct scanner *s)
 {
 	const struct patset *ps = s->ps;
-	size_t wsz = s->wbits / 8, n = ps->npat ? ps->npat : 1;
-	unsigned char *peq = xcalloc(n * 256, wsz);
-	cl_uint *plen = xcalloc(n, sizeof(*plen));
+	size_t wsz = s->wbits / 8, n = ps->npat ? ps->npat : 1, total = 0;
+	cl_uint *pinfo = xcalloc(3 * n, sizeof(*pinfo));
+	unsigned char *peq;
 	cl_int err;
 
+	for (size_t p = 0; p < ps->npat; p++)
+		total += 256 * ps->pat[p].nwords;
+	peq = xcalloc(total ? total : 1, wsz);
+	total = 0;
 	for (size_t p = 0; p < ps->npat; p++) {
-		plen[p] = (cl_uint)ps->pat[p].len;
-		for (int c = 0; c < 256; c++) {
-			uint64_t v = ps->pat[p].peq[c];
-			memcpy(peq + (p * 256 + c) * wsz, &v, wsz);	/* LE */
+		const struct pattern *pat = &ps->pat[p];
+		pinfo[3 * p] = (cl_uint)pat->len;
+		pinfo[3 * p + 1] = (cl_uint)pat->nwords;
+		pinfo[3 * p + 2] = (cl_uint)total;
+		for (size_t i = 0; i < 256 * pat->nwords; i++) {
+			uint64_t v = pat->peq[i];
+			memcpy(peq + (total + i) * wsz, &v, wsz);	/* LE */
 		}
+		total += 256 * pat->nwords;
 	}
 	s->peq = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-	    n * 256 * wsz, peq, &err);
+	    (total ? total : 1) * wsz, peq, &err);
 	if (s->peq != NULL)
-		s->plen = clCreateBuffer(s->ctx,
-		    CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(*plen),
-		    plen, &err);
+		s->pinfo = clCreateBuffer(s->ctx,
+		    CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 3 * n *
+		    sizeof(*pinfo), pinfo, &err);
 	free(peq);
-	free(plen);
-	if (s->peq == NULL || s->plen == NULL) {
+	free(pinfo);
+	if (s->peq == NULL || s->pinfo == NULL) {
 		OCL_FAIL("clCreateBuffer", err);
 		return -1;
 	}
@@ -194,6 +203,7 @@ choose_shape(struct scanner *s, size_t slice)
 	size_t lanes_total;
 
 	s->wbits = s->ps->maxlen <= 32 ? 32 : 64;
+	s->blocks = s->ps->maxwords > 1;
 	s->zero_copy = cpu;
 	if (cpu) {
 		s->lanes = s->wbits == 32 ? 16 : 8;
@@ -273,13 +283,17 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	}
 	snprintf(opts, sizeof(opts), "-DWORD=%s -DWBITS=%d -DLANES=%d",
 	    s->wbits == 32 ? "uint" : "ulong", s->wbits, s->lanes);
+	if (s->blocks)
+		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
+		    " -DMAXW=%zu", ps->maxwords);
 	src = load_source();
 	s->prog = ocl_build(s->ctx, dev, src, opts);
 	if (src != myers_cl_src)
 		free(src);
 	if (s->prog == NULL)
 		goto fail;
-	s->kern = clCreateKernel(s->prog, "myers_scan", &err);
+	s->kern = clCreateKernel(s->prog, s->blocks ? "myers_scan_blocks" :
+	    "myers_scan", &err);
 	if (s->kern == NULL) {
 		OCL_FAIL("clCreateKernel", err);
 		goto fail;
@@ -368,7 +382,7 @@ scan_submit(struct scanner *s, int slot, size_t len)
 	eol = s->eol;
 	if ((err = ARG(0, text)) != CL_SUCCESS || (err = ARG(1, pad_blocks)) ||
 	    (err = ARG(2, slice_blocks)) || (err = ARG(3, nslices)) ||
-	    (err = ARG(4, s->peq)) || (err = ARG(5, s->plen)) ||
+	    (err = ARG(4, s->peq)) || (err = ARG(5, s->pinfo)) ||
 	    (err = ARG(6, npat)) || (err = ARG(7, k)) || (err = ARG(8, eol)) ||
 	    (err = ARG(9, bm))) {
 		OCL_FAIL("clSetKernelArg", err);
@@ -456,7 +470,7 @@ scan_close(struct scanner *s)
 		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
 			slot_free(s, &s->slot[i]);
 	if (s->device) {
-		release_mem(&s->plen);
+		release_mem(&s->pinfo);
 		release_mem(&s->peq);
 		if (s->kern != NULL)
 			clReleaseKernel(s->kern);

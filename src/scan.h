@@ -40,7 +40,8 @@ struct scanner {
 	cl_command_queue queue;
 	cl_program	 prog;
 	cl_kernel	 kern;
-	cl_mem		 peq, plen;
+	cl_mem		 peq, pinfo;
+	int		 blocks;	/* patterns over 64 bytes: block kernel */
 	struct scan_slot slot[SCAN_SLOTS];
 	/* AGREP_GPU_STATS: profile kernels, report on close */
 	int		 stats;
