@@ -28,10 +28,12 @@
 
 enum {
 	OPT_LABEL = CHAR_MAX + 1, OPT_LINE_BUFFERED, OPT_DEVICE,
-	OPT_LIST_DEVICES, OPT_HELP, OPT_NO_ICASE, OPT_MAX_ERRORS
+	OPT_LIST_DEVICES, OPT_HELP, OPT_NO_ICASE, OPT_MAX_ERRORS, OPT_COLOR,
+	OPT_SHOW_COST, OPT_BEST, OPT_INCLUDE, OPT_EXCLUDE, OPT_EXCLUDE_DIR
 };
 
-static const char short_opts[] = "0123456789abcd:e:f:hik:lm:nqrsvyzEFGHLPRUVZ";
+static const char short_opts[] =
+    "0123456789A:B:C:abcd:e:f:hik:lm:noqrsvwxyzEFGHLPRUVZ";
 
 static const struct option long_opts[] = {
 	{ "max-errors",		required_argument, NULL, OPT_MAX_ERRORS },
@@ -64,6 +66,19 @@ static const struct option long_opts[] = {
 	{ "extended-regexp",	no_argument,	   NULL, 'E' },
 	{ "basic-regexp",	no_argument,	   NULL, 'G' },
 	{ "perl-regexp",	no_argument,	   NULL, 'P' },
+	{ "word-regexp",	no_argument,	   NULL, 'w' },
+	{ "line-regexp",	no_argument,	   NULL, 'x' },
+	{ "only-matching",	no_argument,	   NULL, 'o' },
+	{ "color",		optional_argument, NULL, OPT_COLOR },
+	{ "colour",		optional_argument, NULL, OPT_COLOR },
+	{ "show-cost",		no_argument,	   NULL, OPT_SHOW_COST },
+	{ "best-match",		no_argument,	   NULL, OPT_BEST },
+	{ "after-context",	required_argument, NULL, 'A' },
+	{ "before-context",	required_argument, NULL, 'B' },
+	{ "context",		required_argument, NULL, 'C' },
+	{ "include",		required_argument, NULL, OPT_INCLUDE },
+	{ "exclude",		required_argument, NULL, OPT_EXCLUDE },
+	{ "exclude-dir",	required_argument, NULL, OPT_EXCLUDE_DIR },
 	{ "device",		required_argument, NULL, OPT_DEVICE },
 	{ "list-devices",	no_argument,	   NULL, OPT_LIST_DEVICES },
 	{ "help",		no_argument,	   NULL, OPT_HELP },
@@ -90,11 +105,20 @@ usage(FILE *fp)
 "  -f, --file=FILE           take patterns from FILE, one per line\n"
 "  -i, -y, --ignore-case     fold ASCII case; --no-ignore-case undoes it\n"
 "  -v, --invert-match        select non-matching lines\n"
+"  -w, --word-regexp         the match starts and ends at word boundaries\n"
+"  -x, --line-regexp         the whole line is within k errors\n"
 "  -F, --fixed-strings       accepted: patterns are always literal\n"
 "  -z, --null-data           records end in NUL, not newline\n"
 "\n"
 "Output:\n"
 "  -c, --count               print only a count of selected lines per file\n"
+"  -o, --only-matching       print only the matched parts\n"
+"      --color[=WHEN]        highlight matches: never, always or auto\n"
+"      --show-cost           prefix each line with its least cost\n"
+"      --best-match          print only the lines of least cost\n"
+"  -A, --after-context=NUM   print NUM lines after each selected line\n"
+"  -B, --before-context=NUM  print NUM lines before\n"
+"  -C, --context=NUM         print NUM lines before and after\n"
 "  -l, --files-with-matches  print only names of files with selected lines\n"
 "  -L, --files-without-match print only names of files with none\n"
 "  -n, --line-number         prefix each line with its line number\n"
@@ -112,6 +136,9 @@ usage(FILE *fp)
 "  -r, --recursive           search directories recursively\n"
 "  -R, --dereference-recursive  likewise, following symbolic links\n"
 "  -d, --directories=ACTION  read (report), skip or recurse\n"
+"      --include=GLOB        with -r, search only files matching GLOB\n"
+"      --exclude=GLOB        with -r, skip files matching GLOB\n"
+"      --exclude-dir=GLOB    with -r, skip directories matching GLOB\n"
 "  -a, --text                search binary files as text\n"
 "  -U, --binary              accepted, no effect\n"
 "\n"
@@ -203,7 +230,19 @@ struct args {
 	struct patset	 ps;
 	int		 have_pattern;	/* -e or -f given */
 	int		 list_devices;
+	long long	 context;	/* -C NUM */
+	const char	*color;		/* --color=WHEN */
+	size_t		 nglob[3];	/* --include, --exclude, --exclude-dir */
 };
+
+/* Appends a glob to a NULL-ended list. */
+static void
+add_glob(const char ***list, size_t *n, const char *glob)
+{
+	*list = xreallocarray(*list, *n + 2, sizeof(**list));
+	(*list)[(*n)++] = glob;
+	(*list)[*n] = NULL;
+}
 
 /* Applies one option; exits on a usage error. */
 static void
@@ -211,14 +250,34 @@ apply(int c, struct options *o, struct args *a)
 {
 	switch (c) {
 	case OPT_MAX_ERRORS:
+	case 'k':
 		o->k = (int)number(optarg, 1 << 20, "number of errors");
+		o->k_given = 1;
 		break;
 	case '0': case '1': case '2': case '3': case '4':
 	case '5': case '6': case '7': case '8': case '9':
 		o->k = c - '0';
+		o->k_given = 1;
 		break;
-	case 'k':
-		o->k = (int)number(optarg, 1 << 20, "number of errors");
+	case 'w': o->word = 1; break;
+	case 'x': o->line = 1; break;
+	case 'o': o->only = 1; break;
+	case OPT_COLOR: a->color = optarg ? optarg : "auto"; break;
+	case OPT_SHOW_COST: o->show_cost = 1; break;
+	case OPT_BEST: o->best = 1; break;
+	case 'A':
+		o->after = number(optarg, LLONG_MAX, "context length");
+		break;
+	case 'B':
+		o->before = number(optarg, LLONG_MAX, "context length");
+		break;
+	case 'C':
+		a->context = number(optarg, LLONG_MAX, "context length");
+		break;
+	case OPT_INCLUDE: add_glob(&o->include, &a->nglob[0], optarg); break;
+	case OPT_EXCLUDE: add_glob(&o->exclude, &a->nglob[1], optarg); break;
+	case OPT_EXCLUDE_DIR:
+		add_glob(&o->exclude_dir, &a->nglob[2], optarg);
 		break;
 	case 'e':
 		pat_add(&a->ps, optarg, strlen(optarg));
@@ -247,10 +306,10 @@ apply(int c, struct options *o, struct args *a)
 	case 'r': o->recursive = 1; break;
 	case 'R': o->recursive = 2; break;
 	case 'd':
+		o->skip_dirs = strcmp(optarg, "skip") == 0;
 		if (strcmp(optarg, "recurse") == 0)
 			o->recursive = o->recursive ? o->recursive : 1;
-		else if (strcmp(optarg, "read") == 0 ||
-		    strcmp(optarg, "skip") == 0)
+		else if (strcmp(optarg, "read") == 0 || o->skip_dirs)
 			o->recursive = 0;
 		else
 			fatalx("invalid argument '%s' for --directories "
@@ -276,6 +335,40 @@ apply(int c, struct options *o, struct args *a)
 	}
 }
 
+/* Settles what depends on several options; exits on a conflict. */
+static void
+settle(struct options *o, struct args *a)
+{
+	const char *dev = o->device;
+
+	if (o->before < 0)
+		o->before = a->context;
+	if (o->after < 0)
+		o->after = a->context;
+	if (a->color == NULL || strcmp(a->color, "never") == 0)
+		o->color = 0;
+	else if (strcmp(a->color, "always") == 0)
+		o->color = 1;
+	else if (strcmp(a->color, "auto") == 0 || strcmp(a->color, "tty") == 0)
+		o->color = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL &&
+		    (getenv("TERM") == NULL || strcmp(getenv("TERM"), "dumb"));
+	else
+		fatalx("invalid argument '%s' for --color "
+		    "(never, always or auto)", a->color);
+	if (o->best && (o->count || o->list || o->list_none || o->quiet ||
+	    o->invert))
+		fatalx("--best-match cannot be combined with -c, -l, -L, -q "
+		    "or -v");
+	/* --best-match without -k: any cost, the least one wins. */
+	if (o->best && !o->k_given)
+		o->k = 1 << 20;
+	if (dev != NULL && *dev != '\0' && strcmp(dev, "auto") &&
+	    strcmp(dev, "cpu") && strcmp(dev, "gpu") && strcmp(dev, "host") &&
+	    strspn(dev, "0123456789") != strlen(dev))
+		fatalx("invalid device '%s' (auto, gpu, cpu, host or an "
+		    "index from --list-devices)", dev);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -288,6 +381,7 @@ main(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	o.with_name = -1;
 	o.max_count = -1;
+	o.before = o.after = -1;
 	o.eol = '\n';
 	o.device = getenv("AGREP_GPU_DEVICE");
 	pat_init(&a.ps, 0, 0);
@@ -295,6 +389,7 @@ main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
 		apply(c, &o, &a);
 	opt_silent = o.silent;
+	settle(&o, &a);
 	if (a.list_devices)
 		return ocl_list(stdout) == 0 ? 0 : 2;
 	if (!a.have_pattern) {
@@ -311,7 +406,7 @@ main(int argc, char **argv)
 	o.slice = env_size("AGREP_GPU_SLICE", 0, 64);
 	o.host_max = env_size("AGREP_GPU_HOST_MAX", DEFAULT_HOST_MAX, 0);
 
-	out_init(&o);
+	out_init(&o, &a.ps);
 	search_init(&o, &a.ps);
 	nfiles = argc - optind;
 	show = o.with_name >= 0 ? o.with_name : nfiles > 1;
@@ -322,9 +417,12 @@ main(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		status |= search_path(argv[i], show) == -1;
 	search_end();
-	if (out_flush() == -1 || search_failed())
+	if (out_finish() == -1 || search_failed())
 		status = 1;
 	pat_free(&a.ps);
+	free(o.include);
+	free(o.exclude);
+	free(o.exclude_dir);
 	if (status)
 		return 2;
 	return search_matched() ? 0 : 1;

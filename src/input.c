@@ -12,11 +12,11 @@
 /* Reads until want bytes are in buf or the input ends (*eof set); returns
  * the bytes read, or -1 with errno set. */
 static ssize_t
-fill_serial(int fd, unsigned char *buf, size_t want, int *eof)
+fill_serial(int fd, unsigned char *buf, size_t want, int *eof, int partial)
 {
 	size_t got = 0;
 
-	while (got < want) {
+	while (got < want && !(partial && got > 0)) {
 		ssize_t n = read(fd, buf + got, want - got);
 		if (n == 0) {
 			*eof = 1;
@@ -82,7 +82,7 @@ fill_parallel(int fd, unsigned char *buf, size_t want, int nthreads,
 	int started = 0, err = 0;
 
 	if (off == (off_t)-1)
-		return fill_serial(fd, buf, want, eof);
+		return fill_serial(fd, buf, want, eof, 0);
 	for (int i = 0; i < nthreads; i++) {
 		size_t at = (size_t)i * each;
 		parts[i] = (struct part){ fd, buf + at, 0, 0, off + (off_t)at,
@@ -122,11 +122,12 @@ fill_parallel(int fd, unsigned char *buf, size_t want, int nthreads,
  * Reads until want bytes are in buf or the input ends (*eof set).  read() is
  * used for files and pipes alike: one copy, memory bounded by the caller's
  * buffer, and a file truncated under us is just a shorter file.  Large reads
- * from regular files are split among threads.  Returns the bytes read, or -1
- * with errno set.
+ * from regular files are split among threads.  partial: return as soon as
+ * some bytes came (for --line-buffered).  Returns the bytes read, or -1 with
+ * errno set.
  */
 ssize_t
-in_fill(int fd, unsigned char *buf, size_t want, int *eof)
+in_fill(int fd, unsigned char *buf, size_t want, int *eof, int partial)
 {
 	static int nthreads;
 	struct stat st;
@@ -135,10 +136,10 @@ in_fill(int fd, unsigned char *buf, size_t want, int *eof)
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		nthreads = n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : (int)n;
 	}
-	if (want >= PAR_MIN && nthreads > 1 && fstat(fd, &st) == 0 &&
-	    S_ISREG(st.st_mode))
+	if (!partial && want >= PAR_MIN && nthreads > 1 &&
+	    fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		return fill_parallel(fd, buf, want, nthreads, eof);
-	return fill_serial(fd, buf, want, eof);
+	return fill_serial(fd, buf, want, eof, partial);
 }
 
 static int

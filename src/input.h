@@ -6,7 +6,8 @@
 #include <sys/types.h>
 
 /* input.c */
-ssize_t	in_fill(int fd, unsigned char *buf, size_t want, int *eof);
+ssize_t	in_fill(int fd, unsigned char *buf, size_t want, int *eof,
+	    int partial);
 int	in_walk(const char *path, int follow,
 	    int (*fn)(const char *path, void *arg), void *arg);
 

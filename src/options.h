@@ -18,6 +18,7 @@ struct options {
 	int		 silent;	/* -s: no messages about files */
 	long long	 max_count;	/* -m NUM; -1 when unlimited */
 	int		 recursive;	/* -r 1, -R 2 (follow links) */
+	int		 skip_dirs;	/* -d skip */
 	int		 text;		/* -a: binary files as text */
 	const char	*label;		/* --label: name of stdin */
 	unsigned char	 eol;		/* record terminator: '\n', or NUL (-z) */
@@ -27,6 +28,18 @@ struct options {
 	size_t		 chunk;		/* chunk bytes, 0 = auto (AGREP_GPU_CHUNK) */
 	size_t		 slice;		/* slice bytes, 0 = auto (AGREP_GPU_SLICE) */
 	size_t		 host_max;	/* inputs this small use the host matcher */
+	int		 k_given;	/* -k or -NUM was given */
+	int		 word;		/* -w: match at word boundaries */
+	int		 line;		/* -x: match the whole record */
+	int		 only;		/* -o: print matched parts only */
+	int		 color;		/* --color: highlight (resolved) */
+	int		 show_cost;	/* --show-cost */
+	int		 best;		/* --best-match */
+	long long	 before;	/* -B NUM context lines, -1 none */
+	long long	 after;		/* -A NUM */
+	const char	**include;	/* --include=GLOB (NULL-ended) */
+	const char	**exclude;	/* --exclude=GLOB */
+	const char	**exclude_dir;	/* --exclude-dir=GLOB */
 };
 
 #endif

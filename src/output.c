@@ -1,24 +1,149 @@
 /*
  * output.c: walk a chunk's hit bitmap, select records and print them the way
- * GNU grep does (name, line number and byte offset prefixes, -c, -l, -L, -q,
- * -m, binary files).
+ * GNU grep does: name, line number and byte offset prefixes, context with
+ * "--" between groups, -c, -l, -L, -q, -m, -o, --color, binary files; and
+ * the options that need a record's cost or matched part (-w, -x,
+ * --show-cost, --best-match), asked of refine.c for selected records only.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output.h"
+#include "refine.h"
 #include "util.h"
 
 static const struct options *opt;
+static const struct patset *pats;
+static int refine;		/* records need refine.c to be selected */
+static int any_printed;		/* a record was printed (for "--") */
 static char outbuf[1 << 16];
 
+/* SGR sequences for --color, from GREP_COLORS or GNU grep's defaults. */
+static struct {
+	char ms[32], fn[32], ln[32], bn[32], se[32];
+} sgr = { "01;31", "35", "32", "32", "36" };
+
+/* --best-match: the records of the least cost so far, printed at the end. */
+static struct {
+	int	 cost;
+	char	*buf;
+	size_t	 len, cap;
+} best = { -1, NULL, 0, 0 };
+
+/* Takes ms/mt/fn/ln/bn/se from GREP_COLORS ("ms=01;31:fn=35"). */
+static void
+parse_colors(void)
+{
+	const char *v = getenv("GREP_COLORS");
+
+	while (v != NULL && *v != '\0') {
+		size_t n = strcspn(v, ":");
+		char *dst = NULL;
+		if (strncmp(v, "ms=", 3) == 0 || strncmp(v, "mt=", 3) == 0)
+			dst = sgr.ms;
+		else if (strncmp(v, "fn=", 3) == 0)
+			dst = sgr.fn;
+		else if (strncmp(v, "ln=", 3) == 0)
+			dst = sgr.ln;
+		else if (strncmp(v, "bn=", 3) == 0)
+			dst = sgr.bn;
+		else if (strncmp(v, "se=", 3) == 0)
+			dst = sgr.se;
+		if (dst != NULL && n > 3 && n - 3 < sizeof(sgr.ms)) {
+			memcpy(dst, v + 3, n - 3);
+			dst[n - 3] = '\0';
+		}
+		v += n + (v[n] == ':');
+	}
+}
+
 void
-out_init(const struct options *o)
+out_init(const struct options *o, const struct patset *ps)
 {
 	opt = o;
+	pats = ps;
+	refine = o->word || o->line || o->show_cost || o->best;
+	if (refine || o->only || o->color)
+		rf_init(ps, o->line ? RF_LINE : o->word ? RF_WORD : RF_ANY);
+	if (o->color)
+		parse_colors();
 	setvbuf(stdout, outbuf, o->line_buffered ? _IOLBF : _IOFBF,
 	    sizeof(outbuf));
+}
+
+/* Output goes through here so that --best-match can hold it back. */
+static void
+emit(const void *p, size_t n)
+{
+	if (!opt->best) {
+		fwrite(p, 1, n, stdout);
+		return;
+	}
+	if (best.len + n > best.cap) {
+		best.cap = (best.len + n) * 2;
+		best.buf = xrealloc(best.buf, best.cap);
+	}
+	memcpy(best.buf + best.len, p, n);
+	best.len += n;
+}
+
+static void
+emits(const char *s)
+{
+	emit(s, strlen(s));
+}
+
+/* Emits s wrapped in the SGR sequence code when colors are on. */
+static void
+emit_colored(const char *code, const void *s, size_t n)
+{
+	if (opt->color && *code != '\0') {
+		emits("\33[");
+		emits(code);
+		emits("m\33[K");
+		emit(s, n);
+		emits("\33[m\33[K");
+	} else
+		emit(s, n);
+}
+
+static void
+emit_sep(char sep)
+{
+	emit_colored(sgr.se, &sep, 1);
+}
+
+static void
+emit_num(const char *code, uintmax_t v, char sep)
+{
+	char num[32];
+	int n = snprintf(num, sizeof(num), "%ju", v);
+
+	emit_colored(code, num, (size_t)n);
+	emit_sep(sep);
+}
+
+/* Prints the name, line number, byte offset and cost prefixes of a record
+ * (sep ':' for selected records, '-' for context). */
+static void
+prefix(const struct fstate *fs, char sep, uintmax_t lineno, uintmax_t off,
+    int cost)
+{
+	if (fs->show_name) {
+		emit_colored(sgr.fn, fs->name, strlen(fs->name));
+		if (opt->null_name)
+			emit("", 1);
+		else
+			emit_sep(sep);
+	}
+	if (opt->lineno)
+		emit_num(sgr.ln, lineno, sep);
+	if (opt->byteoff)
+		emit_num(sgr.bn, off, sep);
+	if (opt->show_cost && sep == ':')
+		emit_num("", (uintmax_t)cost, sep);
 }
 
 /* Returns the first bit set at or after pos and before len, or len. */
@@ -56,51 +181,8 @@ count_eol(const unsigned char *text, size_t from, size_t to)
 	return n;
 }
 
-static void
-print_name(const struct fstate *fs, int sep)
-{
-	fputs(fs->name, stdout);
-	putchar(opt->null_name ? '\0' : sep);
-}
-
-/* Handles one selected record text[ls, le) (le excludes the terminator). */
-static void
-select_line(struct fstate *fs, const unsigned char *text, size_t ls,
-    size_t le)
-{
-	fs->nsel++;
-	if (opt->quiet) {
-		out_flush();
-		exit(0);
-	}
-	if (opt->list || opt->list_none) {
-		fs->done = 1;
-		return;
-	}
-	if (!opt->count) {
-		if (fs->binary && !opt->text) {
-			printf("Binary file %s matches\n", fs->name);
-			fs->done = 1;
-			return;
-		}
-		if (fs->show_name)
-			print_name(fs, ':');
-		if (opt->lineno) {
-			fs->lines += count_eol(text, fs->counted, ls);
-			fs->counted = ls;
-			printf("%ju:", fs->lines + 1);
-		}
-		if (opt->byteoff)
-			printf("%ju:", fs->off + ls);
-		fwrite(text + ls, 1, le - ls, stdout);
-		putchar(opt->eol);
-	}
-	if (opt->max_count >= 0 && fs->nsel >= (uintmax_t)opt->max_count)
-		fs->done = 1;
-}
-
-/* Returns the start of the record holding text[j]; records start after
- * 'from' at the earliest. */
+/* Returns the start of the record holding text[j] (records start at
+ * 'from' at the earliest). */
 static size_t
 line_start(const unsigned char *text, size_t from, size_t j)
 {
@@ -119,62 +201,232 @@ line_end(const unsigned char *text, size_t j, size_t len)
 	return p ? (size_t)(p - text) : len;
 }
 
-/* Selects every record of text[from, to) (they hold no hit) for -v. */
-static void
-select_range(struct fstate *fs, const unsigned char *text, size_t from,
-    size_t to)
+/* Where a chunk being printed sits in its input. */
+struct chunk {
+	const unsigned char *text;
+	size_t		 hist;		/* text[0, hist): records seen before */
+	size_t		 len;
+	const uint64_t	*bm;
+};
+
+/* Line number of the record starting at chunk offset ls >= hist. */
+static uintmax_t
+lineno_at(struct fstate *fs, const struct chunk *c, size_t ls)
 {
-	while (from < to && !fs->done) {
-		size_t le = line_end(text, from, to);
-		select_line(fs, text, from, le);
-		from = le + 1;
+	if (ls >= fs->counted) {
+		fs->lines += count_eol(c->text, fs->counted, ls);
+		fs->counted = ls;
+		return fs->lines + 1;
+	}
+	return fs->lines + 1 - count_eol(c->text, ls, fs->counted);
+}
+
+static uintmax_t
+abs_off(const struct fstate *fs, const struct chunk *c, size_t at)
+{
+	return fs->off - c->hist + at;
+}
+
+/* Prints "--" before a group of records that does not follow the last
+ * printed one, when context is asked for. */
+static void
+group_sep(struct fstate *fs, uintmax_t at)
+{
+	if ((opt->before > 0 || opt->after > 0) && any_printed &&
+	    at != fs->last_end)
+		emit_colored(sgr.se, "--\n", 3);
+}
+
+/* Prints one record text[ls, le) with its prefix: a context record (sep
+ * '-'), a selected record, or its matched parts only (-o). */
+static void
+print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
+    char sep, int cost)
+{
+	const unsigned char *line = c->text + ls;
+	size_t len = le - ls, from = 0, s, e;
+	uintmax_t lineno = opt->lineno ? lineno_at(fs, c, ls) : 0;
+
+	group_sep(fs, abs_off(fs, c, ls));
+	fs->last_end = abs_off(fs, c, le) + 1;
+	any_printed = 1;
+	if (opt->only) {
+		while (from < len && rf_find(line, len, from, &s, &e) <=
+		    pats->k) {
+			if (e > s) {
+				prefix(fs, sep, lineno, abs_off(fs, c, ls + s),
+				    cost);
+				emit_colored(sgr.ms, line + s, e - s);
+				emit(&opt->eol, 1);
+			}
+			from = e > s ? e : s + 1;
+		}
+		return;
+	}
+	prefix(fs, sep, lineno, abs_off(fs, c, ls), cost);
+	if (opt->color && sep == ':' && !opt->invert) {
+		while (from < len && rf_find(line, len, from, &s, &e) <=
+		    pats->k) {
+			emit(line + from, s - from);
+			emit_colored(sgr.ms, line + s, e - s);
+			from = e > s ? e : s + 1;
+			if (e == s && s < len)
+				emit(line + s, 1);
+		}
+	}
+	if (from < len)
+		emit(line + from, len - from);
+	emit(&opt->eol, 1);
+}
+
+/* Prints up to opt->before records before ls that were not printed yet. */
+static void
+before_context(struct fstate *fs, const struct chunk *c, size_t ls)
+{
+	size_t first = ls;
+
+	for (long long i = 0; i < opt->before && first > 0; i++) {
+		size_t p = line_start(c->text, 0, first - 1);
+		if (abs_off(fs, c, p) < fs->last_end &&
+		    fs->last_end != UINTMAX_MAX)
+			break;
+		first = p;
+	}
+	while (first < ls) {
+		size_t le = line_end(c->text, first, ls);
+		print_record(fs, c, first, le, '-', 0);
+		first = le + 1;
+	}
+}
+
+/* --best-match: keeps the record's output if its cost ties the best so
+ * far, drops what was kept if it beats it; returns 0 to skip the record. */
+static int
+best_keep(int cost)
+{
+	if (best.cost >= 0 && cost > best.cost)
+		return 0;
+	if (cost < best.cost || best.cost < 0) {
+		best.cost = cost;
+		best.len = 0;
+	}
+	return 1;
+}
+
+/* Handles a selected record text[ls, le) of cost 'cost'. */
+static void
+select_record(struct fstate *fs, const struct chunk *c, size_t ls,
+    size_t le, int cost)
+{
+	if (opt->best && !best_keep(cost))
+		return;
+	fs->nsel++;
+	if (opt->quiet) {
+		out_finish();
+		exit(0);
+	}
+	if (opt->list || opt->list_none) {
+		fs->done = 1;
+		return;
+	}
+	if (!opt->count) {
+		if (fs->binary && !opt->text) {
+			printf("Binary file %s matches\n", fs->name);
+			fs->done = 1;
+			return;
+		}
+		if (opt->before > 0)
+			before_context(fs, c, ls);
+		print_record(fs, c, ls, le, ':', cost);
+		fs->after = opt->after;
+	}
+	if (opt->max_count >= 0 && fs->nsel >= (uintmax_t)opt->max_count)
+		fs->done = 1;
+}
+
+/* Decides one record: candidate says a match ends in it (by the bitmap).
+ * Selected records are handled; others may be after-context. */
+static void
+record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
+    int candidate)
+{
+	int cost = 0;
+
+	if (candidate && refine) {
+		cost = rf_cost(c->text + ls, le - ls);
+		candidate = cost <= pats->k;
+	}
+	if (candidate != opt->invert) {
+		select_record(fs, c, ls, le, cost);
+	} else if (fs->after > 0) {
+		print_record(fs, c, ls, le, '-', 0);
+		fs->after--;
 	}
 }
 
 /*
- * Prints the records of text[0, len): whole records, the last one without a
- * terminator only at the end of the input.  bitmap bit j says a match ends at
- * byte j; all says every record matches (some pattern is within k of the
- * empty string).
+ * Prints the records of text[hist, len): whole records, the last one
+ * without a terminator only at the end of the input.  text[0, hist) holds
+ * records already handled (kept for before-context).  bitmap bit j says a
+ * match ends at byte j; NULL: none does, unless every record matches.
  */
 void
-out_chunk(struct fstate *fs, const unsigned char *text, size_t len,
-    const uint64_t *bitmap, int all)
+out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
+    size_t len, const uint64_t *bitmap)
 {
-	size_t pos = 0;
+	struct chunk c = { text, hist, len, bitmap };
+	const int all = pats->all_lines;
+	size_t pos = hist;
 
 	if (!fs->binary && !opt->text && opt->eol == '\n' &&
-	    memchr(text, '\0', len) != NULL)
+	    memchr(text + hist, '\0', len - hist) != NULL)
 		fs->binary = 1;
-	fs->counted = 0;
+	fs->counted = hist;
 	while (pos < len && !fs->done) {
-		size_t j = all ? pos : next_hit(bitmap, pos, len);
-		size_t ls = j < len ? line_start(text, pos, j) : len;
-		size_t le;
+		size_t j, ls, le;
 
-		if (opt->invert)
-			select_range(fs, text, pos, ls);
-		if (j >= len || fs->done)
+		if (fs->after > 0 || opt->invert) {
+			/* Record by record: each one may be printed. */
+			le = line_end(text, pos, len);
+			record(fs, &c, pos, le, all ||
+			    next_hit(bitmap, pos, le) < le);
+			pos = le + 1;
+			continue;
+		}
+		j = all ? pos : next_hit(bitmap, pos, len);
+		if (j >= len)
 			break;
+		ls = line_start(text, pos, j);
 		le = line_end(text, j, len);
-		if (!opt->invert)
-			select_line(fs, text, ls, le);
+		record(fs, &c, ls, le, 1);
 		pos = le + 1;
 	}
-	if (opt->lineno && !fs->done)
+	if (opt->lineno)
 		fs->lines += count_eol(text, fs->counted, len);
-	fs->off += len;
+	fs->off += len - hist;
 }
 
-/* Prints what is printed once a file is done: -c, -l, -L. */
+void
+out_file_start(struct fstate *fs, const char *name, int show_name)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->name = name;
+	fs->show_name = show_name;
+	fs->last_end = UINTMAX_MAX;
+	fs->done = opt->max_count == 0;
+}
+
+/* Prints what is printed once an input is done: -c, -l, -L. */
 void
 out_file_end(struct fstate *fs)
 {
 	if (opt->quiet)
 		return;
 	if (opt->count && !opt->list && !opt->list_none) {
-		if (fs->show_name)
-			print_name(fs, ':');
+		if (fs->show_name) {
+			fputs(fs->name, stdout);
+			putchar(opt->null_name ? '\0' : ':');
+		}
 		printf("%ju\n", fs->nsel);
 	}
 	if ((opt->list && fs->nsel > 0) || (opt->list_none && fs->nsel == 0)) {
@@ -185,10 +437,17 @@ out_file_end(struct fstate *fs)
 		fflush(stdout);
 }
 
-/* Flushes stdout; returns 0, or -1 after a "write error" message. */
+/* Prints what --best-match kept and flushes stdout; returns 0, or -1 after
+ * a "write error" message. */
 int
-out_flush(void)
+out_finish(void)
 {
+	if (opt->best && best.len > 0) {
+		fwrite(best.buf, 1, best.len, stdout);
+		best.len = 0;
+	}
+	free(best.buf);
+	best.buf = NULL;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		warnx_("write error: %s", "standard output");
 		return -1;

@@ -6,24 +6,28 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "pattern.h"
 
-/* What output knows about the file being searched. */
+/* What output knows about the input being searched. */
 struct fstate {
 	const char	*name;		/* as printed */
 	int		 show_name;	/* prefix lines with the name */
-	uintmax_t	 off;		/* file offset of the current chunk */
+	uintmax_t	 off;		/* input offset of the chunk's new part */
 	uintmax_t	 lines;		/* records before 'counted' */
 	size_t		 counted;	/* chunk offset up to which 'lines' counts */
 	uintmax_t	 nsel;		/* records selected so far */
+	uintmax_t	 last_end;	/* offset after the last printed record */
+	long long	 after;		/* after-context records still due */
 	int		 binary;	/* a NUL byte was seen */
-	int		 done;		/* nothing more to do for this file */
+	int		 done;		/* nothing more to do for this input */
 };
 
 /* output.c */
-void	out_init(const struct options *);
-void	out_chunk(struct fstate *, const unsigned char *text, size_t len,
-	    const uint64_t *bitmap, int all);
+void	out_init(const struct options *, const struct patset *);
+void	out_file_start(struct fstate *, const char *name, int show_name);
+void	out_chunk(struct fstate *, const unsigned char *text, size_t hist,
+	    size_t len, const uint64_t *bitmap);
 void	out_file_end(struct fstate *);
-int	out_flush(void);
+int	out_finish(void);
 
 #endif

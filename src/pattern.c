@@ -90,10 +90,10 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 		size_t len = i - start;
 		const unsigned char *s = (const unsigned char *)ps->store + start;
 		start = i + 1;
-		if (len <= (size_t)ps->k) {
+		/* A pattern within k of the empty string matches every
+		 * record: no scan is needed (it stays for refinement). */
+		if (len <= (size_t)ps->k)
 			ps->all_lines = 1;
-			continue;
-		}
 		if (len > PAT_MAXLEN) {
 			snprintf(errbuf, errlen, "pattern of %zu bytes is longer "
 			    "than the limit of %d bytes", len, PAT_MAXLEN);

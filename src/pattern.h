@@ -17,7 +17,7 @@ struct pattern {
 };
 
 struct patset {
-	struct pattern *pat;	/* the patterns that need a scan */
+	struct pattern *pat;	/* the patterns */
 	size_t npat;
 	size_t maxlen;		/* longest pattern in pat[] */
 	size_t maxwords;	/* most blocks of a pattern in pat[] */

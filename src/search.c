@@ -123,24 +123,52 @@ whole_records(const unsigned char *buf, size_t have)
 	return p ? (size_t)(p - buf) + 1 : 0;
 }
 
+/* Returns where the records kept for before-context start: the last
+ * opt->before records of chunk[0, len), unless they take over half the
+ * chunk capacity (then fewer context records are shown). */
+static size_t
+history_start(const unsigned char *chunk, size_t len, size_t cap)
+{
+	size_t keep = len;
+
+	for (long long i = 0; i < opt->before && keep > 0; i++) {
+		const unsigned char *p = keep > 1 ?
+		    memrchr(chunk, opt->eol, keep - 1) : NULL;
+		size_t start = p ? (size_t)(p - chunk) + 1 : 0;
+		if (len - start > cap / 2)
+			break;
+		keep = start;
+	}
+	return keep;
+}
+
+/* Reads into a slot; with --line-buffered whatever one read() brings, so
+ * that records are printed as they arrive. */
+static ssize_t
+fill(int fd, unsigned char *buf, size_t want, int *eof)
+{
+	return in_fill(fd, buf, want, eof, opt->line_buffered);
+}
+
 /*
- * Searches one open input.  Returns 0, or -1 after a read error message.
+ * Searches one open input.  Each round scans the whole records in the
+ * current slot, moves the partial record at its end (and the records kept
+ * for before-context) to the next slot and fills it while the device works,
+ * then prints.  Returns 0, or -1 after a read error message.
  */
 static int
 search_fd(int fd, struct fstate *fs)
 {
-	struct scanner *s = &host;
-	int cur = 0, eof[SCAN_SLOTS] = { 0, 0 };
-	size_t have, len;
-	ssize_t n;
 	const int scan = pats->npat > 0 && !pats->all_lines;
+	struct scanner *s = scan && dev_state == 1 ? &dev : &host;
+	int cur = 0, eof[SCAN_SLOTS] = { 0, 0 };
+	size_t have, hist = 0;
+	ssize_t n;
 
-	if ((n = in_fill(fd, scan_chunk(s, cur), s->cap, &eof[cur])) < 0)
+	if ((n = fill(fd, scan_chunk(s, cur), s->cap, &eof[cur])) < 0)
 		goto fail;
 	have = (size_t)n;
 	/* Large inputs go to the OpenCL device, small ones stay here. */
-	if (scan && dev_state == 1)
-		s = &dev;
 	if (scan && s == &host && (!eof[cur] || have > opt->host_max) &&
 	    device() != NULL) {
 		s = &dev;
@@ -148,42 +176,53 @@ search_fd(int fd, struct fstate *fs)
 	}
 	while (!fs->done) {
 		unsigned char *chunk = scan_chunk(s, cur);
-		int nxt = (cur + 1) % SCAN_SLOTS;
-		const uint64_t *bm = NULL;
-		int submitted = 0;
+		int nxt = (cur + 1) % SCAN_SLOTS, submitted = 0;
+		size_t len = eof[cur] ? have : whole_records(chunk, have);
+		size_t keep, next;
 
-		len = eof[cur] ? have : whole_records(chunk, have);
-		if (len == 0 && !eof[cur]) {
-			/* A record longer than the chunk: grow. */
-			scan_grow(s, s->cap * 2);
-			if (s != &host)
-				scan_grow(&host, s->cap);
-			chunk = scan_chunk(s, cur);
-			if ((n = in_fill(fd, chunk + have, s->cap - have,
+		if (len <= hist && !eof[cur]) {
+			/* No new whole record yet: read on, growing the
+			 * slots for a record longer than they are. */
+			if (have == s->cap) {
+				scan_grow(s, s->cap * 2);
+				if (s != &host)
+					scan_grow(&host, s->cap);
+				chunk = scan_chunk(s, cur);
+			}
+			if ((n = fill(fd, chunk + have, s->cap - have,
 			    &eof[cur])) < 0)
 				goto fail;
 			have += (size_t)n;
 			continue;
 		}
-		if (len == 0)
+		if (len <= hist)
 			break;
 		if (scan)
 			submitted = scan_submit(s, cur, len) == 0;
-		/* Read the next chunk while the device works. */
+		keep = history_start(chunk, len, s->cap);
+		next = have - keep;
 		eof[nxt] = eof[cur];
-		size_t next = have - len;
 		if (!eof[cur]) {
-			memcpy(scan_chunk(s, nxt), chunk + len, next);
-			if ((n = in_fill(fd, scan_chunk(s, nxt) + next,
+			memcpy(scan_chunk(s, nxt), chunk + keep, next);
+			/* Read the next chunk while the device works. */
+			if (!opt->line_buffered) {
+				if ((n = fill(fd, scan_chunk(s, nxt) + next,
+				    s->cap - next, &eof[nxt])) < 0)
+					goto fail;
+				next += (size_t)n;
+			}
+		}
+		out_chunk(fs, chunk, hist, len,
+		    scan ? scan_finish(s, cur, submitted) : NULL);
+		if (eof[cur])
+			break;
+		if (opt->line_buffered) {
+			if ((n = fill(fd, scan_chunk(s, nxt) + next,
 			    s->cap - next, &eof[nxt])) < 0)
 				goto fail;
 			next += (size_t)n;
 		}
-		if (scan)
-			bm = scan_finish(s, cur, submitted);
-		out_chunk(fs, chunk, len, bm, pats->all_lines);
-		if (eof[cur])
-			break;
+		hist = len - keep;
 		cur = nxt;
 		have = next;
 	}
@@ -205,15 +244,12 @@ search_file(const char *path, int show_name)
 	struct fstate fs;
 	int fd, rc;
 
-	memset(&fs, 0, sizeof(fs));
-	fs.name = path;
-	fs.show_name = show_name;
-	fs.done = opt->max_count == 0;
 	if ((fd = open(path, O_RDONLY)) == -1) {
 		if (!opt->silent)
 			warnx_("%s: %s", path, strerror(errno));
 		return -1;
 	}
+	out_file_start(&fs, path, show_name);
 	rc = search_fd(fd, &fs);
 	close(fd);
 	out_file_end(&fs);
@@ -248,6 +284,8 @@ search_path(const char *path, int show_name)
 	if (strcmp(path, "-") == 0)
 		return search_stdin(show_name);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (opt->skip_dirs)
+			return 0;
 		if (opt->recursive)
 			return in_walk(path, opt->recursive == 2, walk_file,
 			    NULL);
@@ -265,10 +303,8 @@ search_stdin(int show_name)
 	struct fstate fs;
 	int rc;
 
-	memset(&fs, 0, sizeof(fs));
-	fs.name = opt->label ? opt->label : "(standard input)";
-	fs.show_name = show_name;
-	fs.done = opt->max_count == 0;
+	out_file_start(&fs, opt->label ? opt->label : "(standard input)",
+	    show_name);
 	rc = search_fd(STDIN_FILENO, &fs);
 	out_file_end(&fs);
 	return rc;

@@ -1,6 +1,6 @@
 /* randgen.c - deterministic random inputs for agrep-gpu's property tests.
  *
- * usage: randgen SEED TEXT_OUT PATFILE_OUT
+ * usage: randgen [-l] SEED TEXT_OUT PATFILE_OUT
  *        randgen -s SEED TEXT_OUT PATFILE_OUT CONTROL_OUT
  *
  * Mode 1 (default): writes a random text and a pattern file (one pattern per
@@ -13,8 +13,9 @@
  *   - line lengths 0 to a few hundred bytes, sometimes several KB (crossing
  *     slices and chunks); sometimes CRLF line ends; sometimes no terminator on
  *     the last line; sometimes an empty text;
- *   - 1 to 4 patterns of 1..64 bytes (now and then up to 150: several 64-bit
- *     words), now and then an empty one;
+ *   - 1 to 4 patterns of 1..64 bytes (often 62..64: a full 64-bit word), now
+ *     and then an empty one; with -l, most patterns are 65..200 bytes long
+ *     (several 64-bit words), some 300..1200, and K is sometimes 7..25;
  *   - K in 0..6, sometimes near or above a pattern's length;
  *   - planted approximate copies of a pattern (0..K+1 random insertions,
  *     deletions and substitutions; sometimes insertions only, which gives the
@@ -22,15 +23,17 @@
  *     of 64, 100, 128, 257, 1024 or 4096 bytes of the file.
  *
  * Mode 2 (-s): the "insertion straddling a slice boundary" case.  Each line of
- * TEXT_OUT holds one copy of the single pattern (n distinct letters) with K
+ * TEXT_OUT holds one copy of the single pattern (n distinct bytes) with K
  * insertions (bytes that are not in the pattern), placed so that it starts
- * before B - (n - 1) and ends at or after B, for B a multiple of 64 of the
- * file offset; the rest of the line is filler that is not in the pattern.
+ * before B - W and ends at or after B, for B a multiple of 64 of the file
+ * offset; the rest of the line is filler that is not in the pattern.  W is a
+ * too-short warm-up: n - 1 (the seed paper's overlap), or, for n in 60..64
+ * and n + K - 1 > 64, 64 (n - 1 rounded up to a 64-byte word).
  * Every line of TEXT_OUT matches with K errors.  CONTROL_OUT gets, for each
- * line, two lines: the line's bytes before B, and its bytes from B - (n - 1)
- * on.  Neither matches with K errors (checked here by a DP and again by the
- * test with the oracle), so a scanner that warms a slice up with only n - 1
- * bytes misses every line, while the n + K - 1 rule finds them all.
+ * line, two lines: the line's bytes before B, and its bytes from B - W on.
+ * Neither matches with K errors (checked here by a DP and again by the test
+ * with the oracle), so a scanner that warms a slice up with only W bytes
+ * misses every line, while the n + K - 1 rule finds them all.
  * Prints "K description" as mode 1.
  */
 #include <stdint.h>
@@ -149,6 +152,7 @@ static unsigned char rnd_char(void)
 #define MAXPAT 4
 static struct buf pat[MAXPAT];
 static int npat;
+static int long_patterns; /* -l */
 
 /* an approximate copy of pattern p with `edits` random edits; kind: 0 mixed,
  * 1 insertions only, 2 deletions only, 3 substitutions only */
@@ -224,14 +228,18 @@ static int mode_random(const char *text_out, const char *pat_out)
     for (i = 0; i < npat; i++) {
         long n, j;
         int r = (int)rnd(0, 99);
-        if (r < 2)
+        if (long_patterns && r >= 85)
+            n = rnd(300, 1200);
+        else if (long_patterns && r >= 40)
+            n = rnd(65, 200);
+        else if (r < 2)
             n = 0;
         else if (r < 45)
             n = rnd(1, 16);
-        else if (r < 95)
+        else if (r < 88)
             n = rnd(17, 64);
-        else
-            n = rnd(65, 150);
+        else /* a full 64-bit word, or nearly */
+            n = rnd(62, 64);
         pat[i].len = 0;
         for (j = 0; j < n; j++)
             put(&pat[i], rnd_char());
@@ -245,7 +253,9 @@ static int mode_random(const char *text_out, const char *pat_out)
 
     {
         int r = (int)rnd(0, 99);
-        if (r < 75)
+        if (long_patterns && r < 30)
+            k = (int)rnd(7, 25);
+        else if (r < 75)
             k = (int)rnd(0, 6);
         else if (r < 90)
             k = (int)rnd(0, 2);
@@ -289,7 +299,11 @@ static int mode_random(const char *text_out, const char *pat_out)
                 /* straddle the next multiple of M after the line start */
                 long M = boundaries[rnd(0, 5)];
                 size_t B = (start / (size_t)M + 1) * (size_t)M;
-                size_t back = (size_t)rnd(1, (long)copy.len - 1);
+                /* bytes of the copy before B: any, or most of it (then
+                 * the copy starts long before B: a long warm-up needed) */
+                size_t back = chance(50)
+                    ? (size_t)rnd(1, (long)copy.len - 1)
+                    : copy.len - (size_t)rnd(1, copy.len - 1 < 8 ? (long)copy.len - 1 : 8);
                 while (B < start + back)
                     B += (size_t)M;
                 if (B - start <= 10000) {
@@ -341,13 +355,28 @@ static int mode_random(const char *text_out, const char *pat_out)
 /* ---- mode 2 ---- */
 static int mode_straddle(const char *text_out, const char *pat_out, const char *ctl_out)
 {
+    static const char set[] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/";
     struct buf text = {0}, pf = {0}, ctl = {0}, p = {0}, copy = {0};
-    int k = (int)rnd(1, 6), n = (int)rnd(2 * k + 4, 26), lines = 0, tries = 0, i;
-    unsigned char letters[26];
+    unsigned char letters[64];
+    int k, n, lines = 0, tries = 0, i;
+    size_t W; /* the too-short warm-up that must miss every line */
 
-    for (i = 0; i < 26; i++)
-        letters[i] = (unsigned char)('a' + i);
-    for (i = 25; i > 0; i--) { /* shuffle: pattern of n distinct letters */
+    if (rnd(0, 1)) {
+        /* exact rule: W = n - 1 */
+        k = (int)rnd(1, 6);
+        n = (int)rnd(2 * k + 4, 40);
+        W = (size_t)n - 1;
+    } else {
+        /* n - 1 rounded up to a 64-byte word is 64 < n + k - 1: also catches
+         * an n - 1 warm-up that is rounded up to whole 64-byte words */
+        n = (int)rnd(60, 64);
+        k = (int)rnd(66 - n, 6);
+        W = 64;
+    }
+    for (i = 0; i < 64; i++)
+        letters[i] = (unsigned char)set[i];
+    for (i = 63; i > 0; i--) { /* shuffle: pattern of n distinct bytes */
         int j = (int)rnd(0, i);
         unsigned char t = letters[i];
         letters[i] = letters[j];
@@ -366,15 +395,15 @@ static int mode_straddle(const char *text_out, const char *pat_out, const char *
         copy.len = 0;
         putn(&copy, p.p, (size_t)a);
         for (i = 0; i < k; i++)
-            put(&copy, (unsigned char)"0123456789XYZ"[rnd(0, 12)]);
+            put(&copy, (unsigned char)"!#$%&*=?@~"[rnd(0, 9)]);
         putn(&copy, p.p + a, (size_t)(n - a));
-        /* start s in [B - n - k + 1, B - n]: before B-(n-1), ending >= B.
-         * h = bytes of the copy before B - (n - 1), in 1..k */
-        h = (size_t)rnd(1, k);
+        /* start s = B - W - h: h bytes of the copy lie before B - W, and
+         * the copy (n + k bytes) ends at or after B: h in 1..n+k-1-W */
+        h = (size_t)rnd(1, (long)((size_t)(n + k - 1) - W));
         B = (start / 64 + 1) * 64;
-        if (B < start + (size_t)(n - 1) + h + (size_t)rnd(0, 40))
+        while (B < start + W + h + (size_t)rnd(0, 40))
             B += 64;
-        s = B - (size_t)(n - 1) - h;
+        s = B - W - h;
         /* filler up to s, the copy, filler after */
         for (j = start; j < s; j++)
             put(&text, (unsigned char)".-_ "[rnd(0, 3)]);
@@ -382,13 +411,13 @@ static int mode_straddle(const char *text_out, const char *pat_out, const char *
         at = (size_t)rnd(0, 60);
         for (j = 0; j < at; j++)
             put(&text, (unsigned char)".-_ "[rnd(0, 3)]);
-        /* keep the line only if both halves miss and the whole matches */
+        /* keep the line only if the whole matches and neither part does */
         if (sellers_min(text.p + start, text.len - start, p.p, p.len) <= (unsigned)k &&
             sellers_min(text.p + start, B - start, p.p, p.len) > (unsigned)k &&
-            sellers_min(text.p + B - (n - 1), text.len - (B - (n - 1)), p.p, p.len) > (unsigned)k) {
+            sellers_min(text.p + B - W, text.len - (B - W), p.p, p.len) > (unsigned)k) {
             putn(&ctl, text.p + start, B - start);
             put(&ctl, '\n');
-            putn(&ctl, text.p + B - (n - 1), text.len - (B - (n - 1)));
+            putn(&ctl, text.p + B - W, text.len - (B - W));
             put(&ctl, '\n');
             put(&text, '\n');
             lines++;
@@ -399,8 +428,8 @@ static int mode_straddle(const char *text_out, const char *pat_out, const char *
     write_file(text_out, &text);
     write_file(pat_out, &pf);
     write_file(ctl_out, &ctl);
-    printf("%d straddle pattern=%.*s n=%d lines=%d bytes=%zu\n", k, n, (const char *)p.p,
-           n, lines, text.len);
+    printf("%d straddle n=%d short-warm-up=%zu lines=%d bytes=%zu pattern=%.*s\n", k, n, W,
+           lines, text.len, n, (const char *)p.p);
     free(text.p);
     free(pf.p);
     free(ctl.p);
@@ -412,20 +441,23 @@ static int mode_straddle(const char *text_out, const char *pat_out, const char *
 int main(int argc, char **argv)
 {
     int straddle = argc > 1 && !strcmp(argv[1], "-s");
+    int a;
     char *end;
     unsigned long long seed;
-    if (argc != (straddle ? 6 : 4)) {
-        fputs("usage: randgen SEED TEXT_OUT PATFILE_OUT\n"
+    long_patterns = argc > 1 && !strcmp(argv[1], "-l");
+    a = 1 + straddle + long_patterns;
+    if (argc - a != (straddle ? 4 : 3)) {
+        fputs("usage: randgen [-l] SEED TEXT_OUT PATFILE_OUT\n"
               "       randgen -s SEED TEXT_OUT PATFILE_OUT CONTROL_OUT\n", stderr);
         return 2;
     }
-    seed = strtoull(argv[1 + straddle], &end, 10);
-    if (*end || end == argv[1 + straddle]) {
+    seed = strtoull(argv[a], &end, 10);
+    if (*end || end == argv[a]) {
         fputs("randgen: SEED must be a number\n", stderr);
         return 2;
     }
-    rng_state = seed * 0x2545F4914F6CDD1DULL + (straddle ? 77 : 0);
+    rng_state = seed * 0x2545F4914F6CDD1DULL + (straddle ? 77 : 0) + (long_patterns ? 7 : 0);
     rnd64();
-    return straddle ? mode_straddle(argv[3], argv[4], argv[5])
-                    : mode_random(argv[2], argv[3]);
+    return straddle ? mode_straddle(argv[a + 1], argv[a + 2], argv[a + 3])
+                    : mode_random(argv[a + 1], argv[a + 2]);
 }

@@ -1,0 +1,210 @@
+/*
+ * refine.c: for a record the scan selected, the least cost of a match and
+ * the matched part, by plain dynamic programming over the record (records
+ * are short next to the text, and only selected ones come here).
+ *
+ * D[i][j] is the least cost of matching the first i pattern bytes against a
+ * part of the record that ends before byte j and starts at an allowed start.
+ * The matched part (-o, --color) ends at the first end where a match within
+ * k ends, moved on while the cost keeps dropping; its start is found by a
+ * reverse pass from that end: the latest allowed start giving the same cost
+ * (the shortest such part).
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "refine.h"
+#include "util.h"
+
+#define INF (INT_MAX / 2)
+
+static const struct patset *ps;
+static enum rf_mode mode;
+static int *col;		/* one DP column: maxlen + 1 cells */
+
+void
+rf_init(const struct patset *set, enum rf_mode m)
+{
+	ps = set;
+	mode = m;
+	free(col);
+	col = xcalloc(set->maxlen + 1, sizeof(*col));
+}
+
+void
+rf_free(void)
+{
+	free(col);
+	col = NULL;
+}
+
+static int
+isword(unsigned char c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* May a match start before byte j of the record? */
+static int
+start_ok(const unsigned char *line, size_t j)
+{
+	if (mode == RF_LINE)
+		return j == 0;
+	if (mode == RF_WORD)
+		return j == 0 || !isword(line[j - 1]);
+	return 1;
+}
+
+/* May a match end before byte j? */
+static int
+end_ok(const unsigned char *line, size_t len, size_t j)
+{
+	if (mode == RF_LINE)
+		return j == len;
+	if (mode == RF_WORD)
+		return j == len || !isword(line[j]);
+	return 1;
+}
+
+static int
+differ(unsigned char a, unsigned char b)
+{
+	if (ps->icase)
+		return tolower(a) != tolower(b);
+	return a != b;
+}
+
+static int
+min3(int a, int b, int c)
+{
+	int m = a < b ? a : b;
+
+	return m < c ? m : c;
+}
+
+/*
+ * Forward pass of one pattern over line[from, len).  first = 0: returns the
+ * least cost at an allowed end (or INF), *end the leftmost such end.
+ * first = 1: stops at the first allowed end within k, extended while the
+ * cost keeps dropping (so "mer" grows to "mercy"); returns its cost.
+ */
+static int
+forward(const struct pattern *p, const unsigned char *line, size_t len,
+    size_t from, size_t *end, int first)
+{
+	const size_t n = p->len;
+	int best = INF;
+
+	col[0] = start_ok(line, from) ? 0 : INF;
+	for (size_t i = 1; i <= n; i++)
+		col[i] = col[i - 1] + 1 < INF ? col[i - 1] + 1 : INF;
+	if (end_ok(line, len, from)) {
+		best = col[n];
+		*end = from;
+	}
+	for (size_t j = from + 1; j <= len; j++) {
+		unsigned char c = line[j - 1];
+		int diag = col[0];
+
+		if (first && best <= ps->k && col[n] > best)
+			break;
+		col[0] = start_ok(line, j) ? 0 :
+		    col[0] + 1 < INF ? col[0] + 1 : INF;
+		for (size_t i = 1; i <= n; i++) {
+			int up = col[i];
+			col[i] = min3(diag + differ(p->str[i - 1], c), up + 1,
+			    col[i - 1] + 1);
+			if (col[i] > INF)
+				col[i] = INF;
+			diag = up;
+		}
+		if (col[n] < best && end_ok(line, len, j)) {
+			best = col[n];
+			*end = j;
+		}
+	}
+	return best;
+}
+
+/* Reverse pass: the latest allowed start s >= from with a match of cost
+ * exactly 'cost' over line[s, end). */
+static size_t
+backward(const struct pattern *p, const unsigned char *line, size_t from,
+    size_t end, int cost)
+{
+	const size_t n = p->len;
+
+	for (size_t i = 0; i <= n; i++)
+		col[i] = (int)i;
+	if (col[n] == cost && start_ok(line, end))
+		return end;
+	for (size_t j = end; j-- > from;) {
+		unsigned char c = line[j];
+		int diag = col[0];
+		col[0]++;
+		for (size_t i = 1; i <= n; i++) {
+			int up = col[i];
+			col[i] = min3(diag + differ(p->str[n - i], c), up + 1,
+			    col[i - 1] + 1);
+			diag = up;
+		}
+		if (col[n] == cost && start_ok(line, j))
+			return j;
+	}
+	return from;
+}
+
+/* Runs forward() for every pattern; keeps the least cost (then the
+ * leftmost end), or with first the leftmost end (then the least cost). */
+static int
+best_of(const unsigned char *line, size_t len, size_t from, size_t *end,
+    const struct pattern **bp, int first)
+{
+	int best = INF;
+
+	*bp = NULL;
+	for (size_t p = 0; p < ps->npat; p++) {
+		size_t e = 0;
+		int c = forward(&ps->pat[p], line, len, from, &e, first);
+		if (c > (first ? ps->k : INF - 1))
+			continue;
+		if (*bp == NULL || (first ? e < *end || (e == *end && c < best) :
+		    c < best || (c == best && e < *end))) {
+			best = c;
+			*end = e;
+			*bp = &ps->pat[p];
+		}
+	}
+	return best;
+}
+
+/* Returns the least cost of a match of any pattern in the record, or INF
+ * when none can match (e.g. -x and a record far longer than the pattern). */
+int
+rf_cost(const unsigned char *line, size_t len)
+{
+	const struct pattern *bp;
+	size_t e;
+
+	return best_of(line, len, 0, &e, &bp, 0);
+}
+
+/*
+ * Finds the next matched part in line[from, len): the first end where a
+ * match within k ends (extended while its cost drops), over all patterns;
+ * its start is the latest one giving that cost.  Sets [*start, *end) and
+ * returns the cost, or returns INF when no match is left.
+ */
+int
+rf_find(const unsigned char *line, size_t len, size_t from, size_t *start,
+    size_t *end)
+{
+	const struct pattern *bp;
+	int c = best_of(line, len, from, end, &bp, 1);
+
+	if (bp == NULL)
+		return INF;
+	*start = backward(bp, line, from, *end, c);
+	return c;
+}

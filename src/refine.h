@@ -1,0 +1,23 @@
+/* refine.h: costs and match positions of selected records, on the host. */
+#ifndef AGREP_REFINE_H
+#define AGREP_REFINE_H
+
+#include <stddef.h>
+
+#include "pattern.h"
+
+/* Where a match may start and end. */
+enum rf_mode {
+	RF_ANY,		/* any substring */
+	RF_WORD,	/* -w: at word boundaries */
+	RF_LINE		/* -x: the whole record */
+};
+
+/* refine.c */
+void	rf_init(const struct patset *, enum rf_mode);
+int	rf_cost(const unsigned char *line, size_t len);
+int	rf_find(const unsigned char *line, size_t len, size_t from,
+	    size_t *start, size_t *end);
+void	rf_free(void);
+
+#endif

@@ -1,0 +1,221 @@
+#!/usr/bin/env bats
+# Chunking: with tiny chunks and 64-byte slices, the OpenCL path must print
+# exactly what the host matcher prints (and grep -F, for k=0), line numbers
+# and byte offsets included, from a file and from a pipe.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return
+	make_text > text
+}
+
+# make_text: about 300 lines of varied length (0 to 5000 bytes, several
+# around the 64-byte slice size and longer than every chunk size tried),
+# some holding "needle" exactly or with 1 to 3 edits, placed at random or
+# across a multiple of 64 bytes; some lines end in CR; no final newline.
+# Deterministic (own LCG), the same on mawk and gawk.
+make_text() {
+	awk 'function rnd(n) { s = (s * 69069 + 1) % 4294967296; return int(s / 65536) % n }
+	BEGIN {
+		s = 12345
+		split("0 1 5 6 7 63 64 65 99 100 101 127 128 200 700 4095 4097 5000", len, " ")
+		split("needle neXdle needdle nedle neeXdlXe nXeYedle eedle needl NEEDLE nee dle Xeedle needleneedle", v, " ")
+		alpha = "abcdefghijklmopqrstuvwxyz ,."
+		for (i = 1; i <= 300; i++) {
+			n = len[rnd(18) + 1]
+			line = ""
+			for (j = 0; j < n; j++)
+				line = line substr(alpha, rnd(length(alpha)) + 1, 1)
+			if (rnd(10) < 5) {
+				w = v[rnd(12) + 1]
+				if (rnd(2) && n > 70)
+					p = 64 * (1 + rnd(int(n / 64))) - rnd(length(w))
+				else
+					p = rnd(n + 1)
+				if (p < 0) p = 0
+				line = substr(line, 1, p) w substr(line, p + 1)
+			}
+			if (rnd(8) == 0)
+				line = line "\r"
+			printf "%s%s", (i > 1 ? "\n" : ""), line
+		}
+	}'
+}
+
+# check_chunk CHUNK: for several k and output options, the device with this
+# chunk size prints the host matcher's bytes (and grep -F's for k=0), with
+# nothing on stderr (no fallback to the host matcher).
+check_chunk() {
+	local chunk=$1 k opts
+	for k in 0 1 2 3; do
+		for opts in "" "-n -b" "-c" "-v -n" "-i -b"; do
+			# shellcheck disable=SC2086
+			agrep-gpu --device=host $opts -k "$k" needle text > want
+			if [ "$k" = 0 ]; then
+				# shellcheck disable=SC2086
+				grep -F $opts needle text > want.grep || true
+				run cmp want want.grep
+				assert_success
+			fi
+			# shellcheck disable=SC2086
+			AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=$chunk \
+			    agrep-gpu $opts -k "$k" needle text > got 2> err
+			run diff want got
+			assert_success "chunk $chunk, k=$k, opts '$opts'"
+			run cat err
+			assert_output ''
+		done
+	done
+}
+
+@test "the text has lines longer than every chunk and matches to find" {
+	run -0 awk 'length > 4096' text
+	run -0 agrep-gpu --device=host -c needle text
+	(( output > 10 ))
+	run -0 agrep-gpu --device=host -c -k 2 needle text
+	(( output > 40 ))
+}
+
+@test "chunk of 1 byte: device output equals host and grep -F" {
+	check_chunk 1
+}
+
+@test "chunk of 7 bytes: device output equals host and grep -F" {
+	check_chunk 7
+}
+
+@test "chunk of 64 bytes: device output equals host and grep -F" {
+	check_chunk 64
+}
+
+@test "chunk of 100 bytes: device output equals host and grep -F" {
+	check_chunk 100
+}
+
+@test "chunk of 4096 bytes: device output equals host and grep -F" {
+	check_chunk 4096
+}
+
+@test "line numbers and byte offsets stay right across chunks" {
+	local chunk
+	grep -F -n -b needle text > want
+	for chunk in 1 7 64 100 4096; do
+		AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=$chunk \
+		    agrep-gpu -n -b needle text > got
+		run diff want got
+		assert_success "chunk $chunk"
+	done
+	# and the first and last lines of the text
+	grep -F -n -b -v needle text > want
+	AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=7 \
+	    agrep-gpu -n -b -v needle text > got
+	run diff want got
+	assert_success
+}
+
+@test "standard input through a pipe: same output for every chunk size" {
+	local chunk k
+	for k in 0 2; do
+		agrep-gpu --device=host -n -b -k "$k" needle text > want
+		for chunk in 1 7 64 100 4096; do
+			# shellcheck disable=SC2002 # a pipe, on purpose
+			cat text | AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 \
+			    AGREP_GPU_CHUNK=$chunk agrep-gpu -n -b -k "$k" needle > got 2> err
+			run diff want got
+			assert_success "pipe, chunk $chunk, k=$k"
+			run cat err
+			assert_output ''
+		done
+	done
+	# shellcheck disable=SC2002
+	cat text | AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=7 \
+	    agrep-gpu -n -b needle > got
+	grep -F -n -b needle text > want
+	run diff want got
+	assert_success
+}
+
+@test "several patterns of different lengths with tiny chunks" {
+	local k chunk
+	for k in 1 3; do
+		agrep-gpu --device=host -n -b -k "$k" -e ab -e needleneedle \
+		    -e abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl \
+		    text > want
+		for chunk in 1 7 100; do
+			AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=$chunk \
+			    agrep-gpu -n -b -k "$k" -e ab -e needleneedle \
+			    -e abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl \
+			    text > got
+			run diff want got
+			assert_success "chunk $chunk, k=$k"
+		done
+	done
+}
+
+@test "a pipe that delivers the text in small pieces gives the same output" {
+	agrep-gpu --device=host -n -k 1 needle text > want
+	# dd with a small output block size: many short writes into the pipe
+	dd if=text bs=37 2>/dev/null | AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 \
+	    AGREP_GPU_CHUNK=100 agrep-gpu -n -k 1 needle > got
+	run diff want got
+	assert_success
+}
+
+@test "several files with tiny chunks: names and counts stay right" {
+	head -c 30000 text > part1
+	tail -c 30000 text > part2
+	agrep-gpu --device=host -c -k 1 needle part1 text part2 > want
+	AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=7 \
+	    agrep-gpu -c -k 1 needle part1 text part2 > got
+	run diff want got
+	assert_success
+	grep -F -n needle part1 text part2 > want
+	AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64 \
+	    agrep-gpu -n needle part1 text part2 > got
+	run diff want got
+	assert_success
+}
+
+@test "-z records with tiny chunks" {
+	tr '\n' '\0' < text > ztext
+	agrep-gpu --device=host -z -b -k 1 needle ztext > want
+	AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=7 \
+	    agrep-gpu -z -b -k 1 needle ztext > got
+	run cmp want got
+	assert_success
+	grep -F -z -b needle ztext > want
+	AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100 \
+	    agrep-gpu -z -b needle ztext > got
+	run cmp want got
+	assert_success
+}
+
+@test "-m stops at the right line with tiny chunks" {
+	grep -F -n -m 5 needle text > want
+	AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=7 \
+	    agrep-gpu -n -m 5 needle text > got
+	run diff want got
+	assert_success
+}
+
+@test "on the device, each file is searched on its own bytes" {
+	printf 'xx needle\n' > s1
+	printf 'nothing\nneedle\n' > s2
+	printf 'abcdefghij neXdle\n' > s3
+	agrep-gpu --device=host -n -k 1 needle s1 s2 s3 s1 > want
+	AGREP_GPU_HOST_MAX=0 agrep-gpu -n -k 1 needle s1 s2 s3 s1 > got
+	run diff want got
+	assert_success
+}
+
+@test "a file after one large enough for the device is searched right (default settings)" {
+	# more than the default AGREP_GPU_HOST_MAX (1 MiB): the device opens
+	yes 'filler line without the word' | head -c 1200000 > large
+	printf 'nothing\nneedle\n' > small
+	run -0 agrep-gpu -n -k 1 needle large small
+	assert_output 'small:2:needle'
+	run -0 agrep-gpu -c -k 1 needle small large small
+	assert_output "$(printf 'small:1\nlarge:0\nsmall:1')"
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# Device choice: --list-devices, --device=cpu|host|gpu|N, AGREP_GPU_DEVICE,
+# and what happens when no OpenCL driver is installed.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return
+	# 200 lines: some exact, some near matches (1 or 2 edits), the rest not.
+	local i
+	for ((i = 1; i <= 200; i++)); do
+		case $((i % 7)) in
+		0) echo "line $i holds needle here" ;;
+		1) echo "line $i holds neXdle here" ;;
+		2) echo "line $i holds needdle here" ;;
+		3) echo "line $i holds nedle, and Needle" ;;
+		4) echo "line $i holds nXXdle far" ;;
+		5) echo "" ;;
+		*) echo "line $i has nothing of interest" ;;
+		esac
+	done > text
+}
+
+has_gpu() {
+	agrep-gpu --list-devices 2>/dev/null | grep -q '(gpu'
+}
+
+@test "--list-devices lists a CPU device (POCL) and exits 0" {
+	run -0 --separate-stderr agrep-gpu --list-devices
+	assert_line --regexp '^0: .*cpu'
+	assert_equal "$stderr" ''
+}
+
+@test "--device=cpu, --device=host and --device=0 give identical output" {
+	# (k = 0 is searched on the host whatever the device; k = 1, 2 on it)
+	local k want
+	for k in 0 1 2; do
+		run -0 --separate-stderr agrep-gpu --device=host -n -b -k "$k" needle text
+		want="$output"
+		[ "$k" != 0 ] || assert_equal "$want" "$(grep -F -n -b needle text)"
+		run -0 --separate-stderr env AGREP_GPU_HOST_MAX=0 \
+		    agrep-gpu --device=cpu -n -b -k "$k" needle text
+		assert_output "$want"
+		assert_equal "$stderr" ''
+		run -0 --separate-stderr env AGREP_GPU_HOST_MAX=0 \
+		    agrep-gpu --device=0 -n -b -k "$k" needle text
+		assert_output "$want"
+		assert_equal "$stderr" ''
+	done
+}
+
+@test "the devices agree with -v, -c and -i" {
+	local args want
+	for args in "-v -k1 needle" "-c -k2 needle" "-i needle" "-i -c -k1 NEEDLE"; do
+		# shellcheck disable=SC2086
+		run -0 agrep-gpu --device=host $args text
+		want="$output"
+		# shellcheck disable=SC2086
+		run -0 --separate-stderr env AGREP_GPU_HOST_MAX=0 \
+		    agrep-gpu --device=cpu $args text
+		assert_output "$want"
+		assert_equal "$stderr" ''
+	done
+}
+
+@test "AGREP_GPU_DEVICE chooses the device like --device" {
+	run -0 agrep-gpu --device=host -k1 needle text
+	local want="$output"
+	run -0 --separate-stderr env AGREP_GPU_HOST_MAX=0 AGREP_GPU_DEVICE=0 \
+	    agrep-gpu -k1 needle text
+	assert_output "$want"
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr env AGREP_GPU_DEVICE=host agrep-gpu -k1 needle text
+	assert_output "$want"
+}
+
+# The device is needed only for k >= 1 (k = 0 is an exact search on the host)
+# and inputs above AGREP_GPU_HOST_MAX: hence -k 1 and AGREP_GPU_HOST_MAX=0.
+# Whether the lines are still printed (by the host matcher) is the tool's
+# choice; if they are, they must be right.
+
+@test "--device=gpu without a GPU: a clear error, exit 2" {
+	! has_gpu || skip "this machine has an OpenCL GPU"
+	run -0 agrep-gpu --device=host -k 1 needle text
+	local want="$output"
+	run -2 --separate-stderr env AGREP_GPU_HOST_MAX=0 \
+	    agrep-gpu --device=gpu -k 1 needle text
+	[ -z "$output" ] || assert_output "$want"
+	assert_regex "$stderr" 'gpu'
+}
+
+@test "--device=99 (no such device): a clear error, exit 2" {
+	run -0 agrep-gpu --device=host -k 1 needle text
+	local want="$output"
+	run -2 --separate-stderr env AGREP_GPU_HOST_MAX=0 \
+	    agrep-gpu --device=99 -k 1 needle text
+	[ -z "$output" ] || assert_output "$want"
+	assert_regex "$stderr" '99'
+}
+
+@test "--device=bogus is refused, exit 2, whatever the input size" {
+	run -2 --separate-stderr agrep-gpu --device=bogus needle text
+	assert_regex "$stderr" 'bogus'
+	run -2 --separate-stderr env AGREP_GPU_HOST_MAX=0 \
+	    agrep-gpu --device=bogus -k 1 needle text
+	assert_regex "$stderr" 'bogus'
+}
+
+@test "no OpenCL driver: a message naming POCL and make deps, exit 2" {
+	mkdir novendors
+	run -0 agrep-gpu --device=host -k 1 needle text
+	local want="$output"
+	run -2 --separate-stderr env OCL_ICD_VENDORS="$PWD/novendors" \
+	    AGREP_GPU_HOST_MAX=0 agrep-gpu --device=cpu -k 1 needle text
+	[ -z "$output" ] || assert_output "$want"
+	assert_regex "$stderr" 'POCL'
+	assert_regex "$stderr" 'make deps'
+}
+
+@test "no OpenCL driver: --list-devices says so, exit 2" {
+	mkdir novendors
+	run -2 --separate-stderr env OCL_ICD_VENDORS="$PWD/novendors" \
+	    agrep-gpu --list-devices
+	assert_output ''
+	assert_regex "$stderr" 'POCL'
+}
+
+@test "no OpenCL driver: --device=host still works" {
+	mkdir novendors
+	run -0 agrep-gpu --device=host -k1 needle text
+	local want="$output"
+	run -0 --separate-stderr env OCL_ICD_VENDORS="$PWD/novendors" \
+	    AGREP_GPU_HOST_MAX=0 agrep-gpu --device=host -k1 needle text
+	assert_output "$want"
+	assert_equal "$stderr" ''
+}
+
+@test "no OpenCL driver: a small input under the host limit needs no device" {
+	mkdir novendors
+	run -0 --separate-stderr env OCL_ICD_VENDORS="$PWD/novendors" \
+	    agrep-gpu -n needle text
+	assert_output "$(grep -F -n needle text)"
+	assert_equal "$stderr" ''
+	run -0 agrep-gpu --device=host -n -k 1 needle text
+	local want="$output"
+	run -0 --separate-stderr env OCL_ICD_VENDORS="$PWD/novendors" \
+	    agrep-gpu -n -k 1 needle text
+	assert_output "$want"
+	assert_equal "$stderr" ''
+}
