@@ -1,5 +1,6 @@
 /* input.c: read() into caller-owned buffers, and directory recursion. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <fts.h>
 #include <pthread.h>
 #include <string.h>
@@ -148,15 +149,37 @@ by_name(const FTSENT **a, const FTSENT **b)
 	return strcmp((*a)->fts_name, (*b)->fts_name);
 }
 
+/* Does name match a glob of the NULL-ended list? */
+static int
+matches(const char **globs, const char *name)
+{
+	for (; globs != NULL && *globs != NULL; globs++)
+		if (fnmatch(*globs, name, 0) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is a file found in the walk searched (--include, --exclude)? */
+static int
+file_wanted(const struct walk_filter *f, const char *name)
+{
+	if (f == NULL)
+		return 1;
+	if (matches(f->exclude, name))
+		return 0;
+	return f->include == NULL || matches(f->include, name);
+}
+
 /*
  * Calls fn for every non-directory below path (path itself if it is not a
- * directory), in name order.  follow: follow symbolic links (-R); otherwise
- * only a link named on the command line is followed (-r).  Problems are
- * reported; returns 0, or -1 if any was.
+ * directory), in name order, with the filter's globs applied to the names
+ * found below it.  follow: follow symbolic links (-R); otherwise only a link
+ * named on the command line is followed (-r).  Problems are reported;
+ * returns 0, or -1 if any was.
  */
 int
-in_walk(const char *path, int follow, int (*fn)(const char *, void *),
-    void *arg)
+in_walk(const char *path, int follow, const struct walk_filter *filter,
+    int (*fn)(const char *, void *), void *arg)
 {
 	char *argv[2] = { (char *)path, NULL };
 	int flags = FTS_NOCHDIR | (follow ? FTS_LOGICAL :
@@ -173,6 +196,10 @@ in_walk(const char *path, int follow, int (*fn)(const char *, void *),
 	while ((e = fts_read(fts)) != NULL) {
 		switch (e->fts_info) {
 		case FTS_D:
+			if (e->fts_level > FTS_ROOTLEVEL && filter != NULL &&
+			    matches(filter->exclude_dir, e->fts_name))
+				fts_set(fts, e, FTS_SKIP);
+			break;
 		case FTS_DP:
 			break;
 		case FTS_DC:
@@ -199,6 +226,9 @@ in_walk(const char *path, int follow, int (*fn)(const char *, void *),
 				break;
 			/* FALLTHROUGH */
 		default:
+			if (e->fts_level > FTS_ROOTLEVEL &&
+			    !file_wanted(filter, e->fts_name))
+				break;
 			if (fn(e->fts_path, arg) == -1)
 				rc = -1;
 			break;

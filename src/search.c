@@ -29,12 +29,14 @@ static struct scanner dev;		/* opened on the first large input */
 static int dev_state;			/* 0 untried, 1 open, -1 unusable */
 static int matched;			/* a record was selected */
 static int failed;			/* no device: exit status 2 */
+static struct walk_filter filter;	/* --include, --exclude... */
 
 void
 search_init(const struct options *o, const struct patset *ps)
 {
 	opt = o;
 	pats = ps;
+	filter = (struct walk_filter){ o->include, o->exclude, o->exclude_dir };
 	scan_open_host(&host, ps, o->eol, o->chunk ? o->chunk : CHUNK_CPU);
 	if ((o->device != NULL && strcmp(o->device, "host") == 0) || host.exact)
 		dev_state = -1;
@@ -271,7 +273,7 @@ walk_file(const char *path, void *arg)
 int
 search_cwd(void)
 {
-	return in_walk(".", opt->recursive == 2, walk_file, "");
+	return in_walk(".", opt->recursive == 2, &filter, walk_file, "");
 }
 
 /* Searches a file operand, or the tree under it with -r.  Returns 0, or -1
@@ -287,8 +289,8 @@ search_path(const char *path, int show_name)
 		if (opt->skip_dirs)
 			return 0;
 		if (opt->recursive)
-			return in_walk(path, opt->recursive == 2, walk_file,
-			    NULL);
+			return in_walk(path, opt->recursive == 2, &filter,
+			    walk_file, NULL);
 		if (!opt->silent)
 			warnx_("%s: Is a directory", path);
 		return -1;
