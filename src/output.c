@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "scan.h"
 #include "refine.h"
 #include "util.h"
 
@@ -144,27 +145,6 @@ prefix(const struct fstate *fs, char sep, uintmax_t lineno, uintmax_t off,
 		emit_num(sgr.bn, off, sep);
 	if (opt->show_cost && sep == ':')
 		emit_num("", (uintmax_t)cost, sep);
-}
-
-/* Returns the first bit set at or after pos and before len, or len. */
-static size_t
-next_hit(const uint64_t *bm, size_t pos, size_t len)
-{
-	size_t w = pos / 64;
-	uint64_t word;
-
-	if (bm == NULL || pos >= len)
-		return len;
-	word = bm[w] & (~(uint64_t)0 << (pos % 64));
-	for (;;) {
-		if (word != 0) {
-			size_t j = w * 64 + (size_t)__builtin_ctzll(word);
-			return j < len ? j : len;
-		}
-		if (++w * 64 >= len)
-			return len;
-		word = bm[w];
-	}
 }
 
 /* Counts terminators in text[from, to). */
@@ -313,35 +293,78 @@ best_keep(int cost)
 	return 1;
 }
 
-/* Handles a selected record text[ls, le) of cost 'cost'. */
-static void
-select_record(struct fstate *fs, const struct chunk *c, size_t ls,
-    size_t le, int cost)
+/* Counts a selected record of cost 'cost' and handles -q, -l, -L, -c,
+ * --best-match and binary files; returns 1 when the record is to be
+ * printed. */
+static int
+selected(struct fstate *fs, int cost)
 {
 	if (opt->best && !best_keep(cost))
-		return;
+		return 0;
 	fs->nsel++;
+	if (opt->max_count >= 0 && fs->nsel >= (uintmax_t)opt->max_count)
+		fs->done = 1;
 	if (opt->quiet) {
 		out_finish();
 		exit(0);
 	}
 	if (opt->list || opt->list_none) {
 		fs->done = 1;
-		return;
+		return 0;
 	}
-	if (!opt->count) {
-		if (fs->binary && !opt->text) {
-			printf("Binary file %s matches\n", fs->name);
-			fs->done = 1;
-			return;
-		}
-		if (opt->before > 0)
-			before_context(fs, c, ls);
-		print_record(fs, c, ls, le, ':', cost);
-		fs->after = opt->after;
-	}
-	if (opt->max_count >= 0 && fs->nsel >= (uintmax_t)opt->max_count)
+	if (opt->count)
+		return 0;
+	if (fs->binary && !opt->text) {
+		printf("Binary file %s matches\n", fs->name);
 		fs->done = 1;
+		return 0;
+	}
+	return 1;
+}
+
+/* Handles a selected record text[ls, le) of cost 'cost'. */
+static void
+select_record(struct fstate *fs, const struct chunk *c, size_t ls,
+    size_t le, int cost)
+{
+	if (!selected(fs, cost))
+		return;
+	if (opt->before > 0)
+		before_context(fs, c, ls);
+	print_record(fs, c, ls, le, ':', cost);
+	fs->after = opt->after;
+}
+
+/*
+ * A record longer than a chunk (src/search.c reads it piece by piece and
+ * keeps it in the temporary file tmp): len bytes, ended by a terminator when
+ * terminated; hit: a match ends in it; binary: it holds a NUL byte.
+ * Prints it whole if it is selected.
+ */
+void
+out_long_record(struct fstate *fs, FILE *tmp, uintmax_t len, int terminated,
+    int hit, int binary)
+{
+	char buf[1 << 16];
+	size_t n;
+
+	if (binary && !opt->text && opt->eol == '\n')
+		fs->binary = 1;
+	if (hit != opt->invert ? selected(fs, 0) : fs->after-- > 0) {
+		char sep = hit != opt->invert ? ':' : '-';
+		group_sep(fs, fs->off);
+		prefix(fs, sep, fs->lines + 1, fs->off, 0);
+		rewind(tmp);
+		while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
+			emit(buf, n);
+		emit(&opt->eol, 1);
+		fs->last_end = fs->off + len + 1;
+		any_printed = 1;
+		if (sep == ':')
+			fs->after = opt->after;
+	}
+	fs->lines += terminated;
+	fs->off += len + terminated;
 }
 
 /* Decides one record: candidate says a match ends in it (by the bitmap).
@@ -389,11 +412,11 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 			/* Record by record: each one may be printed. */
 			le = line_end(text, pos, len);
 			record(fs, &c, pos, le, all ||
-			    next_hit(bitmap, pos, le) < le);
+			    scan_next_hit(bitmap, pos, le) < le);
 			pos = le + 1;
 			continue;
 		}
-		j = all ? pos : next_hit(bitmap, pos, len);
+		j = all ? pos : scan_next_hit(bitmap, pos, len);
 		if (j >= len)
 			break;
 		ls = line_start(text, pos, j);

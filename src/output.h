@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "options.h"
 #include "pattern.h"
@@ -27,6 +28,8 @@ void	out_init(const struct options *, const struct patset *);
 void	out_file_start(struct fstate *, const char *name, int show_name);
 void	out_chunk(struct fstate *, const unsigned char *text, size_t hist,
 	    size_t len, const uint64_t *bitmap);
+void	out_long_record(struct fstate *, FILE *tmp, uintmax_t len,
+	    int terminated, int hit, int binary);
 void	out_file_end(struct fstate *);
 int	out_finish(void);
 

@@ -344,13 +344,15 @@ scan_chunk(struct scanner *s, int slot)
 #define ARG(i, v) clSetKernelArg(s->kern, (i), sizeof(v), &(v))
 
 /*
- * Starts scanning the first len bytes of a slot's chunk (which begins at a
- * record start: the pad is filled with terminators).  The host matcher
- * finishes before returning; a device scan runs until scan_wait.  Returns 0,
- * or -1 after a message when the device refused the work.
+ * Starts scanning the first len bytes of a slot's chunk.  A chunk that
+ * begins at a record start gets a pad of terminators; with warm set, the
+ * caller has put the bytes before the chunk (the middle of a long record)
+ * into the pad.  The host matcher finishes before returning; a device scan
+ * runs until scan_wait.  Returns 0, or -1 after a message when the device
+ * refused the work.
  */
 int
-scan_submit(struct scanner *s, int slot, size_t len)
+scan_submit(struct scanner *s, int slot, size_t len, int warm)
 {
 	struct scan_slot *sl = &s->slot[slot];
 	cl_uint pad_blocks, slice_blocks, nslices, npat, k, eol;
@@ -359,10 +361,11 @@ scan_submit(struct scanner *s, int slot, size_t len)
 	cl_event up = NULL, kdone = NULL;
 	cl_int err;
 
-	memset(sl->buf, s->eol, s->pad);
+	if (!warm)
+		memset(sl->buf, s->eol, s->pad);
 	sl->len = len;
 	if (!s->device) {
-		if (s->exact)
+		if (s->exact && !warm)
 			hm_exact(&s->ps->pat[0], sl->buf + s->pad, len, s->eol,
 			    sl->bm);
 		else
@@ -482,4 +485,26 @@ scan_close(struct scanner *s)
 			clReleaseContext(s->ctx);
 	}
 	memset(s, 0, sizeof(*s));
+}
+
+/* Returns the first bit set in bm at or after pos and before len, or len;
+ * a NULL bitmap has none. */
+size_t
+scan_next_hit(const uint64_t *bm, size_t pos, size_t len)
+{
+	size_t w = pos / 64;
+	uint64_t word;
+
+	if (bm == NULL || pos >= len)
+		return len;
+	word = bm[w] & (~(uint64_t)0 << (pos % 64));
+	for (;;) {
+		if (word != 0) {
+			size_t j = w * 64 + (size_t)__builtin_ctzll(word);
+			return j < len ? j : len;
+		}
+		if (++w * 64 >= len)
+			return len;
+		word = bm[w];
+	}
 }

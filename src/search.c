@@ -153,6 +153,69 @@ fill(int fd, unsigned char *buf, size_t want, int *eof)
 }
 
 /*
+ * A record longer than a chunk: slot cur is full of it.  Scans it piece by
+ * piece, each piece warmed up by the pad bytes before it (the record's
+ * preceding bytes), and keeps its bytes in a temporary file in case it is
+ * printed, so memory stays bounded.  Leaves the bytes after the record at
+ * the start of the slot (*have of them).  Returns 0, or -1 after a message.
+ */
+static int
+long_record(int fd, struct fstate *fs, struct scanner *s, int cur,
+    size_t *have, int *eof)
+{
+	unsigned char *chunk = scan_chunk(s, cur);
+	FILE *tmp = tmpfile();
+	uintmax_t len = 0;
+	int hit = 0, binary = 0, warm = 0;
+	const unsigned char *t;
+	size_t n = *have;
+	ssize_t got;
+
+	if (tmp == NULL) {
+		warnx_("temporary file: %s", strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		t = memchr(chunk, opt->eol, n);
+		size_t plen = t ? (size_t)(t - chunk) : n;
+		if (plen > 0 && pats->all_lines)
+			hit = 1;
+		else if (plen > 0 && pats->npat > 0) {
+			int ok = scan_submit(s, cur, t ? plen + 1 : n, warm) == 0;
+			hit |= scan_next_hit(scan_finish(s, cur, ok), 0, plen) <
+			    plen;
+		}
+		if (plen > 0) {
+			binary |= memchr(chunk, '\0', plen) != NULL;
+			if (fwrite(chunk, 1, plen, tmp) != plen) {
+				warnx_("temporary file: %s", strerror(errno));
+				fclose(tmp);
+				return -1;
+			}
+			len += plen;
+		}
+		if (t != NULL || *eof) {
+			*have = t ? n - plen - 1 : 0;
+			if (t != NULL)
+				memmove(chunk, t + 1, *have);
+			break;
+		}
+		/* The next piece's warm-up: the last pad bytes so far. */
+		memmove(chunk - s->pad, chunk + n - s->pad, s->pad);
+		warm = 1;
+		if ((got = fill(fd, chunk, s->cap, eof)) < 0) {
+			warnx_("%s: %s", fs->name, strerror(errno));
+			fclose(tmp);
+			return -1;
+		}
+		n = (size_t)got;
+	}
+	out_long_record(fs, tmp, len, t != NULL, hit, binary);
+	fclose(tmp);
+	return 0;
+}
+
+/*
  * Searches one open input.  Each round scans the whole records in the
  * current slot, moves the partial record at its end (and the records kept
  * for before-context) to the next slot and fills it while the device works,
@@ -162,6 +225,8 @@ static int
 search_fd(int fd, struct fstate *fs)
 {
 	const int scan = pats->npat > 0 && !pats->all_lines;
+	const int stream_long = !(opt->word || opt->line || opt->show_cost ||
+	    opt->best || opt->only || opt->color || opt->before > 0);
 	struct scanner *s = scan && dev_state == 1 ? &dev : &host;
 	int cur = 0, eof[SCAN_SLOTS] = { 0, 0 };
 	size_t have, hist = 0;
@@ -183,8 +248,16 @@ search_fd(int fd, struct fstate *fs)
 		size_t keep, next;
 
 		if (len <= hist && !eof[cur]) {
-			/* No new whole record yet: read on, growing the
-			 * slots for a record longer than they are. */
+			/* No new whole record yet: read on.  A record longer
+			 * than the slots is searched piece by piece, or when
+			 * it must be in memory whole (positions, context),
+			 * the slots grow. */
+			if (have == s->cap && hist == 0 && stream_long) {
+				if (long_record(fd, fs, s, cur, &have,
+				    &eof[cur]) == -1)
+					return -1;
+				continue;
+			}
 			if (have == s->cap) {
 				scan_grow(s, s->cap * 2);
 				if (s != &host)
@@ -200,7 +273,7 @@ search_fd(int fd, struct fstate *fs)
 		if (len <= hist)
 			break;
 		if (scan)
-			submitted = scan_submit(s, cur, len) == 0;
+			submitted = scan_submit(s, cur, len, 0) == 0;
 		keep = history_start(chunk, len, s->cap);
 		next = have - keep;
 		eof[nxt] = eof[cur];
