@@ -33,11 +33,11 @@ scan_pad(const struct patset *ps)
 	return round_up(w > 1 ? w - 1 : 1, 64);
 }
 
-/* Work-items needed for len bytes of chunk. */
+/* Work-items needed for len bytes of chunk in slices of 'slice' bytes. */
 static size_t
-items_for(const struct scanner *s, size_t len)
+items_for(const struct scanner *s, size_t len, size_t slice)
 {
-	size_t nslices = (len + s->slice - 1) / s->slice;
+	size_t nslices = (len + slice - 1) / slice;
 
 	return round_up((nslices + s->lanes - 1) / s->lanes, s->local);
 }
@@ -48,7 +48,7 @@ static void
 set_alloc(struct scanner *s)
 {
 	if (s->device)
-		s->alloc = items_for(s, s->cap) * s->lanes * s->slice;
+		s->alloc = items_for(s, s->cap, s->slice) * s->lanes * s->slice;
 	else
 		s->alloc = round_up(s->cap, 64);
 }
@@ -195,6 +195,25 @@ upload_patterns(struct scanner *s)
 	return 0;
 }
 
+/* Returns the slice length for a chunk of len bytes: enough slices to fill
+ * the device, each long enough that the warm-up costs little; the one
+ * fixed by AGREP_GPU_SLICE; or the one the buffers were sized for when a
+ * smaller one would not fit them. */
+static size_t
+slice_for(const struct scanner *s, size_t len)
+{
+	size_t slice;
+
+	if (s->fixed_slice)
+		return s->slice;
+	slice = round_up(len / s->lanes_total + 1, 64);
+	if (slice < 4 * s->pad)
+		slice = 4 * s->pad;
+	if (s->alloc && items_for(s, len, slice) * s->lanes * slice > s->alloc)
+		slice = s->slice;
+	return slice;
+}
+
 /* Chooses word size, lanes, work-group and slice sizes for the device. */
 static void
 choose_shape(struct scanner *s, size_t slice)
@@ -202,6 +221,7 @@ choose_shape(struct scanner *s, size_t slice)
 	int cpu = (s->dev.type & CL_DEVICE_TYPE_GPU) == 0;
 	size_t lanes_total;
 
+	s->fixed_slice = slice != 0;
 	s->wbits = s->ps->maxlen <= 32 ? 32 : 64;
 	s->blocks = s->ps->maxwords > 1;
 	s->zero_copy = cpu;
@@ -216,14 +236,8 @@ choose_shape(struct scanner *s, size_t slice)
 		s->local = 128;
 		lanes_total = (size_t)s->dev.units * 1024;
 	}
-	if (slice == 0) {
-		/* Enough slices to fill the device, each long enough that
-		 * the warm-up costs little. */
-		slice = round_up(s->cap / lanes_total + 1, 64);
-		if (slice < 4 * s->pad)
-			slice = 4 * s->pad;
-	}
-	s->slice = round_up(slice, 64);
+	s->lanes_total = lanes_total;
+	s->slice = slice ? round_up(slice, 64) : slice_for(s, s->cap);
 }
 
 /* Returns the kernel source: the one built in, or for development the file
@@ -356,7 +370,7 @@ scan_submit(struct scanner *s, int slot, size_t len, int warm)
 {
 	struct scan_slot *sl = &s->slot[slot];
 	cl_uint pad_blocks, slice_blocks, nslices, npat, k, eol;
-	size_t items, tbytes, bbytes;
+	size_t slice, items, bbytes;
 	cl_mem text, bm;
 	cl_event up = NULL, kdone = NULL;
 	cl_int err;
@@ -372,14 +386,14 @@ scan_submit(struct scanner *s, int slot, size_t len, int warm)
 			hm_scan(s->ps, sl->buf, s->pad, len, s->eol, sl->bm);
 		return 0;
 	}
-	items = items_for(s, len);
-	tbytes = s->pad + items * s->lanes * s->slice;
-	bbytes = items * s->lanes * s->slice / 8;
+	slice = slice_for(s, len);
+	items = items_for(s, len, slice);
+	bbytes = items * s->lanes * slice / 8;
 	text = s->zero_copy ? sl->hbuf : sl->dbuf;
 	bm = s->zero_copy ? sl->hbm : sl->dbm;
 	pad_blocks = (cl_uint)(s->pad / s->wbits);
-	slice_blocks = (cl_uint)(s->slice / s->wbits);
-	nslices = (cl_uint)((len + s->slice - 1) / s->slice);
+	slice_blocks = (cl_uint)(slice / s->wbits);
+	nslices = (cl_uint)((len + slice - 1) / slice);
 	npat = (cl_uint)s->ps->npat;
 	k = (cl_uint)s->ps->k;
 	eol = s->eol;
@@ -399,7 +413,6 @@ scan_submit(struct scanner *s, int slot, size_t len, int warm)
 			return -1;
 		}
 	}
-	(void)tbytes;
 	err = clEnqueueNDRangeKernel(s->queue, s->kern, 1, NULL, &items,
 	    &s->local, up ? 1 : 0, up ? &up : NULL, &kdone);
 	if (up != NULL)

@@ -28,7 +28,9 @@ struct scanner {
 	unsigned char	 eol;	/* record terminator */
 	size_t		 pad;	/* warm-up bytes before the chunk, >= n+k-1 */
 	size_t		 cap;	/* chunk capacity in bytes */
-	size_t		 slice;	/* bytes per slice, a multiple of 64 */
+	size_t		 slice;	/* bytes per slice for a full chunk */
+	size_t		 lanes_total;	/* slices that fill the device */
+	int		 fixed_slice;	/* AGREP_GPU_SLICE set it */
 	size_t		 alloc;	/* bytes of text each slot holds after pad */
 	int		 device;	/* 1: OpenCL; 0: host matcher */
 	int		 exact;		/* host: k = 0, one pattern, no -i */

@@ -24,6 +24,25 @@
  * Deliberately simple: the full (n+1) x (m+1) table is computed per record and
  * pattern, with no cleverness beyond stopping when a column reaches <= K.
  * Plain C99, no dependency.
+ *
+ * Extensions (additive; without them the behaviour above is unchanged):
+ *   oracle [-w] [-x] [--show-cost] [--best-match] [other flags above]
+ *          [PATTERN] [FILE]...
+ *   - the least cost of a record is  min over patterns P and over allowed
+ *     substrings S = T[s, e) of lev(P, S)  (plain Levenshtein distance, unit
+ *     costs); without -w/-x every substring is allowed (Sellers' min_j D[n][j]);
+ *   - -w: S must start at the record start or after a non-word byte, and end
+ *     at the record end or before a non-word byte (word bytes: ASCII letters,
+ *     digits, '_'); computed naively: one full DP of P against T[s..] for
+ *     every allowed start s, read at every allowed end e;
+ *   - -x: S is the whole record: lev(P, T);
+ *   - a record is selected when its least cost is <= K (with -w/-x as well);
+ *   - --show-cost: prefix "COST:" after the -n field (no -v, no -c);
+ *   - --best-match: select only the records whose least cost (<= K when -k is
+ *     given; any cost without -k) is the minimum over all records of all
+ *     files (ties all printed);
+ *   - several FILEs: each output line is prefixed "FILE:" (-c: "FILE:COUNT"),
+ *     as grep does.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +58,7 @@ static struct pat *pats;
 static size_t npats, cappats;
 static int opt_i, opt_v, opt_z, opt_c, opt_n;
 static long opt_k = -1;
+static int opt_w, opt_x, opt_cost, opt_best;
 
 static void die(const char *msg, const char *arg)
 {
@@ -150,10 +170,127 @@ static int record_selected(const unsigned char *t, size_t m)
     return hit != opt_v;
 }
 
+/* ---- least cost (--show-cost, --best-match, -w, -x) ---- */
+
+#define NOCOST 0x7fffffffUL
+
+static int isword(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_';
+}
+
+/* may a matched substring start at offset s / end at offset e of t[0, m)? */
+static int start_allowed(const unsigned char *t, size_t s)
+{
+    if (opt_x)
+        return s == 0;
+    if (opt_w)
+        return s == 0 || !isword(t[s - 1]);
+    return 1;
+}
+
+static int end_allowed(const unsigned char *t, size_t m, size_t e)
+{
+    if (opt_x)
+        return e == m;
+    if (opt_w)
+        return e == m || !isword(t[e]);
+    return 1;
+}
+
+/* Sellers: min_j D[n][j] over the whole record, no early stop. */
+static unsigned long sellers_cost(const unsigned char *t, size_t m, const struct pat *p)
+{
+    size_t n = p->n, i, j;
+    unsigned long best;
+    unsigned *col = xrealloc(NULL, (n + 1) * sizeof *col);
+    for (i = 0; i <= n; i++)
+        col[i] = (unsigned)i;
+    best = col[n];
+    for (j = 1; j <= m; j++) {
+        unsigned diag = col[0], up;
+        unsigned char c = fold(t[j - 1]);
+        col[0] = 0;
+        for (i = 1; i <= n; i++) {
+            unsigned v = diag + (fold(p->s[i - 1]) != c);
+            if (col[i] + 1 < v)
+                v = col[i] + 1;
+            if (col[i - 1] + 1 < v)
+                v = col[i - 1] + 1;
+            up = col[i];
+            col[i] = v;
+            diag = up;
+        }
+        if (col[n] < best)
+            best = col[n];
+    }
+    free(col);
+    return best;
+}
+
+/* -w / -x: for every allowed start s, the full DP of P against t[s..]
+ * (C[i] = lev(P[0,i), t[s,e)) for e = s, s+1, ...), read at allowed ends.
+ * The only shortcut: a column whose minimum exceeds the best cost found
+ * cannot lead to a lower one (column minima never decrease). */
+static unsigned long anchored_cost(const unsigned char *t, size_t m, const struct pat *p)
+{
+    size_t n = p->n, i, s, e;
+    unsigned long best = NOCOST;
+    unsigned *col = xrealloc(NULL, (n + 1) * sizeof *col);
+    for (s = 0; s <= m; s++) {
+        if (!start_allowed(t, s))
+            continue;
+        for (i = 0; i <= n; i++)
+            col[i] = (unsigned)i;
+        if (end_allowed(t, m, s) && col[n] < best)
+            best = col[n];
+        for (e = s + 1; e <= m; e++) {
+            unsigned diag = col[0], up, cmin;
+            unsigned char c = fold(t[e - 1]);
+            col[0] = (unsigned)(e - s);
+            cmin = col[0];
+            for (i = 1; i <= n; i++) {
+                unsigned v = diag + (fold(p->s[i - 1]) != c);
+                if (col[i] + 1 < v)
+                    v = col[i] + 1;
+                if (col[i - 1] + 1 < v)
+                    v = col[i - 1] + 1;
+                up = col[i];
+                col[i] = v;
+                diag = up;
+                if (v < cmin)
+                    cmin = v;
+            }
+            if (end_allowed(t, m, e) && col[n] < best)
+                best = col[n];
+            if (cmin >= best)
+                break;
+        }
+    }
+    free(col);
+    return best;
+}
+
+/* least cost of a record over all patterns (NOCOST when no allowed
+ * substring exists, which cannot happen: t[0, m) is always allowed) */
+static unsigned long record_cost(const unsigned char *t, size_t m)
+{
+    size_t p;
+    unsigned long best = NOCOST, c;
+    for (p = 0; p < npats; p++) {
+        c = (opt_w || opt_x) ? anchored_cost(t, m, &pats[p]) : sellers_cost(t, m, &pats[p]);
+        if (c < best)
+            best = c;
+    }
+    return best;
+}
+
 static void usage(void)
 {
-    fputs("usage: oracle [-i] [-v] [-z] [-c] [-n] -k K [-e PATTERN]... "
-          "[-f PATFILE]... [PATTERN] [FILE]\n", stderr);
+    fputs("usage: oracle [-i] [-v] [-z] [-c] [-n] [-w] [-x] [--show-cost] "
+          "[--best-match] -k K\n"
+          "              [-e PATTERN]... [-f PATFILE]... [PATTERN] [FILE]...\n", stderr);
     exit(2);
 }
 
@@ -168,12 +305,39 @@ static long parse_k(const char *s)
     return k;
 }
 
+/* One input file, read whole. */
+struct input {
+    const char *name;
+    unsigned char *text;
+    size_t len;
+};
+
+/* Calls fn for every record of in: (record, length, line number). */
+#define FOR_RECORDS(in, rec, m, lineno, BODY)                                  \
+    do {                                                                       \
+        size_t st_ = 0, i_, en_;                                               \
+        unsigned char term_ = opt_z ? '\0' : '\n';                             \
+        (lineno) = 0;                                                          \
+        for (i_ = 0; i_ < (in)->len; i_ = st_) {                               \
+            en_ = i_;                                                          \
+            while (en_ < (in)->len && (in)->text[en_] != term_)                \
+                en_++;                                                         \
+            (lineno)++;                                                        \
+            (rec) = (in)->text + i_;                                           \
+            (m) = en_ - i_;                                                    \
+            BODY;                                                              \
+            st_ = en_ + 1;                                                     \
+        }                                                                      \
+    } while (0)
+
 int main(int argc, char **argv)
 {
-    int a, have_pattern_opt = 0;
-    const char *file = NULL;
+    int a, have_pattern_opt = 0, nfiles, f;
     char **pos = xrealloc(NULL, (size_t)argc * sizeof *pos);
     int npos = 0, only_operands = 0;
+    struct input *in;
+    unsigned long total = 0, kmax, bestcost = NOCOST;
+    int need_cost;
 
     for (a = 1; a < argc; a++) {
         const char *arg = argv[a];
@@ -185,6 +349,16 @@ int main(int argc, char **argv)
             only_operands = 1;
             continue;
         }
+        if (!strcmp(arg, "--show-cost")) {
+            opt_cost = 1;
+            continue;
+        }
+        if (!strcmp(arg, "--best-match")) {
+            opt_best = 1;
+            continue;
+        }
+        if (arg[1] == '-')
+            usage();
         for (arg++; *arg; arg++) {
             const char *val;
             switch (*arg) {
@@ -193,6 +367,8 @@ int main(int argc, char **argv)
             case 'z': opt_z = 1; continue;
             case 'c': opt_c = 1; continue;
             case 'n': opt_n = 1; continue;
+            case 'w': opt_w = 1; continue;
+            case 'x': opt_x = 1; continue;
             case 'k': case 'e': case 'f':
                 if (arg[1])
                     val = arg + 1;
@@ -224,8 +400,14 @@ int main(int argc, char **argv)
             break; /* an option with a value ends this argument */
         }
     }
-    if (opt_k < 0)
+    if (opt_k < 0 && !opt_best)
         usage();
+    if ((opt_cost || opt_best) && opt_v)
+        die("--show-cost and --best-match are not defined with -v", NULL);
+    if (opt_best && opt_c)
+        die("--best-match is not defined with -c", NULL);
+    kmax = opt_k < 0 ? NOCOST - 1 : (unsigned long)opt_k;
+    need_cost = opt_w || opt_x || opt_cost || opt_best;
     a = 0;
     if (!have_pattern_opt) {
         if (npos < 1)
@@ -233,47 +415,82 @@ int main(int argc, char **argv)
         add_patterns((const unsigned char *)pos[0], strlen(pos[0]), 0);
         a = 1;
     }
-    if (npos - a > 1)
-        usage();
-    if (npos - a == 1)
-        file = pos[a];
-
-    {
-        FILE *in = stdin;
-        size_t len, start = 0, i;
-        unsigned long lineno = 0, count = 0;
-        unsigned char *text;
-        unsigned char term = opt_z ? '\0' : '\n';
-
-        if (file && strcmp(file, "-")) {
-            in = fopen(file, "rb");
-            if (!in)
-                die(strerror(errno), file);
+    nfiles = npos - a;
+    in = xrealloc(NULL, (size_t)(nfiles ? nfiles : 1) * sizeof *in);
+    if (nfiles == 0) {
+        in[0].name = "(standard input)";
+        in[0].text = read_all(stdin, &in[0].len);
+        nfiles = 1;
+    } else {
+        for (f = 0; f < nfiles; f++) {
+            FILE *fp = stdin;
+            in[f].name = pos[a + f];
+            if (strcmp(pos[a + f], "-")) {
+                fp = fopen(pos[a + f], "rb");
+                if (!fp)
+                    die(strerror(errno), pos[a + f]);
+            } else {
+                in[f].name = "(standard input)";
+            }
+            in[f].text = read_all(fp, &in[f].len);
+            if (fp != stdin)
+                fclose(fp);
         }
-        text = read_all(in, &len);
-        if (in != stdin)
-            fclose(in);
-        for (i = 0; i < len; i = start) {
-            size_t end = i;
-            while (end < len && text[end] != term)
-                end++;
-            lineno++;
-            if (record_selected(text + i, end - i)) {
+    }
+
+    /* --best-match: the least cost (within K when given) over all inputs */
+    if (opt_best) {
+        for (f = 0; f < nfiles; f++) {
+            const unsigned char *rec;
+            size_t m;
+            unsigned long lineno, c;
+            FOR_RECORDS(&in[f], rec, m, lineno, {
+                c = record_cost(rec, m);
+                if (c <= kmax && c < bestcost)
+                    bestcost = c;
+            });
+        }
+    }
+
+    for (f = 0; f < nfiles; f++) {
+        const unsigned char *rec;
+        size_t m;
+        unsigned long lineno, count = 0, c = 0;
+        unsigned char term = opt_z ? '\0' : '\n';
+        int sel;
+        FOR_RECORDS(&in[f], rec, m, lineno, {
+            if (need_cost) {
+                c = record_cost(rec, m);
+                sel = c <= kmax;
+                if (opt_best)
+                    sel = sel && c == bestcost;
+                sel = sel != opt_v;
+            } else {
+                sel = record_selected(rec, m);
+            }
+            if (sel) {
                 count++;
                 if (!opt_c) {
+                    if (npos - a > 1)
+                        printf("%s:", in[f].name);
                     if (opt_n)
                         printf("%lu:", lineno);
-                    fwrite(text + i, 1, end - i, stdout);
+                    if (opt_cost)
+                        printf("%lu:", c);
+                    fwrite(rec, 1, m, stdout);
                     putchar(term);
                 }
             }
-            start = end + 1; /* past the terminator (or past len) */
-        }
-        if (opt_c)
+        });
+        if (opt_c) {
+            if (npos - a > 1)
+                printf("%s:", in[f].name);
             printf("%lu\n", count);
-        free(text);
-        if (fflush(stdout) || ferror(stdout))
-            die("write error", NULL);
-        return count ? 0 : 1;
+        }
+        total += count;
+        free(in[f].text);
     }
+    if (fflush(stdout) || ferror(stdout))
+        die("write error", NULL);
+    return total ? 0 : 1;
 }
