@@ -303,8 +303,8 @@ apply(int c, struct options *o, struct args *a)
 	case 'm':
 		o->max_count = number(optarg, LLONG_MAX, "max count");
 		break;
-	case 'r': o->recursive = 1; break;
-	case 'R': o->recursive = 2; break;
+	case 'r': o->recursive = 1; o->skip_dirs = 0; break;
+	case 'R': o->recursive = 2; o->skip_dirs = 0; break;
 	case 'd':
 		o->skip_dirs = strcmp(optarg, "skip") == 0;
 		if (strcmp(optarg, "recurse") == 0)

@@ -1,5 +1,6 @@
 /* input.c: read() into caller-owned buffers, and directory recursion. */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <fts.h>
 #include <pthread.h>
@@ -130,15 +131,21 @@ fill_parallel(int fd, unsigned char *buf, size_t want, int nthreads,
 ssize_t
 in_fill(int fd, unsigned char *buf, size_t want, int *eof, int partial)
 {
-	static int nthreads;
+	static int nthreads, piped;
 	struct stat st;
+	int regular = 0;
 
 	if (nthreads == 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		nthreads = n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : (int)n;
 	}
-	if (!partial && want >= PAR_MIN && nthreads > 1 &&
-	    fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+	if (fstat(fd, &st) == 0) {
+		regular = S_ISREG(st.st_mode);
+		/* A larger pipe buffer: fewer, larger reads from pipes. */
+		if (S_ISFIFO(st.st_mode) && !piped++)
+			fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+	}
+	if (!partial && want >= PAR_MIN && nthreads > 1 && regular)
 		return fill_parallel(fd, buf, want, nthreads, eof);
 	return fill_serial(fd, buf, want, eof, partial);
 }

@@ -248,7 +248,8 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 		while (from < len && rf_find(line, len, from, &s, &e) <=
 		    pats->k) {
 			emit(line + from, s - from);
-			emit_colored(sgr.ms, line + s, e - s);
+			if (e > s)
+				emit_colored(sgr.ms, line + s, e - s);
 			from = e > s ? e : s + 1;
 			if (e == s && s < len)
 				emit(line + s, 1);
@@ -329,10 +330,10 @@ select_record(struct fstate *fs, const struct chunk *c, size_t ls,
 {
 	if (!selected(fs, cost))
 		return;
-	if (opt->before > 0)
+	if (opt->before > 0 && !opt->only)
 		before_context(fs, c, ls);
 	print_record(fs, c, ls, le, ':', cost);
-	fs->after = opt->after;
+	fs->after = opt->only ? 0 : opt->after;
 }
 
 /*
@@ -375,7 +376,7 @@ record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 {
 	int cost = 0;
 
-	if (candidate && refine) {
+	if (refine && (candidate || opt->show_cost)) {
 		cost = rf_cost(c->text + ls, le - ls);
 		candidate = cost <= pats->k;
 	}
