@@ -143,8 +143,9 @@ usage(FILE *fp)
 "  -U, --binary              accepted, no effect\n"
 "\n"
 "Devices:\n"
-"      --device=DEV          auto (default: first GPU, else CPU), gpu, cpu,\n"
-"                            host (no OpenCL) or an index from --list-devices\n"
+"      --device=DEV          auto (default: all GPUs if several, else the\n"
+"                            first GPU, else the CPU), all, gpu, cpu, host\n"
+"                            (no OpenCL) or an index from --list-devices\n"
 "      --list-devices        list OpenCL devices and exit\n"
 "\n"
 "  -V, --version             print the version and exit\n"
@@ -363,6 +364,7 @@ settle(struct options *o, struct args *a)
 	if (o->best && !o->k_given)
 		o->k = 1 << 20;
 	if (dev != NULL && *dev != '\0' && strcmp(dev, "auto") &&
+	    strcmp(dev, "all") &&
 	    strcmp(dev, "cpu") && strcmp(dev, "gpu") && strcmp(dev, "host") &&
 	    strspn(dev, "0123456789") != strlen(dev))
 		fatalx("invalid device '%s' (auto, gpu, cpu, host or an "

@@ -206,3 +206,51 @@ ocl_build(cl_context ctx, const struct ocl_dev *d, const char *src,
 	}
 	return prog;
 }
+
+/*
+ * Picks the devices to search with: for "all", every GPU (else every CPU
+ * device); for NULL, "" or "auto", every GPU when there are several, else
+ * the one ocl_choose picks; otherwise the one device ocl_choose picks.
+ * AGREP_GPU_DEVICE_COPIES=N repeats the list N times (separate contexts on
+ * the same device: how the tests drive the multi-device path on POCL).
+ * Returns how many were put in out (at most max), or -1 after a message.
+ */
+int
+ocl_choose_all(const char *spec, struct ocl_dev *out, int max)
+{
+	struct ocl_dev *devs;
+	size_t n;
+	int got = 0, copies = 1;
+	const char *c = getenv("AGREP_GPU_DEVICE_COPIES");
+	int all = spec != NULL && strcmp(spec, "all") == 0;
+	int autom = spec == NULL || *spec == '\0' || strcmp(spec, "auto") == 0;
+
+	if (all || autom) {
+		if (ocl_devices(&devs, &n) == -1) {
+			no_platform();
+			return -1;
+		}
+		for (int pass = 0; pass < 2 && got == 0; pass++) {
+			cl_device_type t = pass == 0 ? CL_DEVICE_TYPE_GPU :
+			    CL_DEVICE_TYPE_CPU;
+			for (size_t i = 0; i < n && got < max; i++)
+				if (devs[i].type & t)
+					out[got++] = devs[i];
+			if (autom && got < 2)
+				got = 0;	/* auto: several GPUs, or one */
+			if (autom)
+				break;
+		}
+		free(devs);
+	}
+	if (got == 0) {
+		if (ocl_choose(all ? "cpu" : spec, &out[0]) == -1)
+			return -1;
+		got = 1;
+	}
+	if (c != NULL && atoi(c) > 1)
+		copies = atoi(c);
+	for (int i = got; i < got * copies && i < max; i++)
+		out[i] = out[i % got];
+	return got * copies < max ? got * copies : max;
+}

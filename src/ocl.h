@@ -6,6 +6,8 @@
 #include <CL/cl.h>
 #include <stdio.h>
 
+#define OCL_MAXDEV	8	/* devices one search uses at most */
+
 struct ocl_dev {
 	cl_platform_id	 platform;
 	cl_device_id	 device;
@@ -19,6 +21,7 @@ struct ocl_dev {
 const char	*ocl_errstr(cl_int);
 int		 ocl_devices(struct ocl_dev **, size_t *);
 int		 ocl_choose(const char *spec, struct ocl_dev *);
+int		 ocl_choose_all(const char *spec, struct ocl_dev *, int max);
 int		 ocl_list(FILE *);
 cl_program	 ocl_build(cl_context, const struct ocl_dev *, const char *src,
 		    const char *options);

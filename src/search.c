@@ -1,8 +1,11 @@
 /*
- * search.c: the per-input pipeline.  Chunks are read into one slot of a
- * scanner while the device scans the other slot; each chunk ends at a record
- * terminator (the partial record at its end moves to the next chunk), so a
- * chunk starts with a fresh Myers state and its pad holds terminators.
+ * search.c: the per-input pipeline.  Chunks go round a ring of slots (two
+ * per device, over every device in use): while the devices scan the chunks
+ * in flight, the next ones are read, and the oldest is printed as soon as
+ * its scan is done, so output keeps the input order.  Each chunk ends at a
+ * record terminator (the partial record at its end moves to the next
+ * chunk), so a chunk starts with a fresh Myers state and its pad holds
+ * terminators.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +28,8 @@
 static const struct options *opt;
 static const struct patset *pats;
 static struct scanner host;		/* always open */
-static struct scanner dev;		/* opened on the first large input */
+static struct scanner dev[OCL_MAXDEV];	/* opened on the first large input */
+static int ndev;			/* devices open */
 static int dev_state;			/* 0 untried, 1 open, -1 unusable */
 static int matched;			/* a record was selected */
 static int failed;			/* no device: exit status 2 */
@@ -59,41 +63,51 @@ search_failed(void)
 void
 search_end(void)
 {
-	if (dev_state == 1)
-		scan_close(&dev);
+	for (int i = ndev - 1; i >= 0; i--)
+		scan_close(&dev[i]);
 	scan_close(&host);
 }
 
 /*
- * Opens the OpenCL scanner once; returns it, or NULL when there is none.
- * Without any usable device (none installed, or the one asked for is
- * missing) that is an error: exit status 2, though the host matcher still
- * searches everything.  A device that fails to set up gets a warning.
+ * Opens the OpenCL scanners once (one per device in use); returns the number
+ * open, 0 when there is none.  Without any usable device (none installed,
+ * or the one asked for is missing) that is an error: exit status 2, though
+ * the host matcher still searches everything.  A device that fails to set up
+ * gets a warning.
  */
-static struct scanner *
+static int
 device(void)
 {
-	struct ocl_dev d;
-	size_t cap;
+	struct ocl_dev d[OCL_MAXDEV];
+	int n;
 
 	if (dev_state != 0)
-		return dev_state == 1 ? &dev : NULL;
+		return ndev;
 	dev_state = -1;
-	if (ocl_choose(opt->device, &d) == -1) {
+	if ((n = ocl_choose_all(opt->device, d, OCL_MAXDEV)) <= 0) {
 		failed = 1;
 		warnx_("searching with the host matcher instead");
-		return NULL;
+		return 0;
 	}
-	cap = opt->chunk ? opt->chunk :
-	    d.type & CL_DEVICE_TYPE_GPU ? CHUNK_GPU : CHUNK_CPU;
-	if (cap < host.cap)
-		cap = host.cap;
-	if (scan_open_device(&dev, pats, opt->eol, cap, &d, opt->slice) == -1) {
-		warnx_("warning: %s unusable; using the host matcher", d.name);
-		return NULL;
+	for (int i = 0; i < n; i++) {
+		size_t cap = opt->chunk ? opt->chunk :
+		    d[i].type & CL_DEVICE_TYPE_GPU ? CHUNK_GPU : CHUNK_CPU;
+		if (cap < host.cap)
+			cap = host.cap;
+		if (ndev > 0 && cap != dev[0].cap)
+			cap = dev[0].cap;	/* one chunk size for all */
+		if (scan_open_device(&dev[ndev], pats, opt->eol, cap, &d[i],
+		    opt->slice) == -1)
+			warnx_("warning: %s unusable", d[i].name);
+		else
+			ndev++;
+	}
+	if (ndev == 0) {
+		warnx_("warning: using the host matcher");
+		return 0;
 	}
 	dev_state = 1;
-	return &dev;
+	return ndev;
 }
 
 /* Waits for a slot's scan (submitted says whether it started); if the
@@ -215,101 +229,177 @@ long_record(int fd, struct fstate *fs, struct scanner *s, int cur,
 	return 0;
 }
 
+/* One chunk going round the ring. */
+struct stage {
+	struct scanner	*s;
+	int		 slot;
+	size_t		 have;		/* bytes in the slot */
+	size_t		 hist;		/* [0, hist): records kept for -B */
+	size_t		 len;		/* [0, len): whole records scanned */
+	int		 submitted;	/* the device took the scan */
+};
+
+/* The ring of one search: stages in flight are head, head + 1, ... */
+struct ring {
+	struct stage	 st[OCL_MAXDEV * SCAN_SLOTS];
+	int		 size, head, count;
+	int		 eof;		/* the input is all read */
+	int		 scan;		/* records need a scan at all */
+	int		 depth;		/* stages in flight at most */
+};
+
+/* Prints the oldest stage in flight once its scan is done. */
+static void
+ring_pop(struct ring *r, struct fstate *fs)
+{
+	struct stage *g = &r->st[r->head];
+	const uint64_t *bm = r->scan ? scan_finish(g->s, g->slot,
+	    g->submitted) : NULL;
+
+	if (!fs->done)
+		out_chunk(fs, scan_chunk(g->s, g->slot), g->hist, g->len, bm);
+	r->head = (r->head + 1) % r->size;
+	r->count--;
+}
+
+/* Sets up the ring over every device's slots, or the host matcher's. */
+static void
+ring_init(struct ring *r, int on_device)
+{
+	int n;
+
+	memset(r, 0, sizeof(*r));
+	r->scan = pats->npat > 0 && !pats->all_lines;
+	on_device = on_device && r->scan && ndev > 0;
+	n = on_device ? ndev : 1;
+	r->size = n * SCAN_SLOTS;
+	for (int i = 0; i < r->size; i++) {
+		r->st[i].s = on_device ? &dev[i % n] : &host;
+		r->st[i].slot = i / n;
+	}
+	/* --line-buffered: print each chunk before reading on. */
+	r->depth = opt->line_buffered ? 1 : r->size;
+}
+
 /*
- * Searches one open input.  Each round scans the whole records in the
- * current slot, moves the partial record at its end (and the records kept
- * for before-context) to the next slot and fills it while the device works,
- * then prints.  Returns 0, or -1 after a read error message.
+ * Fills stage g, whose start already holds the bytes carried from the stage
+ * before, until it holds a new whole record or the input ends.  A record
+ * longer than the slots is searched piece by piece when it need not be in
+ * memory whole; otherwise every slot grows.  Either way the stages in
+ * flight are printed first.  Returns 0, or -1 after a message.
+ */
+static int
+ring_fill(struct ring *r, struct stage *g, int fd, struct fstate *fs)
+{
+	const int stream_long = !(opt->word || opt->line || opt->show_cost ||
+	    opt->best || opt->only || opt->color || opt->before > 0);
+	ssize_t n;
+
+	for (;;) {
+		unsigned char *chunk = scan_chunk(g->s, g->slot);
+		if (!r->eof && g->have < g->s->cap) {
+			n = fill(fd, chunk + g->have, g->s->cap - g->have,
+			    &r->eof);
+			if (n < 0) {
+				if (!opt->silent)
+					warnx_("%s: %s", fs->name,
+					    strerror(errno));
+				return -1;
+			}
+			g->have += (size_t)n;
+		}
+		g->len = r->eof ? g->have : whole_records(chunk, g->have);
+		if (g->len > g->hist || r->eof)
+			return 0;
+		if (g->have < g->s->cap)
+			continue;	/* a short read: read on */
+		while (r->count > 0)
+			ring_pop(r, fs);
+		if (fs->done)
+			return 0;
+		if (g->hist == 0 && stream_long) {
+			if (long_record(fd, fs, g->s, g->slot, &g->have,
+			    &r->eof) == -1)
+				return -1;
+			continue;
+		}
+		for (int i = 0; i < ndev; i++)
+			scan_grow(&dev[i], dev[i].cap * 2);
+		scan_grow(&host, host.cap * 2);
+	}
+}
+
+/* Moves the bytes after prev's whole records (and the records kept for
+ * before-context) to the start of stage g. */
+static void
+carry(struct stage *g, const struct stage *prev)
+{
+	const unsigned char *pc = scan_chunk(prev->s, prev->slot);
+	size_t keep = history_start(pc, prev->len, prev->s->cap);
+
+	g->have = prev->have - keep;
+	g->hist = prev->len - keep;
+	g->len = 0;
+	memcpy(scan_chunk(g->s, g->slot), pc + keep, g->have);
+}
+
+/*
+ * Searches one open input.  Each round starts the scan of a filled stage,
+ * prints the oldest stage once the ring is full, and fills the next stage.
+ * The first fill decides the engine: large inputs go to the OpenCL devices,
+ * small ones stay with the host matcher.  Returns 0, or -1 after a message.
  */
 static int
 search_fd(int fd, struct fstate *fs)
 {
-	const int scan = pats->npat > 0 && !pats->all_lines;
-	const int stream_long = !(opt->word || opt->line || opt->show_cost ||
-	    opt->best || opt->only || opt->color || opt->before > 0);
-	struct scanner *s = scan && dev_state == 1 ? &dev : &host;
-	int cur = 0, eof[SCAN_SLOTS] = { 0, 0 };
-	size_t have, hist = 0;
-	ssize_t n;
+	struct ring r;
+	struct stage *g, *prev;
+	int next = 0, rc = 0;
 
-	if ((n = fill(fd, scan_chunk(s, cur), s->cap, &eof[cur])) < 0)
-		goto fail;
-	have = (size_t)n;
-	/* Large inputs go to the OpenCL device, small ones stay here. */
-	if (scan && s == &host && (!eof[cur] || have > opt->host_max) &&
-	    device() != NULL) {
-		s = &dev;
-		memcpy(scan_chunk(s, cur), scan_chunk(&host, cur), have);
+	ring_init(&r, dev_state == 1);
+	g = &r.st[0];
+	g->have = g->hist = 0;
+	if (ring_fill(&r, g, fd, fs) == -1) {
+		rc = -1;
+		goto out;
 	}
-	while (!fs->done) {
-		unsigned char *chunk = scan_chunk(s, cur);
-		int nxt = (cur + 1) % SCAN_SLOTS, submitted = 0;
-		size_t len = eof[cur] ? have : whole_records(chunk, have);
-		size_t keep, next;
-
-		if (len <= hist && !eof[cur]) {
-			/* No new whole record yet: read on.  A record longer
-			 * than the slots is searched piece by piece, or when
-			 * it must be in memory whole (positions, context),
-			 * the slots grow. */
-			if (have == s->cap && hist == 0 && stream_long) {
-				if (long_record(fd, fs, s, cur, &have,
-				    &eof[cur]) == -1)
-					return -1;
-				continue;
-			}
-			if (have == s->cap) {
-				scan_grow(s, s->cap * 2);
-				if (s != &host)
-					scan_grow(&host, s->cap);
-				chunk = scan_chunk(s, cur);
-			}
-			if ((n = fill(fd, chunk + have, s->cap - have,
-			    &eof[cur])) < 0)
-				goto fail;
-			have += (size_t)n;
-			continue;
-		}
-		if (len <= hist)
-			break;
-		if (scan)
-			submitted = scan_submit(s, cur, len, 0) == 0;
-		keep = history_start(chunk, len, s->cap);
-		next = have - keep;
-		eof[nxt] = eof[cur];
-		if (!eof[cur]) {
-			memcpy(scan_chunk(s, nxt), chunk + keep, next);
-			/* Read the next chunk while the device works. */
-			if (!opt->line_buffered) {
-				if ((n = fill(fd, scan_chunk(s, nxt) + next,
-				    s->cap - next, &eof[nxt])) < 0)
-					goto fail;
-				next += (size_t)n;
-			}
-		}
-		out_chunk(fs, chunk, hist, len,
-		    scan ? scan_finish(s, cur, submitted) : NULL);
-		if (eof[cur])
-			break;
-		if (opt->line_buffered) {
-			if ((n = fill(fd, scan_chunk(s, nxt) + next,
-			    s->cap - next, &eof[nxt])) < 0)
-				goto fail;
-			next += (size_t)n;
-		}
-		hist = len - keep;
-		cur = nxt;
-		have = next;
+	if (r.scan && g->s == &host && (!r.eof || g->have > opt->host_max) &&
+	    device() > 0) {
+		struct stage first = *g;
+		int eof = r.eof;
+		ring_init(&r, 1);
+		r.eof = eof;
+		g = &r.st[0];
+		g->have = first.have;
+		g->len = first.len;
+		memcpy(scan_chunk(g->s, g->slot),
+		    scan_chunk(first.s, first.slot), first.have);
 	}
+	while (!fs->done && g->len > g->hist) {
+		if (r.scan)
+			g->submitted = scan_submit(g->s, g->slot, g->len, 0) == 0;
+		r.count++;
+		next = (next + 1) % r.size;
+		if (r.eof && g->have == g->len)
+			break;
+		while (r.count >= r.depth)
+			ring_pop(&r, fs);
+		if (fs->done)
+			break;
+		prev = g;
+		g = &r.st[next];
+		carry(g, prev);
+		if (ring_fill(&r, g, fd, fs) == -1) {
+			rc = -1;
+			break;
+		}
+	}
+	while (r.count > 0)
+		ring_pop(&r, fs);
+out:
 	if (fs->nsel > 0)
 		matched = 1;
-	return 0;
-fail:
-	if (!opt->silent)
-		warnx_("%s: %s", fs->name, strerror(errno));
-	if (fs->nsel > 0)
-		matched = 1;
-	return -1;
+	return rc;
 }
 
 /* Opens and searches one file, reporting problems as grep does. */

@@ -24,6 +24,7 @@ setup_file() {
     mkdir -p "$c"
     for ((s = SEED0; s < SEED0 + NSEEDS; s++)); do
         randgen "$s" "$c/t.$s" "$c/p.$s" > "$c/k.$s"
+        echo "$s" > "$c/g.$s" # randgen arguments, for the repro line
         tr '\n' '\0' < "$c/t.$s" > "$c/z.$s"
     done
 }
@@ -69,7 +70,7 @@ check() {
     {
         echo "---- FAIL seed=$s k=$k ($desc)"
         echo "  run:      $envs agrep-gpu -k $k $zf $flags -f \$P $in"
-        local gen="tests/bin/randgen $s /tmp/T /tmp/P"
+        local gen="tests/bin/randgen $(cat "$CASES/g.$s") /tmp/T /tmp/P"
         [ -n "$zf" ] && gen="$gen && tr '\\n' '\\0' < /tmp/T > /tmp/Z && mv /tmp/Z /tmp/T"
         echo "  repro:    $gen && T=/tmp/T P=/tmp/P; diff <(tests/bin/oracle $zf $flags -k $k -f \$P \$T) <($envs ./agrep-gpu -k $k $zf $flags -f \$P $in)"
         echo "  patterns:"
@@ -290,12 +291,13 @@ verdict() {
 }
 
 @test "patterns longer than 64 bytes (several words) agree with the oracle" {
-    local s n=0
-    # a separate set of cases, in $CASES under seeds 100000+
-    for ((s = 100000; s < 100040; s++)); do
+    local s n=0 l0=$((100000 + SEED0 - 1))
+    # a separate set of cases (randgen -l), in $CASES under seeds 100000+
+    for ((s = l0; s < l0 + 40; s++)); do
         randgen -l "$s" "$CASES/t.$s" "$CASES/p.$s" > "$CASES/k.$s"
+        echo "-l $s" > "$CASES/g.$s"
     done
-    for ((s = 100000; s < 100040; s++)); do
+    for ((s = l0; s < l0 + 40; s++)); do
         check "$s" file "AGREP_GPU_DEVICE=host" "${FLAGSETS[s % 8]}"
         check "$s" file "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=${TINY_CHUNKS[s % 4]}" "${FLAGSETS[(s + 1) % 8]}"
         check "$s" stdin "" "${FLAGSETS[(s + 2) % 8]}"
