@@ -13,18 +13,29 @@ LDLIBS	 = -lOpenCL -lpthread
 SRCS	 = agrep-gpu.c src/hostmatch.c src/input.c src/ocl.c src/output.c \
 	   src/pattern.c src/refine.c src/scan.c src/search.c src/util.c
 HDRS	 = $(wildcard src/*.h)
-OBJS	 = $(SRCS:%.c=build/%.o) build/kernels.o
+BIN	?= agrep-gpu
+B	 = build
+# make MPI=1: an MPI build (mpicc from openmpi): mpirun -n R agrep-gpu ...
+# (objects in build/mpi; BIN=build/mpi/agrep-gpu keeps ./agrep-gpu as is)
+ifeq ($(MPI),1)
+CC	 = mpicc
+CFLAGS	+= -DAGREP_MPI
+SRCS	+= src/mpi.c
+B	 = build/mpi
+endif
+OBJS	 = $(SRCS:%.c=$(B)/%.o) $(B)/kernels.o
 
 DEPS_DEBIAN = build-essential pkg-config ocl-icd-opencl-dev opencl-headers \
 	   pocl-opencl-icd clinfo bats bats-assert bats-support tre-agrep \
-	   bible-kjv clang libclang-rt-14-dev valgrind
+	   bible-kjv clang libclang-rt-14-dev valgrind openmpi-bin libopenmpi-dev
 
-all: agrep-gpu
+all: $(BIN)
 
-agrep-gpu: $(OBJS)
+$(BIN): $(OBJS)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-build/%.o: %.c $(HDRS)
+$(B)/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -32,7 +43,8 @@ build/kernels.c: kernels/myers.cl tools/embed.sh
 	@mkdir -p build
 	sh tools/embed.sh myers_cl_src kernels/myers.cl > $@
 
-build/kernels.o: build/kernels.c
+$(B)/kernels.o: build/kernels.c
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 deps:
@@ -47,11 +59,20 @@ deps:
 # tests/lsan.supp).
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	   -fno-sanitize-recover=undefined
-SAN_OBJS = $(OBJS:build/%=build/san/%)
+SAN_OBJS = $(SRCS:%.c=build/san/%.o) build/san/kernels.o
 
 check: agrep-gpu test-progs
 	bats tests/
 	$(MAKE) check-sanitize
+	$(MAKE) check-mpi
+
+# The MPI build against single-process runs (tests/mpi.bats), when Open MPI
+# is installed.
+check-mpi: agrep-gpu test-progs
+	@if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then \
+		$(MAKE) MPI=1 BIN=build/mpi/agrep-gpu && \
+		AGREP_GPU_MPI=$(CURDIR)/build/mpi/agrep-gpu bats tests/mpi.bats; \
+	else echo "check-mpi: no mpicc/mpirun (apt-get install openmpi-bin libopenmpi-dev)"; fi
 
 build/san/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -82,4 +103,4 @@ uninstall:
 clean:
 	rm -rf build agrep-gpu tests/bin bench/bin
 
-.PHONY: all deps check check-sanitize install uninstall clean
+.PHONY: all deps check check-sanitize check-mpi install uninstall clean

@@ -19,6 +19,9 @@
 #include "src/pattern.h"
 #include "src/search.h"
 #include "src/util.h"
+#ifdef AGREP_MPI
+#include "src/mpi.h"
+#endif
 
 #ifndef VERSION
 #define VERSION "0.1"
@@ -387,6 +390,9 @@ main(int argc, char **argv)
 	o.eol = '\n';
 	o.device = getenv("AGREP_GPU_DEVICE");
 	pat_init(&a.ps, 0, 0);
+#ifdef AGREP_MPI
+	mpi_start(&argc, &argv);
+#endif
 	rewrite_digits(argc, argv);
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1)
 		apply(c, &o, &a);
@@ -410,21 +416,36 @@ main(int argc, char **argv)
 
 	out_init(&o, &a.ps);
 	search_init(&o, &a.ps);
+#ifdef AGREP_MPI
+	if (mpi_rank() != 0) {
+		/* Workers search the ranges rank 0 hands out. */
+		mpi_worker();
+		search_end();
+		mpi_end();
+		pat_free(&a.ps);
+		return 0;
+	}
+#endif
 	nfiles = argc - optind;
 	show = o.with_name >= 0 ? o.with_name : nfiles > 1;
 	if (nfiles == 0 && o.recursive)
 		status |= search_cwd() == -1;
 	else if (nfiles == 0)
 		status |= search_stdin(show) == -1;
-	for (int i = optind; i < argc; i++)
+	for (int i = optind; i < argc && !out_quit(); i++)
 		status |= search_path(argv[i], show) == -1;
 	search_end();
+#ifdef AGREP_MPI
+	mpi_end();
+#endif
 	if (out_finish() == -1 || search_failed())
 		status = 1;
 	pat_free(&a.ps);
 	free(o.include);
 	free(o.exclude);
 	free(o.exclude_dir);
+	if (out_quit())
+		return 0;	/* -q: a match wins over errors, as in grep */
 	if (status)
 		return 2;
 	return search_matched() ? 0 : 1;

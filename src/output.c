@@ -19,6 +19,7 @@ static const struct options *opt;
 static const struct patset *pats;
 static int refine;		/* records need refine.c to be selected */
 static int any_printed;		/* a record was printed (for "--") */
+static int quitting;		/* -q saw a selected record: stop */
 static char outbuf[1 << 16];
 
 /* SGR sequences for --color, from GREP_COLORS or GNU grep's defaults. */
@@ -306,8 +307,10 @@ selected(struct fstate *fs, int cost)
 	if (opt->max_count >= 0 && fs->nsel >= (uintmax_t)opt->max_count)
 		fs->done = 1;
 	if (opt->quiet) {
-		out_finish();
-		exit(0);
+		/* -q: the first selected record settles the exit status. */
+		fs->done = 1;
+		quitting = 1;
+		return 0;
 	}
 	if (opt->list || opt->list_none) {
 		fs->done = 1;
@@ -438,6 +441,13 @@ out_file_start(struct fstate *fs, const char *name, int show_name)
 	fs->show_name = show_name;
 	fs->last_end = UINTMAX_MAX;
 	fs->done = opt->max_count == 0;
+}
+
+/* Returns 1 when nothing more need be searched (-q saw a match). */
+int
+out_quit(void)
+{
+	return quitting;
 }
 
 /* Prints what is printed once an input is done: -c, -l, -L. */

@@ -32,5 +32,6 @@ void	out_long_record(struct fstate *, FILE *tmp, uintmax_t len,
 	    int terminated, int hit, int binary);
 void	out_file_end(struct fstate *);
 int	out_finish(void);
+int	out_quit(void);
 
 #endif

@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include "hostmatch.h"
+#ifdef AGREP_MPI
+#include "mpi.h"
+#endif
 #include "input.h"
 #include "output.h"
 #include "scan.h"
@@ -34,6 +37,11 @@ static int dev_state;			/* 0 untried, 1 open, -1 unusable */
 static int matched;			/* a record was selected */
 static int failed;			/* no device: exit status 2 */
 static struct walk_filter filter;	/* --include, --exclude... */
+static uint64_t read_pos;		/* input offset of the next read */
+static uint64_t read_left;		/* bytes the input may still give */
+static struct hitlist *collect;		/* search_range: hits go here */
+static const struct hitlist *premade;	/* search_file_hits: hits known */
+static size_t premade_at;		/* next of them */
 
 void
 search_init(const struct options *o, const struct patset *ps)
@@ -51,6 +59,21 @@ int
 search_matched(void)
 {
 	return matched;
+}
+
+/* Returns 1 when records need a scan at all (not when every record
+ * matches, or there is no pattern). */
+int
+search_needs_scan(void)
+{
+	return pats->npat > 0 && !pats->all_lines;
+}
+
+/* Returns the run's options. */
+const struct options *
+search_options(void)
+{
+	return opt;
 }
 
 /* Returns 1 when the asked-for device could not be had. */
@@ -163,7 +186,41 @@ history_start(const unsigned char *chunk, size_t len, size_t cap)
 static ssize_t
 fill(int fd, unsigned char *buf, size_t want, int *eof)
 {
-	return in_fill(fd, buf, want, eof, opt->line_buffered);
+	ssize_t n;
+
+	if (want > read_left)
+		want = (size_t)read_left;
+	if (want == 0 && read_left == 0) {
+		*eof = 1;
+		return 0;
+	}
+	if ((n = in_fill(fd, buf, want, eof, opt->line_buffered)) > 0) {
+		read_pos += (uint64_t)n;
+		read_left -= (uint64_t)n;
+	}
+	return n;
+}
+
+/* Appends an offset to a hit list. */
+void
+hits_add(struct hitlist *h, uint64_t off)
+{
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 1024;
+		h->off = xreallocarray(h->off, h->cap, sizeof(*h->off));
+	}
+	h->off[h->n++] = off;
+}
+
+/* Is there a known hit in [from, to) of the input?  Moves past them. */
+static int
+premade_hit(uint64_t from, uint64_t to)
+{
+	int hit = 0;
+
+	while (premade_at < premade->n && premade->off[premade_at] < to)
+		hit |= premade->off[premade_at++] >= from;
+	return hit;
 }
 
 /*
@@ -178,14 +235,15 @@ long_record(int fd, struct fstate *fs, struct scanner *s, int cur,
     size_t *have, int *eof)
 {
 	unsigned char *chunk = scan_chunk(s, cur);
-	FILE *tmp = tmpfile();
+	FILE *tmp = collect ? NULL : tmpfile();
+	const uint64_t start = read_pos - *have;
 	uintmax_t len = 0;
 	int hit = 0, binary = 0, warm = 0;
 	const unsigned char *t;
 	size_t n = *have;
 	ssize_t got;
 
-	if (tmp == NULL) {
+	if (tmp == NULL && collect == NULL) {
 		warnx_("temporary file: %s", strerror(errno));
 		return -1;
 	}
@@ -194,12 +252,12 @@ long_record(int fd, struct fstate *fs, struct scanner *s, int cur,
 		size_t plen = t ? (size_t)(t - chunk) : n;
 		if (plen > 0 && pats->all_lines)
 			hit = 1;
-		else if (plen > 0 && pats->npat > 0) {
+		else if (plen > 0 && pats->npat > 0 && premade == NULL) {
 			int ok = scan_submit(s, cur, t ? plen + 1 : n, warm) == 0;
 			hit |= scan_next_hit(scan_finish(s, cur, ok), 0, plen) <
 			    plen;
 		}
-		if (plen > 0) {
+		if (plen > 0 && tmp != NULL) {
 			binary |= memchr(chunk, '\0', plen) != NULL;
 			if (fwrite(chunk, 1, plen, tmp) != plen) {
 				warnx_("temporary file: %s", strerror(errno));
@@ -219,10 +277,18 @@ long_record(int fd, struct fstate *fs, struct scanner *s, int cur,
 		warm = 1;
 		if ((got = fill(fd, chunk, s->cap, eof)) < 0) {
 			warnx_("%s: %s", fs->name, strerror(errno));
-			fclose(tmp);
+			if (tmp != NULL)
+				fclose(tmp);
 			return -1;
 		}
 		n = (size_t)got;
+	}
+	if (premade != NULL)
+		hit = premade_hit(start, start + len + 1);
+	if (collect != NULL) {
+		if (hit)
+			hits_add(collect, start);
+		return 0;
 	}
 	out_long_record(fs, tmp, len, t != NULL, hit, binary);
 	fclose(tmp);
@@ -236,6 +302,7 @@ struct stage {
 	size_t		 have;		/* bytes in the slot */
 	size_t		 hist;		/* [0, hist): records kept for -B */
 	size_t		 len;		/* [0, len): whole records scanned */
+	uint64_t	 base;		/* input offset of the slot's byte 0 */
 	int		 submitted;	/* the device took the scan */
 };
 
@@ -256,8 +323,19 @@ ring_pop(struct ring *r, struct fstate *fs)
 	const uint64_t *bm = r->scan ? scan_finish(g->s, g->slot,
 	    g->submitted) : NULL;
 
-	if (!fs->done)
-		out_chunk(fs, scan_chunk(g->s, g->slot), g->hist, g->len, bm);
+	const unsigned char *chunk = scan_chunk(g->s, g->slot);
+
+	if (collect != NULL) {
+		/* MPI range: the first hit of each record. */
+		for (size_t j = g->hist; (j = scan_next_hit(bm, j, g->len)) <
+		    g->len;) {
+			const unsigned char *t = memchr(chunk + j, opt->eol,
+			    g->len - j);
+			hits_add(collect, g->base + j);
+			j = t ? (size_t)(t - chunk) + 1 : g->len;
+		}
+	} else if (!fs->done)
+		out_chunk(fs, chunk, g->hist, g->len, bm);
 	r->head = (r->head + 1) % r->size;
 	r->count--;
 }
@@ -329,6 +407,24 @@ ring_fill(struct ring *r, struct stage *g, int fd, struct fstate *fs)
 	}
 }
 
+/* Makes a stage's bitmap from the hits known in its new records. */
+static void
+premade_bitmap(struct stage *g)
+{
+	struct scan_slot *sl = &g->s->slot[g->slot];
+
+	memset(sl->bm, 0, (g->len + 63) / 64 * sizeof(*sl->bm));
+	while (premade_at < premade->n &&
+	    premade->off[premade_at] < g->base + g->len) {
+		uint64_t j = premade->off[premade_at++];
+		if (j >= g->base + g->hist)
+			sl->bm[(j - g->base) / 64] |= (uint64_t)1 <<
+			    ((j - g->base) % 64);
+	}
+	sl->done = NULL;
+	g->submitted = 1;
+}
+
 /* Moves the bytes after prev's whole records (and the records kept for
  * before-context) to the start of stage g. */
 static void
@@ -364,7 +460,7 @@ search_fd(int fd, struct fstate *fs)
 		goto out;
 	}
 	if (r.scan && g->s == &host && (!r.eof || g->have > opt->host_max) &&
-	    device() > 0) {
+	    premade == NULL && device() > 0) {
 		struct stage first = *g;
 		int eof = r.eof;
 		ring_init(&r, 1);
@@ -376,7 +472,10 @@ search_fd(int fd, struct fstate *fs)
 		    scan_chunk(first.s, first.slot), first.have);
 	}
 	while (!fs->done && g->len > g->hist) {
-		if (r.scan)
+		g->base = read_pos - g->have;
+		if (premade != NULL)
+			premade_bitmap(g);
+		else if (r.scan)
 			g->submitted = scan_submit(g->s, g->slot, g->len, 0) == 0;
 		r.count++;
 		next = (next + 1) % r.size;
@@ -404,11 +503,13 @@ out:
 
 /* Opens and searches one file, reporting problems as grep does. */
 static int
-search_file(const char *path, int show_name)
+search_file_local(const char *path, int show_name)
 {
 	struct fstate fs;
 	int fd, rc;
 
+	read_pos = 0;
+	read_left = UINT64_MAX;
 	if ((fd = open(path, O_RDONLY)) == -1) {
 		if (!opt->silent)
 			warnx_("%s: %s", path, strerror(errno));
@@ -421,12 +522,71 @@ search_file(const char *path, int show_name)
 	return rc;
 }
 
+/* Searches one file: in an MPI run of several ranks, spread over them. */
+int
+search_file(const char *path, int show_name)
+{
+#ifdef AGREP_MPI
+	if (mpi_ranks() > 1)
+		return mpi_search_file(path, show_name);
+#endif
+	return search_file_local(path, show_name);
+}
+
+/*
+ * Searches bytes [start, end) of a file, which begin at a record start,
+ * printing nothing: the offsets of the records with a hit go to out.
+ * Returns 0, or -1 after a message.
+ */
+int
+search_range(const char *path, uint64_t start, uint64_t end,
+    struct hitlist *out)
+{
+	struct fstate fs;
+	int fd, rc;
+
+	if ((fd = open(path, O_RDONLY)) == -1) {
+		if (!opt->silent)
+			warnx_("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (lseek(fd, (off_t)start, SEEK_SET) == (off_t)-1) {
+		warnx_("%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	memset(&fs, 0, sizeof(fs));
+	fs.name = path;
+	read_pos = start;
+	read_left = end - start;
+	collect = out;
+	rc = search_fd(fd, &fs);
+	collect = NULL;
+	close(fd);
+	return rc;
+}
+
+/* Searches and prints a file whose hits are known (sorted offsets). */
+int
+search_file_hits(const char *path, int show_name, const struct hitlist *h)
+{
+	int rc;
+
+	premade = h;
+	premade_at = 0;
+	rc = search_file_local(path, show_name);
+	premade = NULL;
+	return rc;
+}
+
 /* in_walk callback: every file under a directory operand is named.  With
  * arg set (-r and no operand: the tree under "."), "./" is left off the
  * names, as grep does. */
 static int
 walk_file(const char *path, void *arg)
 {
+	if (out_quit())
+		return 0;
 	if (arg != NULL && strncmp(path, "./", 2) == 0)
 		path += 2;
 	return search_file(path, opt->with_name != 0);
@@ -470,6 +630,8 @@ search_stdin(int show_name)
 
 	out_file_start(&fs, opt->label ? opt->label : "(standard input)",
 	    show_name);
+	read_pos = 0;
+	read_left = UINT64_MAX;
 	rc = search_fd(STDIN_FILENO, &fs);
 	out_file_end(&fs);
 	return rc;
