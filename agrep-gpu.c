@@ -27,7 +27,7 @@
 #define VERSION "0.1"
 #endif
 
-#define DEFAULT_HOST_MAX (1u << 20)
+#define DEFAULT_HOST_MAX (16u << 20)	/* break-even, see README */
 
 enum {
 	OPT_LABEL = CHAR_MAX + 1, OPT_LINE_BUFFERED, OPT_DEVICE,

@@ -1,6 +1,11 @@
 /* ocl.c: find OpenCL devices, pick one, build the kernel program. */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ocl.h"
 #include "util.h"
@@ -174,14 +179,136 @@ ocl_list(FILE *fp)
 	return 0;
 }
 
-/* Builds the program for one device; on failure prints the build log to
- * stderr and returns NULL. */
+/* FNV-1a over a string, continuing from h. */
+static uint64_t
+fnv(uint64_t h, const char *s)
+{
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (h ^ 0xff) * 0x100000001b3ULL;
+}
+
+/*
+ * Names the cache file of a program binary: $XDG_CACHE_HOME/agrep-gpu (or
+ * ~/.cache/agrep-gpu), keyed by platform, device, driver, options and
+ * source.  Returns 0, or -1 when there is no cache directory.
+ */
+static int
+cache_path(const struct ocl_dev *d, const char *src, const char *options,
+    char *path, size_t len)
+{
+	const char *base = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char driver[256] = "", dir[PATH_MAX - 64];
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	if (getenv("AGREP_GPU_NO_CACHE") != NULL)
+		return -1;
+	if (base != NULL && *base != '\0')
+		snprintf(dir, sizeof(dir), "%s/agrep-gpu", base);
+	else if (home != NULL && *home != '\0')
+		snprintf(dir, sizeof(dir), "%s/.cache/agrep-gpu", home);
+	else
+		return -1;
+	clGetDeviceInfo(d->device, CL_DRIVER_VERSION, sizeof(driver) - 1,
+	    driver, NULL);
+	h = fnv(fnv(fnv(fnv(fnv(h, d->pname), d->name), driver), options), src);
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
+		char parent[PATH_MAX];
+		snprintf(parent, sizeof(parent), "%s", dir);
+		*strrchr(parent, '/') = '\0';
+		mkdir(parent, 0700);
+		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+			return -1;
+	}
+	snprintf(path, len, "%s/%016llx.bin", dir, (unsigned long long)h);
+	return 0;
+}
+
+/* Loads a cached program binary; returns the built program or NULL. */
+static cl_program
+cache_load(cl_context ctx, const struct ocl_dev *d, const char *path,
+    const char *options)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *bin;
+	cl_program prog;
+	cl_int err, st;
+	long n;
+
+	if (f == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	if (n <= 0) {
+		fclose(f);
+		return NULL;
+	}
+	bin = xmalloc((size_t)n);
+	if (fread(bin, 1, (size_t)n, f) != (size_t)n) {
+		free(bin);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	size_t len = (size_t)n;
+	prog = clCreateProgramWithBinary(ctx, 1, &d->device, &len,
+	    (const unsigned char **)&bin, &st, &err);
+	free(bin);
+	if (prog == NULL)
+		return NULL;
+	if (clBuildProgram(prog, 1, &d->device, options, NULL, NULL) !=
+	    CL_SUCCESS) {
+		clReleaseProgram(prog);
+		return NULL;
+	}
+	return prog;
+}
+
+/* Saves a built program's binary (atomically: a temporary, then rename). */
+static void
+cache_save(cl_program prog, const char *path)
+{
+	size_t len = 0;
+	unsigned char *bin;
+	char tmp[PATH_MAX + 16];
+	FILE *f;
+
+	if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof(len), &len,
+	    NULL) != CL_SUCCESS || len == 0)
+		return;
+	bin = xmalloc(len);
+	if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof(bin), &bin,
+	    NULL) == CL_SUCCESS) {
+		snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
+		if ((f = fopen(tmp, "wb")) != NULL) {
+			int ok = fwrite(bin, 1, len, f) == len;
+			if (fclose(f) == 0 && ok)
+				rename(tmp, path);
+			else
+				unlink(tmp);
+		}
+	}
+	free(bin);
+}
+
+/*
+ * Builds the program for one device, from the binary cache when it holds
+ * one for this device, driver and source; on failure prints the build log
+ * to stderr and returns NULL.
+ */
 cl_program
 ocl_build(cl_context ctx, const struct ocl_dev *d, const char *src,
     const char *options)
 {
+	char path[PATH_MAX];
+	int cached = cache_path(d, src, options, path, sizeof(path)) == 0;
 	cl_int err;
-	cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+	cl_program prog;
+
+	if (cached && (prog = cache_load(ctx, d, path, options)) != NULL)
+		return prog;
+	prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
 
 	if (prog == NULL) {
 		OCL_FAIL("clCreateProgramWithSource", err);
@@ -204,6 +331,8 @@ ocl_build(cl_context ctx, const struct ocl_dev *d, const char *src,
 		clReleaseProgram(prog);
 		return NULL;
 	}
+	if (cached)
+		cache_save(prog, path);
 	return prog;
 }
 

@@ -10,12 +10,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hostmatch.h"
 #include "scan.h"
 #include "util.h"
 
 extern const char myers_cl_src[];	/* build/kernels.c, from kernels/ */
+
+/* Seconds on a monotonic clock. */
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static size_t
 round_up(size_t v, size_t m)
@@ -273,6 +284,7 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 {
 	char opts[128], *src;
 	cl_int err;
+	double t0 = now();
 
 	memset(s, 0, sizeof(*s));
 	s->ps = ps;
@@ -300,12 +312,18 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	if (s->blocks)
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 		    " -DMAXW=%zu", ps->maxwords);
+	if (getenv("AGREP_GPU_STATS") != NULL)
+		fprintf(stderr, "%s: stats: context %.3f s\n", progname,
+		    now() - t0);
 	src = load_source();
 	s->prog = ocl_build(s->ctx, dev, src, opts);
 	if (src != myers_cl_src)
 		free(src);
 	if (s->prog == NULL)
 		goto fail;
+	if (getenv("AGREP_GPU_STATS") != NULL)
+		fprintf(stderr, "%s: stats: %s: context and program %.3f s\n",
+		    progname, dev->name, now() - t0);
 	s->kern = clCreateKernel(s->prog, s->blocks ? "myers_scan_blocks" :
 	    "myers_scan", &err);
 	if (s->kern == NULL) {
