@@ -335,6 +335,7 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	for (int i = 0; i < SCAN_SLOTS; i++)
 		if (slot_alloc(s, &s->slot[i]) == -1)
 			goto fail;
+	s->t_ready = now();
 	return 0;
 fail:
 	scan_close(s);
@@ -480,6 +481,7 @@ scan_wait(struct scanner *s, int slot)
 		clGetEventProfilingInfo(sl->kev, CL_PROFILING_COMMAND_END,
 		    sizeof(t1), &t1, NULL);
 		s->kernel_s += (double)(t1 - t0) * 1e-9;
+		s->t_last = now();
 		clReleaseEvent(sl->kev);
 		sl->kev = NULL;
 	}
@@ -496,10 +498,13 @@ scan_close(struct scanner *s)
 {
 	if (s->stats && s->kernel_s > 0)
 		fprintf(stderr, "%s: stats: %s: %llu bytes, kernel %.3f s, "
-		    "%.2f GB/s; slice %zu, lanes %d, %d-bit words\n", progname,
+		    "%.2f GB/s; from ready to last scan %.3f s, %.2f GB/s; "
+		    "slice %zu, lanes %d, %d-bit words\n", progname,
 		    s->dev.name, s->scanned, s->kernel_s,
-		    (double)s->scanned / s->kernel_s * 1e-9, s->slice, s->lanes,
-		    s->wbits);
+		    (double)s->scanned / s->kernel_s * 1e-9,
+		    s->t_last - s->t_ready,
+		    (double)s->scanned / (s->t_last - s->t_ready) * 1e-9,
+		    s->slice, s->lanes, s->wbits);
 	for (int i = SCAN_SLOTS - 1; i >= 0; i--)
 		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
 			slot_free(s, &s->slot[i]);

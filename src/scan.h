@@ -48,6 +48,8 @@ struct scanner {
 	/* AGREP_GPU_STATS: profile kernels, report on close */
 	int		 stats;
 	double		 kernel_s;	/* summed kernel time */
+	double		 t_ready;	/* when the scanner was ready */
+	double		 t_last;	/* when the last scan finished */
 	unsigned long long scanned;	/* chunk bytes scanned */
 };
 

@@ -42,7 +42,8 @@
  *     given; any cost without -k) is the minimum over all records of all
  *     files (ties all printed);
  *   - several FILEs: each output line is prefixed "FILE:" (-c: "FILE:COUNT"),
- *     as grep does.
+ *     as grep does;
+ *   - -k may be left out: K = 0 (as agrep-gpu), or no limit with --best-match.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -58,6 +59,7 @@ static struct pat *pats;
 static size_t npats, cappats;
 static int opt_i, opt_v, opt_z, opt_c, opt_n;
 static long opt_k = -1;
+static unsigned long kmax = 0x7ffffffeUL; /* K, or no limit (--best-match without -k) */
 static int opt_w, opt_x, opt_cost, opt_best;
 
 static void die(const char *msg, const char *arg)
@@ -231,12 +233,13 @@ static unsigned long sellers_cost(const unsigned char *t, size_t m, const struct
 
 /* -w / -x: for every allowed start s, the full DP of P against t[s..]
  * (C[i] = lev(P[0,i), t[s,e)) for e = s, s+1, ...), read at allowed ends.
- * The only shortcut: a column whose minimum exceeds the best cost found
- * cannot lead to a lower one (column minima never decrease). */
+ * The only shortcuts: a column whose minimum is not below the best cost
+ * found cannot lead to a lower one (column minima never decrease), and a cost
+ * above K is never printed nor selects, so costs above K all read as K + 1. */
 static unsigned long anchored_cost(const unsigned char *t, size_t m, const struct pat *p)
 {
     size_t n = p->n, i, s, e;
-    unsigned long best = NOCOST;
+    unsigned long best = kmax + 1;
     unsigned *col = xrealloc(NULL, (n + 1) * sizeof *col);
     for (s = 0; s <= m; s++) {
         if (!start_allowed(t, s))
@@ -272,8 +275,8 @@ static unsigned long anchored_cost(const unsigned char *t, size_t m, const struc
     return best;
 }
 
-/* least cost of a record over all patterns (NOCOST when no allowed
- * substring exists, which cannot happen: t[0, m) is always allowed) */
+/* least cost of a record over all patterns (with -w/-x: K + 1 for any cost
+ * above K) */
 static unsigned long record_cost(const unsigned char *t, size_t m)
 {
     size_t p;
@@ -336,7 +339,7 @@ int main(int argc, char **argv)
     char **pos = xrealloc(NULL, (size_t)argc * sizeof *pos);
     int npos = 0, only_operands = 0;
     struct input *in;
-    unsigned long total = 0, kmax, bestcost = NOCOST;
+    unsigned long total = 0, bestcost = NOCOST;
     int need_cost;
 
     for (a = 1; a < argc; a++) {
@@ -401,12 +404,13 @@ int main(int argc, char **argv)
         }
     }
     if (opt_k < 0 && !opt_best)
-        usage();
+        opt_k = 0; /* as agrep-gpu: exact matching by default */
     if ((opt_cost || opt_best) && opt_v)
         die("--show-cost and --best-match are not defined with -v", NULL);
     if (opt_best && opt_c)
         die("--best-match is not defined with -c", NULL);
-    kmax = opt_k < 0 ? NOCOST - 1 : (unsigned long)opt_k;
+    if (opt_k >= 0)
+        kmax = (unsigned long)opt_k;
     need_cost = opt_w || opt_x || opt_cost || opt_best;
     a = 0;
     if (!have_pattern_opt) {
