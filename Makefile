@@ -53,6 +53,7 @@ deps:
 
 -include tests/tests.mk
 -include bench/bench.mk
+-include tests/fuzz/fuzz.mk
 
 # The whole suite, then again on a build with AddressSanitizer and
 # UndefinedBehaviorSanitizer (POCL's own leaks are suppressed, see
@@ -101,6 +102,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/agrep-gpu $(DESTDIR)$(MANDIR)/agrep-gpu.1
 
 clean:
-	rm -rf build agrep-gpu tests/bin bench/bin
+	rm -rf build agrep-gpu tests/bin bench/bin tests/fuzz/bin tests/fuzz/work
 
 .PHONY: all deps check check-sanitize check-mpi install uninstall clean

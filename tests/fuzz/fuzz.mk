@@ -1,0 +1,81 @@
+# libFuzzer targets (included by the top Makefile; also usable alone:
+# make -f tests/fuzz/fuzz.mk fuzz-build fuzz).  Needs clang and its runtime
+# (Debian: clang libclang-rt-14-dev), and POCL for fuzz_ocl.
+#
+#   make fuzz-build                  builds tests/fuzz/bin/fuzz_host, fuzz_ocl
+#   make fuzz [FUZZ_SECONDS=60]      runs each for FUZZ_SECONDS over a copy of
+#                                    its seed corpus; a crash, a sanitizer
+#                                    report, a timeout or an oracle mismatch
+#                                    (the targets abort) fails the target
+#
+# A failing input is saved as tests/fuzz/work/<target>-crashes/crash-<sha1>
+# (or timeout-, oom-); replay it with tests/fuzz/bin/fuzz_<target> FILE.
+
+FUZZ_CC		?= clang
+FUZZ_SECONDS	?= 60
+FUZZ_DIR	 = tests/fuzz
+FUZZ_BIN	 = $(FUZZ_DIR)/bin
+FUZZ_WORK	 = $(FUZZ_DIR)/work
+FUZZ_CFLAGS	 = -g -O1 -fno-omit-frame-pointer -std=gnu11 -D_GNU_SOURCE \
+		   -Wall -Wextra -Isrc \
+		   -fsanitize=fuzzer,address,undefined \
+		   -fno-sanitize-recover=undefined
+FUZZ_LDLIBS	 = -lOpenCL -lpthread
+# The engine API only: patterns, host matcher, scanner, OpenCL runtime,
+# messages, and the kernel source.  agrep-gpu.c (main), search.c, output.c,
+# input.c and refine.c belong to the tool's pipeline and are not needed.
+FUZZ_SRCS	 = src/hostmatch.c src/pattern.c src/scan.c src/ocl.c src/util.c \
+		   $(FUZZ_BIN)/kernels.c
+FUZZ_HDRS	 = $(wildcard src/*.h) $(FUZZ_DIR)/fuzz_common.h
+FUZZ_TARGETS	 = $(FUZZ_BIN)/fuzz_host $(FUZZ_BIN)/fuzz_ocl
+
+# libFuzzer flags for every run.  -timeout: an input running 30 s is a hang.
+FUZZ_FLAGS	 = -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		   -timeout=30 -rss_limit_mb=4096
+FUZZ_ENV	 = UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# POCL, and the LLVM it embeds, keep allocations for the life of the process
+# (device tables, compiler state, the kernel cache) and its worker threads
+# hold more; LeakSanitizer would report them when the fuzzer exits, or when
+# libFuzzer checks an input for leaks.  They are not ours: fuzz_ocl runs with
+# tests/lsan.supp (libpocl, libLLVM, libOpenCL, libhwloc), so that leaks in
+# our own code are still reported.  Should a POCL build leak through a frame
+# the file does not name, run with FUZZ_OCL_LEAKS=-detect_leaks=0.
+FUZZ_OCL_LEAKS	?=
+FUZZ_OCL_ENV	 = $(FUZZ_ENV) \
+		   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+
+fuzz-build: $(FUZZ_TARGETS)
+
+$(FUZZ_BIN)/kernels.c: kernels/myers.cl tools/embed.sh
+	@mkdir -p $(FUZZ_BIN)
+	sh tools/embed.sh myers_cl_src kernels/myers.cl > $@
+
+$(FUZZ_BIN)/%: $(FUZZ_DIR)/%.c $(FUZZ_SRCS) $(FUZZ_HDRS)
+	@mkdir -p $(FUZZ_BIN)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRCS) $(FUZZ_LDLIBS)
+
+# Each run works on a copy of the seed corpus (libFuzzer adds what it finds
+# to the corpus directory), so the seeds in git stay as they are.
+fuzz: fuzz-build
+	rm -rf $(FUZZ_WORK)
+	mkdir -p $(FUZZ_WORK)/host $(FUZZ_WORK)/ocl \
+	    $(FUZZ_WORK)/host-crashes $(FUZZ_WORK)/ocl-crashes
+	cp $(FUZZ_DIR)/corpus_host/* $(FUZZ_WORK)/host/
+	cp $(FUZZ_DIR)/corpus_ocl/* $(FUZZ_WORK)/ocl/
+	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_host $(FUZZ_FLAGS) \
+	    -artifact_prefix=$(FUZZ_WORK)/host-crashes/ $(FUZZ_WORK)/host
+	$(FUZZ_OCL_ENV) $(FUZZ_BIN)/fuzz_ocl $(FUZZ_FLAGS) $(FUZZ_OCL_LEAKS) \
+	    -artifact_prefix=$(FUZZ_WORK)/ocl-crashes/ $(FUZZ_WORK)/ocl
+
+# Replays the seed corpora and the inputs kept under tests/fuzz/crashes/
+# (host-* and ocl-*: inputs that once failed, each must pass now).
+fuzz-replay: fuzz-build
+	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_host $(FUZZ_DIR)/corpus_host/* \
+	    $(wildcard $(FUZZ_DIR)/crashes/host-*)
+	$(FUZZ_OCL_ENV) $(FUZZ_BIN)/fuzz_ocl $(FUZZ_OCL_LEAKS) \
+	    $(FUZZ_DIR)/corpus_ocl/* $(wildcard $(FUZZ_DIR)/crashes/ocl-*)
+
+fuzz-clean:
+	rm -rf $(FUZZ_BIN) $(FUZZ_WORK)
+
+.PHONY: fuzz-build fuzz fuzz-replay fuzz-clean

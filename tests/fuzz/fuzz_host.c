@@ -1,0 +1,77 @@
+/*
+ * fuzz_host.c: libFuzzer target for the host matcher.  Decodes k (0..8),
+ * -i, the terminator ('\n' or NUL), 1-3 patterns of up to 300 bytes and up
+ * to 4 KB of text (layout: fuzz_common.h), builds the pattern set as the
+ * tool does and compares, record by record and then bit by bit, the hit
+ * bitmap of hm_scan (and of hm_exact where the tool would use it: k = 0,
+ * one pattern, no -i, no terminator in the pattern), then of the host
+ * scanner (scan_open_host, scan_submit) with a naive Sellers DP.
+ * A difference prints the case on stderr and aborts.
+ *
+ * Build and run: make fuzz-build fuzz (tests/fuzz/fuzz.mk).
+ */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct fcase fc;
+	struct patset ps;
+	size_t pad, words;
+	unsigned char *buf;
+	uint64_t *want, *got;
+	int all;
+
+	fuzz_decode(&fc, data, size, 0);
+	fuzz_patset(&fc, &ps);
+	words = (fc.len + 63) / 64;
+	want = calloc(words ? words : 1, sizeof(*want));
+	all = oracle(&fc, want);
+	show_case(&fc, want, all, "host");
+	if (ps.all_lines || ps.npat == 0) {
+		/* The tool prints every record without scanning. */
+		compare(&fc, want, all, NULL, 1, 0, "patset");
+		goto done;
+	}
+	/* As scan.c does: a pad of terminators, then the text.  The buffer
+	 * is exactly that long, so that AddressSanitizer sees overreads. */
+	pad = scan_pad(&ps);
+	buf = malloc(pad + fc.len);
+	memset(buf, fc.eol, pad);
+	memcpy(buf + pad, fc.text, fc.len);
+	got = malloc((words ? words : 1) * sizeof(*got));
+	hm_scan(&ps, buf, pad, fc.len, fc.eol, got);
+	compare(&fc, want, all, got, 0, 1, "hm_scan");
+	/* The k = 0 fast path, under the condition of scan_open_host. */
+	if (ps.k == 0 && !ps.icase && ps.npat == 1 &&
+	    memchr(ps.pat[0].str, fc.eol, ps.pat[0].len) == NULL) {
+		memset(got, 0xa5, (words ? words : 1) * sizeof(*got));
+		hm_exact(&ps.pat[0], buf + pad, fc.len, fc.eol, got);
+		/* One bit per record at most: compare records only. */
+		compare(&fc, want, all, got, 0, 0, "hm_exact");
+	}
+	/* The host scanner, as search.c drives it for small inputs: it picks
+	 * hm_exact or hm_scan itself. */
+	{
+		struct scanner hs;
+		const uint64_t *bm;
+		scan_open_host(&hs, &ps, fc.eol, fc.len ? fc.len : 1);
+		memcpy(scan_chunk(&hs, 0), fc.text, fc.len);
+		if (scan_submit(&hs, 0, fc.len, 0) != 0 ||
+		    (bm = scan_wait(&hs, 0)) == NULL) {
+			fprintf(stderr, "fuzz_host: host scanner failed\n");
+			abort();
+		}
+		compare(&fc, want, all, bm, 0, !hs.exact, hs.exact ?
+		    "host scanner (exact)" : "host scanner");
+		scan_close(&hs);
+	}
+	free(got);
+	free(buf);
+done:
+	free(want);
+	pat_free(&ps);
+	return 0;
+}
