@@ -236,7 +236,7 @@ struct args {
 	int		 list_devices;
 	long long	 context;	/* -C NUM */
 	const char	*color;		/* --color=WHEN */
-	size_t		 nglob[3];	/* --include, --exclude, --exclude-dir */
+	size_t		 nglob[2];	/* --include/--exclude, --exclude-dir */
 };
 
 /* Appends a glob to a NULL-ended list. */
@@ -278,10 +278,16 @@ apply(int c, struct options *o, struct args *a)
 	case 'C':
 		a->context = number(optarg, LLONG_MAX, "context length");
 		break;
-	case OPT_INCLUDE: add_glob(&o->include, &a->nglob[0], optarg); break;
-	case OPT_EXCLUDE: add_glob(&o->exclude, &a->nglob[1], optarg); break;
+	case OPT_INCLUDE:
+	case OPT_EXCLUDE: {
+		char *g = xmalloc(strlen(optarg) + 2);
+		g[0] = c == OPT_INCLUDE ? '+' : '-';
+		strcpy(g + 1, optarg);
+		add_glob(&o->globs, &a->nglob[0], g);
+		break;
+	}
 	case OPT_EXCLUDE_DIR:
-		add_glob(&o->exclude_dir, &a->nglob[2], optarg);
+		add_glob(&o->exclude_dir, &a->nglob[1], optarg);
 		break;
 	case 'e':
 		pat_add(&a->ps, optarg, strlen(optarg));
@@ -345,17 +351,19 @@ settle(struct options *o, struct args *a)
 {
 	const char *dev = o->device;
 
+	o->context = o->before >= 0 || o->after >= 0 || a->context >= 0;
 	if (o->before < 0)
-		o->before = a->context;
+		o->before = a->context > 0 ? a->context : 0;
 	if (o->after < 0)
-		o->after = a->context;
+		o->after = a->context > 0 ? a->context : 0;
 	if (a->color == NULL || strcmp(a->color, "never") == 0)
 		o->color = 0;
 	else if (strcmp(a->color, "always") == 0)
 		o->color = 1;
 	else if (strcmp(a->color, "auto") == 0 || strcmp(a->color, "tty") == 0)
-		o->color = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL &&
-		    (getenv("TERM") == NULL || strcmp(getenv("TERM"), "dumb"));
+		o->color = isatty(STDOUT_FILENO) && (getenv("NO_COLOR") == NULL ||
+		    *getenv("NO_COLOR") == '\0') && (getenv("TERM") == NULL ||
+		    strcmp(getenv("TERM"), "dumb"));
 	else
 		fatalx("invalid argument '%s' for --color "
 		    "(never, always or auto)", a->color);
@@ -387,6 +395,7 @@ main(int argc, char **argv)
 	o.with_name = -1;
 	o.max_count = -1;
 	o.before = o.after = -1;
+	a.context = -1;
 	o.eol = '\n';
 	o.device = getenv("AGREP_GPU_DEVICE");
 	pat_init(&a.ps, 0, 0);
@@ -441,8 +450,9 @@ main(int argc, char **argv)
 	if (out_finish() == -1 || search_failed())
 		status = 1;
 	pat_free(&a.ps);
-	free(o.include);
-	free(o.exclude);
+	for (size_t i = 0; i < a.nglob[0]; i++)
+		free((char *)o.globs[i]);
+	free(o.globs);
 	free(o.exclude_dir);
 	if (out_quit())
 		return 0;	/* -q: a match wins over errors, as in grep */

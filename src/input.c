@@ -156,25 +156,60 @@ by_name(const FTSENT **a, const FTSENT **b)
 	return strcmp((*a)->fts_name, (*b)->fts_name);
 }
 
+/*
+ * Does a glob match a name?  Names met in a walk are base names; a name
+ * given on the command line matches when the glob matches it whole or any
+ * part of it after a '/' (trailing slashes included), as in GNU grep.
+ */
+static int
+glob_match(const char *glob, const char *name, int operand)
+{
+	if (!operand)
+		return fnmatch(glob, name, 0) == 0;
+	for (const char *p = name; p != NULL; p = strchr(p, '/')) {
+		if (*p == '/')
+			p++;
+		if (fnmatch(glob, p, 0) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Does name match a glob of the NULL-ended list? */
 static int
-matches(const char **globs, const char *name)
+matches(const char **globs, const char *name, int operand)
 {
 	for (; globs != NULL && *globs != NULL; globs++)
-		if (fnmatch(*globs, name, 0) == 0)
+		if (glob_match(*globs, name, operand))
 			return 1;
 	return 0;
 }
 
-/* Is a file found in the walk searched (--include, --exclude)? */
-static int
-file_wanted(const struct walk_filter *f, const char *name)
+/*
+ * Is a file searched (--include, --exclude)?  As in GNU grep, the last glob
+ * that matches decides; when none matches, the file is searched unless the
+ * first of them is an --include.  operand: named on the command line.
+ */
+int
+in_file_wanted(const struct walk_filter *f, const char *name, int operand)
 {
-	if (f == NULL)
+	size_t n = 0;
+
+	if (f == NULL || f->globs == NULL || f->globs[0] == NULL)
 		return 1;
-	if (matches(f->exclude, name))
-		return 0;
-	return f->include == NULL || matches(f->include, name);
+	while (f->globs[n] != NULL)
+		n++;
+	while (n-- > 0)
+		if (glob_match(f->globs[n] + 1, name, operand))
+			return f->globs[n][0] == '+';
+	return f->globs[0][0] != '+';
+}
+
+/* Is a directory searched (--exclude-dir)? */
+int
+in_dir_wanted(const struct walk_filter *f, const char *name, int operand)
+{
+	return f == NULL || !matches(f->exclude_dir, name, operand);
 }
 
 /*
@@ -203,8 +238,8 @@ in_walk(const char *path, int follow, const struct walk_filter *filter,
 	while ((e = fts_read(fts)) != NULL) {
 		switch (e->fts_info) {
 		case FTS_D:
-			if (e->fts_level > FTS_ROOTLEVEL && filter != NULL &&
-			    matches(filter->exclude_dir, e->fts_name))
+			if (e->fts_level > FTS_ROOTLEVEL &&
+			    !in_dir_wanted(filter, e->fts_name, 0))
 				fts_set(fts, e, FTS_SKIP);
 			break;
 		case FTS_DP:
@@ -234,7 +269,7 @@ in_walk(const char *path, int follow, const struct walk_filter *filter,
 			/* FALLTHROUGH */
 		default:
 			if (e->fts_level > FTS_ROOTLEVEL &&
-			    !file_wanted(filter, e->fts_name))
+			    !in_file_wanted(filter, e->fts_name, 0))
 				break;
 			if (fn(e->fts_path, arg) == -1)
 				rc = -1;

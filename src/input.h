@@ -7,14 +7,16 @@
 
 /* Globs for the names met in a recursive walk (NULL-ended lists). */
 struct walk_filter {
-	const char	**include;	/* only files matching one of these */
-	const char	**exclude;	/* no file matching one of these */
+	const char	**globs;	/* "+GLOB" include, "-GLOB" exclude, in
+					 * order: the last that matches wins */
 	const char	**exclude_dir;	/* no directory matching one of these */
 };
 
 /* input.c */
 ssize_t	in_fill(int fd, unsigned char *buf, size_t want, int *eof,
 	    int partial);
+int	in_file_wanted(const struct walk_filter *, const char *, int operand);
+int	in_dir_wanted(const struct walk_filter *, const char *, int operand);
 int	in_walk(const char *path, int follow, const struct walk_filter *,
 	    int (*fn)(const char *path, void *arg), void *arg);
 

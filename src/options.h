@@ -35,10 +35,11 @@ struct options {
 	int		 color;		/* --color: highlight (resolved) */
 	int		 show_cost;	/* --show-cost */
 	int		 best;		/* --best-match */
-	long long	 before;	/* -B NUM context lines, -1 none */
+	long long	 before;	/* -B NUM context lines */
 	long long	 after;		/* -A NUM */
-	const char	**include;	/* --include=GLOB (NULL-ended) */
-	const char	**exclude;	/* --exclude=GLOB */
+	int		 context;	/* -A, -B or -C given: "--" separators */
+	const char	**globs;	/* --include=GLOB ("+GLOB") and --exclude
+					 * ("-GLOB") in order, NULL-ended */
 	const char	**exclude_dir;	/* --exclude-dir=GLOB */
 };
 

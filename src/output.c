@@ -213,9 +213,10 @@ abs_off(const struct fstate *fs, const struct chunk *c, size_t at)
 static void
 group_sep(struct fstate *fs, uintmax_t at)
 {
-	if ((opt->before > 0 || opt->after > 0) && any_printed &&
-	    at != fs->last_end)
-		emit_colored(sgr.se, "--\n", 3);
+	if (opt->context && any_printed && at != fs->last_end) {
+		emit_colored(sgr.se, "--", 2);
+		emit("\n", 1);
+	}
 }
 
 /* Prints one record text[ls, le) with its prefix: a context record (sep
@@ -231,6 +232,8 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	group_sep(fs, abs_off(fs, c, ls));
 	fs->last_end = abs_off(fs, c, le) + 1;
 	any_printed = 1;
+	if (opt->only && sep == '-')
+		return;		/* context is counted, not printed, with -o */
 	if (opt->only) {
 		while (from < len && rf_find(line, len, from, &s, &e) <=
 		    pats->k) {
@@ -245,7 +248,9 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 		return;
 	}
 	prefix(fs, sep, lineno, abs_off(fs, c, ls), cost);
-	if (opt->color && sep == ':' && !opt->invert) {
+	/* Matches are highlighted in the records that hold them: selected
+	 * ones, or with -v the context ones. */
+	if (opt->color && (sep == ':') != opt->invert) {
 		while (from < len && rf_find(line, len, from, &s, &e) <=
 		    pats->k) {
 			emit(line + from, s - from);
@@ -305,7 +310,7 @@ selected(struct fstate *fs, int cost)
 		return 0;
 	fs->nsel++;
 	if (opt->max_count >= 0 && fs->nsel >= (uintmax_t)opt->max_count)
-		fs->done = 1;
+		fs->last = 1;	/* done once its after-context is out */
 	if (opt->quiet) {
 		/* -q: the first selected record settles the exit status. */
 		fs->done = 1;
@@ -333,10 +338,12 @@ select_record(struct fstate *fs, const struct chunk *c, size_t ls,
 {
 	if (!selected(fs, cost))
 		return;
-	if (opt->before > 0 && !opt->only)
+	if (opt->before > 0)
 		before_context(fs, c, ls);
 	print_record(fs, c, ls, le, ':', cost);
-	fs->after = opt->only ? 0 : opt->after;
+	fs->after = opt->after;
+	if (fs->last && fs->after == 0)
+		fs->done = 1;
 }
 
 /*
@@ -354,8 +361,9 @@ out_long_record(struct fstate *fs, FILE *tmp, uintmax_t len, int terminated,
 
 	if (binary && !opt->text && opt->eol == '\n')
 		fs->binary = 1;
-	if (hit != opt->invert ? selected(fs, 0) : fs->after-- > 0) {
-		char sep = hit != opt->invert ? ':' : '-';
+	if (hit != opt->invert && !fs->last ? selected(fs, 0) :
+	    fs->after-- > 0) {
+		char sep = hit != opt->invert && !fs->last ? ':' : '-';
 		group_sep(fs, fs->off);
 		prefix(fs, sep, fs->lines + 1, fs->off, 0);
 		rewind(tmp);
@@ -367,6 +375,8 @@ out_long_record(struct fstate *fs, FILE *tmp, uintmax_t len, int terminated,
 		if (sep == ':')
 			fs->after = opt->after;
 	}
+	if (fs->last && fs->after <= 0)
+		fs->done = 1;
 	fs->lines += terminated;
 	fs->off += len + terminated;
 }
@@ -383,11 +393,13 @@ record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 		cost = rf_cost(c->text + ls, le - ls);
 		candidate = cost <= pats->k;
 	}
-	if (candidate != opt->invert) {
+	if (candidate != opt->invert && !fs->last) {
 		select_record(fs, c, ls, le, cost);
 	} else if (fs->after > 0) {
+		/* After -m's last record, even selected ones are context. */
 		print_record(fs, c, ls, le, '-', 0);
-		fs->after--;
+		if (--fs->after == 0 && fs->last)
+			fs->done = 1;
 	}
 }
 
@@ -457,15 +469,20 @@ out_file_end(struct fstate *fs)
 	if (opt->quiet)
 		return;
 	if (opt->count && !opt->list && !opt->list_none) {
+		char num[32];
 		if (fs->show_name) {
-			fputs(fs->name, stdout);
-			putchar(opt->null_name ? '\0' : ':');
+			emit_colored(sgr.fn, fs->name, strlen(fs->name));
+			if (opt->null_name)
+				emit("", 1);
+			else
+				emit_sep(':');
 		}
-		printf("%ju\n", fs->nsel);
+		emit(num, (size_t)snprintf(num, sizeof(num), "%ju\n",
+		    fs->nsel));
 	}
 	if ((opt->list && fs->nsel > 0) || (opt->list_none && fs->nsel == 0)) {
-		fputs(fs->name, stdout);
-		putchar(opt->null_name ? '\0' : '\n');
+		emit_colored(sgr.fn, fs->name, strlen(fs->name));
+		emit(opt->null_name ? "" : "\n", 1);
 	}
 	if (opt->line_buffered)
 		fflush(stdout);

@@ -21,6 +21,7 @@ struct fstate {
 	long long	 after;		/* after-context records still due */
 	int		 binary;	/* a NUL byte was seen */
 	int		 done;		/* nothing more to do for this input */
+	int		 last;		/* -m reached: only after-context left */
 };
 
 /* output.c */

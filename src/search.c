@@ -48,7 +48,7 @@ search_init(const struct options *o, const struct patset *ps)
 {
 	opt = o;
 	pats = ps;
-	filter = (struct walk_filter){ o->include, o->exclude, o->exclude_dir };
+	filter = (struct walk_filter){ o->globs, o->exclude_dir };
 	scan_open_host(&host, ps, o->eol, o->chunk ? o->chunk : CHUNK_CPU);
 	if ((o->device != NULL && strcmp(o->device, "host") == 0) || host.exact)
 		dev_state = -1;
@@ -163,22 +163,27 @@ whole_records(const unsigned char *buf, size_t have)
 }
 
 /* Returns where the records kept for before-context start: the last
- * opt->before records of chunk[0, len), unless they take over half the
- * chunk capacity (then fewer context records are shown). */
+ * opt->before records of chunk[0, len). */
 static size_t
-history_start(const unsigned char *chunk, size_t len, size_t cap)
+history_start(const unsigned char *chunk, size_t len)
 {
 	size_t keep = len;
 
 	for (long long i = 0; i < opt->before && keep > 0; i++) {
 		const unsigned char *p = keep > 1 ?
 		    memrchr(chunk, opt->eol, keep - 1) : NULL;
-		size_t start = p ? (size_t)(p - chunk) + 1 : 0;
-		if (len - start > cap / 2)
-			break;
-		keep = start;
+		keep = p ? (size_t)(p - chunk) + 1 : 0;
 	}
 	return keep;
+}
+
+/* Doubles every slot (host and devices), keeping their contents. */
+static void
+grow_all(void)
+{
+	for (int i = 0; i < ndev; i++)
+		scan_grow(&dev[i], dev[i].cap * 2);
+	scan_grow(&host, host.cap * 2);
 }
 
 /* Reads into a slot; with --line-buffered whatever one read() brings, so
@@ -401,9 +406,7 @@ ring_fill(struct ring *r, struct stage *g, int fd, struct fstate *fs)
 				return -1;
 			continue;
 		}
-		for (int i = 0; i < ndev; i++)
-			scan_grow(&dev[i], dev[i].cap * 2);
-		scan_grow(&host, host.cap * 2);
+		grow_all();
 	}
 }
 
@@ -426,13 +429,22 @@ premade_bitmap(struct stage *g)
 }
 
 /* Moves the bytes after prev's whole records (and the records kept for
- * before-context) to the start of stage g. */
+ * before-context) to the start of stage g.  When they would fill more than
+ * half a slot, the stages in flight are printed and the slots grow. */
 static void
-carry(struct stage *g, const struct stage *prev)
+carry(struct ring *r, struct stage *g, const struct stage *prev,
+    struct fstate *fs)
 {
 	const unsigned char *pc = scan_chunk(prev->s, prev->slot);
-	size_t keep = history_start(pc, prev->len, prev->s->cap);
+	size_t keep = history_start(pc, prev->len);
 
+	if (prev->have - keep > prev->s->cap / 2) {
+		while (r->count > 0)
+			ring_pop(r, fs);
+		while (prev->have - keep > prev->s->cap / 2)
+			grow_all();
+		pc = scan_chunk(prev->s, prev->slot);
+	}
 	g->have = prev->have - keep;
 	g->hist = prev->len - keep;
 	g->len = 0;
@@ -487,7 +499,7 @@ search_fd(int fd, struct fstate *fs)
 			break;
 		prev = g;
 		g = &r.st[next];
-		carry(g, prev);
+		carry(&r, g, prev, fs);
 		if (ring_fill(&r, g, fd, fs) == -1) {
 			rc = -1;
 			break;
@@ -609,7 +621,8 @@ search_path(const char *path, int show_name)
 	if (strcmp(path, "-") == 0)
 		return search_stdin(show_name);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (opt->skip_dirs)
+		if (opt->skip_dirs || (opt->recursive &&
+		    !in_dir_wanted(&filter, path, 1)))
 			return 0;
 		if (opt->recursive)
 			return in_walk(path, opt->recursive == 2, &filter,
@@ -618,6 +631,9 @@ search_path(const char *path, int show_name)
 			warnx_("%s: Is a directory", path);
 		return -1;
 	}
+	/* grep applies --include and --exclude to named files too. */
+	if (!in_file_wanted(&filter, path, 1))
+		return 0;
 	return search_file(path, show_name);
 }
 

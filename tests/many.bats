@@ -1,0 +1,274 @@
+#!/usr/bin/env bats
+# Many patterns: -e repeated, -f FILE (one pattern per line), 100 and 10,000
+# random patterns of 5..15 bytes against the naive DP oracle (tests/oracle.c),
+# 10,000 patterns end to end on 80 KB of the King James Bible (k=0 against
+# grep -F -f, k=1 against the oracle on a sample of lines), -f of an empty
+# file, CRLF pattern files (the CR is part of the pattern, as in grep), -i
+# with many patterns; through the host matcher and OpenCL (tiny chunks too).
+load test_helper
+load check_helper
+
+# casegen options for the 100-pattern cases: alphabet and k range chosen so
+# that some lines, not all, are selected
+HUNDRED=("-a az -k 0:2" "-a acgt -k 0:0" "-a mixed -k 0:1" "-a words -k 0:1"
+         "-a printable -k 0:3" "-a az -k 1:1" "-a mixed -k 1:1" "-a az -k 0:0")
+FLAGS100=("" "-n" "-c" "-v -n" "-i" "-i -c" "-w" "-x -n" "-n --show-cost" "-i -w --show-cost")
+
+mk() {
+    local s=$1 opts=$2
+    # shellcheck disable=SC2086
+    casegen $opts "$s" "$CASES/t.$s" "$CASES/p.$s" > "$CASES/k.$s"
+    echo "tests/bin/casegen $opts $s $CASES/t.$s $CASES/p.$s" > "$CASES/g.$s"
+}
+
+join_verses() {
+    awk '/^ +[0-9]+ /{ if (v != "") print v; v = $0; next }
+         /^$/       { if (v != "") print v; v = ""; print; next }
+                    { if (v != "") v = v " " $0; else print }
+         END        { if (v != "") print v }'
+}
+
+setup_file() {
+    local tool s i
+    for tool in casegen oracle bible; do
+        command -v "$tool" >/dev/null ||
+            { echo "$tool missing: run 'make test-progs' (and 'make deps' for bible-kjv)" >&2; return 1; }
+    done
+    export CASES="$BATS_FILE_TMPDIR/cases"
+    mkdir -p "$CASES"
+    for ((i = 0; i < ${#HUNDRED[@]}; i++)); do
+        mk "$((100 + i))" "-p 100 -n 5:15 -b 3000:6000 -l 0:80 -P 30 ${HUNDRED[i]}"
+    done
+    mk 10001 "-p 10000 -n 5:15 -k 0:0 -a az -b 1500:2500 -l 0:60 -P 30"
+    mk 10002 "-p 10000 -n 5:15 -k 1:1 -a az -b 1500:2500 -l 0:60 -P 30"
+    mk 10003 "-p 10000 -n 5:15 -k 0:0 -a mixed -b 1500:2500 -l 0:60 -P 30"
+    # several -e: 2..6 patterns of 1..150 bytes (one and several words)
+    for ((s = 1; s <= 16; s++)); do
+        mk "$s" "-p 2:6 -n 1:150 -k 0:6 -b 1000:4000"
+    done
+
+    # the Bible, one verse per line: the first ~80 KB (10,000 patterns cost
+    # 10,000 passes over the text)
+    local B="$BATS_FILE_TMPDIR/bible"
+    mkdir -p "$B"
+    bible "Gen1:1-Rev22:21" | join_verses > "$B/kjv.txt"
+    awk '{ n += length($0) + 1; print } n > 80000 { exit }' "$B/kjv.txt" > "$B/part.txt"
+    # 10,000 patterns of 10..15 bytes from every 9th verse of the whole
+    # Bible: 1 in 9 exact, 3 in 9 with a '#' inserted (1 edit), the others
+    # with '%' and '#' inserted (2 edits)
+    awk 'NR % 9 == 0 && length($0) > 40 {
+             for (j = 0; j < 3; j++) {
+                 n++
+                 len = 10 + (n * 7) % 6
+                 p = substr($0, 6 + (n * 13) % (length($0) - 21), len)
+                 if (n % 9 >= 1 && n % 9 <= 3) p = substr(p, 1, 4) "#" substr(p, 5)
+                 else if (n % 9 > 3) p = substr(p, 1, 2) "%" substr(p, 3, 5) "#" substr(p, 8)
+                 print p
+                 if (n == 10000) exit
+             }
+         }' "$B/kjv.txt" > "$B/pats"
+}
+
+setup() {
+    begin_checks
+    CASES="$BATS_FILE_TMPDIR/cases"
+    B="$BATS_FILE_TMPDIR/bible"
+    W="$BATS_TEST_TMPDIR"
+}
+
+k_of() { local k d; read -r k d < "$CASES/k.$1"; echo "$k"; }
+
+# runcase SEED ENVS FLAGS: agrep-gpu FLAGS -k K -f PATFILE TEXT vs the oracle
+runcase() {
+    local s=$1 envs=$2 flags=$3 k
+    k=$(k_of "$s")
+    GEN=$(cat "$CASES/g.$s")
+    WHAT="seed $s: $(cut -d' ' -f2- "$CASES/k.$s")"
+    # shellcheck disable=SC2086
+    check "$envs" "" $flags -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+}
+
+@test "several -e: lines matching any pattern, each within k (host, OpenCL, tiny chunks)" {
+    local s k envs
+    local -a pats eargs
+    for ((s = 1; s <= 16; s++)); do
+        k=$(k_of "$s")
+        mapfile -t pats < "$CASES/p.$s"
+        eargs=()
+        for p in "${pats[@]}"; do eargs+=(-e "$p"); done
+        GEN=$(cat "$CASES/g.$s")
+        WHAT="seed $s, ${#pats[@]} -e patterns: $(cut -d' ' -f2- "$CASES/k.$s")"
+        case $((s % 4)) in
+            0) envs="AGREP_GPU_DEVICE=host" ;;
+            1) envs="AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100" ;;
+            2) envs="AGREP_GPU_HOST_MAX=0" ;;
+            3) envs="" ;;
+        esac
+        check "$envs" "" -n -k "$k" "${eargs[@]}" "$CASES/t.$s"
+        check "$envs" "" -c -i -k "$k" "${eargs[@]}" "$CASES/t.$s"
+        # -e and -f together: the union
+        check "$envs" "" -k "$k" -e "${pats[0]}" -f "$CASES/p.$((s % 16 + 1))" "$CASES/t.$s"
+    done
+    end_checks
+}
+
+@test "several -e: hand-made cases (oracle checked by hand)" {
+    printf 'colour\ncolor\ncoler\nkolor\ncalendar\n\nflavour\n' > "$W/t"
+    run oracle -k 1 -e colour -e flavor "$W/t"
+    assert_output "$(printf 'colour\ncolor\nflavour')" # coler, kolor: 2 edits
+    local envs
+    for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64" ""; do
+        check "$envs" "" -k 1 -e colour -e flavor "$W/t"
+        check "$envs" "" -k 0 -e colour -e color -e xyz "$W/t"
+        check "$envs" "" -n -k 2 -e "$(printf 'calender\nflavr')" -e kolor "$W/t"
+        check "$envs" "" -k 0 -e zzz -e '' "$W/t"      # an empty pattern: all
+        check "$envs" "" -c -k 3 -e ab -e "$(printf '%0200d' 0)" "$W/t" # k >= one length
+        check "$envs" "" -v -k 1 -e colour -e calendar "$W/t"
+        check "$envs" "" -i -k 0 -e COLOR -e FLAVOUR "$W/t"
+    done
+    end_checks
+}
+
+@test "-f with 100 random patterns agrees with the oracle (host, OpenCL tiny chunks, default)" {
+    local i s
+    for ((i = 0; i < ${#HUNDRED[@]}; i++)); do
+        s=$((100 + i))
+        runcase "$s" "AGREP_GPU_DEVICE=host" "${FLAGS100[i % 10]}"
+        runcase "$s" "AGREP_GPU_DEVICE=host" "${FLAGS100[(i + 5) % 10]}"
+        runcase "$s" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=$((64 + 37 * i))" "${FLAGS100[(i + 1) % 10]}"
+        runcase "$s" "AGREP_GPU_HOST_MAX=0" "${FLAGS100[(i + 2) % 10]}"
+        runcase "$s" "" "${FLAGS100[(i + 3) % 10]}"
+    done
+    end_checks
+}
+
+@test "-f with 10,000 random patterns agrees with the oracle" {
+    [ "$(wc -l < "$CASES/p.10001")" = 10000 ]
+    runcase 10001 "AGREP_GPU_DEVICE=host" "-n"
+    runcase 10001 "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=257" "-n"
+    runcase 10001 "AGREP_GPU_HOST_MAX=0" "-c"
+    runcase 10002 "AGREP_GPU_DEVICE=host" "-n"
+    runcase 10002 "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100" ""
+    runcase 10002 "" "-v"
+    runcase 10003 "AGREP_GPU_DEVICE=host" "-i -n"
+    runcase 10003 "AGREP_GPU_HOST_MAX=0" "-i"
+    runcase 10003 "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=64" ""
+    end_checks
+}
+
+@test "10,000 patterns on the Bible, k=0: the lines of grep -F -f" {
+    [ "$(wc -l < "$B/pats")" = 10000 ]
+    ! grep -qx '' "$B/pats"   # no empty pattern (it would select everything)
+    local rc=0 n
+    grep -F -f "$B/pats" "$B/part.txt" > "$W/grep" || rc=$?
+    n=$(wc -l < "$W/grep")
+    [ "$n" -gt 100 ] && [ "$n" -lt "$(wc -l < "$B/part.txt")" ]
+    REF="grep -F -f PATS (10,000 patterns) on $(wc -c < "$B/part.txt") bytes of the Bible"
+    check_ref "$W/grep" "$rc" "" "" -f "$B/pats" "$B/part.txt"
+    check_ref "$W/grep" "$rc" "AGREP_GPU_HOST_MAX=0" "" -k 0 -f "$B/pats" "$B/part.txt"
+    grep -c -F -f "$B/pats" "$B/part.txt" > "$W/grepc" || true
+    check_ref "$W/grepc" "$rc" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=65536" "$B/part.txt" -c -f "$B/pats"
+    echo "# $n of $(wc -l < "$B/part.txt") lines selected" >&3
+    end_checks
+}
+
+@test "10,000 patterns on the Bible, k=1: a sample of lines agrees with the oracle" {
+    local rc=0 total sel
+    agrep-gpu -n -k 1 -f "$B/pats" "$B/part.txt" > "$W/out" 2> "$W/err" || rc=$?
+    [ "$rc" = 0 ] && [ ! -s "$W/err" ] || { echo "exit $rc: $(head -3 "$W/err")"; return 1; }
+    total=$(wc -l < "$B/part.txt")
+    cut -d: -f1 "$W/out" > "$W/selected"
+    sel=$(wc -l < "$W/selected")
+    [ "$sel" -gt 100 ] && [ "$sel" -lt "$total" ] # a real mix
+    # the sample: every 23rd line, plus every 13th selected line, with their
+    # line numbers; the oracle decides each of them with all 10,000 patterns
+    { awk -v t="$total" 'BEGIN { for (i = 5; i <= t; i += 23) print i }'
+      awk 'NR % 13 == 1' "$W/selected"; } | sort -nu > "$W/sample"
+    awk 'NR == FNR { want[$1] = 1; next } FNR in want { print FNR ":" $0 }' \
+        "$W/sample" "$B/part.txt" > "$W/sample.txt"
+    # each sampled line alone, numbered: "N:line" lines; the oracle selects
+    # among "line" texts, so strip the numbers for it and put them back
+    cut -d: -f2- "$W/sample.txt" > "$W/sample.lines"
+    oracle -n -k 1 -f "$B/pats" "$W/sample.lines" > "$W/osel" || true
+    awk -F: 'NR == FNR { num[NR] = $1; next } { i = $1; sub(/^[0-9]+:/, ""); print num[i] ":" $0 }' \
+        "$W/sample.txt" "$W/osel" > "$W/expected"
+    # agrep-gpu's selection restricted to the sample
+    awk -F: 'NR == FNR { want[$1] = 1; next } ($1 in want)' "$W/sample" "$W/out" > "$W/got"
+    if ! cmp -s "$W/expected" "$W/got"; then
+        echo "10,000 patterns, k=1: agrep-gpu and the oracle disagree on sampled lines"
+        echo "(< oracle, > agrep-gpu -n -k 1 -f PATS BIBLE-PART)"
+        diff "$W/expected" "$W/got" | head -10 | _show
+        return 1
+    fi
+    echo "# $(wc -l < "$W/sample") sampled lines, $(wc -l < "$W/expected") selected; $sel of $total in all" >&3
+    # OpenCL with small chunks selects the same lines as the default run
+    # (both checked: the sample above, and the k=0 test against grep)
+    # and -c counts them
+    run agrep-gpu -c -k 1 -f "$B/pats" "$B/part.txt"
+    [ "$output" = "$sel" ] || { echo "-c says $output, lines $sel"; return 1; }
+}
+
+@test "-f of an empty file selects nothing (also with -k, -i, -c), but -v selects every line" {
+    : > "$W/empty"
+    printf 'alpha\n\nbeta\ngamma' > "$W/t"
+    local envs
+    for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0" ""; do
+        check "$envs" "" -f "$W/empty" "$W/t"
+        check "$envs" "" -k 5 -f "$W/empty" "$W/t"
+        check "$envs" "" -c -i -k 2 -f "$W/empty" "$W/t"
+        check "$envs" "" -v -f "$W/empty" "$W/t"
+        check "$envs" "" -k 1 -f "$W/empty" -e beta "$W/t"
+        check "$envs" "" -k 1 -f "$W/empty" "$W/t" "$W/empty"
+    done
+    # and grep agrees where it can (k=0)
+    run agrep-gpu -f "$W/empty" "$W/t"
+    [ "$status" = 1 ] && [ -z "$output" ]
+    run agrep-gpu -v -f "$W/empty" "$W/t"
+    [ "$status" = 0 ] && [ "$output" = "$(grep -v -F -f "$W/empty" "$W/t")" ]
+    end_checks
+}
+
+@test "-f with CRLF lines: the CR is part of each pattern, as in grep" {
+    printf 'abc\r\ndefgh\r\n' > "$W/p"
+    printf 'abc\r\nabc\nxdefgh\r\ndefgh\nabx\r\n\r\ndefg\r\n' > "$W/t"
+    local envs k rc=0
+    # grep -F -f for k=0 (the CR of "abc\r" must match a CR in the text)
+    grep -F -f "$W/p" "$W/t" > "$W/grep" || rc=$?
+    [ "$(cat -v "$W/grep")" = "$(printf 'abc^M\nxdefgh^M')" ]
+    REF="grep -F -f CRLF-PATTERNS"
+    for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64" ""; do
+        check_ref "$W/grep" "$rc" "$envs" "" -f "$W/p" "$W/t"
+        for k in 0 1 2; do
+            check "$envs" "" -n -k "$k" -f "$W/p" "$W/t"
+            check "$envs" "" -x -n -k "$k" -f "$W/p" "$W/t"
+            check "$envs" "" -n --show-cost -k "$k" -f "$W/p" "$W/t"
+        done
+    done
+    # the oracle, by hand: "abc\r" is one deletion from "abc"
+    run oracle -x -n -k 1 -f "$W/p" "$W/t"
+    assert_output "$(printf '1:abc\r\n2:abc\n3:xdefgh\r\n4:defgh\n5:abx\r\n7:defg\r')"
+    end_checks
+}
+
+@test "-i with many patterns: upper-case pattern files on lower/mixed-case text" {
+    local i s
+    for i in 0 2 5 7; do
+        s=$((100 + i))
+        tr 'a-z' 'A-Z' < "$CASES/p.$s" > "$CASES/P.$s"
+        GEN="$(cat "$CASES/g.$s") && tr a-z A-Z < $CASES/p.$s > $CASES/P.$s"
+        k=$(k_of "$s")
+        check "AGREP_GPU_DEVICE=host" "" -i -n -k "$k" -f "$CASES/P.$s" "$CASES/t.$s"
+        check "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=128" "" -i -k "$k" -f "$CASES/P.$s" "$CASES/t.$s"
+        check "" "" -i -c -k "$k" -f "$CASES/P.$s" "$CASES/t.$s"
+        check "" "" -i -w -k "$k" -f "$CASES/P.$s" "$CASES/t.$s"
+        # without -i the upper-case patterns find (almost) nothing: still the oracle's answer
+        check "AGREP_GPU_HOST_MAX=0" "" -c -k "$k" -f "$CASES/P.$s" "$CASES/t.$s"
+    done
+    # 10,000 upper-case Bible patterns, k=0, against grep -i -F -f
+    tr 'a-z' 'A-Z' < "$B/pats" > "$W/PATS"
+    local rc=0
+    grep -i -F -f "$W/PATS" "$B/part.txt" > "$W/grep" || rc=$?
+    REF="grep -i -F -f UPPER-CASE-PATS (10,000)"
+    check_ref "$W/grep" "$rc" "AGREP_GPU_HOST_MAX=0" "" -i -f "$W/PATS" "$B/part.txt"
+    end_checks
+}

@@ -1,0 +1,355 @@
+#!/usr/bin/env bats
+# Options that need match positions or costs, computed on the host for the
+# selected lines: -w, -x, --show-cost, --best-match against the naive DP
+# oracle (tests/oracle.c) over random inputs, through the host matcher and
+# OpenCL; -o and --color on hand-made cases with exact expected bytes, and
+# against grep -F for k=0; GREP_COLORS, NO_COLOR; -i with each.
+load test_helper
+load check_helper
+
+# casegen options: short patterns, word-ish texts, lines that are often a
+# copy alone (for -x), k sometimes >= the pattern length
+GENOPTS=("-n 1:12 -k 0:4 -a words -x 30 -b 500:3000 -l 0:40"
+         "-n 3:10 -k 0:3 -a mixed -x 30 -b 500:3000 -l 0:40"
+         "-n 2:8 -k 0:3 -a printable -x 30 -b 500:2000 -l 0:30"
+         "-n 1:4 -k 1:6 -a words -x 40 -b 300:1500 -l 0:12"
+         "-n 4:12 -k 0:4 -a az -x 40 -b 500:2000 -l 0:30"
+         "-n 2:6 -k 0:3 -a ab -x 40 -b 300:1500 -l 0:20")
+FLAGS=("-w" "-w -n" "-x" "-x -c" "--show-cost" "-n --show-cost" "-w --show-cost"
+       "-x -n --show-cost" "--best-match" "--best-match -n --show-cost" "-w --best-match"
+       "-x --best-match --show-cost" "-i -w" "-i -x -n" "-i --show-cost" "-i --best-match -n"
+       "-v -w" "-v -x -n" "-c -w -i" "-w -x")
+NCASES=36
+
+mk() {
+    local s=$1 opts=$2
+    # shellcheck disable=SC2086
+    casegen $opts "$s" "$CASES/t.$s" "$CASES/p.$s" > "$CASES/k.$s"
+    echo "tests/bin/casegen $opts $s $CASES/t.$s $CASES/p.$s" > "$CASES/g.$s"
+}
+
+setup_file() {
+    local tool s
+    for tool in casegen oracle; do
+        command -v "$tool" >/dev/null ||
+            { echo "tests/bin/$tool missing: run 'make test-progs'" >&2; return 1; }
+    done
+    export CASES="$BATS_FILE_TMPDIR/cases"
+    mkdir -p "$CASES"
+    for ((s = 1; s <= NCASES; s++)); do
+        mk "$s" "${GENOPTS[s % 6]}"
+        # a second, smaller file for --best-match over several inputs
+        mk "$((s + 1000))" "${GENOPTS[s % 6]} -b 100:600 -p 1"
+    done
+}
+
+setup() {
+    begin_checks
+    CASES="$BATS_FILE_TMPDIR/cases"
+    W="$BATS_TEST_TMPDIR"
+}
+
+k_of() { local k d; read -r k d < "$CASES/k.$1"; echo "$k"; }
+
+runcase() {
+    local s=$1 envs=$2 flags=$3 k
+    k=$(k_of "$s")
+    GEN="$(cat "$CASES/g.$s") && $(cat "$CASES/g.$((s + 1000))")"
+    WHAT="seed $s: $(cut -d' ' -f2- "$CASES/k.$s")"
+    # shellcheck disable=SC2086
+    case $flags in
+        *best-match*) check "$envs" "" $flags -k "$k" -f "$CASES/p.$s" "$CASES/t.$s" "$CASES/t.$((s + 1000))" ;;
+        *) check "$envs" "" $flags -k "$k" -f "$CASES/p.$s" "$CASES/t.$s" ;;
+    esac
+}
+
+# ---------------------------------------------------------------- the oracle
+
+@test "oracle: -w, -x, --show-cost, --best-match on hand-computed cases" {
+    printf 'his mercy endureth\nxmercy\nmercy!\nmerc\n\nmercymercy\n' > "$W/t"
+    run oracle -w --show-cost -k 1 merc "$W/t"       # "mercy" is 1 from "merc"
+    assert_output "$(printf '1:his mercy endureth\n1:mercy!\n0:merc')"
+    run oracle -w -n -k 0 mercy "$W/t"
+    assert_output "$(printf '1:his mercy endureth\n3:mercy!')"
+    run oracle -w --show-cost -k 1 mercy "$W/t"      # xmercy: the whole word, 1
+    assert_output "$(printf '0:his mercy endureth\n1:xmercy\n0:mercy!\n1:merc')"
+    run oracle -x --show-cost -k 5 mercy "$W/t"      # the empty line: 5 deletions
+    assert_output "$(printf '1:xmercy\n1:mercy!\n1:merc\n5:\n5:mercymercy')"
+    run oracle -w --show-cost -k 9 -e '' "$W/t"      # the shortest word, or ""
+    assert_output "$(printf '3:his mercy endureth\n6:xmercy\n0:mercy!\n4:merc\n0:')"
+    run oracle --best-match --show-cost -x mercy "$W/t"   # no -k: any cost
+    assert_output "$(printf '1:xmercy\n1:mercy!\n1:merc')"
+    run oracle --best-match -k 0 -x mercy "$W/t"
+    assert_failure 1
+    run oracle --best-match -n --show-cost mercy "$W/t" /dev/null
+    assert_output "$(printf '%s\n' "$W/t:1:0:his mercy endureth" "$W/t:2:0:xmercy" \
+        "$W/t:3:0:mercy!" "$W/t:6:0:mercymercy")"
+    run oracle -i -x --show-cost -k 2 MERCY! "$W/t"  # xmercy: 2 (x out, ! in)
+    assert_output "$(printf '2:xmercy\n0:mercy!\n2:merc')"
+}
+
+@test "oracle: -w without word bytes is plain matching; -w/-x at k=0 are grep -F -w/-x" {
+    local s k pat rc
+    for ((s = 1; s <= 30; s++)); do
+        # no word byte at all: every start and end is allowed
+        casegen -n 1:10 -k 0:4 -a words -b 300:1000 -l 0:30 "$s" "$W/t" "$W/p" > "$W/k"
+        tr 'abcdZ9_' '.,;: .,' < "$W/t" > "$W/nw"; tr 'abcdZ9_' '.,;: .,' < "$W/p" > "$W/np"
+        read -r k _ < "$W/k"
+        oracle -n --show-cost -k "$k" -f "$W/np" "$W/nw" > "$W/a" || true
+        oracle -w -n --show-cost -k "$k" -f "$W/np" "$W/nw" > "$W/b" || true
+        cmp -s "$W/a" "$W/b" || { echo "oracle -w differs without word bytes: seed $s"; diff "$W/a" "$W/b" | head; return 1; }
+        # k=0: GNU grep -F -w and -x (one pattern, and all of them)
+        pat=$(head -1 "$W/p")
+        [ -n "$pat" ] || continue
+        for f in -w -x "-w -i" "-x -i" "-w -c"; do
+            rc=0
+            # shellcheck disable=SC2086
+            grep -F $f -e "$pat" "$W/t" > "$W/g" || rc=$?
+            # shellcheck disable=SC2086
+            oracle $f -k 0 -e "$pat" "$W/t" > "$W/o" || true
+            cmp -s "$W/g" "$W/o" || { echo "oracle $f differs from grep -F $f: seed $s '$pat'"; diff "$W/g" "$W/o" | head; return 1; }
+            # shellcheck disable=SC2086
+            grep -F $f -f "$W/p" "$W/t" > "$W/g" || true
+            # shellcheck disable=SC2086
+            oracle $f -k 0 -f "$W/p" "$W/t" > "$W/o" || true
+            cmp -s "$W/g" "$W/o" || { echo "oracle $f -f differs from grep -F $f -f: seed $s"; diff "$W/g" "$W/o" | head; return 1; }
+        done
+    done
+}
+
+@test "oracle: --show-cost equals tre-agrep -s on short random cases" {
+    local s k pat f
+    for ((s = 1; s <= 40; s++)); do
+        casegen -t -p 1 -n 2:20 -k 0:6 -a any -b 300:1500 -l 0:60 "$s" "$W/t" "$W/p" > "$W/k"
+        read -r k _ < "$W/k"
+        pat=$(cat "$W/p")
+        f=""; ((s % 3 == 0)) && f=-i
+        # shellcheck disable=SC2086
+        oracle $f -n --show-cost -k "$k" -f "$W/p" "$W/t" > "$W/o" || true
+        # shellcheck disable=SC2086
+        tre-agrep $f -s -n -k -E "$k" -e "$pat" "$W/t" > "$W/r" || true
+        cmp -s "$W/o" "$W/r" || { echo "seed $s k=$k $f: oracle vs tre-agrep -s"; diff "$W/o" "$W/r" | head | _show; return 1; }
+    done
+}
+
+# ------------------------------------------------- agrep-gpu vs the oracle
+
+@test "-w -x --show-cost --best-match: host matcher agrees with the oracle" {
+    local s
+    for ((s = 1; s <= NCASES; s++)); do
+        runcase "$s" "AGREP_GPU_DEVICE=host" "${FLAGS[s % 20]}"
+        runcase "$s" "AGREP_GPU_DEVICE=host" "${FLAGS[(s + 7) % 20]}"
+        runcase "$s" "AGREP_GPU_DEVICE=host" "${FLAGS[(s + 13) % 20]}"
+    done
+    end_checks
+}
+
+@test "-w -x --show-cost --best-match: OpenCL (64-byte slices, tiny chunks) agrees with the oracle" {
+    local s chunks=(64 100 128 257 1000)
+    for ((s = 1; s <= NCASES; s++)); do
+        runcase "$s" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=${chunks[s % 5]}" "${FLAGS[(s + 3) % 20]}"
+    done
+    end_checks
+}
+
+@test "-w -x --show-cost --best-match: OpenCL defaults and default settings agree with the oracle" {
+    local s
+    for ((s = 1; s <= NCASES; s++)); do
+        runcase "$s" "AGREP_GPU_HOST_MAX=0" "${FLAGS[(s + 10) % 20]}"
+        runcase "$s" "" "${FLAGS[(s + 16) % 20]}"
+    done
+    end_checks
+}
+
+@test "--best-match without -k: any cost counts (host, OpenCL)" {
+    local s envs
+    for ((s = 1; s <= 18; s++)); do
+        GEN="$(cat "$CASES/g.$s") && $(cat "$CASES/g.$((s + 1000))")"
+        for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100"; do
+            case $((s % 4)) in
+                0) check "$envs" "" --best-match -n --show-cost -f "$CASES/p.$s" "$CASES/t.$s" "$CASES/t.$((s + 1000))" ;;
+                1) check "$envs" "" --best-match -w -f "$CASES/p.$s" "$CASES/t.$s" ;;
+                2) check "$envs" "" --best-match -x --show-cost -i -f "$CASES/p.$s" "$CASES/t.$s" ;;
+                3) check "$envs" "" --best-match -f "$CASES/p.$s" "$CASES/t.$((s + 1000))" "$CASES/t.$s" ;;
+            esac
+        done
+    done
+    end_checks
+}
+
+@test "--show-cost and --best-match print 'file:lineno:cost:line' like tre-agrep -s" {
+    printf 'his mercy endureth\nhis mrcy\nnothing\n' > "$W/a"
+    printf 'merciful\nmercy me\n' > "$W/b"
+    cd "$W"
+    # tre-agrep -s -n with two files: the format reference
+    run tre-agrep -s -n -k -E 2 -e mercy a b
+    assert_output "$(printf 'a:1:0:his mercy endureth\na:2:1:his mrcy\nb:1:1:merciful\nb:2:0:mercy me')"
+    local envs
+    for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0"; do
+        run env $envs agrep-gpu --show-cost -n -k 2 mercy a b
+        assert_output "$(printf 'a:1:0:his mercy endureth\na:2:1:his mrcy\nb:1:1:merciful\nb:2:0:mercy me')"
+        run env $envs agrep-gpu --show-cost -k 2 mercy a b
+        assert_output "$(printf 'a:0:his mercy endureth\na:1:his mrcy\nb:1:merciful\nb:0:mercy me')"
+        run env $envs agrep-gpu --show-cost -k 2 mercy a
+        assert_output "$(printf '0:his mercy endureth\n1:his mrcy')"
+        # ties over all inputs are all printed; without -k the best is 0 here
+        run env $envs agrep-gpu --best-match -n mercy a b
+        assert_output "$(printf 'a:1:his mercy endureth\nb:2:mercy me')"
+        run env $envs agrep-gpu --best-match --show-cost mrcy a b
+        assert_output "$(printf 'a:0:his mrcy')"
+        # the best is 1 ("mercx" is 1 from "mercy" and "merci"; "mrcy" is 2)
+        run env $envs agrep-gpu --best-match --show-cost -k 3 mercx a b
+        assert_output "$(printf 'a:1:his mercy endureth\nb:1:merciful\nb:1:mercy me')"
+        # within k only: none within 0 of "mercx" -> exit 1
+        run env $envs agrep-gpu --best-match -k 0 mercx a b
+        assert_failure 1
+        assert_output ""
+        # -i
+        run env $envs agrep-gpu --best-match -i -n MERCIFUL a b
+        assert_output "b:1:merciful"
+    done
+}
+
+# ----------------------------------------------------------------- -o
+
+@test "-o prints each matched part (hand-made cases)" {
+    local envs
+    for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64"; do
+        run env $envs agrep-gpu -o -k1 mercy <<< 'his mercy endureth'
+        assert_output mercy
+        run env $envs agrep-gpu -o -k1 mercy <<< 'his mrcy endureth'
+        assert_output mrcy
+        run env $envs agrep-gpu -o -k1 mercy <<< 'his merxy endureth'
+        assert_output merxy
+        run env $envs agrep-gpu -o -b mercy <<< 'mercy and mercy, mercy!'
+        assert_output "$(printf '0:mercy\n10:mercy\n17:mercy')"
+        run env $envs agrep-gpu -o -n mercy < <(printf 'a mercy\nno\nmercy mercy\n')
+        assert_output "$(printf '1:mercy\n3:mercy\n3:mercy')"
+        run env $envs agrep-gpu -o -w -b mercy <<< 'mercyful mercy'
+        assert_output "9:mercy"
+        run env $envs agrep-gpu -o -i mercy <<< 'His MERCY endureth'
+        assert_output MERCY
+        run env $envs agrep-gpu -o -i -k1 MERCY <<< 'his Mrcy endureth'
+        assert_output Mrcy
+        run env $envs agrep-gpu -o -x -k1 mercy < <(printf 'mercy\nmercy me\nmercx\n')
+        assert_output "$(printf 'mercy\nmercx')"
+        run env $envs agrep-gpu -o -w -i -k1 MERCY <<< 'mercyful merxy'
+        assert_output merxy
+        run env $envs agrep-gpu -o -e endureth -e his <<< 'his mercy endureth'
+        assert_output "$(printf 'his\nendureth')"
+        run env $envs agrep-gpu -o nomatch <<< 'his mercy endureth'
+        assert_failure 1
+        assert_output ""
+    done
+    printf 'his mercy\n' > "$W/a"; printf 'no\nmercy\n' > "$W/b"
+    run agrep-gpu -o -n mercy "$W/a" "$W/b"
+    assert_output "$(printf '%s\n' "$W/a:1:mercy" "$W/b:2:mercy")"
+}
+
+# ------------------------------------------------------------- --color
+
+@test "--color=always highlights the matched part with GNU grep's sequences" {
+    local envs on=$'\33[01;31m\33[K' off=$'\33[m\33[K'
+    for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64"; do
+        run env $envs agrep-gpu --color=always mercy <<< 'his mercy endureth'
+        assert_output "his ${on}mercy${off} endureth"
+        run env $envs agrep-gpu --color=always -k1 mercy <<< 'his mrcy endureth'
+        assert_output "his ${on}mrcy${off} endureth"
+        run env $envs agrep-gpu --color=always mercy <<< 'mercy and mercy'
+        assert_output "${on}mercy${off} and ${on}mercy${off}"
+        run env $envs agrep-gpu --color=always -i mercy <<< 'His MERCY endureth'
+        assert_output "His ${on}MERCY${off} endureth"
+        run env $envs agrep-gpu --color=always -w mercy <<< 'mercyful mercy'
+        assert_output "mercyful ${on}mercy${off}"
+        run env $envs agrep-gpu --color=always -o -k1 mercy <<< 'his mercy endureth'
+        assert_output "${on}mercy${off}"
+        run env $envs agrep-gpu --color=always -x -k1 mercy <<< 'mercx'
+        assert_output "${on}mercx${off}"
+        # GREP_COLORS: mt= and ms= set the match colour (the later one wins)
+        run env $envs GREP_COLORS='mt=01;32' agrep-gpu --color=always mercy <<< 'his mercy'
+        assert_output $'his \33[01;32m\33[Kmercy\33[m\33[K'
+        run env $envs GREP_COLORS='ms=04;35' agrep-gpu --color=always -i MERCY <<< 'his mercy'
+        assert_output $'his \33[04;35m\33[Kmercy\33[m\33[K'
+        run env $envs GREP_COLORS='fn=35:ms=01;33:mt=01;34' agrep-gpu --color=always mercy <<< 'his mercy'
+        assert_output $'his \33[01;34m\33[Kmercy\33[m\33[K'
+        # never, and auto into a pipe: no escape sequence at all
+        run env $envs agrep-gpu --color=never mercy <<< 'his mercy'
+        assert_output 'his mercy'
+        run env $envs agrep-gpu --color=auto mercy <<< 'his mercy'
+        assert_output 'his mercy'
+        run env $envs NO_COLOR=1 agrep-gpu --color=never -i MERCY <<< 'his mercy'
+        assert_output 'his mercy'
+    done
+}
+
+@test "--color=auto on a terminal colours, unless NO_COLOR is set (non-empty)" {
+    command -v script >/dev/null || skip "script(1) (util-linux) needed for a pseudo-terminal"
+    printf 'his mercy endureth\n' > "$W/t"
+    local on=$'\33[01;31m\33[K' off=$'\33[m\33[K'
+    script -qec "agrep-gpu --color=auto mercy '$W/t'" /dev/null < /dev/null | tr -d '\r' > "$W/o1"
+    [ "$(cat "$W/o1")" = "his ${on}mercy${off} endureth" ] ||
+        { echo "--color=auto on a tty: $(cat -v "$W/o1")"; return 1; }
+    script -qec "agrep-gpu --color mercy '$W/t'" /dev/null < /dev/null | tr -d '\r' > "$W/o1"
+    [ "$(cat "$W/o1")" = "his ${on}mercy${off} endureth" ] ||
+        { echo "--color (auto) on a tty: $(cat -v "$W/o1")"; return 1; }
+    script -qec "NO_COLOR=1 agrep-gpu --color=auto mercy '$W/t'" /dev/null < /dev/null | tr -d '\r' > "$W/o2"
+    [ "$(cat "$W/o2")" = "his mercy endureth" ] ||
+        { echo "NO_COLOR=1 --color=auto on a tty: $(cat -v "$W/o2")"; return 1; }
+    script -qec "NO_COLOR=1 agrep-gpu -k1 --color=never mercy '$W/t'" /dev/null < /dev/null | tr -d '\r' > "$W/o2"
+    [ "$(cat "$W/o2")" = "his mercy endureth" ] ||
+        { echo "NO_COLOR=1 --color=never on a tty: $(cat -v "$W/o2")"; return 1; }
+}
+
+@test "--color=auto on a terminal: an empty NO_COLOR does not turn colour off (no-color.org)" {
+    command -v script >/dev/null || skip "script(1) (util-linux) needed for a pseudo-terminal"
+    printf 'his mercy endureth\n' > "$W/t"
+    local on=$'\33[01;31m\33[K' off=$'\33[m\33[K'
+    script -qec "NO_COLOR= agrep-gpu --color=auto mercy '$W/t'" /dev/null < /dev/null | tr -d '\r' > "$W/o3"
+    [ "$(cat "$W/o3")" = "his ${on}mercy${off} endureth" ] ||
+        { echo "NO_COLOR='' (empty) --color=auto on a tty should colour (no-color.org): $(cat -v "$W/o3")"; return 1; }
+}
+
+@test "k=0: -o, --color=always, -w, -x with prefixes are byte for byte grep -F" {
+    local s pat f envs rc
+    local -a flagsets=("" "-n" "-i" "-b" "-w" "-x" "-o" "-o -b -n" "-w -o" "-v" "-H -n" "-i -o" "-o -i -w" "-n -b -i")
+    for ((s = 1; s <= 16; s++)); do
+        casegen -t -p 1 -n 2:5 -k 0 -a words -b 500:2000 -l 0:50 -P 40 "$s" "$W/t.$s" "$W/p.$s" > /dev/null
+        casegen -t -p 1 -n 2:5 -k 0 -a words -b 100:500 -l 0:50 "$((s + 500))" "$W/u.$s" "$W/q.$s" > /dev/null
+    done
+    for ((s = 1; s <= 16; s++)); do
+        pat=$(cat "$W/p.$s")
+        GEN="tests/bin/casegen -t -p 1 -n 2:5 -k 0 -a words -b 500:2000 -l 0:50 -P 40 $s /tmp/agrep-repro/t /tmp/agrep-repro/p && tests/bin/casegen -t -p 1 -n 2:5 -k 0 -a words -b 100:500 -l 0:50 $((s + 500)) /tmp/agrep-repro/u /tmp/agrep-repro/q"
+        for f in "${flagsets[(s) % 14]}" "${flagsets[(s + 5) % 14]}" "${flagsets[(s + 9) % 14]}"; do
+            for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100"; do
+                rc=0
+                # shellcheck disable=SC2086
+                grep -F --color=always $f -e "$pat" "$W/t.$s" "$W/u.$s" > "$W/g" || rc=$?
+                REF="grep -F --color=always $f -e '$pat' T U"
+                # shellcheck disable=SC2086
+                check_ref "$W/g" "$rc" "$envs" "" --color=always $f -e "$pat" "$W/t.$s" "$W/u.$s"
+                rc=0
+                # shellcheck disable=SC2086
+                grep -F $f -e "$pat" "$W/t.$s" > "$W/g" || rc=$?
+                REF="grep -F $f -e '$pat' T"
+                # shellcheck disable=SC2086
+                check_ref "$W/g" "$rc" "$envs" "" $f -e "$pat" "$W/t.$s"
+            done
+        done
+    done
+    end_checks
+}
+
+@test "--color=always with -c and -l colours file names as grep does" {
+    printf 'his mercy\n' > "$W/a"; printf 'nothing\n' > "$W/b"
+    cd "$W"
+    local f rc
+    for f in -c -l -L "-c -i"; do
+        rc=0
+        # shellcheck disable=SC2086
+        grep -F --color=always $f mercy a b > "$W/g" || rc=$?
+        REF="grep -F --color=always $f mercy a b"
+        # shellcheck disable=SC2086
+        check_ref "$W/g" "$rc" "" "" --color=always $f mercy a b
+    done
+    end_checks
+}
