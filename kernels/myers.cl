@@ -53,8 +53,18 @@ typedef CAT(WORD, LANES) vword;
 #endif
 #endif
 
-/* Lane i's text word at index base + i * stride (i is a hex digit). */
-#define TEXT_AT(i) text[base + (size_t)CAT(0x, i) * stride]
+/*
+ * Each lane's block of WPB text words is loaded with one vector load per
+ * lane into tb[lane][word], and lane i's word w is then tb[i][w]: far faster
+ * on CPUs than gathering each word from the LANES slices (one gather per
+ * word measured 0.7 GB/s a core on POCL, the block loads 1.2-1.3).
+ */
+#define LOAD_BLOCK(tb, blk) do { \
+	const size_t base0 = slice0 * stride + (size_t)(blk) * WPB; \
+	for (uint l = 0; l < LANES; l++) \
+		vstore8(vload8(0, text + base0 + l * stride), 0, (tb)[l]); \
+} while (0)
+#define TB_AT(i) tb[CAT(0x, i)][w]
 /* Lane i's PEq entry for its byte c. */
 #define PEQ_AT(i) PEq[LANE(c, i)]
 /* Lane i's hits of this block into its own bitmap word (ORed after the first
@@ -86,10 +96,12 @@ myers_scan(__global const WORD *text,	/* pad + chunk, word aligned */
 
 		for (uint blk = 0; blk < nblocks; blk++) {
 			vword hits = zero;
+			WORD tb[LANES][WPB];
+
+			LOAD_BLOCK(tb, blk);
+#pragma unroll
 			for (uint w = 0; w < WPB; w++) {
-				const size_t base = slice0 * stride +
-				    (size_t)blk * WPB + w;
-				const vword t = VEC(LANEMAP(TEXT_AT));
+				const vword t = VEC(LANEMAP(TB_AT));
 #pragma unroll
 				for (uint b = 0; b < WBYTES; b++) {
 					const vword c = (t >> (8 * b)) & 0xff;
@@ -163,10 +175,11 @@ myers_scan_blocks(__global const WORD *text, uint pad_blocks,
 		}
 		for (uint blk = 0; blk < nblocks; blk++) {
 			vword hits = zero;
+			WORD tb[LANES][WPB];
+
+			LOAD_BLOCK(tb, blk);
 			for (uint w = 0; w < WPB; w++) {
-				const size_t base = slice0 * stride +
-				    (size_t)blk * WPB + w;
-				const vword t = VEC(LANEMAP(TEXT_AT));
+				const vword t = VEC(LANEMAP(TB_AT));
 				for (uint b8 = 0; b8 < WBYTES; b8++) {
 				const vword c = (t >> (8 * b8)) & 0xff;
 				const uint top = min(lastb, ybound + 1);
