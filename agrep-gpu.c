@@ -27,6 +27,7 @@
 #define VERSION "0.1"
 #endif
 
+#define CHUNK_MAX	(1u << 30)
 #define DEFAULT_HOST_MAX (16u << 20)	/* break-even, see README */
 
 enum {
@@ -420,6 +421,10 @@ main(int argc, char **argv)
 	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
 		fatalx("%s", err);
 	o.chunk = env_size("AGREP_GPU_CHUNK", 0, 1);
+	if (o.chunk > CHUNK_MAX) {
+		warnx_("warning: AGREP_GPU_CHUNK capped at %u bytes", CHUNK_MAX);
+		o.chunk = CHUNK_MAX;
+	}
 	o.slice = env_size("AGREP_GPU_SLICE", 0, 64);
 	o.host_max = env_size("AGREP_GPU_HOST_MAX", DEFAULT_HOST_MAX, 0);
 

@@ -258,8 +258,15 @@ in_walk(const char *path, int follow, const struct walk_filter *filter,
 				    strerror(e->fts_errno));
 			rc = -1;
 			break;
-		case FTS_SL:
 		case FTS_SLNONE:
+			if (follow) {	/* -R: a link to nothing */
+				if (!opt_silent)
+					warnx_("%s: No such file or directory",
+					    e->fts_path);
+				rc = -1;
+			}
+			break;
+		case FTS_SL:
 			break;	/* links below the top are skipped with -r */
 		case FTS_DEFAULT:
 			/* Devices, FIFOs and sockets are skipped below the

@@ -224,12 +224,32 @@ cache_path(const struct ocl_dev *d, const char *src, const char *options,
 	return 0;
 }
 
+/* A cache file: this header, then the binary.  A file cut short or damaged
+ * (full disk, a crash while writing) fails the checks and is rebuilt: a
+ * damaged binary handed to the driver can crash it. */
+struct cache_head {
+	char		magic[8];	/* "agrepgpu" */
+	uint64_t	len;		/* bytes of binary */
+	uint64_t	sum;		/* FNV-1a of the binary */
+};
+
+static uint64_t
+fnv_bytes(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (n-- > 0)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return h;
+}
+
 /* Loads a cached program binary; returns the built program or NULL. */
 static cl_program
 cache_load(cl_context ctx, const struct ocl_dev *d, const char *path,
     const char *options)
 {
 	FILE *f = fopen(path, "rb");
+	struct cache_head h;
 	unsigned char *bin;
 	cl_program prog;
 	cl_int err, st;
@@ -240,18 +260,21 @@ cache_load(cl_context ctx, const struct ocl_dev *d, const char *path,
 	fseek(f, 0, SEEK_END);
 	n = ftell(f);
 	rewind(f);
-	if (n <= 0) {
+	if (n <= (long)sizeof(h) || fread(&h, sizeof(h), 1, f) != 1 ||
+	    memcmp(h.magic, "agrepgpu", 8) != 0 ||
+	    h.len != (uint64_t)n - sizeof(h)) {
 		fclose(f);
 		return NULL;
 	}
-	bin = xmalloc((size_t)n);
-	if (fread(bin, 1, (size_t)n, f) != (size_t)n) {
+	bin = xmalloc(h.len);
+	if (fread(bin, 1, h.len, f) != h.len ||
+	    fnv_bytes(bin, h.len) != h.sum) {
 		free(bin);
 		fclose(f);
 		return NULL;
 	}
 	fclose(f);
-	size_t len = (size_t)n;
+	size_t len = h.len;
 	prog = clCreateProgramWithBinary(ctx, 1, &d->device, &len,
 	    (const unsigned char **)&bin, &st, &err);
 	free(bin);
@@ -281,8 +304,11 @@ cache_save(cl_program prog, const char *path)
 	if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof(bin), &bin,
 	    NULL) == CL_SUCCESS) {
 		snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
+		struct cache_head h = { "agrepgp", len, fnv_bytes(bin, len) };
+		memcpy(h.magic, "agrepgpu", 8);
 		if ((f = fopen(tmp, "wb")) != NULL) {
-			int ok = fwrite(bin, 1, len, f) == len;
+			int ok = fwrite(&h, sizeof(h), 1, f) == 1 &&
+			    fwrite(bin, 1, len, f) == len;
 			if (fclose(f) == 0 && ok)
 				rename(tmp, path);
 			else

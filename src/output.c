@@ -5,6 +5,7 @@
  * the options that need a record's cost or matched part (-w, -x,
  * --show-cost, --best-match), asked of refine.c for selected records only.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -500,7 +501,8 @@ out_finish(void)
 	free(best.buf);
 	best.buf = NULL;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		warnx_("write error: %s", "standard output");
+		warnx_("write error: %s", errno ? strerror(errno) :
+		    "standard output");
 		return -1;
 	}
 	return 0;

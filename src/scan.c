@@ -76,10 +76,25 @@ scan_open_host(struct scanner *s, const struct patset *ps, unsigned char eol,
 	/* Exact search: memmem beats Myers by far (see hm_exact). */
 	s->exact = ps->k == 0 && !ps->icase && ps->npat == 1 &&
 	    memchr(ps->pat[0].str, eol, ps->pat[0].len) == NULL;
-	set_alloc(s);
-	for (int i = 0; i < SCAN_SLOTS; i++) {
-		s->slot[i].buf = xmalloc(s->pad + s->alloc);
-		s->slot[i].bm = xmalloc(s->alloc / 8);
+	for (;;) {
+		int ok = 1;
+		set_alloc(s);
+		for (int i = 0; i < SCAN_SLOTS; i++) {
+			s->slot[i].buf = malloc(s->pad + s->alloc);
+			s->slot[i].bm = malloc(s->alloc / 8);
+			ok &= s->slot[i].buf != NULL && s->slot[i].bm != NULL;
+		}
+		if (ok)
+			break;
+		for (int i = 0; i < SCAN_SLOTS; i++) {
+			free(s->slot[i].buf);
+			free(s->slot[i].bm);
+		}
+		if (s->cap <= 65536)
+			fatalx("out of memory for %zu-byte chunks", s->cap);
+		s->cap /= 2;
+		warnx_("warning: out of memory for the chunks; trying %zu bytes",
+		    s->cap);
 	}
 }
 
@@ -377,7 +392,8 @@ scan_chunk(struct scanner *s, int slot)
 #define ARG(i, v) clSetKernelArg(s->kern, (i), sizeof(v), &(v))
 
 /*
- * Starts scanning the first len bytes of a slot's chunk.  A chunk that
+ * Starts scanning the first len bytes of a slot's chunk, of which the first
+ * valid (>= len) hold input (the rest is left alone).  A chunk that
  * begins at a record start gets a pad of terminators; with warm set, the
  * caller has put the bytes before the chunk (the middle of a long record)
  * into the pad.  The host matcher finishes before returning; a device scan
@@ -385,11 +401,11 @@ scan_chunk(struct scanner *s, int slot)
  * refused the work.
  */
 int
-scan_submit(struct scanner *s, int slot, size_t len, int warm)
+scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 {
 	struct scan_slot *sl = &s->slot[slot];
 	cl_uint pad_blocks, slice_blocks, nslices, npat, k, eol;
-	size_t slice, items, bbytes;
+	size_t slice, items, bbytes, tail;
 	cl_mem text, bm;
 	cl_event up = NULL, kdone = NULL;
 	cl_int err;
@@ -408,6 +424,12 @@ scan_submit(struct scanner *s, int slot, size_t len, int warm)
 	slice = slice_for(s, len);
 	items = items_for(s, len, slice);
 	bbytes = items * s->lanes * slice / 8;
+	/* The last work-items read past the chunk: past the input bytes,
+	 * give them terminators rather than uninitialised memory (their hits
+	 * are cut off anyway). */
+	tail = items * s->lanes * slice - len;
+	if (valid < len + tail)
+		memset(sl->buf + s->pad + valid, s->eol, len + tail - valid);
 	text = s->zero_copy ? sl->hbuf : sl->dbuf;
 	bm = s->zero_copy ? sl->hbm : sl->dbm;
 	pad_blocks = (cl_uint)(s->pad / s->wbits);
@@ -426,7 +448,7 @@ scan_submit(struct scanner *s, int slot, size_t len, int warm)
 	}
 	if (!s->zero_copy) {
 		err = clEnqueueWriteBuffer(s->queue, sl->dbuf, CL_FALSE, 0,
-		    s->pad + len, sl->buf, 0, NULL, &up);
+		    s->pad + len + tail, sl->buf, 0, NULL, &up);
 		if (err != CL_SUCCESS) {
 			OCL_FAIL("clEnqueueWriteBuffer", err);
 			return -1;

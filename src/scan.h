@@ -62,7 +62,8 @@ int	 scan_open_device(struct scanner *, const struct patset *,
 	    size_t slice);
 void	 scan_grow(struct scanner *, size_t cap);
 unsigned char *scan_chunk(struct scanner *, int slot);
-int	 scan_submit(struct scanner *, int slot, size_t len, int warm);
+int	 scan_submit(struct scanner *, int slot, size_t len, size_t valid,
+	    int warm);
 const uint64_t *scan_wait(struct scanner *, int slot);
 void	 scan_close(struct scanner *);
 size_t	 scan_next_hit(const uint64_t *, size_t pos, size_t len);

@@ -121,14 +121,13 @@ device(void)
 			cap = dev[0].cap;	/* one chunk size for all */
 		if (scan_open_device(&dev[ndev], pats, opt->eol, cap, &d[i],
 		    opt->slice) == -1)
-			warnx_("warning: %s unusable", d[i].name);
+			warnx_("warning: %s unusable%s", d[i].name, ndev == 0 &&
+			    i == n - 1 ? "; using the host matcher" : "");
 		else
 			ndev++;
 	}
-	if (ndev == 0) {
-		warnx_("warning: using the host matcher");
+	if (ndev == 0)
 		return 0;
-	}
 	dev_state = 1;
 	return ndev;
 }
@@ -258,7 +257,8 @@ long_record(int fd, struct fstate *fs, struct scanner *s, int cur,
 		if (plen > 0 && pats->all_lines)
 			hit = 1;
 		else if (plen > 0 && pats->npat > 0 && premade == NULL) {
-			int ok = scan_submit(s, cur, t ? plen + 1 : n, warm) == 0;
+			int ok = scan_submit(s, cur, t ? plen + 1 : n, n,
+			    warm) == 0;
 			hit |= scan_next_hit(scan_finish(s, cur, ok), 0, plen) <
 			    plen;
 		}
@@ -488,7 +488,8 @@ search_fd(int fd, struct fstate *fs)
 		if (premade != NULL)
 			premade_bitmap(g);
 		else if (r.scan)
-			g->submitted = scan_submit(g->s, g->slot, g->len, 0) == 0;
+			g->submitted = scan_submit(g->s, g->slot, g->len,
+			    g->have, 0) == 0;
 		r.count++;
 		next = (next + 1) % r.size;
 		if (r.eof && g->have == g->len)

@@ -59,7 +59,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const uint64_t *bm;
 		scan_open_host(&hs, &ps, fc.eol, fc.len ? fc.len : 1);
 		memcpy(scan_chunk(&hs, 0), fc.text, fc.len);
-		if (scan_submit(&hs, 0, fc.len, 0) != 0 ||
+		if (scan_submit(&hs, 0, fc.len, fc.len, 0) != 0 ||
 		    (bm = scan_wait(&hs, 0)) == NULL) {
 			fprintf(stderr, "fuzz_host: host scanner failed\n");
 			abort();

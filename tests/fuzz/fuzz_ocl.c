@@ -259,7 +259,7 @@ run_chunks(struct scanner *s, const struct fcase *fc, size_t cap, int split,
 			n_split++;
 		}
 		n_chunks++;
-		if (scan_submit(s, cur, len, warm) != 0) {
+		if (scan_submit(s, cur, len, have, warm) != 0) {
 			fprintf(stderr, "fuzz_ocl: scan_submit failed\n");
 			abort();
 		}
