@@ -43,6 +43,7 @@ $T "wall %e s rss %M KB" $B --device=gpu -n -k1 LORD $G > /dev/null
 echo "== stdin from a pipe"
 $T "cat|agrep wall %e s" bash -c "cat $G | AGREP_GPU_STATS=1 $B --device=gpu -c -k2 mercy"
 $T "<file (stdin redirect) wall %e s rss %M KB" bash -c "$B --device=gpu -c -k2 mercy < $G"
+[ -n "${GPU_RUN_QUICK:-}" ] && exit 0
 echo "== chunk / slice sweep, k=2 mercy (kernel GB/s)"
 for ch in 33554432 67108864 134217728; do for sl in 0 512 1024; do
 	echo -n "chunk $ch slice $sl: "; AGREP_GPU_CHUNK=$ch AGREP_GPU_SLICE=$sl AGREP_GPU_STATS=1 $T "wall %e" $B --device=gpu -c -k2 mercy $G 2>&1 | tr '\n' ' '; echo
