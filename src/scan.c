@@ -240,6 +240,20 @@ slice_for(const struct scanner *s, size_t len)
 	return slice;
 }
 
+/*
+ * Gives an open device scanner another pattern set of the same shape (word
+ * size, blocks, pad): its tables replace the old ones, the program stays.
+ * Returns 0, or -1 after a message (the old tables are gone then).
+ */
+int
+scan_set_patterns(struct scanner *s, const struct patset *ps)
+{
+	release_mem(&s->pinfo);
+	release_mem(&s->peq);
+	s->ps = ps;
+	return upload_patterns(s);
+}
+
 /* Chooses word size, lanes, work-group and slice sizes for the device. */
 static void
 choose_shape(struct scanner *s, size_t slice)

@@ -61,6 +61,7 @@ int	 scan_open_device(struct scanner *, const struct patset *,
 	    unsigned char eol, size_t cap, const struct ocl_dev *,
 	    size_t slice);
 void	 scan_grow(struct scanner *, size_t cap);
+int	 scan_set_patterns(struct scanner *, const struct patset *);
 unsigned char *scan_chunk(struct scanner *, int slot);
 int	 scan_submit(struct scanner *, int slot, size_t len, size_t valid,
 	    int warm);

@@ -77,52 +77,6 @@ print_counters(void)
 	    t_open, n_reuse, t_scan);
 }
 
-/* Uploads a pattern set's tables into s->peq and s->pinfo, in the layout of
- * scan.c's upload_patterns, replacing the old ones.  Returns 0 or -1. */
-static int
-reupload(struct scanner *s, const struct patset *ps)
-{
-	size_t wsz = (size_t)s->wbits / 8, n = ps->npat ? ps->npat : 1;
-	size_t total = 0;
-	cl_uint *pinfo = calloc(3 * n, sizeof(*pinfo));
-	unsigned char *peq;
-	cl_mem npeq, npinfo = NULL;
-	cl_int err;
-
-	for (size_t p = 0; p < ps->npat; p++)
-		total += 256 * ps->pat[p].nwords;
-	peq = calloc(total ? total : 1, wsz);
-	total = 0;
-	for (size_t p = 0; p < ps->npat; p++) {
-		const struct pattern *pat = &ps->pat[p];
-		pinfo[3 * p] = (cl_uint)pat->len;
-		pinfo[3 * p + 1] = (cl_uint)pat->nwords;
-		pinfo[3 * p + 2] = (cl_uint)total;
-		for (size_t i = 0; i < 256 * pat->nwords; i++) {
-			uint64_t v = pat->peq[i];
-			memcpy(peq + (total + i) * wsz, &v, wsz);
-		}
-		total += 256 * pat->nwords;
-	}
-	npeq = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-	    (total ? total : 1) * wsz, peq, &err);
-	if (npeq != NULL)
-		npinfo = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY |
-		    CL_MEM_COPY_HOST_PTR, 3 * n * sizeof(*pinfo), pinfo, &err);
-	free(peq);
-	free(pinfo);
-	if (npinfo == NULL) {
-		if (npeq != NULL)
-			clReleaseMemObject(npeq);
-		return -1;
-	}
-	clReleaseMemObject(s->peq);
-	clReleaseMemObject(s->pinfo);
-	s->peq = npeq;
-	s->pinfo = npinfo;
-	s->ps = ps;
-	return 0;
-}
 
 /* Returns an open scanner for ps with slots of at least cap bytes, from
  * the cache or new (FUZZ_OCL_NOCACHE=1: always new, closed after use). */
@@ -148,7 +102,7 @@ get_scanner(const struct patset *ps, unsigned char eol, size_t cap,
 		if (nocache || e->pad != pad || e->maxlen32 != m32 ||
 		    e->maxwords != ps->maxwords || e->slice != slice)
 			continue;
-		if (reupload(&e->s, ps) == -1) {
+		if (scan_set_patterns(&e->s, ps) == -1) {
 			fprintf(stderr, "fuzz_ocl: pattern upload failed\n");
 			abort();
 		}
