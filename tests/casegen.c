@@ -49,48 +49,7 @@ static long rnd(long lo, long hi)
 
 static int chance(int pct) { return rnd(0, 99) < pct; }
 
-struct buf {
-    unsigned char *p;
-    size_t len, cap;
-};
-
-static void reserve(struct buf *b, size_t extra)
-{
-    if (b->len + extra > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + extra)
-            cap *= 2;
-        b->p = realloc(b->p, cap);
-        if (!b->p) {
-            fputs("casegen: out of memory\n", stderr);
-            exit(2);
-        }
-        b->cap = cap;
-    }
-}
-
-static void put(struct buf *b, unsigned char c)
-{
-    reserve(b, 1);
-    b->p[b->len++] = c;
-}
-
-static void putn(struct buf *b, const unsigned char *s, size_t n)
-{
-    reserve(b, n);
-    if (n)
-        memcpy(b->p + b->len, s, n);
-    b->len += n;
-}
-
-static void write_file(const char *path, const struct buf *b)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f || (b->len && fwrite(b->p, 1, b->len, f) != b->len) || fclose(f)) {
-        perror(path);
-        exit(2);
-    }
-}
+#include "buf.h"
 
 static unsigned char alpha[256];
 static int nalpha, mixed;

@@ -7,7 +7,7 @@ TEST_PROGS = tests/bin/oracle tests/bin/randgen tests/bin/casegen
 
 test-progs: $(TEST_PROGS)
 
-tests/bin/%: tests/%.c
+tests/bin/%: tests/%.c tests/buf.h
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
