@@ -11,7 +11,8 @@ CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
 LDLIBS	 = -lOpenCL -lpthread
 
 SRCS	 = agrep-gpu.c src/hostmatch.c src/input.c src/ocl.c src/output.c \
-	   src/pattern.c src/refine.c src/scan.c src/search.c src/util.c
+	   src/pattern.c src/pool.c src/refine.c src/scan.c src/search.c \
+	   src/util.c
 HDRS	 = $(wildcard src/*.h)
 BIN	?= agrep-gpu
 B	 = build
@@ -65,6 +66,7 @@ SAN_OBJS = $(SRCS:%.c=build/san/%.o) build/san/kernels.o
 check: agrep-gpu test-progs
 	bats tests/
 	$(MAKE) check-sanitize
+	$(MAKE) check-tsan
 	$(MAKE) check-mpi
 
 # The MPI build against single-process runs (tests/mpi.bats), when Open MPI
@@ -93,6 +95,30 @@ check-sanitize: build/san/agrep-gpu test-progs
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	bats tests/
 
+# ThreadSanitizer over the suites that run several threads hardest (the
+# whole suite twice would double CI's time): threads, chunking, multidev,
+# robust.  Each suppression in tests/tsan.supp says why it is there.
+TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+TSAN_OBJS = $(SRCS:%.c=build/tsan/%.o) build/tsan/kernels.o
+TSAN_SUITES = tests/threads.bats tests/chunking.bats tests/multidev.bats \
+	   tests/robust.bats
+
+build/tsan/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TSAN_FLAGS) -c -o $@ $<
+
+build/tsan/kernels.o: build/kernels.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TSAN_FLAGS) -c -o $@ $<
+
+build/tsan/agrep-gpu: $(TSAN_OBJS)
+	$(CC) $(CFLAGS) $(TSAN_FLAGS) $(LDFLAGS) -o $@ $(TSAN_OBJS) $(LDLIBS)
+
+check-tsan: build/tsan/agrep-gpu test-progs
+	AGREP_GPU=$(CURDIR)/build/tsan/agrep-gpu \
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(CURDIR)/tests/tsan.supp" \
+	bats $(TSAN_SUITES)
+
 install: agrep-gpu
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
 	install -m 755 agrep-gpu $(DESTDIR)$(BINDIR)/agrep-gpu
@@ -104,4 +130,4 @@ uninstall:
 clean:
 	rm -rf build agrep-gpu tests/bin bench/bin tests/fuzz/bin tests/fuzz/work
 
-.PHONY: all deps check check-sanitize check-mpi install uninstall clean
+.PHONY: all deps check check-sanitize check-tsan check-mpi install uninstall clean

@@ -17,6 +17,7 @@
 #include "src/options.h"
 #include "src/output.h"
 #include "src/pattern.h"
+#include "src/pool.h"
 #include "src/search.h"
 #include "src/util.h"
 #ifdef AGREP_MPI
@@ -29,6 +30,7 @@
 
 #define CHUNK_MAX	(1u << 30)
 #define DEFAULT_HOST_MAX (16u << 20)	/* break-even, see README */
+#define OUT_CAP		(4u << 20)	/* output a job keeps before waiting */
 
 enum {
 	OPT_LABEL = CHAR_MAX + 1, OPT_LINE_BUFFERED, OPT_DEVICE,
@@ -37,7 +39,7 @@ enum {
 };
 
 static const char short_opts[] =
-    "0123456789A:B:C:abcd:e:f:hik:lm:noqrsvwxyzEFGHLPRUVZ";
+    "0123456789A:B:C:abcd:e:f:hij:k:lm:noqrsvwxyzEFGHLPRUVZ";
 
 static const struct option long_opts[] = {
 	{ "max-errors",		required_argument, NULL, OPT_MAX_ERRORS },
@@ -83,6 +85,7 @@ static const struct option long_opts[] = {
 	{ "include",		required_argument, NULL, OPT_INCLUDE },
 	{ "exclude",		required_argument, NULL, OPT_EXCLUDE },
 	{ "exclude-dir",	required_argument, NULL, OPT_EXCLUDE_DIR },
+	{ "threads",		required_argument, NULL, 'j' },
 	{ "device",		required_argument, NULL, OPT_DEVICE },
 	{ "list-devices",	no_argument,	   NULL, OPT_LIST_DEVICES },
 	{ "help",		no_argument,	   NULL, OPT_HELP },
@@ -146,7 +149,9 @@ usage(FILE *fp)
 "  -a, --text                search binary files as text\n"
 "  -U, --binary              accepted, no effect\n"
 "\n"
-"Devices:\n"
+"Threads and devices:\n"
+"  -j, --threads=NUM         worker threads (default: the online CPUs);\n"
+"                            output is the same for every NUM\n"
 "      --device=DEV          auto (default: all GPUs if several, else the\n"
 "                            first GPU, else the CPU), all, gpu, cpu, host\n"
 "                            (no OpenCL) or an index from --list-devices\n"
@@ -299,6 +304,11 @@ apply(int c, struct options *o, struct args *a)
 			fatalx("%s: %s", optarg, strerror(errno));
 		a->have_pattern = 1;
 		break;
+	case 'j':
+		o->threads = (int)number(optarg, 1024, "number of threads");
+		if (o->threads == 0)
+			fatalx("invalid number of threads: '%s'", optarg);
+		break;
 	case 'i': case 'y': o->icase = 1; break;
 	case OPT_NO_ICASE: o->icase = 0; break;
 	case 'v': o->invert = 1; break;
@@ -375,6 +385,16 @@ settle(struct options *o, struct args *a)
 	/* --best-match without -k: any cost, the least one wins. */
 	if (o->best && !o->k_given)
 		o->k = 1 << 20;
+	if (o->threads == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		o->threads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
+	}
+	/* --best-match holds all output until the end: one thread. */
+	if (o->best)
+		o->threads = 1;
+#ifdef AGREP_MPI
+	o->threads = 1;		/* ranks are the parallelism */
+#endif
 	if (dev != NULL && *dev != '\0' && strcmp(dev, "auto") &&
 	    strcmp(dev, "all") &&
 	    strcmp(dev, "cpu") && strcmp(dev, "gpu") && strcmp(dev, "host") &&
@@ -428,12 +448,14 @@ main(int argc, char **argv)
 	o.slice = env_size("AGREP_GPU_SLICE", 0, 64);
 	o.host_max = env_size("AGREP_GPU_HOST_MAX", DEFAULT_HOST_MAX, 0);
 
+	pool_start(o.threads, OUT_CAP, o.line_buffered);
 	out_init(&o, &a.ps);
 	search_init(&o, &a.ps);
 #ifdef AGREP_MPI
 	if (mpi_rank() != 0) {
 		/* Workers search the ranges rank 0 hands out. */
 		mpi_worker();
+		pool_end();
 		search_end();
 		mpi_end();
 		pat_free(&a.ps);
@@ -448,6 +470,8 @@ main(int argc, char **argv)
 		status |= search_stdin(show) == -1;
 	for (int i = optind; i < argc && !out_quit(); i++)
 		status |= search_path(argv[i], show) == -1;
+	pool_end();
+	status |= search_jobs_failed();
 	search_end();
 #ifdef AGREP_MPI
 	mpi_end();

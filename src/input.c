@@ -221,7 +221,7 @@ in_dir_wanted(const struct walk_filter *f, const char *name, int operand)
  */
 int
 in_walk(const char *path, int follow, const struct walk_filter *filter,
-    int (*fn)(const char *, void *), void *arg)
+    int (*fn)(const char *, const struct stat *, void *), void *arg)
 {
 	char *argv[2] = { (char *)path, NULL };
 	int flags = FTS_NOCHDIR | (follow ? FTS_LOGICAL :
@@ -278,7 +278,7 @@ in_walk(const char *path, int follow, const struct walk_filter *filter,
 			if (e->fts_level > FTS_ROOTLEVEL &&
 			    !in_file_wanted(filter, e->fts_name, 0))
 				break;
-			if (fn(e->fts_path, arg) == -1)
+			if (fn(e->fts_path, e->fts_statp, arg) == -1)
 				rc = -1;
 			break;
 		}

@@ -3,6 +3,7 @@
 #define AGREP_INPUT_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Globs for the names met in a recursive walk (NULL-ended lists). */
@@ -18,6 +19,6 @@ ssize_t	in_fill(int fd, unsigned char *buf, size_t want, int *eof,
 int	in_file_wanted(const struct walk_filter *, const char *, int operand);
 int	in_dir_wanted(const struct walk_filter *, const char *, int operand);
 int	in_walk(const char *path, int follow, const struct walk_filter *,
-	    int (*fn)(const char *path, void *arg), void *arg);
+	    int (*fn)(const char *path, const struct stat *, void *arg), void *arg);
 
 #endif

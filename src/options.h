@@ -25,6 +25,7 @@ struct options {
 	int		 null_name;	/* -Z: NUL after file names */
 	int		 line_buffered;	/* --line-buffered */
 	const char	*device;	/* --device or AGREP_GPU_DEVICE */
+	int		 threads;	/* -j: worker threads (0: online CPUs) */
 	size_t		 chunk;		/* chunk bytes, 0 = auto (AGREP_GPU_CHUNK) */
 	size_t		 slice;		/* slice bytes, 0 = auto (AGREP_GPU_SLICE) */
 	size_t		 host_max;	/* inputs this small use the host matcher */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "pool.h"
 #include "scan.h"
 #include "refine.h"
 #include "util.h"
@@ -19,9 +20,7 @@
 static const struct options *opt;
 static const struct patset *pats;
 static int refine;		/* records need refine.c to be selected */
-static int any_printed;		/* a record was printed (for "--") */
-static int quitting;		/* -q saw a selected record: stop */
-static char outbuf[1 << 16];
+static int quitting;		/* -q saw a selected record: stop (atomic) */
 
 /* SGR sequences for --color, from GREP_COLORS or GNU grep's defaults. */
 static struct {
@@ -33,7 +32,8 @@ static struct {
 	int	 cost;
 	char	*buf;
 	size_t	 len, cap;
-} best = { -1, NULL, 0, 0 };
+	int	 printed;	/* a record was kept (for "--") */
+} best = { -1, NULL, 0, 0, 0 };
 
 /* Takes ms/mt/fn/ln/bn/se from GREP_COLORS ("ms=01;31:fn=35"). */
 static void
@@ -62,6 +62,18 @@ parse_colors(void)
 	}
 }
 
+/* Gives the pipeline's writer the group separator "--", coloured. */
+static void
+set_separator(void)
+{
+	char sep[64];
+	int n = opt->color && sgr.se[0] ?
+	    snprintf(sep, sizeof(sep), "\33[%sm\33[K--\33[m\33[K\n", sgr.se) :
+	    snprintf(sep, sizeof(sep), "--\n");
+
+	pool_set_sep(sep, (size_t)n);
+}
+
 void
 out_init(const struct options *o, const struct patset *ps)
 {
@@ -72,8 +84,7 @@ out_init(const struct options *o, const struct patset *ps)
 		rf_init(ps, o->line ? RF_LINE : o->word ? RF_WORD : RF_ANY);
 	if (o->color)
 		parse_colors();
-	setvbuf(stdout, outbuf, o->line_buffered ? _IOLBF : _IOFBF,
-	    sizeof(outbuf));
+	set_separator();
 }
 
 /* Output goes through here so that --best-match can hold it back. */
@@ -81,7 +92,7 @@ static void
 emit(const void *p, size_t n)
 {
 	if (!opt->best) {
-		fwrite(p, 1, n, stdout);
+		pool_emit(p, n);
 		return;
 	}
 	if (best.len + n > best.cap) {
@@ -214,7 +225,15 @@ abs_off(const struct fstate *fs, const struct chunk *c, size_t at)
 static void
 group_sep(struct fstate *fs, uintmax_t at)
 {
-	if (opt->context && any_printed && at != fs->last_end) {
+	if (!opt->context || at == fs->last_end)
+		return;
+	/* The first group of a job: only the writer knows whether a record
+	 * went out before it. */
+	if (opt->best && !best.printed)
+		return;
+	if (!opt->best && !pool_job_printed())
+		pool_lead_sep();
+	else {
 		emit_colored(sgr.se, "--", 2);
 		emit("\n", 1);
 	}
@@ -232,7 +251,9 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 
 	group_sep(fs, abs_off(fs, c, ls));
 	fs->last_end = abs_off(fs, c, le) + 1;
-	any_printed = 1;
+	pool_mark_printed();
+	if (opt->best)
+		best.printed = 1;
 	if (opt->only && sep == '-')
 		return;		/* context is counted, not printed, with -o */
 	if (opt->only) {
@@ -315,7 +336,8 @@ selected(struct fstate *fs, int cost)
 	if (opt->quiet) {
 		/* -q: the first selected record settles the exit status. */
 		fs->done = 1;
-		quitting = 1;
+		__atomic_store_n(&quitting, 1, __ATOMIC_RELAXED);
+		pool_set_quit();
 		return 0;
 	}
 	if (opt->list || opt->list_none) {
@@ -325,7 +347,9 @@ selected(struct fstate *fs, int cost)
 	if (opt->count)
 		return 0;
 	if (fs->binary && !opt->text) {
-		printf("Binary file %s matches\n", fs->name);
+		emits("Binary file ");
+		emits(fs->name);
+		emits(" matches\n");
 		fs->done = 1;
 		return 0;
 	}
@@ -372,7 +396,7 @@ out_long_record(struct fstate *fs, FILE *tmp, uintmax_t len, int terminated,
 			emit(buf, n);
 		emit(&opt->eol, 1);
 		fs->last_end = fs->off + len + 1;
-		any_printed = 1;
+		pool_mark_printed();
 		if (sep == ':')
 			fs->after = opt->after;
 	}
@@ -460,7 +484,7 @@ out_file_start(struct fstate *fs, const char *name, int show_name)
 int
 out_quit(void)
 {
-	return quitting;
+	return __atomic_load_n(&quitting, __ATOMIC_RELAXED);
 }
 
 /* Prints what is printed once an input is done: -c, -l, -L. */
@@ -486,7 +510,7 @@ out_file_end(struct fstate *fs)
 		emit(opt->null_name ? "" : "\n", 1);
 	}
 	if (opt->line_buffered)
-		fflush(stdout);
+		pool_flush();
 }
 
 /* Prints what --best-match kept and flushes stdout; returns 0, or -1 after
@@ -495,14 +519,14 @@ int
 out_finish(void)
 {
 	if (opt->best && best.len > 0) {
-		fwrite(best.buf, 1, best.len, stdout);
+		pool_emit(best.buf, best.len);
 		best.len = 0;
 	}
 	free(best.buf);
 	best.buf = NULL;
-	if (fflush(stdout) == EOF || ferror(stdout)) {
-		warnx_("write error: %s", errno ? strerror(errno) :
-		    "standard output");
+	if (fflush(stdout) == EOF || ferror(stdout) || pool_write_error()) {
+		int e = pool_write_error() ? pool_write_error() : errno;
+		warnx_("write error: %s", e ? strerror(e) : "standard output");
 		return -1;
 	}
 	return 0;

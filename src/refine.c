@@ -21,22 +21,17 @@
 
 static const struct patset *ps;
 static enum rf_mode mode;
-static int *col;		/* one DP column: maxlen + 1 cells */
 
 void
 rf_init(const struct patset *set, enum rf_mode m)
 {
 	ps = set;
 	mode = m;
-	free(col);
-	col = xcalloc(set->maxlen + 1, sizeof(*col));
 }
 
 void
 rf_free(void)
 {
-	free(col);
-	col = NULL;
 }
 
 static int
@@ -94,6 +89,7 @@ forward(const struct pattern *p, const unsigned char *line, size_t len,
     size_t from, size_t *end, int first)
 {
 	const size_t n = p->len;
+	int col[n + 1];		/* one DP column (per thread: on the stack) */
 	int best = INF;
 
 	col[0] = start_ok(line, from) ? 0 : INF;
@@ -134,6 +130,7 @@ backward(const struct pattern *p, const unsigned char *line, size_t from,
     size_t end, int cost)
 {
 	const size_t n = p->len;
+	int col[n + 1];
 
 	for (size_t i = 0; i <= n; i++)
 		col[i] = (int)i;

@@ -364,11 +364,32 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	for (int i = 0; i < SCAN_SLOTS; i++)
 		if (slot_alloc(s, &s->slot[i]) == -1)
 			goto fail;
+	s->lock = xmalloc(sizeof(*s->lock));
+	pthread_mutex_init(s->lock, NULL);
 	s->t_ready = now();
 	return 0;
 fail:
 	scan_close(s);
 	return -1;
+}
+
+/*
+ * Makes c a worker's clone of the open device scanner p: the same context,
+ * queue, program and tables, and SCAN_SLOTS slots of its own.  Returns 0,
+ * or -1 after a message.
+ */
+int
+scan_clone(struct scanner *c, struct scanner *p)
+{
+	*c = *p;
+	c->parent = p;
+	memset(c->slot, 0, sizeof(c->slot));
+	for (int i = 0; i < SCAN_SLOTS; i++)
+		if (slot_alloc(c, &c->slot[i]) == -1) {
+			scan_close(c);
+			return -1;
+		}
+	return 0;
 }
 
 /* Grows every slot to hold chunks of cap bytes, keeping their contents. */
@@ -402,6 +423,10 @@ scan_chunk(struct scanner *s, int slot)
 	return s->slot[slot].buf + s->pad;
 }
 
+static cl_int submit_locked(struct scanner *, struct scan_slot *, cl_mem,
+    cl_mem, cl_uint, cl_uint, cl_uint, cl_uint, cl_uint, cl_uint, size_t,
+    size_t, size_t, size_t);
+
 /* Sets one kernel argument; returns the OpenCL status. */
 #define ARG(i, v) clSetKernelArg(s->kern, (i), sizeof(v), &(v))
 
@@ -421,7 +446,6 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 	cl_uint pad_blocks, slice_blocks, nslices, npat, k, eol;
 	size_t slice, items, bbytes, tail;
 	cl_mem text, bm;
-	cl_event up = NULL, kdone = NULL;
 	cl_int err;
 
 	if (!warm)
@@ -452,6 +476,25 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 	npat = (cl_uint)s->ps->npat;
 	k = (cl_uint)s->ps->k;
 	eol = s->eol;
+	pthread_mutex_lock(s->lock);
+	err = submit_locked(s, sl, text, bm, pad_blocks, slice_blocks, nslices,
+	    npat, k, eol, len, tail, bbytes, items);
+	pthread_mutex_unlock(s->lock);
+	return err == CL_SUCCESS ? 0 : -1;
+}
+
+/* The part of scan_submit that uses the shared kernel: its arguments and
+ * the commands that go with them.  Returns the OpenCL status. */
+static cl_int
+submit_locked(struct scanner *s, struct scan_slot *sl, cl_mem text, cl_mem bm,
+    cl_uint pad_blocks, cl_uint slice_blocks, cl_uint nslices, cl_uint npat,
+    cl_uint k, cl_uint eol, size_t len, size_t tail, size_t bbytes,
+    size_t items)
+{
+	struct scanner *st = s->parent ? s->parent : s;
+	cl_event up = NULL, kdone = NULL;
+	cl_int err;
+
 	if ((err = ARG(0, text)) != CL_SUCCESS || (err = ARG(1, pad_blocks)) ||
 	    (err = ARG(2, slice_blocks)) || (err = ARG(3, nslices)) ||
 	    (err = ARG(4, s->peq)) || (err = ARG(5, s->pinfo)) ||
@@ -479,7 +522,7 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 	if (s->stats) {
 		clRetainEvent(kdone);
 		sl->kev = kdone;
-		s->scanned += len;
+		st->scanned += len;
 	}
 	if (s->zero_copy) {
 		sl->done = kdone;
@@ -516,8 +559,11 @@ scan_wait(struct scanner *s, int slot)
 		    sizeof(t0), &t0, NULL);
 		clGetEventProfilingInfo(sl->kev, CL_PROFILING_COMMAND_END,
 		    sizeof(t1), &t1, NULL);
-		s->kernel_s += (double)(t1 - t0) * 1e-9;
-		s->t_last = now();
+		struct scanner *st = s->parent ? s->parent : s;
+		pthread_mutex_lock(s->lock);
+		st->kernel_s += (double)(t1 - t0) * 1e-9;
+		st->t_last = now();
+		pthread_mutex_unlock(s->lock);
 		clReleaseEvent(sl->kev);
 		sl->kev = NULL;
 	}
@@ -532,7 +578,7 @@ scan_wait(struct scanner *s, int slot)
 void
 scan_close(struct scanner *s)
 {
-	if (s->stats && s->kernel_s > 0)
+	if (s->stats && s->kernel_s > 0 && s->parent == NULL)
 		fprintf(stderr, "%s: stats: %s: %llu bytes, kernel %.3f s, "
 		    "%.2f GB/s; from ready to last scan %.3f s, %.2f GB/s; "
 		    "slice %zu, lanes %d, %d-bit words\n", progname,
@@ -544,6 +590,14 @@ scan_close(struct scanner *s)
 	for (int i = SCAN_SLOTS - 1; i >= 0; i--)
 		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
 			slot_free(s, &s->slot[i]);
+	if (s->parent != NULL) {
+		memset(s, 0, sizeof(*s));	/* the rest is the parent's */
+		return;
+	}
+	if (s->lock != NULL) {
+		pthread_mutex_destroy(s->lock);
+		free(s->lock);
+	}
 	if (s->device) {
 		release_mem(&s->pinfo);
 		release_mem(&s->peq);

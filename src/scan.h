@@ -3,6 +3,7 @@
 #ifndef AGREP_SCAN_H
 #define AGREP_SCAN_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,11 @@ struct scanner {
 	cl_mem		 peq, pinfo;
 	int		 blocks;	/* patterns over 64 bytes: block kernel */
 	struct scan_slot slot[SCAN_SLOTS];
+	/* Workers' clones share the device's context, queue, program and
+	 * tables (parent's), with slots of their own; lock guards the kernel
+	 * arguments and the statistics. */
+	struct scanner	*parent;
+	pthread_mutex_t	*lock;
 	/* AGREP_GPU_STATS: profile kernels, report on close */
 	int		 stats;
 	double		 kernel_s;	/* summed kernel time */
@@ -60,6 +66,7 @@ void	 scan_open_host(struct scanner *, const struct patset *,
 int	 scan_open_device(struct scanner *, const struct patset *,
 	    unsigned char eol, size_t cap, const struct ocl_dev *,
 	    size_t slice);
+int	 scan_clone(struct scanner *, struct scanner *parent);
 void	 scan_grow(struct scanner *, size_t cap);
 int	 scan_set_patterns(struct scanner *, const struct patset *);
 unsigned char *scan_chunk(struct scanner *, int slot);

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,6 +21,7 @@
 #endif
 #include "input.h"
 #include "output.h"
+#include "pool.h"
 #include "scan.h"
 #include "search.h"
 #include "util.h"
@@ -28,37 +30,192 @@
 #define CHUNK_CPU	(16u << 20)
 #define CHUNK_GPU	(64u << 20)
 
-static const struct options *opt;
-static const struct patset *pats;
-static struct scanner host;		/* always open */
-static struct scanner dev[OCL_MAXDEV];	/* opened on the first large input */
-static int ndev;			/* devices open */
-static int dev_state;			/* 0 untried, 1 open, -1 unusable */
-static int matched;			/* a record was selected */
-static int failed;			/* no device: exit status 2 */
-static struct walk_filter filter;	/* --include, --exclude... */
-static uint64_t read_pos;		/* input offset of the next read */
-static uint64_t read_left;		/* bytes the input may still give */
-static struct hitlist *collect;		/* search_range: hits go here */
-static const struct hitlist *premade;	/* search_file_hits: hits known */
-static size_t premade_at;		/* next of them */
+/* One worker's state: its own host matcher slots, its own slots on every
+ * device in use, and where its current input stands. */
+struct searcher {
+	struct scanner	 host;		/* the host matcher's slots */
+	struct scanner	 dev[OCL_MAXDEV]; /* its slots on the open devices */
+	int		 ndev;		/* of those, opened */
+	uint64_t	 read_pos;	/* input offset of the next read */
+	uint64_t	 read_left;	/* bytes the input may still give */
+	struct hitlist	*collect;	/* search_range: hits go here */
+	const struct hitlist *premade;	/* search_file_hits: hits known */
+	size_t		 premade_at;	/* next of them */
+};
+
+/* What every worker shares: options, the devices, the outcome. */
+static struct search {
+	const struct options *opt;
+	const struct patset *pats;
+	struct walk_filter filter;	/* --include, --exclude... */
+	struct searcher	*w;		/* one per worker */
+	int		 nw;
+	pthread_mutex_t	 mu;		/* guards the device state */
+	pthread_cond_t	 cv;
+	pthread_t	 opener;	/* opens the devices in the background */
+	int		 opener_started;
+	struct scanner	 dev[OCL_MAXDEV]; /* the devices: context, program */
+	int		 ndev;		/* devices open */
+	int		 dev_state;	/* 0 untried, 2 opening, 1 open,
+					 * -1 unusable */
+	int		 matched;	/* a record was selected (atomic) */
+	int		 failed;	/* no device: exit status 2 */
+	int		 exact;		/* the host's exact k = 0 path */
+	uint64_t	 range;		/* bytes per range of a large file */
+	struct pool_text devmsg;	/* what opening the devices said */
+} S = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+#define opt	(S.opt)
+#define pats	(S.pats)
+
+/* Opens the OpenCL scanners once (one per device in use); returns the
+ * number open, 0 when there is none.  Without any usable device (none
+ * installed, or the one asked for is missing) that is an error: exit status
+ * 2, though the host matcher still searches everything.  A device that
+ * fails to set up gets a warning.  Runs once, in whichever thread asks
+ * first; the others wait for it. */
+static int
+open_devices(void)
+{
+	struct ocl_dev d[OCL_MAXDEV];
+	size_t hostcap = opt->chunk ? opt->chunk : CHUNK_CPU;
+	int n, nd = 0;
+
+	if ((n = ocl_choose_all(opt->device, d, OCL_MAXDEV)) <= 0) {
+		__atomic_store_n(&S.failed, 1, __ATOMIC_RELAXED);
+		warnx_("searching with the host matcher instead");
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t cap = opt->chunk ? opt->chunk :
+		    d[i].type & CL_DEVICE_TYPE_GPU && !pool_threaded() ?
+		    CHUNK_GPU : CHUNK_CPU;
+		if (cap < hostcap)
+			cap = hostcap;
+		if (nd > 0 && cap != S.dev[0].cap)
+			cap = S.dev[0].cap;	/* one chunk size for all */
+		if (scan_open_device(&S.dev[nd], pats, opt->eol, cap, &d[i],
+		    opt->slice) == -1)
+			warnx_("warning: %s unusable%s", d[i].name, nd == 0 &&
+			    i == n - 1 ? "; using the host matcher" : "");
+		else
+			nd++;
+	}
+	return nd;
+}
+
+/* Publishes the outcome of open_devices. */
+/* Opens the devices with their messages kept back: when they would come
+ * out depends on the threads, so they come at the end of the run. */
+static int
+open_devices_quietly(void)
+{
+	int nd;
+
+	pool_capture(&S.devmsg);
+	nd = open_devices();
+	pool_capture(NULL);
+	return nd;
+}
+
+static void
+devices_opened(int nd)
+{
+	pthread_mutex_lock(&S.mu);
+	S.ndev = nd;
+	__atomic_store_n(&S.dev_state, nd > 0 ? 1 : -1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&S.cv);
+	pthread_mutex_unlock(&S.mu);
+}
+
+/* The thread that opens the devices stays, idle, until the process ends
+ * (see pool_end). */
+static void *
+opener_main(void *arg)
+{
+	(void)arg;
+	devices_opened(open_devices_quietly());
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* Starts opening the devices in the background, if nobody has; meanwhile
+ * the host matcher searches (see chunk jobs). */
+static void
+devices_start(void)
+{
+	int go = 0;
+
+	pthread_mutex_lock(&S.mu);
+	if (S.dev_state == 0) {
+		S.dev_state = 2;
+		go = 1;
+	}
+	pthread_mutex_unlock(&S.mu);
+	if (!go)
+		return;
+	if (!pool_threaded() || pthread_create(&S.opener, NULL, opener_main,
+	    NULL) != 0)
+		devices_opened(open_devices_quietly());
+	else
+		S.opener_started = 1;
+}
+
+/* Returns the devices open for this worker (0: use the host matcher),
+ * opening them first if need be; with wait clear, a device that is still
+ * being opened counts as none. */
+static int
+device(struct searcher *w, int wait)
+{
+	int state = __atomic_load_n(&S.dev_state, __ATOMIC_ACQUIRE);
+
+	if (state == 0 || (state == 2 && wait)) {
+		devices_start();
+		pthread_mutex_lock(&S.mu);
+		while (wait && S.dev_state == 2)
+			pthread_cond_wait(&S.cv, &S.mu);
+		state = S.dev_state;
+		pthread_mutex_unlock(&S.mu);
+	}
+	if (state != 1)
+		return 0;
+	/* This worker's own slots on each device. */
+	while (w->ndev < S.ndev) {
+		if (scan_clone(&w->dev[w->ndev], &S.dev[w->ndev]) == -1)
+			fatalx("cannot allocate device buffers");
+		w->ndev++;
+	}
+	/* Chunks move from the host's slots to these: as large at least. */
+	for (int i = 0; i < w->ndev; i++)
+		if (w->dev[i].cap < w->host.cap)
+			scan_grow(&w->dev[i], w->host.cap);
+	return w->ndev;
+}
 
 void
 search_init(const struct options *o, const struct patset *ps)
 {
+	size_t cap = o->chunk ? o->chunk : CHUNK_CPU;
+
 	opt = o;
 	pats = ps;
-	filter = (struct walk_filter){ o->globs, o->exclude_dir };
-	scan_open_host(&host, ps, o->eol, o->chunk ? o->chunk : CHUNK_CPU);
-	if ((o->device != NULL && strcmp(o->device, "host") == 0) || host.exact)
-		dev_state = -1;
+	S.filter = (struct walk_filter){ o->globs, o->exclude_dir };
+	S.nw = pool_workers();
+	S.w = xcalloc((size_t)S.nw, sizeof(*S.w));
+	for (int i = 0; i < S.nw; i++)
+		scan_open_host(&S.w[i].host, ps, o->eol, cap);
+	S.exact = S.w[0].host.exact;
+	S.range = cap > 1 ? cap / 2 : 1;
+	if ((o->device != NULL && strcmp(o->device, "host") == 0) || S.exact)
+		S.dev_state = -1;
 }
 
 /* Returns 1 when a record was selected in any input so far. */
 int
 search_matched(void)
 {
-	return matched;
+	return __atomic_load_n(&S.matched, __ATOMIC_RELAXED);
 }
 
 /* Returns 1 when records need a scan at all (not when every record
@@ -80,56 +237,30 @@ search_options(void)
 int
 search_failed(void)
 {
-	return failed;
+	return __atomic_load_n(&S.failed, __ATOMIC_RELAXED);
 }
 
 void
 search_end(void)
 {
-	for (int i = ndev - 1; i >= 0; i--)
-		scan_close(&dev[i]);
-	scan_close(&host);
-}
-
-/*
- * Opens the OpenCL scanners once (one per device in use); returns the number
- * open, 0 when there is none.  Without any usable device (none installed,
- * or the one asked for is missing) that is an error: exit status 2, though
- * the host matcher still searches everything.  A device that fails to set up
- * gets a warning.
- */
-static int
-device(void)
-{
-	struct ocl_dev d[OCL_MAXDEV];
-	int n;
-
-	if (dev_state != 0)
-		return ndev;
-	dev_state = -1;
-	if ((n = ocl_choose_all(opt->device, d, OCL_MAXDEV)) <= 0) {
-		failed = 1;
-		warnx_("searching with the host matcher instead");
-		return 0;
+	/* Devices still being opened are waited for. */
+	pthread_mutex_lock(&S.mu);
+	while (S.dev_state == 2)
+		pthread_cond_wait(&S.cv, &S.mu);
+	pthread_mutex_unlock(&S.mu);
+	if (S.devmsg.len > 0)
+		pool_msg(S.devmsg.buf, S.devmsg.len);
+	free(S.devmsg.buf);
+	S.devmsg.buf = NULL;
+	for (int i = S.nw - 1; i >= 0; i--) {
+		for (int d = S.w[i].ndev - 1; d >= 0; d--)
+			scan_close(&S.w[i].dev[d]);
+		scan_close(&S.w[i].host);
 	}
-	for (int i = 0; i < n; i++) {
-		size_t cap = opt->chunk ? opt->chunk :
-		    d[i].type & CL_DEVICE_TYPE_GPU ? CHUNK_GPU : CHUNK_CPU;
-		if (cap < host.cap)
-			cap = host.cap;
-		if (ndev > 0 && cap != dev[0].cap)
-			cap = dev[0].cap;	/* one chunk size for all */
-		if (scan_open_device(&dev[ndev], pats, opt->eol, cap, &d[i],
-		    opt->slice) == -1)
-			warnx_("warning: %s unusable%s", d[i].name, ndev == 0 &&
-			    i == n - 1 ? "; using the host matcher" : "");
-		else
-			ndev++;
-	}
-	if (ndev == 0)
-		return 0;
-	dev_state = 1;
-	return ndev;
+	for (int i = S.ndev - 1; i >= 0; i--)
+		scan_close(&S.dev[i]);
+	free(S.w);
+	S.w = NULL;
 }
 
 /* Waits for a slot's scan (submitted says whether it started); if the
@@ -143,7 +274,7 @@ scan_finish(struct scanner *s, int slot, int submitted)
 
 	if (bm == NULL) {
 		struct scan_slot *sl = &s->slot[slot];
-		if (!warned++)
+		if (!__atomic_fetch_add(&warned, 1, __ATOMIC_RELAXED))
 			warnx_("warning: device scan failed; "
 			    "using the host matcher");
 		hm_scan(pats, sl->buf, s->pad, sl->len, s->eol, sl->bm);
@@ -178,29 +309,29 @@ history_start(const unsigned char *chunk, size_t len)
 
 /* Doubles every slot (host and devices), keeping their contents. */
 static void
-grow_all(void)
+grow_all(struct searcher *w)
 {
-	for (int i = 0; i < ndev; i++)
-		scan_grow(&dev[i], dev[i].cap * 2);
-	scan_grow(&host, host.cap * 2);
+	for (int i = 0; i < w->ndev; i++)
+		scan_grow(&w->dev[i], w->dev[i].cap * 2);
+	scan_grow(&w->host, w->host.cap * 2);
 }
 
 /* Reads into a slot; with --line-buffered whatever one read() brings, so
  * that records are printed as they arrive. */
 static ssize_t
-fill(int fd, unsigned char *buf, size_t want, int *eof)
+fill(struct searcher *w, int fd, unsigned char *buf, size_t want, int *eof)
 {
 	ssize_t n;
 
-	if (want > read_left)
-		want = (size_t)read_left;
-	if (want == 0 && read_left == 0) {
+	if (want > w->read_left)
+		want = (size_t)w->read_left;
+	if (want == 0 && w->read_left == 0) {
 		*eof = 1;
 		return 0;
 	}
 	if ((n = in_fill(fd, buf, want, eof, opt->line_buffered)) > 0) {
-		read_pos += (uint64_t)n;
-		read_left -= (uint64_t)n;
+		w->read_pos += (uint64_t)n;
+		w->read_left -= (uint64_t)n;
 	}
 	return n;
 }
@@ -218,12 +349,13 @@ hits_add(struct hitlist *h, uint64_t off)
 
 /* Is there a known hit in [from, to) of the input?  Moves past them. */
 static int
-premade_hit(uint64_t from, uint64_t to)
+premade_hit(struct searcher *w, uint64_t from, uint64_t to)
 {
 	int hit = 0;
 
-	while (premade_at < premade->n && premade->off[premade_at] < to)
-		hit |= premade->off[premade_at++] >= from;
+	while (w->premade_at < w->premade->n &&
+	    w->premade->off[w->premade_at] < to)
+		hit |= w->premade->off[w->premade_at++] >= from;
 	return hit;
 }
 
@@ -235,19 +367,19 @@ premade_hit(uint64_t from, uint64_t to)
  * the start of the slot (*have of them).  Returns 0, or -1 after a message.
  */
 static int
-long_record(int fd, struct fstate *fs, struct scanner *s, int cur,
-    size_t *have, int *eof)
+long_record(struct searcher *w, int fd, struct fstate *fs, struct scanner *s,
+    int cur, size_t *have, int *eof)
 {
 	unsigned char *chunk = scan_chunk(s, cur);
-	FILE *tmp = collect ? NULL : tmpfile();
-	const uint64_t start = read_pos - *have;
+	FILE *tmp = w->collect ? NULL : tmpfile();
+	const uint64_t start = w->read_pos - *have;
 	uintmax_t len = 0;
 	int hit = 0, binary = 0, warm = 0;
 	const unsigned char *t;
 	size_t n = *have;
 	ssize_t got;
 
-	if (tmp == NULL && collect == NULL) {
+	if (tmp == NULL && w->collect == NULL) {
 		warnx_("temporary file: %s", strerror(errno));
 		return -1;
 	}
@@ -256,7 +388,7 @@ long_record(int fd, struct fstate *fs, struct scanner *s, int cur,
 		size_t plen = t ? (size_t)(t - chunk) : n;
 		if (plen > 0 && pats->all_lines)
 			hit = 1;
-		else if (plen > 0 && pats->npat > 0 && premade == NULL) {
+		else if (plen > 0 && pats->npat > 0 && w->premade == NULL) {
 			int ok = scan_submit(s, cur, t ? plen + 1 : n, n,
 			    warm) == 0;
 			hit |= scan_next_hit(scan_finish(s, cur, ok), 0, plen) <
@@ -280,7 +412,7 @@ long_record(int fd, struct fstate *fs, struct scanner *s, int cur,
 		/* The next piece's warm-up: the last pad bytes so far. */
 		memmove(chunk - s->pad, chunk + n - s->pad, s->pad);
 		warm = 1;
-		if ((got = fill(fd, chunk, s->cap, eof)) < 0) {
+		if ((got = fill(w, fd, chunk, s->cap, eof)) < 0) {
 			warnx_("%s: %s", fs->name, strerror(errno));
 			if (tmp != NULL)
 				fclose(tmp);
@@ -288,16 +420,25 @@ long_record(int fd, struct fstate *fs, struct scanner *s, int cur,
 		}
 		n = (size_t)got;
 	}
-	if (premade != NULL)
-		hit = premade_hit(start, start + len + 1);
-	if (collect != NULL) {
+	if (w->premade != NULL)
+		hit = premade_hit(w, start, start + len + 1);
+	if (w->collect != NULL) {
 		if (hit)
-			hits_add(collect, start);
+			hits_add(w->collect, start);
 		return 0;
 	}
 	out_long_record(fs, tmp, len, t != NULL, hit, binary);
 	fclose(tmp);
 	return 0;
+}
+
+/* May a record longer than a chunk be streamed (long_record), or do the
+ * options need it whole in memory? */
+static int
+stream_long(void)
+{
+	return !(opt->word || opt->line || opt->show_cost || opt->best ||
+	    opt->only || opt->color || opt->before > 0);
 }
 
 /* One chunk going round the ring. */
@@ -313,6 +454,7 @@ struct stage {
 
 /* The ring of one search: stages in flight are head, head + 1, ... */
 struct ring {
+	struct searcher	*w;
 	struct stage	 st[OCL_MAXDEV * SCAN_SLOTS];
 	int		 size, head, count;
 	int		 eof;		/* the input is all read */
@@ -330,13 +472,13 @@ ring_pop(struct ring *r, struct fstate *fs)
 
 	const unsigned char *chunk = scan_chunk(g->s, g->slot);
 
-	if (collect != NULL) {
+	if (r->w->collect != NULL) {
 		/* MPI range: the first hit of each record. */
 		for (size_t j = g->hist; (j = scan_next_hit(bm, j, g->len)) <
 		    g->len;) {
 			const unsigned char *t = memchr(chunk + j, opt->eol,
 			    g->len - j);
-			hits_add(collect, g->base + j);
+			hits_add(r->w->collect, g->base + j);
 			j = t ? (size_t)(t - chunk) + 1 : g->len;
 		}
 	} else if (!fs->done)
@@ -347,17 +489,18 @@ ring_pop(struct ring *r, struct fstate *fs)
 
 /* Sets up the ring over every device's slots, or the host matcher's. */
 static void
-ring_init(struct ring *r, int on_device)
+ring_init(struct ring *r, struct searcher *w, int on_device)
 {
 	int n;
 
 	memset(r, 0, sizeof(*r));
+	r->w = w;
 	r->scan = pats->npat > 0 && !pats->all_lines;
-	on_device = on_device && r->scan && ndev > 0;
-	n = on_device ? ndev : 1;
+	on_device = on_device && r->scan && w->ndev > 0;
+	n = on_device ? w->ndev : 1;
 	r->size = n * SCAN_SLOTS;
 	for (int i = 0; i < r->size; i++) {
-		r->st[i].s = on_device ? &dev[i % n] : &host;
+		r->st[i].s = on_device ? &w->dev[i % n] : &w->host;
 		r->st[i].slot = i / n;
 	}
 	/* --line-buffered: print each chunk before reading on. */
@@ -374,15 +517,13 @@ ring_init(struct ring *r, int on_device)
 static int
 ring_fill(struct ring *r, struct stage *g, int fd, struct fstate *fs)
 {
-	const int stream_long = !(opt->word || opt->line || opt->show_cost ||
-	    opt->best || opt->only || opt->color || opt->before > 0);
 	ssize_t n;
 
 	for (;;) {
 		unsigned char *chunk = scan_chunk(g->s, g->slot);
 		if (!r->eof && g->have < g->s->cap) {
-			n = fill(fd, chunk + g->have, g->s->cap - g->have,
-			    &r->eof);
+			n = fill(r->w, fd, chunk + g->have,
+			    g->s->cap - g->have, &r->eof);
 			if (n < 0) {
 				if (!opt->silent)
 					warnx_("%s: %s", fs->name,
@@ -400,26 +541,26 @@ ring_fill(struct ring *r, struct stage *g, int fd, struct fstate *fs)
 			ring_pop(r, fs);
 		if (fs->done)
 			return 0;
-		if (g->hist == 0 && stream_long) {
-			if (long_record(fd, fs, g->s, g->slot, &g->have,
-			    &r->eof) == -1)
+		if (g->hist == 0 && stream_long()) {
+			if (long_record(r->w, fd, fs, g->s, g->slot,
+			    &g->have, &r->eof) == -1)
 				return -1;
 			continue;
 		}
-		grow_all();
+		grow_all(r->w);
 	}
 }
 
 /* Makes a stage's bitmap from the hits known in its new records. */
 static void
-premade_bitmap(struct stage *g)
+premade_bitmap(struct searcher *w, struct stage *g)
 {
 	struct scan_slot *sl = &g->s->slot[g->slot];
 
 	memset(sl->bm, 0, (g->len + 63) / 64 * sizeof(*sl->bm));
-	while (premade_at < premade->n &&
-	    premade->off[premade_at] < g->base + g->len) {
-		uint64_t j = premade->off[premade_at++];
+	while (w->premade_at < w->premade->n &&
+	    w->premade->off[w->premade_at] < g->base + g->len) {
+		uint64_t j = w->premade->off[w->premade_at++];
 		if (j >= g->base + g->hist)
 			sl->bm[(j - g->base) / 64] |= (uint64_t)1 <<
 			    ((j - g->base) % 64);
@@ -442,7 +583,7 @@ carry(struct ring *r, struct stage *g, const struct stage *prev,
 		while (r->count > 0)
 			ring_pop(r, fs);
 		while (prev->have - keep > prev->s->cap / 2)
-			grow_all();
+			grow_all(r->w);
 		pc = scan_chunk(prev->s, prev->slot);
 	}
 	g->have = prev->have - keep;
@@ -458,24 +599,26 @@ carry(struct ring *r, struct stage *g, const struct stage *prev,
  * small ones stay with the host matcher.  Returns 0, or -1 after a message.
  */
 static int
-search_fd(int fd, struct fstate *fs)
+search_fd(struct searcher *w, int fd, struct fstate *fs)
 {
 	struct ring r;
 	struct stage *g, *prev;
 	int next = 0, rc = 0;
 
-	ring_init(&r, dev_state == 1);
+	ring_init(&r, w, __atomic_load_n(&S.dev_state, __ATOMIC_ACQUIRE) == 1 &&
+	    device(w, 0) > 0);
 	g = &r.st[0];
 	g->have = g->hist = 0;
 	if (ring_fill(&r, g, fd, fs) == -1) {
 		rc = -1;
 		goto out;
 	}
-	if (r.scan && g->s == &host && (!r.eof || g->have > opt->host_max) &&
-	    premade == NULL && device() > 0) {
+	if (r.scan && g->s == &w->host && (!r.eof ||
+	    g->have > opt->host_max) && w->premade == NULL &&
+	    device(w, 1) > 0) {
 		struct stage first = *g;
 		int eof = r.eof;
-		ring_init(&r, 1);
+		ring_init(&r, w, 1);
 		r.eof = eof;
 		g = &r.st[0];
 		g->have = first.have;
@@ -483,10 +626,10 @@ search_fd(int fd, struct fstate *fs)
 		memcpy(scan_chunk(g->s, g->slot),
 		    scan_chunk(first.s, first.slot), first.have);
 	}
-	while (!fs->done && g->len > g->hist) {
-		g->base = read_pos - g->have;
-		if (premade != NULL)
-			premade_bitmap(g);
+	while (!fs->done && g->len > g->hist && !pool_quit()) {
+		g->base = w->read_pos - g->have;
+		if (w->premade != NULL)
+			premade_bitmap(w, g);
 		else if (r.scan)
 			g->submitted = scan_submit(g->s, g->slot, g->len,
 			    g->have, 0) == 0;
@@ -510,51 +653,43 @@ search_fd(int fd, struct fstate *fs)
 		ring_pop(&r, fs);
 out:
 	if (fs->nsel > 0)
-		matched = 1;
+		__atomic_store_n(&S.matched, 1, __ATOMIC_RELAXED);
 	return rc;
 }
 
-/* Opens and searches one file, reporting problems as grep does. */
+/* Opens and searches one file with worker w, reporting problems as grep
+ * does. */
 static int
-search_file_local(const char *path, int show_name)
+search_file_local(struct searcher *w, const char *path, int show_name)
 {
 	struct fstate fs;
 	int fd, rc;
 
-	read_pos = 0;
-	read_left = UINT64_MAX;
+	w->read_pos = 0;
+	w->read_left = UINT64_MAX;
 	if ((fd = open(path, O_RDONLY)) == -1) {
 		if (!opt->silent)
 			warnx_("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	out_file_start(&fs, path, show_name);
-	rc = search_fd(fd, &fs);
+	rc = search_fd(w, fd, &fs);
 	close(fd);
 	out_file_end(&fs);
 	return rc;
 }
 
-/* Searches one file: in an MPI run of several ranks, spread over them. */
-int
-search_file(const char *path, int show_name)
-{
-#ifdef AGREP_MPI
-	if (mpi_ranks() > 1)
-		return mpi_search_file(path, show_name);
-#endif
-	return search_file_local(path, show_name);
-}
-
 /*
  * Searches bytes [start, end) of a file, which begin at a record start,
- * printing nothing: the offsets of the records with a hit go to out.
- * Returns 0, or -1 after a message.
+ * printing nothing: the offsets of the records with a hit go to out (an MPI
+ * rank's share; the MPI build runs one worker).  Returns 0, or -1 after a
+ * message.
  */
 int
 search_range(const char *path, uint64_t start, uint64_t end,
     struct hitlist *out)
 {
+	struct searcher *w = &S.w[0];
 	struct fstate fs;
 	int fd, rc;
 
@@ -570,86 +705,521 @@ search_range(const char *path, uint64_t start, uint64_t end,
 	}
 	memset(&fs, 0, sizeof(fs));
 	fs.name = path;
-	read_pos = start;
-	read_left = end - start;
-	collect = out;
-	rc = search_fd(fd, &fs);
-	collect = NULL;
+	w->read_pos = start;
+	w->read_left = end - start;
+	w->collect = out;
+	rc = search_fd(w, fd, &fs);
+	w->collect = NULL;
 	close(fd);
 	return rc;
 }
 
-/* Searches and prints a file whose hits are known (sorted offsets). */
+/* Searches and prints a file whose hits are known (sorted offsets); NULL:
+ * search it. */
 int
 search_file_hits(const char *path, int show_name, const struct hitlist *h)
 {
+	struct searcher *w = &S.w[0];
 	int rc;
 
-	premade = h;
-	premade_at = 0;
-	rc = search_file_local(path, show_name);
-	premade = NULL;
+	w->premade = h;
+	w->premade_at = 0;
+	rc = search_file_local(w, path, show_name);
+	w->premade = NULL;
 	return rc;
 }
 
-/* in_walk callback: every file under a directory operand is named.  With
- * arg set (-r and no operand: the tree under "."), "./" is left off the
- * names, as grep does. */
+/*
+ * Chunk jobs: a large regular file is cut into ranges of equal size, each a
+ * job of its own, so that several workers read, scan and format one file at
+ * once.  A range's job handles the records that start in it: it skips the
+ * bytes before its first record start and reads past its end to finish its
+ * last record (a record longer than that is streamed, as in long_record).
+ * What a range needs from the ones before it, it gets from the file's
+ * shared state, in order: the line number it starts at (with -n), and
+ * whether the file turned binary or is done.  It formats at once, assuming
+ * neither, holding its output back; if an earlier range says otherwise, it
+ * formats again.  Options whose state crosses records in ways a range cannot
+ * know (context, -m, --best-match, --line-buffered) keep the ring.
+ */
+struct bigfile {
+	char		*path;
+	int		 show_name;
+	uint64_t	 size;		/* as the walk saw it */
+	uint64_t	 range;		/* bytes per range */
+	int		 nranges;
+	int		 refs;		/* ranges still to finish */
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	int		 lines_at;	/* ranges whose line count is in */
+	uintmax_t	 lines;		/* terminators before range lines_at */
+	int		 state_at;	/* ranges formatted */
+	struct fstate	 fs;		/* the file's state after them */
+};
+
+struct rangejob {
+	struct bigfile	*f;
+	int		 idx;
+};
+
+static int job_failed;		/* a job reported a problem (atomic) */
+
+/* Can a file be searched range by range?  (See above.) */
 static int
-walk_file(const char *path, void *arg)
+ranges_ok(void)
 {
-	if (out_quit())
-		return 0;
-	if (arg != NULL && strncmp(path, "./", 2) == 0)
-		path += 2;
-	return search_file(path, opt->with_name != 0);
+	return opt->before == 0 && opt->after == 0 && opt->max_count < 0 &&
+	    !opt->best && !opt->line_buffered && !opt->context;
 }
 
-/* Searches the tree under the working directory (-r without operands). */
-int
-search_cwd(void)
+/* Reads want bytes at off; returns the bytes read (fewer at the end of the
+ * file), or -1 with errno set. */
+static ssize_t
+pread_all(int fd, unsigned char *buf, size_t want, uint64_t off)
 {
-	return in_walk(".", opt->recursive == 2, &filter, walk_file, "");
-}
+	size_t got = 0;
 
-/* Searches a file operand, or the tree under it with -r.  Returns 0, or -1
- * after a message. */
-int
-search_path(const char *path, int show_name)
-{
-	struct stat st;
-
-	if (strcmp(path, "-") == 0)
-		return search_stdin(show_name);
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (opt->skip_dirs || (opt->recursive &&
-		    !in_dir_wanted(&filter, path, 1)))
-			return 0;
-		if (opt->recursive)
-			return in_walk(path, opt->recursive == 2, &filter,
-			    walk_file, NULL);
-		if (!opt->silent)
-			warnx_("%s: Is a directory", path);
-		return -1;
+	while (got < want) {
+		ssize_t n = pread(fd, buf + got, want - got,
+		    (off_t)(off + got));
+		if (n == 0)
+			break;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		got += (size_t)n;
 	}
-	/* grep applies --include and --exclude to named files too. */
-	if (!in_file_wanted(&filter, path, 1))
-		return 0;
-	return search_file(path, show_name);
+	return (ssize_t)got;
 }
 
-/* Searches standard input.  Returns 0, or -1 after a message. */
-int
-search_stdin(int show_name)
+/* Waits until the ranges before idx published their line counts; returns
+ * the terminators before range idx and adds this range's. */
+static uintmax_t
+range_lines(struct bigfile *f, int idx, uintmax_t mine)
+{
+	uintmax_t base;
+
+	pthread_mutex_lock(&f->mu);
+	while (f->lines_at < idx)
+		pthread_cond_wait(&f->cv, &f->mu);
+	base = f->lines;
+	f->lines += mine;
+	f->lines_at++;
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+	return base;
+}
+
+/* Waits until the ranges before idx are formatted; returns the file state
+ * after them. */
+static struct fstate
+range_state(struct bigfile *f, int idx)
+{
+	struct fstate fs;
+
+	pthread_mutex_lock(&f->mu);
+	while (f->state_at < idx)
+		pthread_cond_wait(&f->cv, &f->mu);
+	fs = f->fs;
+	pthread_mutex_unlock(&f->mu);
+	return fs;
+}
+
+/* Publishes the file state after range idx; the last range ends the file
+ * (-c, -l, -L) and the last reference frees it. */
+static void
+range_done(struct bigfile *f, const struct fstate *fs)
+{
+	int last;
+
+	pthread_mutex_lock(&f->mu);
+	f->fs = *fs;
+	f->state_at++;
+	last = f->state_at == f->nranges;
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+	if (last) {
+		if (f->fs.nsel > 0)
+			__atomic_store_n(&S.matched, 1, __ATOMIC_RELAXED);
+		out_file_end(&f->fs);
+	}
+	pthread_mutex_lock(&f->mu);
+	last = --f->refs == 0;
+	pthread_mutex_unlock(&f->mu);
+	if (last) {
+		pthread_mutex_destroy(&f->mu);
+		pthread_cond_destroy(&f->cv);
+		free(f->path);
+		free(f);
+	}
+}
+
+/* Where a range's records lie in its slot. */
+struct rangebuf {
+	struct scanner	*s;
+	unsigned char	*chunk;		/* the slot's bytes: range start on */
+	size_t		 first;		/* the first record's start */
+	size_t		 end;		/* after the last whole record */
+	size_t		 filled;	/* bytes read into the slot */
+	int		 long_tail;	/* a record at end goes on past cap */
+};
+
+/*
+ * Reads range idx of f into slot 0 of rb->s: the byte before it (does a
+ * record start at its first byte?), the range, and on until its last record
+ * ends; the last range reads on to the end of the file.  A record that goes
+ * on past the slot is left to be streamed (long_tail).  Returns 0, or -1
+ * with errno set.
+ */
+static int
+range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
+{
+	const unsigned char eol = opt->eol;
+	const int last = idx == f->nranges - 1;
+	const uint64_t a = (uint64_t)idx * f->range;
+	const size_t want = (size_t)f->range;
+	unsigned char before = eol, *p;
+	ssize_t n;
+
+	rb->chunk = scan_chunk(rb->s, 0);
+	rb->long_tail = 0;
+	rb->first = rb->end = rb->filled = 0;
+	if (a > 0 && (n = pread_all(fd, &before, 1, a - 1)) != 1)
+		return n < 0 ? -1 : 0;
+	if ((n = pread_all(fd, rb->chunk, want, a)) < 0)
+		return -1;
+	rb->filled = (size_t)n;
+	if (before != eol) {
+		p = memchr(rb->chunk, eol, rb->filled);
+		rb->first = p ? (size_t)(p - rb->chunk) + 1 : rb->filled;
+	}
+	rb->end = rb->filled;
+	if (rb->filled < want || rb->first == rb->filled ||
+	    (!last && rb->chunk[rb->filled - 1] == eol))
+		return 0;
+	/* Read on to the end of the last record. */
+	for (size_t step = 4096;; step *= 2) {
+		size_t from = rb->filled;
+		if (from == rb->s->cap) {
+			if (stream_long())
+				break;
+			/* The options need the record whole. */
+			scan_grow(rb->s, rb->s->cap * 2);
+			rb->chunk = scan_chunk(rb->s, 0);
+		}
+		if (step > rb->s->cap - from)
+			step = rb->s->cap - from;
+		if ((n = pread_all(fd, rb->chunk + from, step, a + from)) < 0)
+			return -1;
+		rb->filled += (size_t)n;
+		if (!last && (p = memchr(rb->chunk + from, eol,
+		    (size_t)n)) != NULL) {
+			rb->end = (size_t)(p - rb->chunk) + 1;
+			return 0;
+		}
+		if ((size_t)n < step) {
+			rb->end = rb->filled;	/* the end of the file */
+			return 0;
+		}
+	}
+	/* A record longer than the slot: streamed after the whole ones. */
+	p = memrchr(rb->chunk + rb->first, eol, rb->filled - rb->first);
+	rb->end = p ? (size_t)(p - rb->chunk) + 1 : rb->first;
+	rb->long_tail = 1;
+	return 0;
+}
+
+/* Counts terminators in p[0, n). */
+static uintmax_t
+count_eols(const unsigned char *p, size_t n)
+{
+	const unsigned char *end = p + n;
+	uintmax_t c = 0;
+
+	while (p < end && (p = memchr(p, opt->eol, (size_t)(end - p)))) {
+		c++;
+		p++;
+	}
+	return c;
+}
+
+/* Formats a range's records from file state fs (name, offsets, lines set)
+ * into the job's output. */
+static void
+range_format(struct fstate *fs, const struct rangebuf *rb, const uint64_t *bm)
+{
+	if (!fs->done)
+		out_chunk(fs, rb->chunk, rb->first, rb->end, bm);
+}
+
+static int range_ready(struct bigfile *, int);
+
+/* Runs one range of a large file (see above). */
+static void
+range_job(void *arg, int worker)
+{
+	struct rangejob *rj = arg;
+	struct bigfile *f = rj->f;
+	struct searcher *w = &S.w[worker];
+	const int idx = rj->idx, scan = search_needs_scan();
+	const int binary_matters = !opt->text && opt->eol == '\n' &&
+	    !opt->count && !opt->list && !opt->list_none && !opt->quiet;
+	struct rangebuf rb = { 0 };
+	struct fstate fs, before;
+	const uint64_t *bm = NULL;
+	uintmax_t lines = 0;
+	struct pool_mark mark;
+	int fd, nd, ok = 0;
+
+	free(rj);
+	nd = scan ? device(w, !pool_threaded()) : 0;
+	rb.s = nd > 0 ? &w->dev[idx % nd] : &w->host;
+	if (pool_quit())
+		fd = -1;
+	else if ((fd = open(f->path, O_RDONLY)) == -1 ||
+	    range_read(f, idx, fd, &rb) == -1) {
+		if (!opt->silent)
+			warnx_("%s: %s", f->path, strerror(errno));
+		__atomic_store_n(&job_failed, 1, __ATOMIC_RELAXED);
+	} else
+		ok = 1;
+	if (!ok)
+		rb.first = rb.end = 0;
+	if (ok && scan && rb.end > rb.first) {
+		int sub = scan_submit(rb.s, 0, rb.end, rb.filled, 0) == 0;
+		bm = scan_finish(rb.s, 0, sub);
+	}
+	if (opt->lineno)
+		lines = range_lines(f, idx, count_eols(rb.chunk + rb.first,
+		    rb.end - rb.first) + (uintmax_t)rb.long_tail);
+	/* Format as if nothing before this range made the file binary or
+	 * done; check, and format again if it did. */
+	out_file_start(&fs, f->path, f->show_name);
+	fs.off = (uintmax_t)idx * f->range + rb.first;
+	fs.lines = lines;
+	pool_hold(binary_matters, &mark);
+	if (idx == 0 || range_ready(f, idx)) {
+		before = range_state(f, idx);
+		fs.binary = before.binary;
+		fs.done = before.done;
+	}
+	range_format(&fs, &rb, bm);
+	before = range_state(f, idx);
+	if ((before.binary && !fs.binary) || before.done) {
+		pool_restore(&mark);
+		out_file_start(&fs, f->path, f->show_name);
+		fs.off = (uintmax_t)idx * f->range + rb.first;
+		fs.lines = lines;
+		fs.binary = before.binary;
+		fs.done = before.done;
+		range_format(&fs, &rb, bm);
+	}
+	pool_hold(0, NULL);
+	if (ok && rb.long_tail && !fs.done) {
+		/* The record at rb.end runs on past the slot: stream it. */
+		size_t have = rb.filled - rb.end;
+		int eof = 0;
+		memmove(rb.chunk, rb.chunk + rb.end, have);
+		w->read_pos = (uint64_t)idx * f->range + rb.filled;
+		w->read_left = UINT64_MAX;
+		if (lseek(fd, (off_t)w->read_pos, SEEK_SET) == (off_t)-1 ||
+		    long_record(w, fd, &fs, rb.s, 0, &have, &eof) == -1)
+			__atomic_store_n(&job_failed, 1, __ATOMIC_RELAXED);
+	}
+	if (fd != -1)
+		close(fd);
+	/* The file's state after this range. */
+	fs.nsel += before.nsel;
+	fs.binary |= before.binary;
+	fs.done |= before.done;
+	fs.name = f->path;
+	range_done(f, &fs);
+}
+
+/* Returns 1 when the ranges before idx are formatted already. */
+static int
+range_ready(struct bigfile *f, int idx)
+{
+	int ready;
+
+	pthread_mutex_lock(&f->mu);
+	ready = f->state_at >= idx;
+	pthread_mutex_unlock(&f->mu);
+	return ready;
+}
+
+/* Submits a large regular file as ranges. */
+static void
+submit_ranges(const char *path, int show_name, uint64_t size)
+{
+	struct bigfile *f = xcalloc(1, sizeof(*f));
+
+	f->path = xstrdup(path);
+	f->show_name = show_name;
+	f->size = size;
+	f->range = S.range;
+	f->nranges = (int)((size + f->range - 1) / f->range);
+	f->refs = f->nranges;
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->cv, NULL);
+	out_file_start(&f->fs, f->path, show_name);
+	if (search_needs_scan() && size > opt->host_max)
+		devices_start();
+	/* Every range is submitted, even after -q: each one releases the
+	 * file, and one that quits early does nothing else. */
+	const int n = f->nranges;	/* the last range frees f */
+	for (int i = 0; i < n; i++) {
+		struct rangejob *rj = xmalloc(sizeof(*rj));
+		*rj = (struct rangejob){ f, i };
+		pool_submit(range_job, rj);
+	}
+}
+
+/* A whole input in one job: a file, or standard input (path NULL). */
+struct filejob {
+	char		*path;
+	int		 show_name;
+};
+
+/* Searches one file: in an MPI run of several ranks, spread over them. */
+static int
+search_file(struct searcher *w, const char *path, int show_name)
+{
+#ifdef AGREP_MPI
+	if (mpi_ranks() > 1)
+		return mpi_search_file(path, show_name);
+#endif
+	return search_file_local(w, path, show_name);
+}
+
+/* Searches standard input with worker w.  Returns 0, or -1 after a
+ * message. */
+static int
+stdin_search(struct searcher *w, int show_name)
 {
 	struct fstate fs;
 	int rc;
 
 	out_file_start(&fs, opt->label ? opt->label : "(standard input)",
 	    show_name);
-	read_pos = 0;
-	read_left = UINT64_MAX;
-	rc = search_fd(STDIN_FILENO, &fs);
+	w->read_pos = 0;
+	w->read_left = UINT64_MAX;
+	rc = search_fd(w, STDIN_FILENO, &fs);
 	out_file_end(&fs);
 	return rc;
+}
+
+static void
+file_job(void *arg, int worker)
+{
+	struct filejob *fj = arg;
+	struct searcher *w = &S.w[worker];
+	int rc = 0;
+
+	if (!pool_quit())
+		rc = fj->path == NULL ? stdin_search(w, fj->show_name) :
+		    search_file(w, fj->path, fj->show_name);
+	if (rc == -1)
+		__atomic_store_n(&job_failed, 1, __ATOMIC_RELAXED);
+	free(fj->path);
+	free(fj);
+}
+
+/* Returns 1 when a job reported a problem (exit status 2). */
+int
+search_jobs_failed(void)
+{
+	return __atomic_load_n(&job_failed, __ATOMIC_RELAXED);
+}
+
+/* Hands one input to the pipeline: a large regular file as ranges, any
+ * other input as one job.  st: the file's status, or NULL. */
+static void
+submit_input(const char *path, int show_name, const struct stat *st)
+{
+	struct filejob *fj;
+
+	if (path != NULL && st != NULL && S_ISREG(st->st_mode) &&
+	    (uint64_t)st->st_size > S.range + 1 && ranges_ok() &&
+	    access(path, R_OK) == 0
+#ifdef AGREP_MPI
+	    && mpi_ranks() <= 1
+#endif
+	    ) {
+		submit_ranges(path, show_name, (uint64_t)st->st_size);
+		return;
+	}
+	/* A pipe, FIFO or device may block or never end: it waits until the
+	 * inputs before it are done (-q may make it unneeded). */
+	if (st == NULL || !S_ISREG(st->st_mode)) {
+		pool_drain();
+		if (out_quit())
+			return;
+	}
+	fj = xmalloc(sizeof(*fj));
+	fj->path = path ? xstrdup(path) : NULL;
+	fj->show_name = show_name;
+	pool_submit(file_job, fj);
+}
+
+/* in_walk callback: every file under a directory operand is named.  With
+ * arg set (-r and no operand: the tree under "."), "./" is left off the
+ * names, as grep does. */
+static int
+walk_file(const char *path, const struct stat *st, void *arg)
+{
+	if (out_quit())
+		return 0;
+	if (arg != NULL && strncmp(path, "./", 2) == 0)
+		path += 2;
+	submit_input(path, opt->with_name != 0, st);
+	return 0;
+}
+
+/* Searches the tree under the working directory (-r without operands). */
+int
+search_cwd(void)
+{
+	return in_walk(".", opt->recursive == 2, &S.filter, walk_file, "");
+}
+
+/* Searches a file operand, or the tree under it with -r.  Returns 0, or -1
+ * after a message (problems inside the jobs: search_jobs_failed). */
+int
+search_path(const char *path, int show_name)
+{
+	struct stat st;
+	int have = 0;
+
+	if (strcmp(path, "-") == 0)
+		return search_stdin(show_name);
+	if (stat(path, &st) == 0) {
+		have = 1;
+		if (S_ISDIR(st.st_mode)) {
+			if (opt->skip_dirs || (opt->recursive &&
+			    !in_dir_wanted(&S.filter, path, 1)))
+				return 0;
+			if (opt->recursive)
+				return in_walk(path, opt->recursive == 2,
+				    &S.filter, walk_file, NULL);
+			if (!opt->silent)
+				warnx_("%s: Is a directory", path);
+			return -1;
+		}
+	}
+	/* grep applies --include and --exclude to named files too. */
+	if (!in_file_wanted(&S.filter, path, 1))
+		return 0;
+	submit_input(path, show_name, have ? &st : NULL);
+	return 0;
+}
+
+/* Searches standard input.  Returns 0 (problems: search_jobs_failed). */
+int
+search_stdin(int show_name)
+{
+	submit_input(NULL, show_name, NULL);
+	return 0;
 }

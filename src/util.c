@@ -5,18 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
 #include "util.h"
 
 const char *progname = "agrep-gpu";
 int opt_silent;
 
+/* Sends "agrep-gpu: message" to stderr through the pipeline's writer, so
+ * that it keeps its place among the output of the files around it. */
 static void
 vmsg(const char *fmt, va_list ap)
 {
+	char buf[4096];
+	int n = snprintf(buf, sizeof(buf), "%s: ", progname);
+
+	if (n < 0)
+		return;
+	n += vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
+	if (n > (int)sizeof(buf) - 2)
+		n = (int)sizeof(buf) - 2;
+	buf[n++] = '\n';
 	fflush(stdout);
-	fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	pool_msg(buf, (size_t)n);
 }
 
 /* Prints "agrep-gpu: message" on stderr. */

@@ -304,7 +304,7 @@ same_as_grep() {
 	assert_output ''
 	assert_regex "$stderr" "unrecognized option '--bogus'"
 	assert_regex "$stderr" 'Usage: agrep-gpu'
-	run -2 --separate-stderr agrep-gpu -j abc a
+	run -2 --separate-stderr agrep-gpu -J abc a
 	assert_output ''
 	assert_regex "$stderr" 'Usage: agrep-gpu'
 }

@@ -1,0 +1,167 @@
+#!/usr/bin/env bats
+# Threads: -jN prints exactly what -j1 prints (stdout and stderr, in order,
+# and the exit status), over the option matrix, large files cut into ranges
+# (tiny AGREP_GPU_CHUNK), trees with unreadable and binary files, standard
+# input, -m, -q, context, long lines across ranges, and failing outputs.
+# Large files searched range by range are also checked against the ring
+# path (one job for the whole file, default chunk) of the host matcher.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	cd "$BATS_FILE_TMPDIR" || return
+	# About 400 KB of Bible-like text with planted near-matches, a few
+	# long lines (up to 40 KB), CRs, and no final newline.
+	awk 'function rnd(n) { s = (s * 69069 + 1) % 4294967296; return int(s / 65536) % n }
+	BEGIN {
+		s = 4242
+		split("mercy mercie mrcy merciful MERCY mer cy emrcy mercyy", v, " ")
+		split("the and of LORD unto shall his for thee that", wd, " ")
+		for (i = 1; i <= 6000; i++) {
+			n = rnd(20) == 0 ? rnd(400) : rnd(14)
+			if (i % 1500 == 7) n = 5000 + rnd(3000)
+			line = ""
+			for (j = 0; j < n; j++)
+				line = line (j ? " " : "") wd[rnd(10) + 1]
+			if (rnd(6) == 0) {
+				p = rnd(length(line) + 1)
+				line = substr(line, 1, p) v[rnd(8) + 1] substr(line, p + 1)
+			}
+			if (rnd(30) == 0) line = line "\r"
+			printf "%s%s", (i > 1 ? "\n" : ""), line
+		}
+	}' > text
+}
+
+setup() {
+	cd "$BATS_FILE_TMPDIR" || return
+}
+
+# same_j ENV... -- ARGS...: agrep-gpu ARGS with -j1 and with -j2, -j3 and
+# -j8 (env ENV... for each) give the same stdout+stderr bytes and status.
+same_j() {
+	local envs=() j rc1 rc
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	rc1=0
+	env "${envs[@]}" agrep-gpu -j1 "$@" > out.1 2>&1 || rc1=$?
+	for j in 2 3 8; do
+		rc=0
+		env "${envs[@]}" agrep-gpu -j$j "$@" > out.$j 2>&1 || rc=$?
+		cmp -s out.1 out.$j ||
+			fail "-j$j differs from -j1: ${envs[*]} agrep-gpu $*
+$(diff out.1 out.$j | head -5)"
+		[ "$rc" = "$rc1" ] ||
+			fail "-j$j exit $rc, -j1 exit $rc1: ${envs[*]} agrep-gpu $*"
+	done
+}
+
+@test "threads: ranges of a large file print what one job prints, every -j" {
+	local opts k
+	for k in 0 1 2; do
+		for opts in "" "-n" "-b -n" "-c" "-v -c" "-v -n" "-o -b" "-w -n" \
+		    "-x" "--show-cost -n" "-l" "-L" "-i --color=always -n" \
+		    "-H -c"; do
+			# shellcheck disable=SC2086
+			agrep-gpu --device=host -j1 $opts -k $k mercy text > want ||
+				true
+			for chunk in 4096 65536; do
+				# shellcheck disable=SC2086
+				same_j AGREP_GPU_CHUNK=$chunk -- $opts -k $k mercy text
+				cmp -s want out.8 || fail "chunk $chunk -j8 $opts -k $k:
+$(diff want out.8 | head -5)"
+			done
+		done
+	done
+}
+
+@test "threads: the OpenCL device and the host matcher agree under -j" {
+	local opts
+	for opts in "-n" "-c" "-v -b" "-o"; do
+		# shellcheck disable=SC2086
+		agrep-gpu --device=host -j1 $opts -k2 mercy text > want
+		# shellcheck disable=SC2086
+		same_j AGREP_GPU_CHUNK=65536 AGREP_GPU_HOST_MAX=0 -- --device=cpu \
+		    $opts -k2 mercy text
+		cmp -s want out.8 || fail "device $opts: $(diff want out.8 | head -5)"
+	done
+}
+
+@test "threads: context, -m and the ring path are the same for every -j" {
+	local opts
+	for opts in "-A1 -n" "-B2 -b" "-C1 -v" "-m 5 -n" "-m 3 -A2" \
+	    "-C2 -o" "--line-buffered -n"; do
+		# shellcheck disable=SC2086
+		same_j AGREP_GPU_CHUNK=4096 -- $opts -k1 mercy text text
+	done
+}
+
+@test "threads: a tree of many files, with binary and unreadable ones" {
+	mkdir -p tree/a/b tree/c
+	for i in $(seq 1 120); do
+		sed -n "$((i * 40)),$((i * 40 + 60))p" text > "tree/a/f$i.txt"
+		cp "tree/a/f$i.txt" "tree/c/g$i"
+	done
+	printf 'mercy\0binary\nmercy again\n' > tree/a/b/bin
+	printf 'no match here\n' > tree/a/b/none
+	cp text tree/c/big
+	chmod 000 tree/a/f7.txt
+	local runas=()
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+		chmod -R a+rX tree
+		chmod 000 tree/a/f7.txt
+		runas=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+	fi
+	for opts in "-r -c" "-r -n" "-r -l" "-r -L" "-r -o -b" "-r -C1" \
+	    "-r -a -n" "-r -m1" "-r --include=*.txt -c"; do
+		rc1=0
+		# shellcheck disable=SC2086
+		AGREP_GPU_CHUNK=8192 "${runas[@]}" "$AGREP_GPU" -j1 $opts -k1 \
+		    mercy tree > out.1 2>&1 || rc1=$?
+		for j in 2 8; do
+			rc=0
+			# shellcheck disable=SC2086
+			AGREP_GPU_CHUNK=8192 "${runas[@]}" "$AGREP_GPU" -j$j \
+			    $opts -k1 mercy tree > out.$j 2>&1 || rc=$?
+			cmp -s out.1 out.$j || fail "-j$j $opts: $(diff out.1 out.$j | head)"
+			[ "$rc" = "$rc1" ] || fail "-j$j $opts: exit $rc vs $rc1"
+		done
+	done
+	[ ${#runas[@]} -eq 0 ] || grep -q "f7.txt: Permission denied" out.1 ||
+		fail "$(cat out.1)" ||
+		fail "the unreadable file was not reported"
+	[ "$rc1" = 2 ] || [ ${#runas[@]} -eq 0 ] || fail "exit $rc1, not 2"
+}
+
+@test "threads: a NUL deep in a large file: the lines before it, then the message" {
+	{ head -c 200000 text; printf '\nmercy\0here\n'; tail -c 100000 text; } > bin
+	for opts in "-n" "-c" "-o" "-v -c"; do
+		# shellcheck disable=SC2086
+		same_j AGREP_GPU_CHUNK=4096 -- $opts -k1 mercy bin
+	done
+	run -0 agrep-gpu -j8 -n -k1 mercy bin
+	assert_line 'Binary file bin matches'
+}
+
+@test "threads: standard input and -q" {
+	local j
+	for j in 1 2 8; do
+		AGREP_GPU_CHUNK=4096 agrep-gpu -j$j -n -k1 mercy - < text > in.$j
+	done
+	cmp in.1 in.2 && cmp in.1 in.8
+	run -0 sh -c 'cat text | agrep-gpu -j4 -c -k2 mercy'
+	[ "$output" = "$(agrep-gpu -j1 -c -k2 mercy < text)" ]
+	run -0 agrep-gpu -j8 -q -k1 mercy text /nonexistent
+	assert_output ''
+	run -1 agrep-gpu -j8 -q -k0 zzzqqq text
+}
+
+@test "threads: | head -1, /dev/full and a missing file end with grep's status" {
+	run -0 bash -c 'AGREP_GPU_CHUNK=4096 agrep-gpu -j8 -n the text text text | head -1'
+	assert_output --regexp '^text:1:'
+	run -2 --separate-stderr bash -c 'AGREP_GPU_CHUNK=4096 agrep-gpu -j8 -k1 the text text > /dev/full' 
+	[ "$stderr" = "agrep-gpu: write error: No space left on device" ] || fail "$stderr"
+	same_j -- -c -k1 mercy text /nonexistent text
+	grep -q 'nonexistent: No such file' out.8
+}
