@@ -11,7 +11,7 @@ CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
 LDLIBS	 = -lOpenCL -lpthread
 
 SRCS	 = agrep-gpu.c src/hostmatch.c src/input.c src/ocl.c src/output.c \
-	   src/pattern.c src/refine.c src/scan.c src/search.c src/util.c
+	   src/pattern.c src/refine.c src/scan.c src/search.c src/simd.c src/util.c
 HDRS	 = $(wildcard src/*.h)
 BIN	?= agrep-gpu
 B	 = build
