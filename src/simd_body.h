@@ -54,19 +54,19 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 		vec VP0 = ones, VN0 = zero, SC0 = nv;
 		vec VP1 = ones, VN1 = zero, SC1 = nv;
 
-/* Transposes steps [t0, t0 + B) of every lane into eqb and cb. */
-#define SB_FILL(t0) do {						\
+/* Transposes steps [t0, t0 + cnt) of every lane into eqb (cnt <= B). */
+#define SB_FILL(t0, cnt) do {						\
 	for (size_t l = 0; l < L; l++) {				\
 		ptrdiff_t q = (ptrdiff_t)(warm + g + l * S) -		\
 		    (ptrdiff_t)pad + (ptrdiff_t)(t0);			\
-		if (q >= 0 && q + B <= end) {				\
+		if (q >= 0 && q + (ptrdiff_t)(cnt) <= end) {		\
 			const unsigned char *tp = text + q;		\
 			SB_NOVEC						\
-			for (size_t i = 0; i < B; i++) {		\
+			for (size_t i = 0; i < (cnt); i++) {		\
 				eqb[i][l] = tab[tp[i]];			\
 			}						\
 		} else {						\
-			for (size_t i = 0; i < B; i++, q++) {		\
+			for (size_t i = 0; i < (cnt); i++, q++) {	\
 				eqb[i][l] = tab[q >= 0 && q < end ?	\
 				    text[q] : eol];			\
 			}						\
@@ -96,7 +96,7 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 		/* Warm-up: pad steps, no hits. */
 		for (size_t t = 0; t < pad; t += B) {
 			size_t cnt = pad - t < B ? pad - t : B;
-			SB_FILL(t);
+			SB_FILL(t, cnt);
 			for (size_t i = 0; i < cnt; i++) {
 				SB_STEP(0, i);
 				SB_STEP(1, i);
@@ -105,12 +105,15 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 		/* The slices, 64 steps (one bitmap word per lane) at a time. */
 		for (size_t r = 0; r < S; r += 64) {
 			vec acc0[64 / W], acc1[64 / W];
+			/* (fewer steps only for slices shorter than 64) */
+			size_t cnt = S - r < 64 ? S - r : 64;
 
-			SB_FILL(pad + r);
+			SB_FILL(pad + r, cnt);
 			for (size_t h = 0; h < 64 / W; h++) {
 				vec bit = zero + 1;
 				vec a0 = zero, a1 = zero;
-				for (size_t i = h * W; i < (h + 1) * W; i++) {
+				size_t e = (h + 1) * W < cnt ? (h + 1) * W : cnt;
+				for (size_t i = h * W; i < e; i++) {
 					SB_STEP(0, i);
 					SB_STEP(1, i);
 					a0 |= (vec)(SC0 <= kv) & bit;
