@@ -26,3 +26,8 @@ BENCH_DEPS ?= $(if $(filter-out bench/bench.mk,$(MAKEFILE_LIST)),agrep-gpu)
 bench: bench/bin/myers_ref bench/bin/gen_dna $(BENCH_DEPS)
 	$(foreach v,$(filter BENCH_% AGREP_GPU% OUT CSV SVG SCALING_SVG,$(.VARIABLES)),$(if $(filter command line environment,$(origin $(v))),$(v)='$($(v))')) \
 	bash bench/bench.sh
+
+# The host matcher's engines alone (bench/hostengine.sh).
+bench/bin/hostengine: bench/hostengine.c src/hostmatch.c src/simd.c src/simd_body.h src/pattern.c src/scan.c src/ocl.c src/util.c build/kernels.c
+	@mkdir -p bench/bin
+	$(BENCH_CC) $(BENCH_CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ bench/hostengine.c src/hostmatch.c src/simd.c src/pattern.c src/scan.c src/ocl.c src/util.c build/kernels.c -lOpenCL -lpthread

@@ -4,9 +4,11 @@
  * It is the fast twin of the tests' DP oracle and the engine for inputs so
  * small that starting OpenCL would dominate.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "hostmatch.h"
+#include "simd.h"
 
 /* Sets bit j of the bitmap. */
 static inline void
@@ -147,14 +149,71 @@ scan_blocks(const struct pattern *pat, long k, const unsigned char *text,
  * pattern ends at text[warm + j].  The first warm bytes only build up state
  * (they are the n + k - 1 bytes before the chunk, or terminators).  The state
  * is reset at every terminator, so no match crosses a record boundary.
+ * hm_scan_scalar is the plain one-byte-at-a-time engine (the tests' fast
+ * oracle); hm_scan picks it or the SIMD engine (simd.c).
  */
 void
-hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
+hm_scan_scalar(const struct patset *ps, const unsigned char *text, size_t warm,
     size_t len, unsigned char eol, uint64_t *bitmap)
 {
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
 	for (size_t p = 0; p < ps->npat; p++) {
 		if (ps->pat[p].nwords == 1)
+			scan_word(&ps->pat[p], ps->k, text, warm, len, eol,
+			    bitmap);
+		else
+			scan_blocks(&ps->pat[p], ps->k, text, warm, len, eol,
+			    bitmap);
+	}
+}
+
+/*
+ * The engine hm_scan uses: HM_ENGINE_SCALAR, or a SIMD variant (simd.h),
+ * from AGREP_GPU_HOST_ENGINE = scalar | simd | simd-generic | simd-avx2 |
+ * simd-avx512 (a variant the CPU lacks falls back to the best it has), or
+ * -1 (unset: choose by length).  Read at every call: no static state.
+ */
+int
+hm_engine(void)
+{
+	const char *e = getenv("AGREP_GPU_HOST_ENGINE");
+
+	if (e == NULL || *e == '\0')
+		return -1;
+	if (strcmp(e, "scalar") == 0)
+		return HM_ENGINE_SCALAR;
+	if (strcmp(e, "simd-generic") == 0)
+		return SIMD_GENERIC;
+	if (strcmp(e, "simd-avx2") == 0)
+		return SIMD_AVX2;
+	if (strcmp(e, "simd-avx512") == 0)
+		return SIMD_AVX512;
+	return SIMD_AUTO;		/* "simd" */
+}
+
+/*
+ * Patterns of up to 63 bytes go to the SIMD engine when the chunk holds at
+ * least HM_SIMD_MIN bytes (below it, the lanes' warm-up and set-up cost more
+ * than they save; bench/hostengine.sh), longer ones to Myers' blocks.
+ */
+void
+hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
+    size_t len, unsigned char eol, uint64_t *bitmap)
+{
+	int engine = hm_engine();
+
+	if (engine == HM_ENGINE_SCALAR || (engine < 0 && len < HM_SIMD_MIN)) {
+		hm_scan_scalar(ps, text, warm, len, eol, bitmap);
+		return;
+	}
+	if (engine < 0)
+		engine = SIMD_AUTO;
+	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
+	for (size_t p = 0; p < ps->npat; p++) {
+		if (ps->pat[p].len <= SIMD_MAXLEN)
+			simd_scan_pattern(&ps->pat[p], ps->k, text, warm, len,
+			    eol, bitmap, 0, engine);
+		else if (ps->pat[p].nwords == 1)
 			scan_word(&ps->pat[p], ps->k, text, warm, len, eol,
 			    bitmap);
 		else

@@ -7,7 +7,16 @@
 
 #include "pattern.h"
 
+/* hm_engine(): scalar Myers (else a SIMD variant of simd.h, or -1: auto) */
+#define HM_ENGINE_SCALAR	100
+/* Chunks shorter than this stay on the scalar engine (the SIMD one is
+ * 1.7-2x faster at 1 KB, 3x at 4 KB on the 2-core EPYC: bench/RESULTS-simd.md). */
+#define HM_SIMD_MIN	1024
+
 /* hostmatch.c */
+int	hm_engine(void);
+void	hm_scan_scalar(const struct patset *, const unsigned char *text,
+	    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap);
 void	hm_scan(const struct patset *, const unsigned char *text, size_t warm,
 	    size_t len, unsigned char eol, uint64_t *bitmap);
 void	hm_exact(const struct pattern *, const unsigned char *text,

@@ -5,12 +5,16 @@
  * tool does and compares, record by record and then bit by bit, the hit
  * bitmap of hm_scan (and of hm_exact where the tool would use it: k = 0,
  * one pattern, no -i, no terminator in the pattern), then of the host
- * scanner (scan_open_host, scan_submit) with a naive Sellers DP.
+ * scanner (scan_open_host, scan_submit) with a naive Sellers DP; then the
+ * scalar engine (hm_scan_scalar) and, when every pattern fits one SIMD lane
+ * (<= 63 bytes), each SIMD variant the CPU runs (simd_scan_pattern) with a
+ * slice length taken from the text (1..128 bytes, or automatic), bit by bit.
  * A difference prints the case on stderr and aborts.
  *
  * Build and run: make fuzz-build fuzz (tests/fuzz/fuzz.mk).
  */
 #include "fuzz_common.h"
+#include "simd.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -51,6 +55,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		hm_exact(&ps.pat[0], buf + pad, fc.len, fc.eol, got);
 		/* One bit per record at most: compare records only. */
 		compare(&fc, want, all, got, 0, 0, "hm_exact");
+	}
+	/* The scalar engine, and the SIMD engine with small slices. */
+	hm_scan_scalar(&ps, buf, pad, fc.len, fc.eol, got);
+	compare(&fc, want, all, got, 0, 1, "hm_scan_scalar");
+	if (ps.maxlen <= SIMD_MAXLEN) {
+		size_t slice = fc.len ? fc.text[0] % 129 : 0;
+		for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++) {
+			char name[64];
+			if (!simd_supported(v))
+				continue;
+			memset(got, 0, (words ? words : 1) * sizeof(*got));
+			for (size_t p = 0; p < ps.npat; p++)
+				simd_scan_pattern(&ps.pat[p], ps.k, buf, pad,
+				    fc.len, fc.eol, got, slice, v);
+			snprintf(name, sizeof(name), "simd %s, slice %zu",
+			    simd_name(v), slice);
+			compare(&fc, want, all, got, 0, 1, name);
+		}
 	}
 	/* The host scanner, as search.c drives it for small inputs: it picks
 	 * hm_exact or hm_scan itself. */

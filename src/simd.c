@@ -1,0 +1,163 @@
+/*
+ * simd.c: Myers' algorithm on SIMD lanes for patterns of up to 64 bytes,
+ * the host twin of kernels/myers.cl's vector lanes: the text is cut into
+ * slices, one per lane, each lane warming up n + k - 1 bytes before its
+ * slice and resetting at terminators with selects (simd_body.h).
+ *
+ * Lanes: 32-bit for patterns < 32 bytes, 64-bit for 32..63 bytes (the top
+ * bit of a lane marks terminators); 64-byte patterns stay scalar.
+ * Variants, chosen at run time (simd_scan_pattern, SIMD_AUTO):
+ *   - x86-64: AVX-512 (target "avx512f,avx512bw", 64-byte vectors: 2 x 16
+ *     lanes of 32 bits), when __builtin_cpu_supports says so;
+ *   - x86-64: AVX2 (target "avx2", 32-byte vectors);
+ *   - everywhere: generic GCC vector extensions with 16-byte vectors, which
+ *     the compiler lowers to SSE2 on any x86-64, NEON on aarch64, or scalar
+ *     code elsewhere.
+ * No static mutable state: every call is independent and thread-safe.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "simd.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SIMD_X86 1
+#endif
+
+/* The transposing loop must stay scalar: GCC's vectorised version of it
+ * (extracts and scattered stores) is several times slower. */
+#if defined(__clang__)
+#define SB_NOVEC	_Pragma("clang loop vectorize(disable)")
+#else
+/* GCC: no auto-vectorisation in this file (the explicit vector types are
+ * not affected). */
+#pragma GCC optimize("no-tree-vectorize")
+#define SB_NOVEC
+#endif
+
+#define SB_NAME		eng_generic32
+#define SB_ATTR
+#define SB_VBYTES	16
+#define SB_ET		uint32_t
+#define SB_SET		int32_t
+#include "simd_body.h"
+#define SB_NAME		eng_generic64
+#define SB_ATTR
+#define SB_VBYTES	16
+#define SB_ET		uint64_t
+#define SB_SET		int64_t
+#include "simd_body.h"
+
+#ifdef SIMD_X86
+#define SB_NAME		eng_avx2_32
+#define SB_ATTR		__attribute__((target("avx2")))
+#define SB_VBYTES	32
+#define SB_ET		uint32_t
+#define SB_SET		int32_t
+#include "simd_body.h"
+#define SB_NAME		eng_avx2_64
+#define SB_ATTR		__attribute__((target("avx2")))
+#define SB_VBYTES	32
+#define SB_ET		uint64_t
+#define SB_SET		int64_t
+#include "simd_body.h"
+#define SB_NAME		eng_avx512_32
+#define SB_ATTR		__attribute__((target("avx512f,avx512bw")))
+#define SB_VBYTES	64
+#define SB_ET		uint32_t
+#define SB_SET		int32_t
+#include "simd_body.h"
+#define SB_NAME		eng_avx512_64
+#define SB_ATTR		__attribute__((target("avx512f,avx512bw")))
+#define SB_VBYTES	64
+#define SB_ET		uint64_t
+#define SB_SET		int64_t
+#include "simd_body.h"
+#endif
+
+/* Whether this build and this CPU can run the variant. */
+int
+simd_supported(int variant)
+{
+	switch (variant) {
+	case SIMD_AUTO:
+	case SIMD_GENERIC:
+		return 1;
+#ifdef SIMD_X86
+	case SIMD_AVX2:
+		return __builtin_cpu_supports("avx2");
+	case SIMD_AVX512:
+		return __builtin_cpu_supports("avx512f") &&
+		    __builtin_cpu_supports("avx512bw");
+#endif
+	default:
+		return 0;
+	}
+}
+
+const char *
+simd_name(int variant)
+{
+	static const char *const names[SIMD_NVARIANTS] = {
+		"auto", "generic", "avx2", "avx512"
+	};
+
+	return variant >= 0 && variant < SIMD_NVARIANTS ? names[variant] : "?";
+}
+
+/* Lanes of a variant (for the automatic slice length). */
+static size_t
+lanes(int variant, int wide)
+{
+	size_t vbytes = variant == SIMD_AVX512 ? 64 : variant == SIMD_AVX2 ?
+	    32 : 16;
+
+	return 2 * vbytes / (wide ? 8 : 4);
+}
+
+/*
+ * ORs into bitmap bit j when a match of pat with at most k errors ends at
+ * text[warm + j], j < len (pat->len <= SIMD_MAXLEN).  text[0, warm) is
+ * warm-up, as for hm_scan.  slice: the bytes per lane, 0 for automatic
+ * (the text split evenly over the lanes, rounded up to 64; tests force
+ * tiny slices).  variant: SIMD_AUTO or one that simd_supported accepts.
+ */
+void
+simd_scan_pattern(const struct pattern *pat, long k, const unsigned char *text,
+    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap, size_t slice,
+    int variant)
+{
+	int wide = pat->len >= 32;
+
+	if (len == 0)
+		return;
+	if (variant == SIMD_AUTO || !simd_supported(variant)) {
+		variant = SIMD_GENERIC;
+#ifdef SIMD_X86
+		if (simd_supported(SIMD_AVX512))
+			variant = SIMD_AVX512;
+		else if (simd_supported(SIMD_AVX2))
+			variant = SIMD_AVX2;
+#endif
+	}
+	if (slice == 0) {
+		size_t L = lanes(variant, wide);
+		slice = ((len + L - 1) / L + 63) / 64 * 64;
+	}
+	switch (variant) {
+#ifdef SIMD_X86
+	case SIMD_AVX512:
+		(wide ? eng_avx512_64 : eng_avx512_32)(pat->peq, pat->len, k,
+		    text, warm, len, eol, bitmap, slice);
+		return;
+	case SIMD_AVX2:
+		(wide ? eng_avx2_64 : eng_avx2_32)(pat->peq, pat->len, k,
+		    text, warm, len, eol, bitmap, slice);
+		return;
+#endif
+	default:
+		(wide ? eng_generic64 : eng_generic32)(pat->peq, pat->len, k,
+		    text, warm, len, eol, bitmap, slice);
+	}
+}

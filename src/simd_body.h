@@ -1,0 +1,162 @@
+/*
+ * simd_body.h: one instance of the SIMD Myers engine, included by simd.c
+ * once per (target, lane width) with these macros set:
+ *
+ *   SB_NAME	the function's name
+ *   SB_ATTR	its target attribute (empty for the generic build)
+ *   SB_VBYTES	vector size in bytes (16, 32, 64)
+ *   SB_ET	lane element type (uint32_t: patterns < 32 bytes,
+ *		uint64_t: patterns < 64 bytes), SB_SET its signed twin
+ *
+ * Layout: L = 2 vectors of VBYTES / sizeof(ET) lanes.  The text [0, len) is
+ * cut into groups of L slices of S bytes; lane l of a group scans its slice
+ * [g + l S, g + l S + S), starting its Myers state pad = n + k - 1 bytes
+ * before it (bytes before text[0] or past text[warm + len) read as
+ * terminators, i.e. resets).  A block of 64 steps is first transposed by
+ * scalar code into eqb[step][lane] (PEq of the byte) and cb[step][lane] (the
+ * byte), so that the vector steps only do aligned vector loads.  Hits are
+ * accumulated as bits in per-lane words (one 64-bit word per 64 steps) and
+ * OR-ed into the bitmap at the slice's offset, masked to the slice and to
+ * len.  When S is a multiple of 64, each lane's words are whole bitmap words.
+ * Two independent vectors per step hide the latency of Myers' dependency
+ * chain.
+ */
+
+SB_ATTR static void
+SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
+    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap, size_t S)
+{
+	typedef SB_ET vec __attribute__((vector_size(SB_VBYTES)));
+	enum {
+		W = 8 * sizeof(SB_ET),			/* bits per lane */
+		NV = SB_VBYTES / sizeof(SB_ET),		/* lanes per vector */
+		L = 2 * NV,				/* lanes */
+		B = 64					/* steps per block */
+	};
+	SB_ET eqb[B][L] __attribute__((aligned(64)));
+	SB_ET tab[256];
+	const size_t pad = n + (size_t)k - 1;
+	const ptrdiff_t end = (ptrdiff_t)(warm + len);
+	const vec zero = { 0 };
+	const vec last = zero + ((SB_ET)1 << (n - 1));
+	const vec nv = zero + (SB_ET)n;
+	const vec kv = zero + (SB_ET)k;
+	const vec ones = ~zero;
+	typedef SB_SET svec __attribute__((vector_size(SB_VBYTES)));
+
+	/* PEq as lane words, the top bit (above the pattern: n < W) set for
+	 * the terminator: it marks the resets. */
+	for (size_t c = 0; c < 256; c++)
+		tab[c] = (SB_ET)PEq[c];
+	tab[eol] |= (SB_ET)1 << (W - 1);
+
+	for (size_t g = 0; g < len; g += S * L) {
+		vec VP0 = ones, VN0 = zero, SC0 = nv;
+		vec VP1 = ones, VN1 = zero, SC1 = nv;
+
+/* Transposes steps [t0, t0 + cnt) of every lane into eqb (cnt <= B). */
+#define SB_FILL(t0, cnt) do {						\
+	for (size_t l = 0; l < L; l++) {				\
+		ptrdiff_t q = (ptrdiff_t)(warm + g + l * S) -		\
+		    (ptrdiff_t)pad + (ptrdiff_t)(t0);			\
+		if (q >= 0 && q + (ptrdiff_t)(cnt) <= end) {		\
+			const unsigned char *tp = text + q;		\
+			SB_NOVEC						\
+			for (size_t i = 0; i < (cnt); i++) {		\
+				eqb[i][l] = tab[tp[i]];			\
+			}						\
+		} else {						\
+			for (size_t i = 0; i < (cnt); i++, q++) {	\
+				eqb[i][l] = tab[q >= 0 && q < end ?	\
+				    text[q] : eol];			\
+			}						\
+		}							\
+	}								\
+} while (0)
+
+/* One Myers step of vector u at row i of the block. */
+#define SB_STEP(u, i) do {						\
+	vec Eq = *(const vec *)&eqb[i][(u) * NV];			\
+	vec X = Eq | VN##u;						\
+	vec D0 = (((X & VP##u) + VP##u) ^ VP##u) | X;			\
+	vec HN = VP##u & D0;						\
+	vec HP = VN##u | ~(VP##u | D0);					\
+	vec m;								\
+	SC##u = SC##u - (vec)((HP & last) != 0) +			\
+	    (vec)((HN & last) != 0);					\
+	X = HP << 1;							\
+	VN##u = X & D0;							\
+	VP##u = (HN << 1) | ~(X | D0);					\
+	m = (vec)((svec)Eq >> (W - 1));				\
+	VP##u |= m;							\
+	VN##u &= ~m;							\
+	SC##u = (SC##u & ~m) | (nv & m);				\
+} while (0)
+
+		/* Warm-up: pad steps, no hits. */
+		for (size_t t = 0; t < pad; t += B) {
+			size_t cnt = pad - t < B ? pad - t : B;
+			SB_FILL(t, cnt);
+			for (size_t i = 0; i < cnt; i++) {
+				SB_STEP(0, i);
+				SB_STEP(1, i);
+			}
+		}
+		/* The slices, 64 steps (one bitmap word per lane) at a time. */
+		for (size_t r = 0; r < S; r += 64) {
+			vec acc0[64 / W], acc1[64 / W];
+			/* (fewer steps only for slices shorter than 64) */
+			size_t cnt = S - r < 64 ? S - r : 64;
+
+			SB_FILL(pad + r, cnt);
+			for (size_t h = 0; h < 64 / W; h++) {
+				vec bit = zero + 1;
+				vec a0 = zero, a1 = zero;
+				size_t e = (h + 1) * W < cnt ? (h + 1) * W : cnt;
+				for (size_t i = h * W; i < e; i++) {
+					SB_STEP(0, i);
+					SB_STEP(1, i);
+					a0 |= (vec)(SC0 <= kv) & bit;
+					a1 |= (vec)(SC1 <= kv) & bit;
+					bit += bit;
+				}
+				acc0[h] = a0;
+				acc1[h] = a1;
+			}
+			/* Any hit in this block? Then place each lane's word. */
+			vec any = zero;
+			for (size_t h = 0; h < 64 / W; h++)
+				any |= acc0[h] | acc1[h];
+			SB_ET anyl = 0;
+			for (size_t l = 0; l < NV; l++)
+				anyl |= any[l];
+			if (anyl == 0)
+				continue;
+			for (size_t l = 0; l < L; l++) {
+				uint64_t w = 0;
+				size_t a = g + l * S, p = a + r, b;
+				for (size_t h = 0; h < 64 / W; h++)
+					w |= (uint64_t)(l < NV ? acc0[h][l] :
+					    acc1[h][l - NV]) << (h * W % 64);
+				if (w == 0)
+					continue;
+				b = a + S < len ? a + S : len;
+				if (p >= b)
+					continue;
+				if (b - p < 64)
+					w &= ((uint64_t)1 << (b - p)) - 1;
+				bitmap[p / 64] |= w << (p % 64);
+				if (p % 64 && (w >> (64 - p % 64)) != 0)
+					bitmap[p / 64 + 1] |= w >> (64 - p % 64);
+			}
+		}
+#undef SB_FILL
+#undef SB_STEP
+	}
+}
+
+#undef SB_NAME
+#undef SB_ATTR
+#undef SB_VBYTES
+#undef SB_ET
+#undef SB_SET

@@ -1,0 +1,24 @@
+#!/usr/bin/env bats
+# The host matcher's engines (scalar hm_scan_scalar, the SIMD variants of
+# src/simd.c, hm_scan's dispatch) against a Sellers DP, bit by bit, on every
+# pattern of length 1-4 over {a,b} with every text of length 0-8 over
+# {a,b,\n}, and every pattern of length 1-3 over {a,b,c} with every text of
+# length 0-6 over {a,b,c,\n}, every k from 0 to the pattern length, with
+# slices of 1 byte and more (tests/exhaustive.c).  Under `make
+# check-sanitize` (AGREP_GPU names the build/san binary) the same program
+# built with AddressSanitizer and UBSan runs instead.
+load test_helper
+
+@test "exhaustive: host engines agree with the DP on every small case" {
+    local prog=exhaustive
+    case $AGREP_GPU in */san/*) prog=exhaustive-san ;; esac
+    if ! command -v "$prog" >/dev/null; then
+        echo "tests/bin/$prog missing: run 'make test-progs'" >&2
+        return 1
+    fi
+    run "$prog"
+    echo "$output"
+    assert_success
+    assert_output --partial "all agree with the DP"
+    echo "# $output" >&3
+}

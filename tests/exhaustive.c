@@ -1,0 +1,269 @@
+/*
+ * exhaustive.c: bounded-exhaustive check of the host matcher's engines
+ * against a Sellers dynamic-programming oracle computed here, bit by bit
+ * (bit j: a match with at most k unit-cost edits ends at text[j]; the state
+ * resets at every '\n'; at a '\n' itself the bit is set when n <= k, the
+ * empty match, as the engines do).
+ *
+ * Sets (each: every pattern, every text, every k from 0 to the pattern's
+ * length):
+ *   1. patterns of length 1-4 over {a,b}, texts of length 0-8 over {a,b,\n}
+ *   2. patterns of length 1-3 over {a,b,c}, texts of length 0-6 over
+ *      {a,b,c,\n}
+ * (-q: smaller sets, 1-3 / 0-6 and 1-2 / 0-5, for slow sanitizer builds).
+ *
+ * Per case: hm_scan_scalar, and the best SIMD variant the CPU runs
+ * (simd_scan_pattern), on the text alone, once after a pad of n + k - 1
+ * terminators (as scan.c lays it out) and once with no warm-up at all, with
+ * one-byte slices (every offset is a slice boundary).  Then, per pattern
+ * and k, all texts of the set joined by '\n' (a record boundary, so each
+ * text keeps its own answer) go through every SIMD variant the CPU runs
+ * (generic, avx2, avx512) with slices of 1, 2, 3, 5, 7, 63, 64, 65 bytes and the
+ * automatic length, and through hm_scan: there lanes start their warm-up
+ * inside other texts, across terminators, and every bit is compared.
+ *
+ * Prints the number of cases and the time; exit 1 on the first difference
+ * (with the case), 0 when all agree.
+ *
+ *   tests/bin/exhaustive [-q]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../src/hostmatch.h"
+#include "../src/simd.h"
+
+#define MAXT 16
+
+static long ncases, ncalls;
+static int best;		/* the variant SIMD_AUTO runs */
+
+/* Sellers' DP: sets bit j of *bits when a match ends at t[j]. */
+static uint64_t
+oracle(const char *p, size_t n, long k, const char *t, size_t len)
+{
+	long C[8], D[8];
+	uint64_t bits = 0;
+
+	for (size_t i = 0; i <= n; i++)
+		C[i] = (long)i;
+	for (size_t j = 0; j < len; j++) {
+		if (t[j] == '\n') {
+			for (size_t i = 0; i <= n; i++)
+				C[i] = (long)i;
+			if ((long)n <= k)
+				bits |= (uint64_t)1 << j;
+			continue;
+		}
+		D[0] = 0;
+		for (size_t i = 1; i <= n; i++) {
+			long v = C[i - 1] + (p[i - 1] != t[j]);
+			if (C[i] + 1 < v)
+				v = C[i] + 1;
+			if (D[i - 1] + 1 < v)
+				v = D[i - 1] + 1;
+			D[i] = v;
+		}
+		memcpy(C, D, sizeof(C));
+		if (C[n] <= k)
+			bits |= (uint64_t)1 << j;
+	}
+	return bits;
+}
+
+static void
+fail(const char *what, const char *p, long k, const char *t, size_t len,
+    uint64_t want, uint64_t got, size_t slice)
+{
+	fprintf(stderr, "exhaustive: %s differs: pattern \"%s\" k=%ld slice=%zu "
+	    "text \"", what, p, k, slice);
+	for (size_t j = 0; j < len; j++)
+		fputs(t[j] == '\n' ? "\\n" : (char[2]){ t[j], 0 }, stderr);
+	fprintf(stderr, "\" (%zu bytes): want %#llx got %#llx\n", len,
+	    (unsigned long long)want, (unsigned long long)got);
+	exit(1);
+}
+
+/* The text of index idx (mixed radix: length first) over alpha. */
+struct textset {
+	char (*t)[MAXT];
+	size_t *len;
+	size_t count;
+};
+
+static void
+make_texts(struct textset *ts, const char *alpha, size_t maxlen)
+{
+	size_t a = strlen(alpha), total = 0, pw = 1;
+
+	for (size_t l = 0; l <= maxlen; l++, pw *= a)
+		total += pw;
+	ts->t = calloc(total, MAXT);
+	ts->len = calloc(total, sizeof(size_t));
+	ts->count = 0;
+	pw = 1;
+	for (size_t l = 0; l <= maxlen; l++, pw *= a) {
+		for (size_t v = 0; v < pw; v++) {
+			size_t x = v;
+			for (size_t j = 0; j < l; j++, x /= a)
+				ts->t[ts->count][j] = alpha[x % a];
+			ts->len[ts->count++] = l;
+		}
+	}
+}
+
+static void
+compile(struct patset *ps, const char *p, long k)
+{
+	char err[128];
+
+	pat_init(ps, (int)k, 0);
+	pat_add(ps, p, strlen(p));
+	if (pat_compile(ps, err, sizeof(err)) != 0) {
+		fprintf(stderr, "exhaustive: %s\n", err);
+		exit(2);
+	}
+}
+
+/* One pattern and k over every text of ts. */
+static void
+run_pattern(const char *p, long k, const struct textset *ts)
+{
+	struct patset ps;
+	size_t n = strlen(p), pad = n + (size_t)k - 1, big = 0, off;
+	unsigned char buf[64 + MAXT];
+	uint64_t got[2];
+	unsigned char *jb;
+	uint64_t *want, *bm;
+	size_t words;
+
+	compile(&ps, p, k);
+	for (size_t x = 0; x < ts->count; x++)
+		big += ts->len[x] + 1;
+	jb = malloc(pad + big);
+	memset(jb, '\n', pad);
+	words = (big + 63) / 64;
+	want = calloc(words, 8);
+	bm = malloc(words * 8);
+	off = 0;
+	for (size_t x = 0; x < ts->count; x++) {
+		const char *t = ts->t[x];
+		size_t len = ts->len[x];
+		uint64_t w = oracle(p, n, k, t, len);
+
+		ncases++;
+		/* Joined: the text, then a terminator. */
+		memcpy(jb + pad + off, t, len);
+		jb[pad + off + len] = '\n';
+		for (size_t j = 0; j < len; j++)
+			if (w >> j & 1)
+				want[(off + j) / 64] |= (uint64_t)1 << ((off + j) % 64);
+		if ((long)n <= k)
+			want[(off + len) / 64] |= (uint64_t)1 << ((off + len) % 64);
+		off += len + 1;
+
+		/* Alone, after a pad of terminators and with none. */
+		memset(buf, '\n', pad);
+		memcpy(buf + pad, t, len);
+		hm_scan_scalar(&ps, buf, pad, len, '\n', got);
+		if (len && got[0] != w)
+			fail("hm_scan_scalar", p, k, t, len, w, got[0], 0);
+		ncalls++;
+		for (int v = best; v == best; v++) {
+			got[0] = 0;
+			simd_scan_pattern(&ps.pat[0], k, buf, pad, len, '\n',
+			    got, 1, v);
+			if (got[0] != w)
+				fail(simd_name(v), p, k, t, len, w, got[0], 1);
+			got[0] = 0;
+			simd_scan_pattern(&ps.pat[0], k, buf + pad, 0, len,
+			    '\n', got, 1, v);
+			if (got[0] != w)
+				fail(simd_name(v), p, k, t, len, w, got[0], 1);
+			ncalls += 2;
+		}
+	}
+	/* All texts joined, slices of every small length. */
+	static const size_t slices[] = { 1, 2, 3, 5, 7, 63, 64, 65, 0 };
+	for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++) {
+		if (!simd_supported(v))
+			continue;
+		for (size_t s = 0; s < sizeof(slices) / sizeof(slices[0]); s++) {
+			memset(bm, 0, words * 8);
+			simd_scan_pattern(&ps.pat[0], k, jb, pad, big, '\n', bm,
+			    slices[s], v);
+			ncalls++;
+			for (size_t i = 0; i < words; i++)
+				if (bm[i] != want[i]) {
+					char name[64];
+					snprintf(name, sizeof(name),
+					    "%s, texts joined, word %zu",
+					    simd_name(v), i);
+					fail(name, p, k, "", 0, want[i], bm[i],
+					    slices[s]);
+				}
+		}
+	}
+	hm_scan(&ps, jb, pad, big, '\n', bm);
+	ncalls++;
+	for (size_t i = 0; i < words; i++)
+		if (bm[i] != want[i])
+			fail("hm_scan, texts joined", p, k, "", 0, want[i],
+			    bm[i], 0);
+	free(jb);
+	free(want);
+	free(bm);
+	pat_free(&ps);
+}
+
+/* Every pattern of length 1..maxn over alpha, every k, every text of ts. */
+static void
+run_set(const char *alpha, size_t maxn, const struct textset *ts)
+{
+	size_t a = strlen(alpha), pw = 1;
+	char p[8];
+
+	for (size_t n = 1; n <= maxn; n++) {
+		pw *= a;
+		for (size_t v = 0; v < pw; v++) {
+			size_t x = v;
+			for (size_t j = 0; j < n; j++, x /= a)
+				p[j] = alpha[x % a];
+			p[n] = '\0';
+			for (long k = 0; k <= (long)n; k++)
+				run_pattern(p, k, ts);
+		}
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	int quick = argc > 1 && strcmp(argv[1], "-q") == 0;
+	struct textset t1, t2;
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++)
+		if (simd_supported(v))
+			best = v;
+	make_texts(&t1, "ab\n", quick ? 6 : 8);
+	make_texts(&t2, "abc\n", quick ? 5 : 6);
+	run_set("ab", quick ? 3 : 4, &t1);
+	run_set("abc", quick ? 2 : 3, &t2);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	printf("exhaustive: %ld cases, %ld engine calls, variants:", ncases,
+	    ncalls);
+	for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++)
+		if (simd_supported(v))
+			printf(" %s", simd_name(v));
+	printf(", all agree with the DP; %.1f s\n", (double)(t.tv_sec -
+	    t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9);
+	free(t1.t);
+	free(t1.len);
+	free(t2.t);
+	free(t2.len);
+	return 0;
+}
