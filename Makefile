@@ -123,11 +123,38 @@ install: agrep-gpu
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
 	install -m 755 agrep-gpu $(DESTDIR)$(BINDIR)/agrep-gpu
 	install -m 644 man/agrep-gpu.1 $(DESTDIR)$(MANDIR)/agrep-gpu.1
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+	    $(DESTDIR)$(FISHCOMPDIR)
+	install -m 644 completions/agrep-gpu.bash \
+	    $(DESTDIR)$(BASHCOMPDIR)/agrep-gpu
+	install -m 644 completions/_agrep-gpu $(DESTDIR)$(ZSHCOMPDIR)/_agrep-gpu
+	install -m 644 completions/agrep-gpu.fish \
+	    $(DESTDIR)$(FISHCOMPDIR)/agrep-gpu.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/agrep-gpu $(DESTDIR)$(MANDIR)/agrep-gpu.1
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/agrep-gpu \
+	    $(DESTDIR)$(ZSHCOMPDIR)/_agrep-gpu \
+	    $(DESTDIR)$(FISHCOMPDIR)/agrep-gpu.fish
+
+# Shell completions (the paths Debian's bash-completion, zsh and fish read).
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  = $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
+
+# A Debian package (debian/), moved to build/: apt-get install ./build/agrep-gpu_*.deb
+# dpkg-buildpackage cleans first (make clean) and writes its files to ../.
+deb:
+	dpkg-buildpackage -us -uc -b
+	@mkdir -p build
+	v=$$(dpkg-parsechangelog -S Version) && \
+	a=$$(dpkg-architecture -qDEB_HOST_ARCH) && \
+	for f in agrep-gpu_$${v}_$$a.deb agrep-gpu-dbgsym_$${v}_$$a.deb \
+	    agrep-gpu_$${v}_$$a.buildinfo agrep-gpu_$${v}_$$a.changes; do \
+		if [ -e ../$$f ]; then mv -f ../$$f build/; fi; \
+	done && ls -l build/agrep-gpu_$${v}_$$a.deb
 
 clean:
 	rm -rf build agrep-gpu tests/bin bench/bin tests/fuzz/bin tests/fuzz/work
 
-.PHONY: all deps check check-sanitize check-tsan check-mpi install uninstall clean
+.PHONY: all deps check check-sanitize check-tsan check-mpi install uninstall clean deb
