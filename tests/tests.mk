@@ -15,16 +15,19 @@ tests/bin/%: tests/%.c tests/buf.h
 
 # tests/exhaustive.bats: the host engines against a DP on every small case,
 # plain and with AddressSanitizer/UBSan (run there on a smaller set: -q).
-EXH_SRCS = tests/exhaustive.c src/hostmatch.c src/simd.c src/pattern.c src/util.c
+EXH_SRCS = tests/exhaustive.c src/hostmatch.c src/simd.c src/pattern.c src/pool.c src/util.c
 EXH_DEPS = $(EXH_SRCS) src/simd_body.h $(wildcard src/*.h)
 TEST_PROGS += tests/bin/exhaustive tests/bin/exhaustive-san
 
 tests/bin/exhaustive: $(EXH_DEPS)
 	@mkdir -p tests/bin
-	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ $(EXH_SRCS)
+	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ $(EXH_SRCS) -lpthread
 
 tests/bin/exhaustive-san: $(EXH_DEPS)
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -O1 -fno-omit-frame-pointer \
 	    -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-	    -o $@ $(EXH_SRCS)
+	    -o $@ $(EXH_SRCS) -lpthread
+
+# (test-progs' prerequisites were expanded above, before these were added)
+test-progs: tests/bin/exhaustive tests/bin/exhaustive-san
