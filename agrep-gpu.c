@@ -470,6 +470,7 @@ main(int argc, char **argv)
 		status |= search_stdin(show) == -1;
 	for (int i = optind; i < argc && !out_quit(); i++)
 		status |= search_path(argv[i], show) == -1;
+	search_flush();
 	pool_end();
 	status |= search_jobs_failed();
 	search_end();

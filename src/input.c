@@ -125,28 +125,33 @@ fill_parallel(int fd, unsigned char *buf, size_t want, int nthreads,
  * used for files and pipes alike: one copy, memory bounded by the caller's
  * buffer, and a file truncated under us is just a shorter file.  Large reads
  * from regular files are split among threads.  partial: return as soon as
- * some bytes came (for --line-buffered).  Returns the bytes read, or -1 with
- * errno set.
+ * some bytes came (for --line-buffered).  readers: reader threads allowed
+ * (the pipeline's workers pass 1: they are the parallelism).  Returns the
+ * bytes read, or -1 with errno set.
  */
 ssize_t
-in_fill(int fd, unsigned char *buf, size_t want, int *eof, int partial)
+in_fill(int fd, unsigned char *buf, size_t want, int *eof, int partial,
+    int readers)
 {
-	static int nthreads, piped;
+	static int piped;
 	struct stat st;
-	int regular = 0;
+	off_t at;
 
-	if (nthreads == 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		nthreads = n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : (int)n;
-	}
 	if (fstat(fd, &st) == 0) {
-		regular = S_ISREG(st.st_mode);
 		/* A larger pipe buffer: fewer, larger reads from pipes. */
-		if (S_ISFIFO(st.st_mode) && !piped++)
+		if (S_ISFIFO(st.st_mode) &&
+		    !__atomic_exchange_n(&piped, 1, __ATOMIC_RELAXED))
 			fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+		/* Several readers only when enough of the file is left: a
+		 * thread per small file would cost more than it reads. */
+		if (readers > PAR_MAX)
+			readers = PAR_MAX;
+		if (!partial && want >= PAR_MIN && readers > 1 &&
+		    S_ISREG(st.st_mode) &&
+		    (at = lseek(fd, 0, SEEK_CUR)) != (off_t)-1 &&
+		    st.st_size - at >= (off_t)PAR_MIN)
+			return fill_parallel(fd, buf, want, readers, eof);
 	}
-	if (!partial && want >= PAR_MIN && nthreads > 1 && regular)
-		return fill_parallel(fd, buf, want, nthreads, eof);
 	return fill_serial(fd, buf, want, eof, partial);
 }
 

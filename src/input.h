@@ -15,7 +15,7 @@ struct walk_filter {
 
 /* input.c */
 ssize_t	in_fill(int fd, unsigned char *buf, size_t want, int *eof,
-	    int partial);
+	    int partial, int readers);
 int	in_file_wanted(const struct walk_filter *, const char *, int operand);
 int	in_dir_wanted(const struct walk_filter *, const char *, int operand);
 int	in_walk(const char *path, int follow, const struct walk_filter *,

@@ -67,6 +67,10 @@ struct pool {
 	int		 werr;		/* errno of the first write error */
 	char		 sep[64];	/* the group separator, coloured */
 	size_t		 seplen;
+	/* The writer's buffer: the output of many small jobs goes out in
+	 * few writes.  Only the thread writing (see job_write) touches it. */
+	unsigned char	 wbuf[1 << 16];
+	size_t		 wlen;
 };
 
 static struct pool P = {
@@ -102,6 +106,30 @@ write_all(int fd, const unsigned char *p, size_t n)
 	}
 }
 
+/* Writes out the writer's buffer. */
+static void
+wflush(void)
+{
+	if (P.wlen > 0)
+		write_all(1, P.wbuf, P.wlen);
+	P.wlen = 0;
+}
+
+/* Output bytes for stdout, through the writer's buffer. */
+static void
+wout(const unsigned char *p, size_t n)
+{
+	if (P.wlen + n > sizeof(P.wbuf)) {
+		wflush();
+		if (n >= sizeof(P.wbuf)) {
+			write_all(1, p, n);
+			return;
+		}
+	}
+	memcpy(P.wbuf + P.wlen, p, n);
+	P.wlen += n;
+}
+
 /* Writes out what a job holds and empties it.  Only the head's thread, or
  * the one draining finished jobs, calls this. */
 static void
@@ -113,12 +141,17 @@ job_write(struct job *j)
 		j->nseg = 0;	/* after -q's match: as if never run */
 	for (size_t i = 0; i < j->nseg; i++) {
 		const struct seg *s = &j->seg[i];
-		if (s->fd >= 0)
-			write_all(s->fd, p, s->len);
-		else if (__atomic_load_n(&P.printed, __ATOMIC_ACQUIRE))
-			write_all(1, (const unsigned char *)P.sep, P.seplen);
+		if (s->fd == 1)
+			wout(p, s->len);
+		else if (s->fd == 2) {
+			wflush();	/* messages keep their place */
+			write_all(2, p, s->len);
+		} else if (__atomic_load_n(&P.printed, __ATOMIC_ACQUIRE))
+			wout((const unsigned char *)P.sep, P.seplen);
 		p += s->len;
 	}
+	if (P.line_buffered)
+		wflush();
 	if (j->printed)
 		__atomic_store_n(&P.printed, 1, __ATOMIC_RELEASE);
 	j->len = 0;
@@ -335,12 +368,13 @@ pool_submit(pool_fn fn, void *arg)
 void
 pool_drain(void)
 {
-	if (P.nthreads <= 1)
-		return;
-	pthread_mutex_lock(&P.mu);
-	while (P.head < P.next_seq)
-		pthread_cond_wait(&P.turn, &P.mu);
-	pthread_mutex_unlock(&P.mu);
+	if (P.nthreads > 1) {
+		pthread_mutex_lock(&P.mu);
+		while (P.head < P.next_seq)
+			pthread_cond_wait(&P.turn, &P.mu);
+		pthread_mutex_unlock(&P.mu);
+	}
+	wflush();
 }
 
 /*
@@ -361,6 +395,7 @@ void
 pool_emit(const void *p, size_t n)
 {
 	if (cur == NULL) {
+		wflush();
 		write_all(1, p, n);
 		return;
 	}
@@ -399,6 +434,8 @@ pool_msg(const char *p, size_t n)
 		return;
 	}
 	if (P.nthreads <= 1 || !P.started || P.ended) {
+		if (P.nthreads <= 1 || P.ended)
+			wflush();
 		write_all(2, (const unsigned char *)p, n);
 		return;
 	}
@@ -464,8 +501,10 @@ pool_lead_sep(void)
 {
 	if (cur != NULL)
 		job_add(cur, -1, "", 0);
-	else if (__atomic_load_n(&P.printed, __ATOMIC_ACQUIRE))
+	else if (__atomic_load_n(&P.printed, __ATOMIC_ACQUIRE)) {
+		wflush();
 		write_all(1, (const unsigned char *)P.sep, P.seplen);
+	}
 }
 
 /* The current job printed a record. */

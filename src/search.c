@@ -62,6 +62,11 @@ static struct search {
 	int		 failed;	/* no device: exit status 2 */
 	int		 exact;		/* the host's exact k = 0 path */
 	uint64_t	 range;		/* bytes per range of a large file */
+	size_t		 host_max;	/* inputs this small stay on the host:
+					 * AGREP_GPU_HOST_MAX over the work
+					 * per byte (patterns x blocks) */
+	int		 host_slow;	/* that work is large: wait for the
+					 * device rather than start on the host */
 	struct pool_text devmsg;	/* what opening the devices said */
 } S = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
@@ -207,6 +212,13 @@ search_init(const struct options *o, const struct patset *ps)
 		scan_open_host(&S.w[i].host, ps, o->eol, cap);
 	S.exact = S.w[0].host.exact;
 	S.range = cap > 1 ? cap / 2 : 1;
+	/* The host's cost per byte grows with the patterns and their blocks;
+	 * a device's hardly does. */
+	size_t work = 0;
+	for (size_t p = 0; p < ps->npat; p++)
+		work += ps->pat[p].nwords;
+	S.host_max = o->host_max / (work > 0 ? work : 1);
+	S.host_slow = work > 4;
 	if ((o->device != NULL && strcmp(o->device, "host") == 0) || S.exact)
 		S.dev_state = -1;
 }
@@ -329,7 +341,8 @@ fill(struct searcher *w, int fd, unsigned char *buf, size_t want, int *eof)
 		*eof = 1;
 		return 0;
 	}
-	if ((n = in_fill(fd, buf, want, eof, opt->line_buffered)) > 0) {
+	if ((n = in_fill(fd, buf, want, eof, opt->line_buffered,
+	    pool_threaded() ? 1 : 8)) > 0) {
 		w->read_pos += (uint64_t)n;
 		w->read_left -= (uint64_t)n;
 	}
@@ -614,7 +627,7 @@ search_fd(struct searcher *w, int fd, struct fstate *fs)
 		goto out;
 	}
 	if (r.scan && g->s == &w->host && (!r.eof ||
-	    g->have > opt->host_max) && w->premade == NULL &&
+	    g->have > S.host_max) && w->premade == NULL &&
 	    device(w, 1) > 0) {
 		struct stage first = *g;
 		int eof = r.eof;
@@ -974,7 +987,8 @@ range_job(void *arg, int worker)
 	int fd, nd, ok = 0;
 
 	free(rj);
-	nd = scan ? device(w, !pool_threaded()) : 0;
+	nd = scan && f->size > S.host_max ?
+	    device(w, !pool_threaded() || S.host_slow) : 0;
 	rb.s = nd > 0 ? &w->dev[idx % nd] : &w->host;
 	if (pool_quit())
 		fd = -1;
@@ -1065,7 +1079,7 @@ submit_ranges(const char *path, int show_name, uint64_t size)
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->cv, NULL);
 	out_file_start(&f->fs, f->path, show_name);
-	if (search_needs_scan() && size > opt->host_max)
+	if (search_needs_scan() && size > S.host_max)
 		devices_start();
 	/* Every range is submitted, even after -q: each one releases the
 	 * file, and one that quits early does nothing else. */
@@ -1077,11 +1091,19 @@ submit_ranges(const char *path, int show_name, uint64_t size)
 	}
 }
 
-/* A whole input in one job: a file, or standard input (path NULL). */
+/* Whole inputs in one job: small files batched together (so that a tree
+ * of small files costs a job per batch, not per file), or one input; a
+ * NULL path is standard input. */
+#define BATCH_FILES	64
+
 struct filejob {
-	char		*path;
+	int		 n;
 	int		 show_name;
+	size_t		 bytes;		/* the files' sizes, summed */
+	char		*path[BATCH_FILES];
 };
+
+static struct filejob *batch;	/* small files waiting to be submitted */
 
 /* Searches one file: in an MPI run of several ranks, spread over them. */
 static int
@@ -1116,15 +1138,34 @@ file_job(void *arg, int worker)
 {
 	struct filejob *fj = arg;
 	struct searcher *w = &S.w[worker];
-	int rc = 0;
 
-	if (!pool_quit())
-		rc = fj->path == NULL ? stdin_search(w, fj->show_name) :
-		    search_file(w, fj->path, fj->show_name);
-	if (rc == -1)
-		__atomic_store_n(&job_failed, 1, __ATOMIC_RELAXED);
-	free(fj->path);
+	for (int i = 0; i < fj->n; i++) {
+		int rc = 0;
+		if (!pool_quit())
+			rc = fj->path[i] == NULL ?
+			    stdin_search(w, fj->show_name) :
+			    search_file(w, fj->path[i], fj->show_name);
+		if (rc == -1)
+			__atomic_store_n(&job_failed, 1, __ATOMIC_RELAXED);
+		free(fj->path[i]);
+	}
 	free(fj);
+}
+
+/* Submits the batch of small files, if any. */
+static void
+batch_flush(void)
+{
+	if (batch != NULL)
+		pool_submit(file_job, batch);
+	batch = NULL;
+}
+
+/* Submits what the walk holds back; call before waiting for the jobs. */
+void
+search_flush(void)
+{
+	batch_flush();
 }
 
 /* Returns 1 when a job reported a problem (exit status 2). */
@@ -1148,9 +1189,25 @@ submit_input(const char *path, int show_name, const struct stat *st)
 	    && mpi_ranks() <= 1
 #endif
 	    ) {
+		batch_flush();
 		submit_ranges(path, show_name, (uint64_t)st->st_size);
 		return;
 	}
+	/* Small regular files go in batches. */
+	if (st != NULL && S_ISREG(st->st_mode) && pool_threaded()) {
+		if (batch != NULL && (batch->n == BATCH_FILES ||
+		    batch->show_name != show_name ||
+		    batch->bytes + (uint64_t)st->st_size > S.range))
+			batch_flush();
+		if (batch == NULL) {
+			batch = xcalloc(1, sizeof(*batch));
+			batch->show_name = show_name;
+		}
+		batch->path[batch->n++] = xstrdup(path);
+		batch->bytes += (uint64_t)st->st_size;
+		return;
+	}
+	batch_flush();
 	/* A pipe, FIFO or device may block or never end: it waits until the
 	 * inputs before it are done (-q may make it unneeded). */
 	if (st == NULL || !S_ISREG(st->st_mode)) {
@@ -1158,8 +1215,9 @@ submit_input(const char *path, int show_name, const struct stat *st)
 		if (out_quit())
 			return;
 	}
-	fj = xmalloc(sizeof(*fj));
-	fj->path = path ? xstrdup(path) : NULL;
+	fj = xcalloc(1, sizeof(*fj));
+	fj->n = 1;
+	fj->path[0] = path ? xstrdup(path) : NULL;
 	fj->show_name = show_name;
 	pool_submit(file_job, fj);
 }

@@ -23,6 +23,7 @@ int	search_matched(void);
 int	search_failed(void);
 void	search_end(void);
 int	search_jobs_failed(void);
+void	search_flush(void);
 int	search_range(const char *path, uint64_t start, uint64_t end,
 	    struct hitlist *);
 int	search_file_hits(const char *path, int show_name,
