@@ -31,3 +31,8 @@ bench: bench/bin/myers_ref bench/bin/gen_dna $(BENCH_DEPS)
 bench/bin/hostengine: bench/hostengine.c src/hostmatch.c src/simd.c src/simd_body.h src/pattern.c src/scan.c src/ocl.c src/util.c build/kernels.c
 	@mkdir -p bench/bin
 	$(BENCH_CC) $(BENCH_CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ bench/hostengine.c src/hostmatch.c src/simd.c src/pattern.c src/scan.c src/ocl.c src/util.c build/kernels.c -lOpenCL -lpthread
+
+# The parallel pipeline's cases against the peers (bench/pipeline.sh).
+.PHONY: bench-pipeline
+bench-pipeline: $(BENCH_DEPS)
+	bash bench/pipeline.sh

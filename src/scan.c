@@ -375,8 +375,7 @@ fail:
 
 /*
  * Makes c a worker's clone of the open device scanner p: the same context,
- * queue, program and tables, and SCAN_SLOTS slots of its own.  Returns 0,
- * or -1 after a message.
+ * queue, program and tables, and SCAN_SLOTS slots of its own.  Returns 0.
  */
 int
 scan_clone(struct scanner *c, struct scanner *p)
@@ -384,12 +383,18 @@ scan_clone(struct scanner *c, struct scanner *p)
 	*c = *p;
 	c->parent = p;
 	memset(c->slot, 0, sizeof(c->slot));
-	for (int i = 0; i < SCAN_SLOTS; i++)
-		if (slot_alloc(c, &c->slot[i]) == -1) {
-			scan_close(c);
-			return -1;
-		}
+	/* Its slots are made when first used (scan_chunk): a range job needs
+	 * one, the ring two, and pinned memory is dear to make. */
 	return 0;
+}
+
+/* Frees the slots of a scanner whose clones do the scanning. */
+void
+scan_drop_slots(struct scanner *s)
+{
+	for (int i = SCAN_SLOTS - 1; i >= 0; i--)
+		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
+			slot_free(s, &s->slot[i]);
 }
 
 /* Grows every slot to hold chunks of cap bytes, keeping their contents. */
@@ -407,6 +412,8 @@ scan_grow(struct scanner *s, size_t cap)
 			sl->bm = xrealloc(sl->bm, s->alloc / 8);
 			continue;
 		}
+		if (sl->buf == NULL)
+			continue;	/* made when first used */
 		if (slot_alloc(s, &nsl) == -1)
 			fatalx("cannot grow the device buffers to %zu bytes",
 			    s->alloc);
@@ -420,6 +427,10 @@ scan_grow(struct scanner *s, size_t cap)
 unsigned char *
 scan_chunk(struct scanner *s, int slot)
 {
+	if (s->slot[slot].buf == NULL && s->device &&
+	    slot_alloc(s, &s->slot[slot]) == -1)
+		fatalx("cannot allocate %zu bytes of device buffers",
+		    s->pad + s->alloc);
 	return s->slot[slot].buf + s->pad;
 }
 

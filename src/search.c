@@ -29,6 +29,7 @@
 /* Default chunk sizes: bounded memory, and enough work per launch. */
 #define CHUNK_CPU	(16u << 20)
 #define CHUNK_GPU	(64u << 20)
+#define RANGE_MIN	256		/* bytes of a range at least */
 
 /* One worker's state: its own host matcher slots, its own slots on every
  * device in use, and where its current input stands. */
@@ -104,7 +105,7 @@ open_devices(void)
 			warnx_("warning: %s unusable%s", d[i].name, nd == 0 &&
 			    i == n - 1 ? "; using the host matcher" : "");
 		else
-			nd++;
+			scan_drop_slots(&S.dev[nd++]);	/* clones scan */
 	}
 	return nd;
 }
@@ -211,7 +212,9 @@ search_init(const struct options *o, const struct patset *ps)
 	for (int i = 0; i < S.nw; i++)
 		scan_open_host(&S.w[i].host, ps, o->eol, cap);
 	S.exact = S.w[0].host.exact;
-	S.range = cap > 1 ? cap / 2 : 1;
+	/* Ranges of half a chunk, the other half for the record at its end;
+	 * not tiny even when the chunks are (AGREP_GPU_CHUNK in tests). */
+	S.range = cap / 2 > RANGE_MIN ? cap / 2 : RANGE_MIN;
 	/* The host's cost per byte grows with the patterns and their blocks;
 	 * a device's hardly does. */
 	size_t work = 0;
@@ -990,6 +993,8 @@ range_job(void *arg, int worker)
 	nd = scan && f->size > S.host_max ?
 	    device(w, !pool_threaded() || S.host_slow) : 0;
 	rb.s = nd > 0 ? &w->dev[idx % nd] : &w->host;
+	if (rb.s->cap < 2 * f->range)
+		scan_grow(rb.s, 2 * f->range);
 	if (pool_quit())
 		fd = -1;
 	else if ((fd = open(f->path, O_RDONLY)) == -1 ||

@@ -19,6 +19,7 @@
  * opens a fresh scanner for each input instead).  Run it with the LSan
  * suppressions of tests/lsan.supp (tests/fuzz/fuzz.mk says why).
  */
+#include <pthread.h>
 #include <time.h>
 
 #include "fuzz_common.h"
@@ -237,6 +238,49 @@ run_chunks(struct scanner *s, const struct fcase *fc, size_t cap, int split,
 	}
 }
 
+/* One of two workers scanning at once through clones of one scanner, as
+ * the pipeline's workers do (their own slots, the shared kernel). */
+struct worker {
+	struct scanner	 c;
+	const struct fcase *fc;
+	size_t		 cap;
+	int		 split;
+	uint64_t	*got;
+};
+
+static void *
+worker_run(void *arg)
+{
+	struct worker *w = arg;
+
+	run_chunks(&w->c, w->fc, w->cap, w->split, w->got);
+	return NULL;
+}
+
+/* Scans the case with two clones of s on two threads at once; each must
+ * find what the oracle finds. */
+static void
+run_threads(struct scanner *s, const struct fcase *fc, size_t cap, int split,
+    const uint64_t *want, int all, size_t words)
+{
+	struct worker w[2];
+	pthread_t tid[2];
+
+	for (int i = 0; i < 2; i++) {
+		scan_clone(&w[i].c, s);
+		w[i] = (struct worker){ w[i].c, fc, cap, split,
+		    calloc(words ? words : 1, sizeof(uint64_t)) };
+		if (pthread_create(&tid[i], NULL, worker_run, &w[i]) != 0)
+			abort();
+	}
+	for (int i = 0; i < 2; i++) {
+		pthread_join(tid[i], NULL);
+		compare(fc, want, all, w[i].got, 0, 1, "OpenCL, two threads");
+		scan_close(&w[i].c);
+		free(w[i].got);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -289,8 +333,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(engine, sizeof(engine), "OpenCL slice=%zu%s cap=%zu%s "
 	    "lanes=%d wbits=%d", s->slice, slice ? "" : " (auto)", cap,
 	    split ? " split" : "", s->lanes, s->wbits);
-	put_scanner(ent);
 	compare(&fc, want, all, got, 0, 1, engine);
+	run_threads(s, &fc, cap, split, want, all, words);
+	put_scanner(ent);
 	free(got);
 done:
 	free(want);

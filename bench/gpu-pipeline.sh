@@ -1,0 +1,43 @@
+#!/bin/bash
+# Run ON the GPU machine (device tool) from the project root, with .devdeps and
+# .devdata/kjv.txt carried (see ../shared/device/README.md): the parallel
+# pipeline's figures.  Builds, checks -jN against -j1 on the GPU, then times
+# -j1 against the default (-j16) on the standard cases, the memory bound
+# (1 GiB file and 1 GiB stdin), and runs .devdeps/measure.sh (the peers).
+# Prints a log; the figures go into bench/RESULTS-h100.md by hand.
+set -u
+bash .devdeps/opencl-setup.sh >/dev/null 2>&1
+make -j16 >/tmp/build.log 2>&1 || { tail -20 /tmp/build.log; exit 1; }
+make test-progs >/dev/null 2>&1
+B=$PWD/agrep-gpu; K=$PWD/.devdata/kjv.txt
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc
+$B --list-devices
+G1=/dev/shm/k1g; G8=/dev/shm/k8g
+for i in $(seq 250); do cat $K; done > $G1
+for i in 1 2 3 4 5 6 7 8; do cat $G1; done > $G8
+tm() { local l="$1"; shift; /usr/bin/time -f "$l: wall %e s, rss %M KB" "$@"; }
+$B -c -k2 mercy $G1 >/dev/null		# program cache
+echo "== -jN against -j1 on the GPU (output identical?)"
+for a in "-c -k2 mercy" "-n -k1 LORD" "-o -b -k2 mercy" "-v -c -k1 the" "-c mercy"; do
+	r1=$($B -j1 $a $G1 | md5sum); r16=$($B $a $G1 | md5sum)
+	h=$($B --device=host -j16 $a $G1 | md5sum)
+	[ "$r1" = "$r16" ] && [ "$r1" = "$h" ] && echo "same: $a" || echo "DIFFER: $a"
+done
+if [ -n "${GPU_BATS:-}" ]; then
+	PATH=$PATH:/usr/bin AGREP_GPU_DEVICE=gpu bats tests/threads.bats 2>&1 | tail -12
+fi
+echo "== 8.6 GB, -j1 against the default"
+for j in 1 16; do
+	AGREP_GPU_STATS=1 tm "k8g -j$j -c -k2 mercy" $B -j$j -c -k2 mercy $G8
+done 2>&1
+for r in 1 2; do AGREP_GPU_STATS=1 tm "k8g -c -k2 mercy" $B -c -k2 mercy $G8; done 2>&1
+tm "k8g -n -k1 LORD > /dev/shm/out" bash -c "$B -n -k1 LORD $G8 > /dev/shm/out"; rm -f /dev/shm/out
+tm "k8g -c mercy (k=0)" $B -c mercy $G8
+tm "k8g --device=host -c -k2 mercy (SIMD host, 16 threads)" $B --device=host -c -k2 mercy $G8
+echo "== memory: 1 GiB file and 1 GiB stdin"
+tm "k1g file -c -k2 mercy" $B -c -k2 mercy $G1
+tm "k1g stdin -c -k2 mercy" bash -c "$B -c -k2 mercy < $G1"
+tm "cat k1g | agrep-gpu -c -k2 mercy" bash -c "cat $G1 | $B -c -k2 mercy"
+tm "cat k1g | cat" bash -c "cat $G1 | cat > /dev/null"
+echo "== measure.sh"
+bash .devdeps/measure.sh 2>&1 | grep -v "^agrep-gpu: stats: .*context"

@@ -1,0 +1,83 @@
+#!/bin/bash
+# bench/pipeline.sh: the parallel pipeline's cases against the peers, timed in
+# one run with hyperfine (output to a pipe: GNU grep and ugrep stop at the
+# first match when they see /dev/null).  Writes bench/RESULTS-pipeline.md
+# (OUT=... to change), prints it too.  `make bench-pipeline`.
+#   the Bible (4.3 MB): k >= 1 cases against ugrep -Z and agrep 3.0
+#   a tree of 4,000 files (34 MB): -r -c -k2 against ugrep -r -Z2, k=0
+#     against ripgrep
+#   256 MB: -n printing every match against -c; -j1 against the default
+#   1,000 patterns, k=1, over the Bible: against ugrep -Z1 -f
+set -eu
+cd "$(dirname "$0")/.."
+OUT=${OUT:-bench/RESULTS-pipeline.md}
+RUNS=${BENCH_RUNS:-10}
+B=$PWD/agrep-gpu
+D=${BENCH_DIR:-bench/data}
+command -v hyperfine >/dev/null || { echo "pipeline.sh: needs hyperfine"; exit 1; }
+mkdir -p "$D"
+[ -s "$D/kjv.txt" ] || bible "Gen1:1-Rev22:21" > "$D/kjv.txt"
+K=$D/kjv.txt
+[ -s "$D/kjv8.txt" ] || for i in 1 2 3 4 5 6 7 8; do cat "$K"; done > "$D/kjv8.txt"
+[ -s "$D/kjv62.txt" ] || for i in $(seq 62); do cat "$K"; done > "$D/kjv62.txt"
+if [ ! -d "$D/tree4k" ]; then
+	mkdir -p "$D/tree4k"
+	(cd "$D/tree4k" && split -n l/4000 -a 4 ../kjv8.txt f.)
+fi
+[ -s "$D/p1000" ] || tr -cs 'A-Za-z' '\n' < "$K" |
+	awk 'length >= 5 && length <= 15' | sort -u | head -1000 > "$D/p1000"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# row LABEL BYTES CMD...: median ms and MB/s of CMD (hyperfine, output to a
+# pipe), into $TMP/rows; the lines it prints into $TMP/lines.
+row() {
+	local label=$1 bytes=$2; shift 2
+	hyperfine -N -i --style none --output=pipe --warmup 2 --runs "$RUNS" \
+	    --export-csv "$TMP/hf.csv" -- "$*" >/dev/null 2>&1 || true
+	local med
+	med=$(awk -F, 'NR == 2 { printf "%.2f", $4 * 1000 }' "$TMP/hf.csv")
+	local lines
+	lines=$(bash -c "$* 2>/dev/null" | awk -F: '{ s += $NF } END { print s + 0 }')
+	awk -v l="$label" -v m="$med" -v b="$bytes" -v n="$lines" 'BEGIN {
+	    printf "| %s | %s | %.0f | %s |\n", l, m, b / (m / 1000) / 1e6, n }' >> "$TMP/rows"
+}
+size() { du -sb "$1" | cut -f1; }
+
+{
+echo "# The parallel pipeline against the peers"
+echo
+echo "$(date -u +%Y-%m-%d), $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores;" \
+    "hyperfine -N, $RUNS runs after 2 warm-ups, output to a pipe; median ms." \
+    "MB/s = input size / median.  The last column sums the counts printed" \
+    "(-c), so differing line selections show."
+echo
+echo "| case | median ms | MB/s | lines |"
+echo "|---|---|---|---|"
+} > "$TMP/head"
+: > "$TMP/rows"
+kb=$(size "$K")
+for c in "1 LORD" "2 mercy" "2 endureth" "3 righteousness" \
+    "2 for his mercy endureth for ever" "4 for his mercy endureth for ever"; do
+	k=${c%% *}; p=${c#* }
+	row "Bible: agrep-gpu -c -k$k '$p'" "$kb" "$B -c -k$k '$p' $K"
+	row "Bible: ugrep -c -Z$k '$p'" "$kb" "ugrep -c -Z$k '$p' $K"
+	command -v agrep >/dev/null &&
+		row "Bible: agrep 3.0 -c -$k '$p'" "$kb" "agrep -c -$k '$p' $K"
+done
+tb=$(size "$D/tree4k")
+row "tree 4,000 files: agrep-gpu -r -c -k2 mercy" "$tb" "$B -r -c -k2 mercy $D/tree4k"
+row "tree 4,000 files: agrep-gpu -j1 -r -c -k2 mercy" "$tb" "$B -j1 -r -c -k2 mercy $D/tree4k"
+row "tree 4,000 files: ugrep -r -c -Z2 mercy" "$tb" "ugrep -r -c -Z2 mercy $D/tree4k"
+row "tree 4,000 files: agrep-gpu -r -c mercy (k=0)" "$tb" "$B -r -c mercy $D/tree4k"
+row "tree 4,000 files: rg -c -F mercy" "$tb" "rg -c -F mercy $D/tree4k"
+bb=$(size "$D/kjv62.txt")
+row "256 MB: agrep-gpu -c -k1 LORD" "$bb" "$B -c -k1 LORD $D/kjv62.txt"
+row "256 MB: agrep-gpu -n -k1 LORD (prints every match)" "$bb" "$B -n -k1 LORD $D/kjv62.txt"
+row "256 MB: agrep-gpu -j1 -c -k1 LORD" "$bb" "$B -j1 -c -k1 LORD $D/kjv62.txt"
+row "256 MB: agrep-gpu -j1 -n -k1 LORD" "$bb" "$B -j1 -n -k1 LORD $D/kjv62.txt"
+row "256 MB: ugrep -c -Z1 LORD" "$bb" "ugrep -c -Z1 LORD $D/kjv62.txt"
+row "Bible, 1,000 patterns: agrep-gpu -c -k1 -f" "$kb" "$B -c -k1 -f $D/p1000 $K"
+row "Bible, 1,000 patterns: ugrep -c -Z1 -f" "$kb" "ugrep -c -Z1 -f $D/p1000 $K"
+cat "$TMP/head" "$TMP/rows" > "$OUT"
+cat "$OUT"
