@@ -12,7 +12,7 @@ LDLIBS	 = -lOpenCL -lpthread
 
 SRCS	 = agrep-gpu.c src/hostmatch.c src/input.c src/ocl.c src/output.c \
 	   src/pattern.c src/pool.c src/refine.c src/scan.c src/search.c \
-	   src/simd.c src/util.c
+	   src/simd.c src/util.c src/edits.c src/json.c
 HDRS	 = $(wildcard src/*.h)
 BIN	?= agrep-gpu
 B	 = build
