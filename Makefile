@@ -28,7 +28,7 @@ OBJS	 = $(SRCS:%.c=$(B)/%.o) $(B)/kernels.o
 
 DEPS_DEBIAN = build-essential pkg-config ocl-icd-opencl-dev opencl-headers \
 	   pocl-opencl-icd clinfo bats bats-assert bats-support tre-agrep \
-	   bible-kjv clang libclang-rt-14-dev valgrind openmpi-bin libopenmpi-dev
+	   bible-kjv clang libclang-rt-14-dev valgrind openmpi-bin libopenmpi-dev python3
 
 all: $(BIN)
 
