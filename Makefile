@@ -12,7 +12,7 @@ LDLIBS	 = -lOpenCL -lpthread
 
 SRCS	 = agrep-gpu.c src/hostmatch.c src/input.c src/ocl.c src/output.c \
 	   src/pattern.c src/pool.c src/refine.c src/scan.c src/search.c \
-	   src/simd.c src/util.c
+	   src/simd.c src/util.c src/edits.c src/json.c
 HDRS	 = $(wildcard src/*.h)
 BIN	?= agrep-gpu
 B	 = build
@@ -28,7 +28,7 @@ OBJS	 = $(SRCS:%.c=$(B)/%.o) $(B)/kernels.o
 
 DEPS_DEBIAN = build-essential pkg-config ocl-icd-opencl-dev opencl-headers \
 	   pocl-opencl-icd clinfo bats bats-assert bats-support tre-agrep \
-	   bible-kjv clang libclang-rt-14-dev valgrind openmpi-bin libopenmpi-dev
+	   bible-kjv clang libclang-rt-14-dev valgrind openmpi-bin libopenmpi-dev python3
 
 all: $(BIN)
 

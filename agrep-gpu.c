@@ -35,7 +35,8 @@
 enum {
 	OPT_LABEL = CHAR_MAX + 1, OPT_LINE_BUFFERED, OPT_DEVICE,
 	OPT_LIST_DEVICES, OPT_HELP, OPT_NO_ICASE, OPT_MAX_ERRORS, OPT_COLOR,
-	OPT_SHOW_COST, OPT_BEST, OPT_INCLUDE, OPT_EXCLUDE, OPT_EXCLUDE_DIR
+	OPT_SHOW_COST, OPT_BEST, OPT_INCLUDE, OPT_EXCLUDE, OPT_EXCLUDE_DIR,
+	OPT_SHOW_EDITS, OPT_JSON
 };
 
 static const char short_opts[] =
@@ -79,6 +80,8 @@ static const struct option long_opts[] = {
 	{ "colour",		optional_argument, NULL, OPT_COLOR },
 	{ "show-cost",		no_argument,	   NULL, OPT_SHOW_COST },
 	{ "best-match",		no_argument,	   NULL, OPT_BEST },
+	{ "show-edits",		no_argument,	   NULL, OPT_SHOW_EDITS },
+	{ "json",		no_argument,	   NULL, OPT_JSON },
 	{ "after-context",	required_argument, NULL, 'A' },
 	{ "before-context",	required_argument, NULL, 'B' },
 	{ "context",		required_argument, NULL, 'C' },
@@ -123,6 +126,9 @@ usage(FILE *fp)
 "      --color[=WHEN]        highlight matches: never, always or auto\n"
 "      --show-cost           prefix each line with its least cost\n"
 "      --best-match          print only the lines of least cost\n"
+"      --show-edits          prefix each line (or -o part) with the CIGAR\n"
+"                            alignment of its match, e.g. 2=2X1=\n"
+"      --json                print JSON Lines as rg --json does, with costs\n"
 "  -A, --after-context=NUM   print NUM lines after each selected line\n"
 "  -B, --before-context=NUM  print NUM lines before\n"
 "  -C, --context=NUM         print NUM lines before and after\n"
@@ -275,6 +281,8 @@ apply(int c, struct options *o, struct args *a)
 	case OPT_COLOR: a->color = optarg ? optarg : "auto"; break;
 	case OPT_SHOW_COST: o->show_cost = 1; break;
 	case OPT_BEST: o->best = 1; break;
+	case OPT_SHOW_EDITS: o->show_edits = 1; break;
+	case OPT_JSON: o->json = 1; break;
 	case 'A':
 		o->after = number(optarg, LLONG_MAX, "context length");
 		break;
@@ -382,6 +390,18 @@ settle(struct options *o, struct args *a)
 	    o->invert))
 		fatalx("--best-match cannot be combined with -c, -l, -L, -q "
 		    "or -v");
+	if (o->json && (o->count || o->list || o->list_none || o->best))
+		fatalx("--json cannot be combined with -c, -l, -L or "
+		    "--best-match");
+	if (o->json) {
+		/* Every message has a line number and costs; standard
+		 * input is "<stdin>" as in rg. */
+		o->lineno = 1;
+		o->show_cost = 1;
+		o->color = 0;
+		if (o->label == NULL)
+			o->label = "<stdin>";
+	}
 	/* --best-match without -k: any cost, the least one wins. */
 	if (o->best && !o->k_given)
 		o->k = 1 << 20;

@@ -36,6 +36,8 @@ struct options {
 	int		 color;		/* --color: highlight (resolved) */
 	int		 show_cost;	/* --show-cost */
 	int		 best;		/* --best-match */
+	int		 show_edits;	/* --show-edits: CIGAR of the match */
+	int		 json;		/* --json: rg's JSON Lines */
 	long long	 before;	/* -B NUM context lines */
 	long long	 after;		/* -A NUM */
 	int		 context;	/* -A, -B or -C given: "--" separators */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "edits.h"
 #include "output.h"
 #include "pool.h"
 #include "scan.h"
@@ -80,10 +81,14 @@ out_init(const struct options *o, const struct patset *ps)
 	opt = o;
 	pats = ps;
 	refine = o->word || o->line || o->show_cost || o->best;
-	if (refine || o->only || o->color)
+	if (refine || o->only || o->color || o->show_edits)
 		rf_init(ps, o->line ? RF_LINE : o->word ? RF_WORD : RF_ANY);
 	if (o->color)
 		parse_colors();
+	if (o->color && o->show_edits)
+		ed_color();
+	if (o->json)
+		json_init(o, ps);
 	set_separator();
 }
 
@@ -137,6 +142,59 @@ emit_num(const char *code, uintmax_t v, char sep)
 
 	emit_colored(code, num, (size_t)n);
 	emit_sep(sep);
+}
+
+/* --show-edits: the CIGAR field of t[0, m) aligned with p ("*" when there
+ * is no alignment). */
+static void
+emit_edits(const struct pattern *p, const unsigned char *t, size_t m,
+    char sep)
+{
+	char *s = p ? ed_cigar_of(p->str, p->len, t, m, pats->icase) : NULL;
+
+	emits(s ? s : "*");
+	free(s);
+	emit_sep(sep);
+}
+
+/* Emits a matched part t[0, m) of pattern p in the match colour; with
+ * --show-edits and --color its substituted and inserted bytes in the edit
+ * colour (ed_color()). */
+static void
+emit_match(const unsigned char *t, size_t m, const struct pattern *p)
+{
+	size_t nops, i = 0, j = 0;
+	char *ops;
+
+	if (!opt->show_edits || !opt->color || p == NULL) {
+		emit_colored(sgr.ms, t, m);
+		return;
+	}
+	ops = ed_ops(p->str, p->len, t, m, pats->icase, &nops);
+	while (i < nops) {
+		size_t from = j;
+		int edited = ops[i] == 'X' || ops[i] == 'I';
+		for (; i < nops && (ops[i] == 'D' ||
+		    (ops[i] != '=') == edited); i++)
+			j += ops[i] != 'D';
+		if (j > from)
+			emit_colored(edited ? ed_color() : sgr.ms, t + from,
+			    j - from);
+	}
+	free(ops);
+}
+
+/* --json: one line's message (and the file's "begin" before its first). */
+static void
+emit_json(struct fstate *fs, const unsigned char *line, size_t len,
+    int terminated, uintmax_t lineno, uintmax_t off, char sep, int cost)
+{
+	struct jbuf b = { NULL, 0, 0 };
+
+	json_record(&b, fs, line, len, terminated, lineno, off, sep == ':',
+	    cost);
+	emit(b.p, b.len);
+	free(b.p);
 }
 
 /* Prints the name, line number, byte offset and cost prefixes of a record
@@ -248,7 +306,14 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	const unsigned char *line = c->text + ls;
 	size_t len = le - ls, from = 0, s, e;
 	uintmax_t lineno = opt->lineno ? lineno_at(fs, c, ls) : 0;
+	const struct pattern *bp = NULL;
 
+	if (opt->json) {
+		emit_json(fs, line, len, le < c->len, lineno,
+		    abs_off(fs, c, ls), sep, cost);
+		fs->last_end = abs_off(fs, c, le) + 1;
+		return;
+	}
 	group_sep(fs, abs_off(fs, c, ls));
 	fs->last_end = abs_off(fs, c, le) + 1;
 	pool_mark_printed();
@@ -257,12 +322,14 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	if (opt->only && sep == '-')
 		return;		/* context is counted, not printed, with -o */
 	if (opt->only) {
-		while (from < len && rf_find(line, len, from, &s, &e) <=
-		    pats->k) {
+		while (from < len && rf_find_pat(line, len, from, &s, &e,
+		    &bp) <= pats->k) {
 			if (e > s) {
 				prefix(fs, sep, lineno, abs_off(fs, c, ls + s),
 				    cost);
-				emit_colored(sgr.ms, line + s, e - s);
+				if (opt->show_edits)
+					emit_edits(bp, line + s, e - s, sep);
+				emit_match(line + s, e - s, bp);
 				emit(&opt->eol, 1);
 			}
 			from = e > s ? e : s + 1;
@@ -270,14 +337,18 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 		return;
 	}
 	prefix(fs, sep, lineno, abs_off(fs, c, ls), cost);
+	if (opt->show_edits && sep == ':') {
+		rf_best(line, len, &s, &e, &bp);
+		emit_edits(bp, line + s, e - s, sep);
+	}
 	/* Matches are highlighted in the records that hold them: selected
 	 * ones, or with -v the context ones. */
 	if (opt->color && (sep == ':') != opt->invert) {
-		while (from < len && rf_find(line, len, from, &s, &e) <=
-		    pats->k) {
+		while (from < len && rf_find_pat(line, len, from, &s, &e,
+		    &bp) <= pats->k) {
 			emit(line + from, s - from);
 			if (e > s)
-				emit_colored(sgr.ms, line + s, e - s);
+				emit_match(line + s, e - s, bp);
 			from = e > s ? e : s + 1;
 			if (e == s && s < len)
 				emit(line + s, 1);
@@ -346,6 +417,12 @@ selected(struct fstate *fs, int cost)
 	}
 	if (opt->count)
 		return 0;
+	if (opt->json && fs->binary && !opt->text) {
+		/* --json: "begin", and binary_offset in "end" */
+		emit_json(fs, NULL, 0, 0, 0, 0, ':', 0);
+		fs->done = 1;
+		return 0;
+	}
 	if (fs->binary && !opt->text) {
 		emits("Binary file ");
 		emits(fs->name);
@@ -445,6 +522,8 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 	if (!fs->binary && !opt->text && opt->eol == '\n' &&
 	    memchr(text + hist, '\0', len - hist) != NULL)
 		fs->binary = 1;
+	if (opt->json && fs->binary && fs->js.binoff == UINTMAX_MAX)
+		json_binary(fs, text + hist, len - hist);
 	fs->counted = hist;
 	while (pos < len && !fs->done) {
 		size_t j, ls, le;
@@ -478,6 +557,8 @@ out_file_start(struct fstate *fs, const char *name, int show_name)
 	fs->show_name = show_name;
 	fs->last_end = UINTMAX_MAX;
 	fs->done = opt->max_count == 0;
+	if (opt->json)
+		json_file_start(&fs->js);
 }
 
 /* Returns 1 when nothing more need be searched (-q saw a match). */
@@ -493,6 +574,13 @@ out_file_end(struct fstate *fs)
 {
 	if (opt->quiet)
 		return;
+	if (opt->json) {
+		struct jbuf b = { NULL, 0, 0 };
+		json_end(&b, fs);
+		if (b.len > 0)
+			emit(b.p, b.len);
+		free(b.p);
+	}
 	if (opt->count && !opt->list && !opt->list_none) {
 		char num[32];
 		if (fs->show_name) {
@@ -524,6 +612,12 @@ out_finish(void)
 	}
 	free(best.buf);
 	best.buf = NULL;
+	if (opt->json && !opt->quiet) {
+		struct jbuf b = { NULL, 0, 0 };
+		json_summary(&b);
+		pool_emit(b.p, b.len);
+		free(b.p);
+	}
 	if (fflush(stdout) == EOF || ferror(stdout) || pool_write_error()) {
 		int e = pool_write_error() ? pool_write_error() : errno;
 		warnx_("write error: %s", e ? strerror(e) : "standard output");

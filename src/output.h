@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "json.h"
 #include "options.h"
 #include "pattern.h"
 
@@ -22,6 +23,7 @@ struct fstate {
 	int		 binary;	/* a NUL byte was seen */
 	int		 done;		/* nothing more to do for this input */
 	int		 last;		/* -m reached: only after-context left */
+	struct jstate	 js;		/* --json */
 };
 
 /* output.c */

@@ -198,10 +198,36 @@ rf_find(const unsigned char *line, size_t len, size_t from, size_t *start,
     size_t *end)
 {
 	const struct pattern *bp;
-	int c = best_of(line, len, from, end, &bp, 1);
 
-	if (bp == NULL)
+	return rf_find_pat(line, len, from, start, end, &bp);
+}
+
+/* rf_find, also giving the pattern that matched (--show-edits, --json). */
+int
+rf_find_pat(const unsigned char *line, size_t len, size_t from,
+    size_t *start, size_t *end, const struct pattern **pp)
+{
+	int c = best_of(line, len, from, end, pp, 1);
+
+	if (*pp == NULL)
 		return INF;
-	*start = backward(bp, line, from, *end, c);
+	*start = backward(*pp, line, from, *end, c);
+	return c;
+}
+
+/*
+ * The match of the record's least cost (rf_cost's): its leftmost end, the
+ * latest start giving that cost, and its pattern (the first one of that
+ * cost and end).  Returns the cost, or INF when none can match.
+ */
+int
+rf_best(const unsigned char *line, size_t len, size_t *start, size_t *end,
+    const struct pattern **pp)
+{
+	int c = best_of(line, len, 0, end, pp, 0);
+
+	if (*pp == NULL)
+		return INF;
+	*start = backward(*pp, line, 0, *end, c);
 	return c;
 }

@@ -18,6 +18,10 @@ void	rf_init(const struct patset *, enum rf_mode);
 int	rf_cost(const unsigned char *line, size_t len);
 int	rf_find(const unsigned char *line, size_t len, size_t from,
 	    size_t *start, size_t *end);
+int	rf_find_pat(const unsigned char *line, size_t len, size_t from,
+	    size_t *start, size_t *end, const struct pattern **);
+int	rf_best(const unsigned char *line, size_t len, size_t *start,
+	    size_t *end, const struct pattern **);
 void	rf_free(void);
 
 #endif

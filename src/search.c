@@ -454,7 +454,7 @@ static int
 stream_long(void)
 {
 	return !(opt->word || opt->line || opt->show_cost || opt->best ||
-	    opt->only || opt->color || opt->before > 0);
+	    opt->only || opt->color || opt->before > 0 || opt->show_edits);
 }
 
 /* One chunk going round the ring. */
@@ -785,7 +785,7 @@ static int
 ranges_ok(void)
 {
 	return opt->before == 0 && opt->after == 0 && opt->max_count < 0 &&
-	    !opt->best && !opt->line_buffered && !opt->context;
+	    !opt->best && !opt->line_buffered && !opt->context && !opt->json;
 }
 
 /* Reads want bytes at off; returns the bytes read (fewer at the end of the

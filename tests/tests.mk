@@ -3,7 +3,7 @@
 CC	?= cc
 CFLAGS	?= -O2 -g -Wall -Wextra
 
-TEST_PROGS = tests/bin/oracle tests/bin/randgen tests/bin/casegen
+TEST_PROGS = tests/bin/oracle tests/bin/randgen tests/bin/casegen tests/bin/cigar
 
 test-progs: $(TEST_PROGS)
 

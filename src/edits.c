@@ -1,0 +1,134 @@
+/*
+ * edits.c: --show-edits.  The alignment of a matched part with the pattern
+ * that matched it, by dynamic programming and a traceback, printed as a
+ * CIGAR string: runs of '=' (equal bytes), 'X' (a substituted byte), 'I' (a
+ * text byte not in the pattern) and 'D' (a pattern byte missing from the
+ * text), e.g. "2=2X1=".
+ *
+ * Of the alignments of least cost, the traceback from the ends of pattern
+ * and text takes a match or substitution ('=' or 'X') whenever one lies on
+ * a least-cost alignment, else a deletion ('D'), else an insertion ('I').
+ * Read left to right, insertions and deletions come as early as they can.
+ * Everything here uses locals and the heap: worker threads call it at once.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "edits.h"
+#include "util.h"
+
+static int
+differ(unsigned char a, unsigned char b, int icase)
+{
+	return icase ? tolower(a) != tolower(b) : a != b;
+}
+
+/*
+ * Aligns pat[0, n) with text[0, m) at least cost; returns the operations
+ * ('=', 'X', 'I', 'D') from left to right, malloc'd, and their number in
+ * *nops.
+ */
+char *
+ed_ops(const unsigned char *pat, size_t n, const unsigned char *text,
+    size_t m, int icase, size_t *nops)
+{
+	const size_t w = m + 1;
+	unsigned *d = xreallocarray(NULL, (n + 1) * w, sizeof(*d));
+	char *ops = xmalloc(n + m + 1), *rev = xmalloc(n + m + 1);
+	size_t i = n, j = m, k = 0;
+
+	for (size_t jj = 0; jj <= m; jj++)
+		d[jj] = (unsigned)jj;
+	for (size_t ii = 1; ii <= n; ii++) {
+		unsigned *row = d + ii * w, *up = row - w;
+		row[0] = (unsigned)ii;
+		for (size_t jj = 1; jj <= m; jj++) {
+			unsigned v = up[jj - 1] +
+			    (unsigned)differ(pat[ii - 1], text[jj - 1], icase);
+			if (up[jj] + 1 < v)
+				v = up[jj] + 1;
+			if (row[jj - 1] + 1 < v)
+				v = row[jj - 1] + 1;
+			row[jj] = v;
+		}
+	}
+	while (i > 0 || j > 0) {
+		unsigned here = d[i * w + j];
+		int x = i > 0 && j > 0 ? differ(pat[i - 1], text[j - 1], icase) : 0;
+		if (i > 0 && j > 0 && d[(i - 1) * w + j - 1] + (unsigned)x == here) {
+			rev[k++] = x ? 'X' : '=';
+			i--;
+			j--;
+		} else if (i > 0 && d[(i - 1) * w + j] + 1 == here) {
+			rev[k++] = 'D';
+			i--;
+		} else {
+			rev[k++] = 'I';
+			j--;
+		}
+	}
+	for (size_t t = 0; t < k; t++)
+		ops[t] = rev[k - 1 - t];
+	ops[k] = '\0';
+	free(rev);
+	free(d);
+	*nops = k;
+	return ops;
+}
+
+/* Returns the CIGAR string of ops[0, nops), malloc'd; "*" when empty. */
+char *
+ed_cigar(const char *ops, size_t nops)
+{
+	char *s = xmalloc(nops * 21 + 2), *p = s;
+
+	if (nops == 0)
+		strcpy(s, "*");
+	for (size_t i = 0; i < nops;) {
+		size_t r = i;
+		while (r < nops && ops[r] == ops[i])
+			r++;
+		p += sprintf(p, "%zu%c", r - i, ops[i]);
+		i = r;
+	}
+	return s;
+}
+
+/* The CIGAR string of pat[0, n) aligned with text[0, m), malloc'd. */
+char *
+ed_cigar_of(const unsigned char *pat, size_t n, const unsigned char *text,
+    size_t m, int icase)
+{
+	size_t nops;
+	char *ops = ed_ops(pat, n, text, m, icase, &nops);
+	char *s = ed_cigar(ops, nops);
+
+	free(ops);
+	return s;
+}
+
+/* The SGR sequence for substituted and inserted bytes under --color:
+ * GREP_COLORS' ed= capability, default "01;33" (bold yellow).  Read once,
+ * at start-up (out_init), before worker threads format. */
+const char *
+ed_color(void)
+{
+	static char sgr[32] = "01;33";
+	static int done;
+	const char *v = getenv("GREP_COLORS");
+
+	if (done)
+		return sgr;
+	done = 1;
+	while (v != NULL && *v != '\0') {
+		size_t n = strcspn(v, ":");
+		if (strncmp(v, "ed=", 3) == 0 && n - 3 < sizeof(sgr)) {
+			memcpy(sgr, v + 3, n - 3);
+			sgr[n - 3] = '\0';
+		}
+		v += n + (v[n] == ':');
+	}
+	return sgr;
+}

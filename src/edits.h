@@ -1,0 +1,16 @@
+/* edits.h: --show-edits, the alignment of a matched part with its pattern
+ * as a CIGAR string. */
+#ifndef AGREP_EDITS_H
+#define AGREP_EDITS_H
+
+#include <stddef.h>
+
+/* edits.c */
+char	*ed_ops(const unsigned char *pat, size_t n, const unsigned char *text,
+	    size_t m, int icase, size_t *nops);
+char	*ed_cigar(const char *ops, size_t nops);
+char	*ed_cigar_of(const unsigned char *pat, size_t n,
+	    const unsigned char *text, size_t m, int icase);
+const char *ed_color(void);
+
+#endif
