@@ -147,8 +147,8 @@ scan_blocks(const struct pattern *pat, long k, const unsigned char *text,
 
 /*
  * A pattern longer than PAT_MAXLEN (allowed at k = 0 only): sets the bit
- * of the end of every occurrence in text[warm, warm + len), searched from
- * text[0] so that one may begin in the warm-up bytes.  -i folds ASCII case.
+ * of the end of the first occurrence in text[warm, warm + len) of each
+ * record, searched from text[0] so that one may begin in the warm-up bytes.  -i folds ASCII case.
  * A pattern holding the terminator never matches.
  */
 static void
@@ -175,8 +175,19 @@ scan_long_exact(const struct pattern *pat, int icase,
 			if (i < n)
 				continue;
 		}
-		if (s + n - 1 >= warm)
-			hit(bitmap, s + n - 1 - warm);
+		if (s + n - 1 < warm) {
+			/* Ends in the warm-up: on to the first start whose
+			 * end lies past it. */
+			if (s + n < warm)
+				s = warm - n;
+			continue;
+		}
+		/* One hit per record is all output needs. */
+		hit(bitmap, s + n - 1 - warm);
+		m = memchr(text + s + n - 1, eol, all - (s + n - 1));
+		if (m == NULL)
+			return;
+		s = (size_t)(m - text);
 	}
 }
 

@@ -462,9 +462,24 @@ record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	}
 }
 
-/* grep 3.8 reads a file in buffers of this size, and a NUL byte makes the
- * whole buffer binary: the records of the first one are never printed. */
+/* grep 3.8 reads a file in blocks of this size (when its lines are
+ * shorter than a page), and a NUL byte makes its buffer binary: the block
+ * and the record that runs into it from the block before. */
 #define GREP_BUFSIZE	98304
+
+/* Returns where the records that grep would see as binary begin, for a
+ * NUL byte at chunk offset z: the record holding the first byte of z's
+ * block, or the chunk's first new record if that is earlier (records of
+ * earlier chunks were printed already). */
+static size_t
+binary_start(const struct fstate *fs, const struct chunk *c, size_t z)
+{
+	uintmax_t at = abs_off(fs, c, z), b = at - at % GREP_BUFSIZE;
+
+	if (b <= abs_off(fs, c, c->hist))
+		return c->hist;
+	return line_start(c->text, c->hist, (size_t)(b - abs_off(fs, c, 0)));
+}
 
 /*
  * Prints the records of text[hist, len): whole records, the last one
@@ -472,9 +487,7 @@ record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
  * records already handled (kept for before-context).  bitmap bit j says a
  * match ends at byte j; NULL: none does, unless every record matches.
  *
- * Binary files: from the record holding the first NUL byte on (from the
- * start of the input when that NUL lies in grep's first buffer, or the
- * start of the chunk when this chunk is not the input's first), the first
+ * Binary files: from grep's binary point on (binary_start), the first
  * selected record gives "binary file matches" instead of being printed,
  * and nothing else is printed; with -I the input ends there, as if nothing
  * were selected in it.  fs->binary set on entry: a NUL came before.
@@ -490,8 +503,7 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 
 	if (!fs->binary && !opt->text && opt->eol == '\n' &&
 	    (z = memchr(text + hist, '\0', len - hist)) != NULL)
-		bin_at = abs_off(fs, &c, (size_t)(z - text)) < GREP_BUFSIZE ?
-		    hist : line_start(text, hist, (size_t)(z - text));
+		bin_at = binary_start(fs, &c, (size_t)(z - text));
 	if (opt->binary_nomatch && bin_at < len)
 		lim = bin_at;
 	fs->counted = hist;
