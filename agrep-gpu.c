@@ -36,11 +36,12 @@ enum {
 	OPT_LABEL = CHAR_MAX + 1, OPT_LINE_BUFFERED, OPT_DEVICE,
 	OPT_LIST_DEVICES, OPT_HELP, OPT_NO_ICASE, OPT_MAX_ERRORS, OPT_COLOR,
 	OPT_SHOW_COST, OPT_BEST, OPT_INCLUDE, OPT_EXCLUDE, OPT_EXCLUDE_DIR,
-	OPT_SHOW_EDITS, OPT_JSON
+	OPT_SHOW_EDITS, OPT_JSON, OPT_GROUP_SEP, OPT_NO_GROUP_SEP,
+	OPT_BINARY_FILES
 };
 
 static const char short_opts[] =
-    "0123456789A:B:C:abcd:e:f:hij:k:lm:noqrsvwxyzEFGHLPRUVZ";
+    "0123456789A:B:C:D:ITabcd:e:f:hij:k:lm:noqrsvwxyzEFGHLPRUVZ";
 
 static const struct option long_opts[] = {
 	{ "max-errors",		required_argument, NULL, OPT_MAX_ERRORS },
@@ -65,6 +66,11 @@ static const struct option long_opts[] = {
 	{ "directories",	required_argument, NULL, 'd' },
 	{ "text",		no_argument,	   NULL, 'a' },
 	{ "binary",		no_argument,	   NULL, 'U' },
+	{ "binary-files",	required_argument, NULL, OPT_BINARY_FILES },
+	{ "devices",		required_argument, NULL, 'D' },
+	{ "initial-tab",	no_argument,	   NULL, 'T' },
+	{ "group-separator",	required_argument, NULL, OPT_GROUP_SEP },
+	{ "no-group-separator",	no_argument,	   NULL, OPT_NO_GROUP_SEP },
 	{ "label",		required_argument, NULL, OPT_LABEL },
 	{ "null-data",		no_argument,	   NULL, 'z' },
 	{ "null",		no_argument,	   NULL, 'Z' },
@@ -132,6 +138,8 @@ usage(FILE *fp)
 "  -A, --after-context=NUM   print NUM lines after each selected line\n"
 "  -B, --before-context=NUM  print NUM lines before\n"
 "  -C, --context=NUM         print NUM lines before and after\n"
+"      --group-separator=SEP print SEP between groups of context (\"--\")\n"
+"      --no-group-separator  print nothing between them\n"
 "  -l, --files-with-matches  print only names of files with selected lines\n"
 "  -L, --files-without-match print only names of files with none\n"
 "  -n, --line-number         prefix each line with its line number\n"
@@ -140,6 +148,7 @@ usage(FILE *fp)
 "  -h, --no-filename         never prefix the file name\n"
 "      --label=LABEL         name standard input LABEL\n"
 "  -Z, --null                print NUL after file names\n"
+"  -T, --initial-tab         a tab after the prefixes; numbers aligned\n"
 "  -m, --max-count=NUM       stop a file after NUM selected lines\n"
 "  -q, --quiet, --silent     print nothing; exit 0 at the first match\n"
 "  -s, --no-messages         no messages about unreadable files\n"
@@ -153,6 +162,11 @@ usage(FILE *fp)
 "      --exclude=GLOB        with -r, skip files matching GLOB\n"
 "      --exclude-dir=GLOB    with -r, skip directories matching GLOB\n"
 "  -a, --text                search binary files as text\n"
+"  -I                        binary files have no selected lines\n"
+"      --binary-files=TYPE   binary (report a match on stderr), text (-a)\n"
+"                            or without-match (-I)\n"
+"  -D, --devices=ACTION      read (default) or skip devices, FIFOs and\n"
+"                            sockets named on the command line\n"
 "  -U, --binary              accepted, no effect\n"
 "\n"
 "Threads and devices:\n"
@@ -300,8 +314,39 @@ apply(int c, struct options *o, struct args *a)
 		add_glob(&o->globs, &a->nglob[0], g);
 		break;
 	}
-	case OPT_EXCLUDE_DIR:
+	case OPT_EXCLUDE_DIR: {
+		/* "dir/" names the directory dir, as in grep. */
+		size_t n = strlen(optarg);
+		while (n > 1 && optarg[n - 1] == '/')
+			optarg[--n] = '\0';
 		add_glob(&o->exclude_dir, &a->nglob[1], optarg);
+		break;
+	}
+	case OPT_GROUP_SEP: o->group_sep = optarg; break;
+	case OPT_NO_GROUP_SEP: o->group_sep = NULL; break;
+	case 'T': o->initial_tab = 1; break;
+	case 'I': o->binary_nomatch = 1; o->text = 0; break;
+	case OPT_BINARY_FILES:
+		if (strcmp(optarg, "binary") == 0)
+			o->text = o->binary_nomatch = 0;
+		else if (strcmp(optarg, "text") == 0) {
+			o->text = 1;
+			o->binary_nomatch = 0;
+		} else if (strcmp(optarg, "without-match") == 0) {
+			o->text = 0;
+			o->binary_nomatch = 1;
+		} else
+			fatalx("invalid argument '%s' for --binary-files "
+			    "(binary, text or without-match)", optarg);
+		break;
+	case 'D':
+		if (strcmp(optarg, "skip") == 0)
+			o->skip_devices = 1;
+		else if (strcmp(optarg, "read") == 0)
+			o->skip_devices = 0;
+		else
+			fatalx("invalid argument '%s' for --devices "
+			    "(read or skip)", optarg);
 		break;
 	case 'e':
 		pat_add(&a->ps, optarg, strlen(optarg));
@@ -344,7 +389,7 @@ apply(int c, struct options *o, struct args *a)
 			fatalx("invalid argument '%s' for --directories "
 			    "(read, skip or recurse)", optarg);
 		break;
-	case 'a': o->text = 1; break;
+	case 'a': o->text = 1; o->binary_nomatch = 0; break;
 	case 'U': case 'F': break;
 	case 'E': case 'G': case 'P':
 		fatalx("regular expressions are not supported: patterns are "
@@ -438,6 +483,7 @@ main(int argc, char **argv)
 	o.before = o.after = -1;
 	a.context = -1;
 	o.eol = '\n';
+	o.group_sep = "--";
 	o.device = getenv("AGREP_GPU_DEVICE");
 	pat_init(&a.ps, 0, 0);
 #ifdef AGREP_MPI
@@ -467,6 +513,11 @@ main(int argc, char **argv)
 	}
 	o.slice = env_size("AGREP_GPU_SLICE", 0, 64);
 	o.host_max = env_size("AGREP_GPU_HOST_MAX", DEFAULT_HOST_MAX, 0);
+	/* Nothing can be selected (-m 0, -f /dev/null, -v ''): as grep, open
+	 * no file and exit 1; -L still lists the files. */
+	if (!o.list_none && (o.max_count == 0 || (a.ps.npat == 0 &&
+	    !o.invert) || (o.invert && a.ps.all_lines && !o.word && !o.line)))
+		return 1;
 
 	pool_start(o.threads, OUT_CAP, o.line_buffered);
 	out_init(&o, &a.ps);

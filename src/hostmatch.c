@@ -5,6 +5,7 @@
  * small that starting OpenCL would dominate.
  */
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "hostmatch.h"
@@ -145,6 +146,52 @@ scan_blocks(const struct pattern *pat, long k, const unsigned char *text,
 }
 
 /*
+ * A pattern longer than PAT_MAXLEN (allowed at k = 0 only): sets the bit
+ * of the end of the first occurrence in text[warm, warm + len) of each
+ * record, searched from text[0] so that one may begin in the warm-up bytes.  -i folds ASCII case.
+ * A pattern holding the terminator never matches.
+ */
+static void
+scan_long_exact(const struct pattern *pat, int icase,
+    const unsigned char *text, size_t warm, size_t len, unsigned char eol,
+    uint64_t *bitmap)
+{
+	const size_t n = pat->len, all = warm + len;
+
+	if (memchr(pat->str, eol, n) != NULL)
+		return;
+	for (size_t s = 0; s + n <= all; s++) {
+		const unsigned char *m;
+		if (!icase) {
+			m = memmem(text + s, all - s, pat->str, n);
+			if (m == NULL)
+				return;
+			s = (size_t)(m - text);
+		} else {
+			size_t i = 0;
+			while (i < n && tolower(text[s + i]) ==
+			    tolower(pat->str[i]))
+				i++;
+			if (i < n)
+				continue;
+		}
+		if (s + n - 1 < warm) {
+			/* Ends in the warm-up: on to the first start whose
+			 * end lies past it. */
+			if (s + n < warm)
+				s = warm - n;
+			continue;
+		}
+		/* One hit per record is all output needs. */
+		hit(bitmap, s + n - 1 - warm);
+		m = memchr(text + s + n - 1, eol, all - (s + n - 1));
+		if (m == NULL)
+			return;
+		s = (size_t)(m - text);
+	}
+}
+
+/*
  * Scans text[0, warm + len) and sets bit j of the bitmap when a match of some
  * pattern ends at text[warm + j].  The first warm bytes only build up state
  * (they are the n + k - 1 bytes before the chunk, or terminators).  The state
@@ -158,7 +205,10 @@ hm_scan_scalar(const struct patset *ps, const unsigned char *text, size_t warm,
 {
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
 	for (size_t p = 0; p < ps->npat; p++) {
-		if (ps->pat[p].nwords == 1)
+		if (ps->pat[p].len > PAT_MAXLEN)
+			scan_long_exact(&ps->pat[p], ps->icase, text, warm,
+			    len, eol, bitmap);
+		else if (ps->pat[p].nwords == 1)
 			scan_word(&ps->pat[p], ps->k, text, warm, len, eol,
 			    bitmap);
 		else
@@ -210,7 +260,10 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		engine = SIMD_AUTO;
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
 	for (size_t p = 0; p < ps->npat; p++) {
-		if (ps->pat[p].len <= SIMD_MAXLEN)
+		if (ps->pat[p].len > PAT_MAXLEN)
+			scan_long_exact(&ps->pat[p], ps->icase, text, warm,
+			    len, eol, bitmap);
+		else if (ps->pat[p].len <= SIMD_MAXLEN)
 			simd_scan_pattern(&ps->pat[p], ps->k, text, warm, len,
 			    eol, bitmap, 0, engine);
 		else if (ps->pat[p].nwords == 1)

@@ -210,6 +210,28 @@ in_file_wanted(const struct walk_filter *f, const char *name, int operand)
 	return f->globs[0][0] != '+';
 }
 
+static struct stat out_st;
+static int out_reg;		/* standard output is a regular file */
+
+static void
+stat_output(void)
+{
+	out_reg = fstat(STDOUT_FILENO, &out_st) == 0 &&
+	    S_ISREG(out_st.st_mode);
+}
+
+/* Is the regular file of status st also standard output (grep's "input
+ * file is also the output")?  Standard output is looked at once. */
+int
+in_is_output(const struct stat *st)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, stat_output);
+	return out_reg && S_ISREG(st->st_mode) &&
+	    st->st_dev == out_st.st_dev && st->st_ino == out_st.st_ino;
+}
+
 /* Is a directory searched (--exclude-dir)? */
 int
 in_dir_wanted(const struct walk_filter *f, const char *name, int operand)

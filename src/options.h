@@ -44,6 +44,10 @@ struct options {
 	const char	**globs;	/* --include=GLOB ("+GLOB") and --exclude
 					 * ("-GLOB") in order, NULL-ended */
 	const char	**exclude_dir;	/* --exclude-dir=GLOB */
+	const char	*group_sep;	/* --group-separator; NULL: none */
+	int		 binary_nomatch; /* -I, --binary-files=without-match */
+	int		 initial_tab;	/* -T: a tab after the prefixes */
+	int		 skip_devices;	/* -D skip */
 };
 
 #endif

@@ -25,8 +25,8 @@ static int quitting;		/* -q saw a selected record: stop (atomic) */
 
 /* SGR sequences for --color, from GREP_COLORS or GNU grep's defaults. */
 static struct {
-	char ms[32], fn[32], ln[32], bn[32], se[32];
-} sgr = { "01;31", "35", "32", "32", "36" };
+	char ms[32], fn[32], ln[32], bn[32], se[32], mc[32];
+} sgr = { "01;31", "35", "32", "32", "36", "01;31" };
 
 /* --best-match: the records of the least cost so far, printed at the end. */
 static struct {
@@ -36,18 +36,36 @@ static struct {
 	int	 printed;	/* a record was kept (for "--") */
 } best = { -1, NULL, 0, 0, 0 };
 
-/* Takes ms/mt/fn/ln/bn/se from GREP_COLORS ("ms=01;31:fn=35"). */
+/* Takes ms/mc/mt/fn/ln/bn/se from GREP_COLORS ("ms=01;31:fn=35"), after
+ * the deprecated GREP_COLOR (the match colour), which gets grep 3.8's
+ * warning when GREP_COLORS leaves it some effect. */
 static void
 parse_colors(void)
 {
-	const char *v = getenv("GREP_COLORS");
+	const char *v = getenv("GREP_COLORS"), *old = getenv("GREP_COLOR");
+	int legacy = old != NULL && *old != '\0' &&
+	    strspn(old, "0123456789;") == strlen(old) &&
+	    strlen(old) < sizeof(sgr.ms), ms_set = 0, mc_set = 0;
 
+	if (legacy) {
+		strcpy(sgr.ms, old);
+		strcpy(sgr.mc, old);
+	}
 	while (v != NULL && *v != '\0') {
 		size_t n = strcspn(v, ":");
 		char *dst = NULL;
-		if (strncmp(v, "ms=", 3) == 0 || strncmp(v, "mt=", 3) == 0)
+		if (strncmp(v, "mt=", 3) == 0 && n > 3 && n - 3 < sizeof(sgr.mc)) {
+			memcpy(sgr.mc, v + 3, n - 3);
+			sgr.mc[n - 3] = '\0';
+			mc_set = 1;
+		}
+		if (strncmp(v, "ms=", 3) == 0 || strncmp(v, "mt=", 3) == 0) {
 			dst = sgr.ms;
-		else if (strncmp(v, "fn=", 3) == 0)
+			ms_set = 1;
+		} else if (strncmp(v, "mc=", 3) == 0) {
+			dst = sgr.mc;
+			mc_set = 1;
+		} else if (strncmp(v, "fn=", 3) == 0)
 			dst = sgr.fn;
 		else if (strncmp(v, "ln=", 3) == 0)
 			dst = sgr.ln;
@@ -61,18 +79,25 @@ parse_colors(void)
 		}
 		v += n + (v[n] == ':');
 	}
+	if (legacy && !(ms_set && mc_set))
+		warnx_("warning: GREP_COLOR='%s' is deprecated; use "
+		    "GREP_COLORS='mt=%s'", old, old);
 }
 
-/* Gives the pipeline's writer the group separator "--", coloured. */
+/* Gives the pipeline's writer the group separator (--group-separator,
+ * "--" by default), coloured; none with --no-group-separator. */
 static void
 set_separator(void)
 {
-	char sep[64];
+	const char *g = opt->group_sep ? opt->group_sep : "";
+	size_t cap = strlen(g) + 64;
+	char *sep = xmalloc(cap);
 	int n = opt->color && sgr.se[0] ?
-	    snprintf(sep, sizeof(sep), "\33[%sm\33[K--\33[m\33[K\n", sgr.se) :
-	    snprintf(sep, sizeof(sep), "--\n");
+	    snprintf(sep, cap, "\33[%sm\33[K%s\33[m\33[K\n", sgr.se, g) :
+	    snprintf(sep, cap, "%s\n", g);
 
-	pool_set_sep(sep, (size_t)n);
+	pool_set_sep(sep, opt->group_sep ? (size_t)n : 0);
+	free(sep);
 }
 
 void
@@ -135,10 +160,10 @@ emit_sep(char sep)
 }
 
 static void
-emit_num(const char *code, uintmax_t v, char sep)
+emit_num(const char *code, uintmax_t v, char sep, int width)
 {
 	char num[32];
-	int n = snprintf(num, sizeof(num), "%ju", v);
+	int n = snprintf(num, sizeof(num), "%*ju", width, v);
 
 	emit_colored(code, num, (size_t)n);
 	emit_sep(sep);
@@ -161,13 +186,14 @@ emit_edits(const struct pattern *p, const unsigned char *t, size_t m,
  * --show-edits and --color its substituted and inserted bytes in the edit
  * colour (ed_color()). */
 static void
-emit_match(const unsigned char *t, size_t m, const struct pattern *p)
+emit_match(const char *code, const unsigned char *t, size_t m,
+    const struct pattern *p)
 {
 	size_t nops, i = 0, j = 0;
 	char *ops;
 
 	if (!opt->show_edits || !opt->color || p == NULL) {
-		emit_colored(sgr.ms, t, m);
+		emit_colored(code, t, m);
 		return;
 	}
 	ops = ed_ops(p->str, p->len, t, m, pats->icase, &nops);
@@ -178,7 +204,7 @@ emit_match(const unsigned char *t, size_t m, const struct pattern *p)
 		    (ops[i] != '=') == edited); i++)
 			j += ops[i] != 'D';
 		if (j > from)
-			emit_colored(edited ? ed_color() : sgr.ms, t + from,
+			emit_colored(edited ? ed_color() : code, t + from,
 			    j - from);
 	}
 	free(ops);
@@ -198,10 +224,11 @@ emit_json(struct fstate *fs, const unsigned char *line, size_t len,
 }
 
 /* Prints the name, line number, byte offset and cost prefixes of a record
- * (sep ':' for selected records, '-' for context). */
+ * (sep ':' for selected records, '-' for context) of len bytes; with -T, a
+ * tab after them when the record is not empty, as grep does. */
 static void
 prefix(const struct fstate *fs, char sep, uintmax_t lineno, uintmax_t off,
-    int cost)
+    int cost, size_t len)
 {
 	if (fs->show_name) {
 		emit_colored(sgr.fn, fs->name, strlen(fs->name));
@@ -211,11 +238,14 @@ prefix(const struct fstate *fs, char sep, uintmax_t lineno, uintmax_t off,
 			emit_sep(sep);
 	}
 	if (opt->lineno)
-		emit_num(sgr.ln, lineno, sep);
+		emit_num(sgr.ln, lineno, sep, fs->width);
 	if (opt->byteoff)
-		emit_num(sgr.bn, off, sep);
+		emit_num(sgr.bn, off, sep, fs->width);
 	if (opt->show_cost && sep == ':')
-		emit_num("", (uintmax_t)cost, sep);
+		emit_num("", (uintmax_t)cost, sep, 0);
+	if (opt->initial_tab && len > 0 && (fs->show_name || opt->lineno ||
+	    opt->byteoff))
+		emit("\t", 1);
 }
 
 /* Counts terminators in text[from, to). */
@@ -283,7 +313,7 @@ abs_off(const struct fstate *fs, const struct chunk *c, size_t at)
 static void
 group_sep(struct fstate *fs, uintmax_t at)
 {
-	if (!opt->context || at == fs->last_end)
+	if (!opt->context || opt->group_sep == NULL || at == fs->last_end)
 		return;
 	/* The first group of a job: only the writer knows whether a record
 	 * went out before it. */
@@ -292,13 +322,14 @@ group_sep(struct fstate *fs, uintmax_t at)
 	if (!opt->best && !pool_job_printed())
 		pool_lead_sep();
 	else {
-		emit_colored(sgr.se, "--", 2);
+		emit_colored(sgr.se, opt->group_sep, strlen(opt->group_sep));
 		emit("\n", 1);
 	}
 }
 
 /* Prints one record text[ls, le) with its prefix: a context record (sep
- * '-'), a selected record, or its matched parts only (-o). */
+ * '-'), a selected record, or its matched parts only (-o: those of the
+ * records that hold matches, selected ones or with -v context ones). */
 static void
 print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
     char sep, int cost)
@@ -307,6 +338,7 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	size_t len = le - ls, from = 0, s, e;
 	uintmax_t lineno = opt->lineno ? lineno_at(fs, c, ls) : 0;
 	const struct pattern *bp = NULL;
+	const char *mcode = sep == ':' ? sgr.ms : sgr.mc;
 
 	if (opt->json) {
 		emit_json(fs, line, len, le < c->len, lineno,
@@ -319,24 +351,24 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	pool_mark_printed();
 	if (opt->best)
 		best.printed = 1;
-	if (opt->only && sep == '-')
-		return;		/* context is counted, not printed, with -o */
+	if (opt->only && (sep == ':') == opt->invert)
+		return;		/* no match in it to print */
 	if (opt->only) {
 		while (from < len && rf_find_pat(line, len, from, &s, &e,
 		    &bp) <= pats->k) {
 			if (e > s) {
 				prefix(fs, sep, lineno, abs_off(fs, c, ls + s),
-				    cost);
+				    cost, e - s);
 				if (opt->show_edits)
 					emit_edits(bp, line + s, e - s, sep);
-				emit_match(line + s, e - s, bp);
+				emit_match(mcode, line + s, e - s, bp);
 				emit(&opt->eol, 1);
 			}
 			from = e > s ? e : s + 1;
 		}
 		return;
 	}
-	prefix(fs, sep, lineno, abs_off(fs, c, ls), cost);
+	prefix(fs, sep, lineno, abs_off(fs, c, ls), cost, len);
 	if (opt->show_edits && sep == ':') {
 		rf_best(line, len, &s, &e, &bp);
 		emit_edits(bp, line + s, e - s, sep);
@@ -348,7 +380,7 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 		    &bp) <= pats->k) {
 			emit(line + from, s - from);
 			if (e > s)
-				emit_match(line + s, e - s, bp);
+				emit_match(mcode, line + s, e - s, bp);
 			from = e > s ? e : s + 1;
 			if (e == s && s < len)
 				emit(line + s, 1);
@@ -393,15 +425,16 @@ best_keep(int cost)
 	return 1;
 }
 
-/* Counts a selected record of cost 'cost' and handles -q, -l, -L, -c,
- * --best-match and binary files; returns 1 when the record is to be
- * printed. */
+/* Counts a selected record of cost 'cost' that ends before input offset
+ * end, and handles -q, -l, -L, -c, --best-match and binary files; returns
+ * 1 when the record is to be printed. */
 static int
-selected(struct fstate *fs, int cost)
+selected(struct fstate *fs, int cost, uintmax_t end)
 {
 	if (opt->best && !best_keep(cost))
 		return 0;
 	fs->nsel++;
+	fs->sel_end = end;
 	if (opt->max_count >= 0 && fs->nsel >= (uintmax_t)opt->max_count)
 		fs->last = 1;	/* done once its after-context is out */
 	if (opt->quiet) {
@@ -424,9 +457,8 @@ selected(struct fstate *fs, int cost)
 		return 0;
 	}
 	if (fs->binary && !opt->text) {
-		emits("Binary file ");
-		emits(fs->name);
-		emits(" matches\n");
+		/* As grep 3.5+: on stderr, in its place among the output. */
+		warnx_("%s: binary file matches", fs->name);
 		fs->done = 1;
 		return 0;
 	}
@@ -438,7 +470,7 @@ static void
 select_record(struct fstate *fs, const struct chunk *c, size_t ls,
     size_t le, int cost)
 {
-	if (!selected(fs, cost))
+	if (!selected(fs, cost, abs_off(fs, c, le) + (le < c->len)))
 		return;
 	if (opt->before > 0)
 		before_context(fs, c, ls);
@@ -463,11 +495,12 @@ out_long_record(struct fstate *fs, FILE *tmp, uintmax_t len, int terminated,
 
 	if (binary && !opt->text && opt->eol == '\n')
 		fs->binary = 1;
-	if (hit != opt->invert && !fs->last ? selected(fs, 0) :
-	    fs->after-- > 0) {
+	if (hit != opt->invert && !fs->last ?
+	    selected(fs, 0, fs->off + len + terminated) :
+	    fs->after-- > 0 && !fs->binary) {
 		char sep = hit != opt->invert && !fs->last ? ':' : '-';
 		group_sep(fs, fs->off);
-		prefix(fs, sep, fs->lines + 1, fs->off, 0);
+		prefix(fs, sep, fs->lines + 1, fs->off, 0, (size_t)len);
 		rewind(tmp);
 		while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
 			emit(buf, n);
@@ -498,11 +531,32 @@ record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	if (candidate != opt->invert && !fs->last) {
 		select_record(fs, c, ls, le, cost);
 	} else if (fs->after > 0) {
-		/* After -m's last record, even selected ones are context. */
-		print_record(fs, c, ls, le, '-', 0);
+		/* After -m's last record, even selected ones are context;
+		 * none is printed once the input turned binary. */
+		if (!fs->binary)
+			print_record(fs, c, ls, le, '-', 0);
 		if (--fs->after == 0 && fs->last)
 			fs->done = 1;
 	}
+}
+
+/* grep 3.8 reads a file in blocks of this size (when its lines are
+ * shorter than a page), and a NUL byte makes its buffer binary: the block
+ * and the record that runs into it from the block before. */
+#define GREP_BUFSIZE	98304
+
+/* Returns where the records that grep would see as binary begin, for a
+ * NUL byte at chunk offset z: the record holding the first byte of z's
+ * block, or the chunk's first new record if that is earlier (records of
+ * earlier chunks were printed already). */
+static size_t
+binary_start(const struct fstate *fs, const struct chunk *c, size_t z)
+{
+	uintmax_t at = abs_off(fs, c, z), b = at - at % GREP_BUFSIZE;
+
+	if (b <= abs_off(fs, c, c->hist))
+		return c->hist;
+	return line_start(c->text, c->hist, (size_t)(b - abs_off(fs, c, 0)));
 }
 
 /*
@@ -510,6 +564,11 @@ record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
  * without a terminator only at the end of the input.  text[0, hist) holds
  * records already handled (kept for before-context).  bitmap bit j says a
  * match ends at byte j; NULL: none does, unless every record matches.
+ *
+ * Binary files: from grep's binary point on (binary_start), the first
+ * selected record gives "binary file matches" instead of being printed,
+ * and nothing else is printed; with -I the input ends there, as if nothing
+ * were selected in it.  fs->binary set on entry: a NUL came before.
  */
 void
 out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
@@ -517,32 +576,45 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 {
 	struct chunk c = { text, hist, len, bitmap };
 	const int all = pats->all_lines;
-	size_t pos = hist;
+	size_t pos = hist, bin_at = fs->binary ? hist : len, lim = len;
+	const unsigned char *z;
 
 	if (!fs->binary && !opt->text && opt->eol == '\n' &&
-	    memchr(text + hist, '\0', len - hist) != NULL)
-		fs->binary = 1;
-	if (opt->json && fs->binary && fs->js.binoff == UINTMAX_MAX)
-		json_binary(fs, text + hist, len - hist);
+	    (z = memchr(text + hist, '\0', len - hist)) != NULL) {
+		bin_at = binary_start(fs, &c, (size_t)(z - text));
+		if (opt->json && fs->js.binoff == UINTMAX_MAX)
+			json_binary(fs, text + hist, len - hist);
+	}
+	if (opt->binary_nomatch && bin_at < len)
+		lim = bin_at;
 	fs->counted = hist;
-	while (pos < len && !fs->done) {
+	while (pos < lim && !fs->done) {
 		size_t j, ls, le;
 
 		if (fs->after > 0 || opt->invert) {
 			/* Record by record: each one may be printed. */
-			le = line_end(text, pos, len);
+			le = line_end(text, pos, lim);
+			fs->binary |= pos >= bin_at;
 			record(fs, &c, pos, le, all ||
 			    scan_next_hit(bitmap, pos, le) < le);
 			pos = le + 1;
 			continue;
 		}
-		j = all ? pos : scan_next_hit(bitmap, pos, len);
-		if (j >= len)
+		j = all ? pos : scan_next_hit(bitmap, pos, lim);
+		if (j >= lim)
 			break;
 		ls = line_start(text, pos, j);
-		le = line_end(text, j, len);
+		le = line_end(text, j, lim);
+		fs->binary |= ls >= bin_at;
 		record(fs, &c, ls, le, 1);
 		pos = le + 1;
+	}
+	if (bin_at < len && !fs->done) {
+		fs->binary = 1;
+		if (opt->binary_nomatch) {
+			fs->nsel = 0;
+			fs->done = 1;
+		}
 	}
 	if (opt->lineno)
 		fs->lines += count_eol(text, fs->counted, len);
@@ -559,6 +631,22 @@ out_file_start(struct fstate *fs, const char *name, int show_name)
 	fs->done = opt->max_count == 0;
 	if (opt->json)
 		json_file_start(&fs->js);
+}
+
+/* Sets the width of line numbers and byte offsets for -T from the size of
+ * the input (size < 0: not a regular file), as grep does. */
+void
+out_file_size(struct fstate *fs, long long size)
+{
+	uintmax_t num = size < 0 ? INTMAX_MAX : (uintmax_t)size +
+	    (opt->lineno && size < INTMAX_MAX);
+
+	fs->width = 0;
+	if (!opt->initial_tab)
+		return;
+	do
+		fs->width++;
+	while ((num /= 10) != 0);
 }
 
 /* Returns 1 when nothing more need be searched (-q saw a match). */

@@ -20,7 +20,10 @@ struct fstate {
 	uintmax_t	 nsel;		/* records selected so far */
 	uintmax_t	 last_end;	/* offset after the last printed record */
 	long long	 after;		/* after-context records still due */
-	int		 binary;	/* a NUL byte was seen */
+	int		 binary;	/* a NUL byte was seen: the records from
+					 * here on are binary (see out_chunk) */
+	uintmax_t	 sel_end;	/* offset after the last selected record */
+	int		 width;		/* -T: digits of line numbers, offsets */
 	int		 done;		/* nothing more to do for this input */
 	int		 last;		/* -m reached: only after-context left */
 	struct jstate	 js;		/* --json */
@@ -33,6 +36,7 @@ void	out_chunk(struct fstate *, const unsigned char *text, size_t hist,
 	    size_t len, const uint64_t *bitmap);
 void	out_long_record(struct fstate *, FILE *tmp, uintmax_t len,
 	    int terminated, int hit, int binary);
+void	out_file_size(struct fstate *, long long size);
 void	out_file_end(struct fstate *);
 int	out_finish(void);
 int	out_quit(void);

@@ -94,9 +94,12 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 		 * record: no scan is needed (it stays for refinement). */
 		if (len <= (size_t)ps->k)
 			ps->all_lines = 1;
-		if (len > PAT_MAXLEN) {
+		/* At k = 0 any length: longer ones are the host's exact
+		 * search (hostmatch.c). */
+		if (len > PAT_MAXLEN && ps->k > 0) {
 			snprintf(errbuf, errlen, "pattern of %zu bytes is longer "
-			    "than the limit of %d bytes", len, PAT_MAXLEN);
+			    "than the limit of %d bytes with errors (-k)", len,
+			    PAT_MAXLEN);
 			return -1;
 		}
 		if (ps->npat == cap) {

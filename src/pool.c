@@ -65,7 +65,7 @@ struct pool {
 	uint64_t	 quit_seq;	/* the job that stopped it: the output
 					 * of later ones is dropped */
 	int		 werr;		/* errno of the first write error */
-	char		 sep[64];	/* the group separator, coloured */
+	char		*sep;		/* the group separator, coloured */
 	size_t		 seplen;
 	/* The writer's buffer: the output of many small jobs goes out in
 	 * few writes.  Only the thread writing (see job_write) touches it. */
@@ -480,9 +480,8 @@ pool_restore(const struct pool_mark *m)
 void
 pool_set_sep(const char *sep, size_t len)
 {
-	if (len > sizeof(P.sep))
-		len = sizeof(P.sep);
-	memcpy(P.sep, sep, len);
+	free(P.sep);
+	P.sep = memcpy(xmalloc(len), sep, len);
 	P.seplen = len;
 }
 

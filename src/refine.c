@@ -12,6 +12,7 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "refine.h"
@@ -187,11 +188,53 @@ rf_cost(const unsigned char *line, size_t len)
 	return best_of(line, len, 0, &e, &bp, 0);
 }
 
+/* Does pattern p occur at line[s] (k = 0), at allowed start and end? */
+static int
+exact_at(const struct pattern *p, const unsigned char *line, size_t len,
+    size_t s)
+{
+	if (!start_ok(line, s) || !end_ok(line, len, s + p->len))
+		return 0;
+	for (size_t i = 0; i < p->len; i++)
+		if (differ(p->str[i], line[s + i]))
+			return 0;
+	return 1;
+}
+
+/* k = 0: the leftmost occurrence of any pattern in line[from, len), the
+ * longest one there, as grep -F; returns 0, or INF when there is none. */
+static int
+find_exact(const unsigned char *line, size_t len, size_t from,
+    size_t *start, size_t *end, const struct pattern **pp)
+{
+	size_t bs = SIZE_MAX, be = 0;
+
+	for (size_t p = 0; p < ps->npat; p++) {
+		const struct pattern *pt = &ps->pat[p];
+		for (size_t s = from; s + pt->len <= len && s <= bs; s++) {
+			if (!exact_at(pt, line, len, s))
+				continue;
+			if (s < bs || s + pt->len > be) {
+				bs = s;
+				be = s + pt->len;
+				*pp = pt;
+			}
+			break;
+		}
+	}
+	if (bs == SIZE_MAX)
+		return INF;
+	*start = bs;
+	*end = be;
+	return 0;
+}
+
 /*
- * Finds the next matched part in line[from, len): the first end where a
- * match within k ends (extended while its cost drops), over all patterns;
- * its start is the latest one giving that cost.  Sets [*start, *end) and
- * returns the cost, or returns INF when no match is left.
+ * Finds the next matched part in line[from, len).  k = 0: the leftmost
+ * occurrence of any pattern, the longest there (as grep).  k > 0: the first
+ * end where a match within k ends (extended while its cost drops), over all
+ * patterns; its start is the latest one giving that cost.  Sets [*start,
+ * *end) and returns the cost, or returns INF when no match is left.
  */
 int
 rf_find(const unsigned char *line, size_t len, size_t from, size_t *start,
@@ -207,8 +250,12 @@ int
 rf_find_pat(const unsigned char *line, size_t len, size_t from,
     size_t *start, size_t *end, const struct pattern **pp)
 {
-	int c = best_of(line, len, from, end, pp, 1);
+	int c;
 
+	*pp = NULL;
+	if (ps->k == 0)
+		return find_exact(line, len, from, start, end, pp);
+	c = best_of(line, len, from, end, pp, 1);
 	if (*pp == NULL)
 		return INF;
 	*start = backward(*pp, line, from, *end, c);

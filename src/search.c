@@ -222,7 +222,9 @@ search_init(const struct options *o, const struct patset *ps)
 		work += ps->pat[p].nwords;
 	S.host_max = o->host_max / (work > 0 ? work : 1);
 	S.host_slow = work > 4;
-	if ((o->device != NULL && strcmp(o->device, "host") == 0) || S.exact)
+	/* Patterns past PAT_MAXLEN (k = 0 only) are the host's (hm_scan). */
+	if ((o->device != NULL && strcmp(o->device, "host") == 0) || S.exact ||
+	    ps->maxlen > PAT_MAXLEN)
 		S.dev_state = -1;
 }
 
@@ -678,6 +680,7 @@ out:
 static int
 search_file_local(struct searcher *w, const char *path, int show_name)
 {
+	struct stat st;
 	struct fstate fs;
 	int fd, rc;
 
@@ -689,6 +692,9 @@ search_file_local(struct searcher *w, const char *path, int show_name)
 		return -1;
 	}
 	out_file_start(&fs, path, show_name);
+	if (opt->initial_tab)
+		out_file_size(&fs, fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
+		    (long long)st.st_size : -1);
 	rc = search_fd(w, fd, &fs);
 	close(fd);
 	out_file_end(&fs);
@@ -785,7 +791,8 @@ static int
 ranges_ok(void)
 {
 	return opt->before == 0 && opt->after == 0 && opt->max_count < 0 &&
-	    !opt->best && !opt->line_buffered && !opt->context && !opt->json;
+	    !opt->best && !opt->line_buffered && !opt->context &&
+	    !opt->json && !opt->binary_nomatch;
 }
 
 /* Reads want bytes at off; returns the bytes read (fewer at the end of the
@@ -987,7 +994,7 @@ range_job(void *arg, int worker)
 	const uint64_t *bm = NULL;
 	uintmax_t lines = 0;
 	struct pool_mark mark;
-	int fd, nd, ok = 0;
+	int fd, nd, ok = 0, assumed;
 
 	free(rj);
 	nd = scan && f->size > S.host_max ?
@@ -1016,6 +1023,7 @@ range_job(void *arg, int worker)
 	/* Format as if nothing before this range made the file binary or
 	 * done; check, and format again if it did. */
 	out_file_start(&fs, f->path, f->show_name);
+	out_file_size(&fs, (long long)f->size);
 	fs.off = (uintmax_t)idx * f->range + rb.first;
 	fs.lines = lines;
 	pool_hold(binary_matters, &mark);
@@ -1024,11 +1032,13 @@ range_job(void *arg, int worker)
 		fs.binary = before.binary;
 		fs.done = before.done;
 	}
+	assumed = fs.binary;	/* binary from the range's start */
 	range_format(&fs, &rb, bm);
 	before = range_state(f, idx);
-	if ((before.binary && !fs.binary) || before.done) {
+	if ((before.binary && !assumed) || before.done) {
 		pool_restore(&mark);
 		out_file_start(&fs, f->path, f->show_name);
+		out_file_size(&fs, (long long)f->size);
 		fs.off = (uintmax_t)idx * f->range + rb.first;
 		fs.lines = lines;
 		fs.binary = before.binary;
@@ -1121,19 +1131,33 @@ search_file(struct searcher *w, const char *path, int show_name)
 	return search_file_local(w, path, show_name);
 }
 
+static int output_checked(void);
+
 /* Searches standard input with worker w.  Returns 0, or -1 after a
  * message. */
 static int
 stdin_search(struct searcher *w, int show_name)
 {
 	struct fstate fs;
-	int rc;
+	struct stat st;
+	int rc, reg = fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
+	off_t at = reg ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
 
 	out_file_start(&fs, opt->label ? opt->label : "(standard input)",
 	    show_name);
+	if (reg && in_is_output(&st) && output_checked()) {
+		if (!opt->silent)
+			warnx_("%s: input file is also the output", fs.name);
+		return -1;
+	}
+	out_file_size(&fs, reg ? (long long)st.st_size : -1);
 	w->read_pos = 0;
 	w->read_left = UINT64_MAX;
 	rc = search_fd(w, STDIN_FILENO, &fs);
+	/* -m NUM reached: leave standard input just after the last selected
+	 * record, as grep does, for whoever reads it next. */
+	if (at != -1 && fs.last && !opt->quiet)
+		lseek(STDIN_FILENO, at + (off_t)fs.sel_end, SEEK_SET);
 	out_file_end(&fs);
 	return rc;
 }
@@ -1180,6 +1204,15 @@ search_jobs_failed(void)
 	return __atomic_load_n(&job_failed, __ATOMIC_RELAXED);
 }
 
+/* Does grep check that an input is not the output?  Not when the output
+ * cannot grow from it (-q, -l, -L, -c, -m 1). */
+static int
+output_checked(void)
+{
+	return !opt->quiet && !opt->list && !opt->list_none && !opt->count &&
+	    (opt->max_count < 0 || opt->max_count > 1);
+}
+
 /* Hands one input to the pipeline: a large regular file as ranges, any
  * other input as one job.  st: the file's status, or NULL. */
 static void
@@ -1187,6 +1220,13 @@ submit_input(const char *path, int show_name, const struct stat *st)
 {
 	struct filejob *fj;
 
+	if (path != NULL && st != NULL && in_is_output(st) &&
+	    output_checked()) {
+		if (!opt->silent)
+			warnx_("%s: input file is also the output", path);
+		__atomic_store_n(&job_failed, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	if (path != NULL && st != NULL && S_ISREG(st->st_mode) &&
 	    (uint64_t)st->st_size > S.range + 1 && ranges_ok() &&
 	    access(path, R_OK) == 0
@@ -1274,6 +1314,11 @@ search_path(const char *path, int show_name)
 	}
 	/* grep applies --include and --exclude to named files too. */
 	if (!in_file_wanted(&S.filter, path, 1))
+		return 0;
+	/* -D skip: devices, FIFOs and sockets named are not read. */
+	if (have && opt->skip_devices && (S_ISCHR(st.st_mode) ||
+	    S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) ||
+	    S_ISSOCK(st.st_mode)))
 		return 0;
 	submit_input(path, show_name, have ? &st : NULL);
 	return 0;

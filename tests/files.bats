@@ -160,17 +160,17 @@ make_tree() {
 	assert_regex "$stderr" 'd: Is a directory'
 }
 
-@test "a binary file prints 'Binary file NAME matches' on stdout, exit 0" {
+@test "a binary file: 'agrep-gpu: NAME: binary file matches' on stderr, exit 0" {
 	printf 'abc\nx\0y\nabcd\nzz\n' > bin
 	run -0 --separate-stderr agrep-gpu abc bin
-	assert_output 'Binary file bin matches'
-	assert_equal "$stderr" ''
+	assert_output ''
+	assert_equal "$stderr" 'agrep-gpu: bin: binary file matches'
 }
 
 @test "a binary file's message comes once, among the other files' lines" {
 	printf 'abc\nx\0y\nabcd\nzz\n' > bin
 	run -0 agrep-gpu abc c bin a
-	assert_output "$(printf '%s\n' c:abc 'Binary file bin matches' \
+	assert_output "$(printf '%s\n' c:abc 'agrep-gpu: bin: binary file matches' \
 	    'a:one abc' 'a:three abc')"
 }
 
@@ -183,7 +183,7 @@ make_tree() {
 @test "a binary file on standard input is named (standard input)" {
 	printf 'abc\0\n' > bin
 	run -0 agrep-gpu abc < bin
-	assert_output 'Binary file (standard input) matches'
+	assert_output 'agrep-gpu: (standard input): binary file matches'
 }
 
 @test "-a prints the lines of a binary file" {

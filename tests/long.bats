@@ -5,7 +5,8 @@
 #    planted approximate copies straddling 64-byte slice and small chunk
 #    boundaries (tests/casegen.c); through the host matcher, OpenCL with
 #    64-byte slices and tiny chunks, OpenCL defaults, default settings, stdin;
-#  - the 4096-byte limit (4097 bytes: exit 2, a message naming 4096);
+#  - the 4096-byte limit with errors (4097 bytes and -k: exit 2, a message
+#    naming 4096; at k=0 any length is searched, tests/parity.bats);
 #  - tre-agrep on the King James Bible (one verse per line) for 70..200 byte
 #    phrases, k up to 10, lines and costs (tre-agrep -s).
 #
@@ -240,7 +241,7 @@ runcase() {
     end_checks
 }
 
-@test "a 4097-byte pattern: exit 2 and a message naming the 4096-byte limit" {
+@test "a 4097-byte pattern with -k: exit 2 and a message naming the 4096-byte limit" {
     local p4097 envs
     p4097=$(head -c 4097 /dev/zero | tr '\0' a)
     printf 'aaa\nbbb\n' > "$W/t"
@@ -251,22 +252,26 @@ runcase() {
         # positional, -e, -f, -f among shorter patterns, with -k, stdin
         for args in "POS" "-e" "-f p1" "-f p3" "-k5 -f p1" "-i -c -f p3"; do
             case $args in
-                POS) run env $envs agrep-gpu "$p4097" "$W/t" ;;
-                -e) run env $envs agrep-gpu -e "$p4097" "$W/t" ;;
+                POS) run env $envs agrep-gpu -k1 "$p4097" "$W/t" ;;
+                -e) run env $envs agrep-gpu -k1 -e "$p4097" "$W/t" ;;
                 *) # shellcheck disable=SC2086
-                   run env $envs agrep-gpu ${args% *} "$W/${args##* }" "$W/t" ;;
+                   run env $envs agrep-gpu -k1 ${args% *} "$W/${args##* }" "$W/t" ;;
             esac
             if [ "$status" != 2 ] || [[ "$output" != *4096* ]]; then
                 echo "4097-byte pattern ($envs, $args): exit $status, output: ${output:0:200}"
                 return 1
             fi
         done
-        run env $envs agrep-gpu -c -f "$W/p1" < "$W/t"
+        run env $envs agrep-gpu -k1 -c -f "$W/p1" < "$W/t"
         [ "$status" = 2 ] && [[ "$output" == *4096* ]] ||
             { echo "4097 via stdin ($envs): exit $status: ${output:0:200}"; return 1; }
         # nothing on stdout
         env $envs agrep-gpu -k 9999 -f "$W/p1" "$W/t" > "$W/out" 2>/dev/null || true
         [ ! -s "$W/out" ] || { echo "4097: stdout not empty ($envs)"; return 1; }
+        # at k=0 it is searched
+        run env $envs agrep-gpu -c -f "$W/p3" "$W/t"
+        [ "$status" = 0 ] && [ "$output" = 2 ] ||
+            { echo "4097 at k=0 ($envs): exit $status: ${output:0:200}"; return 1; }
         # 4096 is accepted
         run env $envs agrep-gpu -c -k 4093 -f "$W/ok" "$W/t"
         [ "$status" = 0 ] && [ "$output" = 1 ] ||

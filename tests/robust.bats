@@ -357,25 +357,25 @@ elapsed_lt() {
 	assert_output 2
 }
 
-@test "files: NUL bytes: 'Binary file' message, -a prints the lines, all paths" {
+@test "files: NUL bytes: 'binary file matches' message, -a prints the lines, all paths" {
 	# (a small binary file on the host matcher: files.bats)
 	printf 'abc\nx\0y\nabcdef\nzz\n' > bin
 	run -0 --separate-stderr env AGREP_GPU_HOST_MAX=0 agrep-gpu -k 1 abc c bin a
-	assert_output "$(printf 'c:abc\nBinary file bin matches\na:one abc\na:three abc')"
-	assert_equal "$stderr" ''
+	assert_output "$(printf 'c:abc\na:one abc\na:three abc')"
+	assert_equal "$stderr" 'agrep-gpu: bin: binary file matches'
 	run -0 bash -c 'AGREP_GPU_HOST_MAX=0 agrep-gpu -a -k 1 xy bin | od -An -c'
 	assert_output "$(printf 'x\0y\n' | od -An -c)"
 	run -0 bash -c 'AGREP_GPU_HOST_MAX=0 agrep-gpu -a -n abc bin | od -An -c'
 	assert_output "$(grep -a -n abc bin | od -An -c)"
-	run -0 bash -c 'cat bin | AGREP_GPU_HOST_MAX=0 agrep-gpu -k 1 abcdef'
-	assert_output 'Binary file (standard input) matches'
+	run -0 bash -c 'cat bin | AGREP_GPU_HOST_MAX=0 agrep-gpu -k 1 abcdef 2>&1'
+	assert_output 'agrep-gpu: (standard input): binary file matches'
 	# a NUL far into a file (after the first chunks): the lines before it
 	# may be printed, as GNU grep does; the message comes, no line is lost
 	{ echo 'abc first'; yes filler | head -c 3000000; printf 'x\0y\nabc after\n'; } > late
 	run -0 --separate-stderr env AGREP_GPU_CHUNK=65536 agrep-gpu abc late
-	assert_line 'Binary file late matches'
+	assert_line 'abc first'
 	refute_line 'abc after'
-	assert_equal "$stderr" ''
+	assert_equal "$stderr" 'agrep-gpu: late: binary file matches'
 	run -0 agrep-gpu -c abc late
 	assert_output 2
 	run -0 bash -c 'AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=65536 agrep-gpu -a -k 1 abc late | grep -c abc'

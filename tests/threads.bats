@@ -141,7 +141,7 @@ $(diff want out.8 | head -5)"
 		same_j AGREP_GPU_CHUNK=4096 -- $opts -k1 mercy bin
 	done
 	run -0 agrep-gpu -j8 -n -k1 mercy bin
-	assert_line 'Binary file bin matches'
+	assert_line 'agrep-gpu: bin: binary file matches'
 }
 
 @test "threads: standard input and -q" {
