@@ -94,7 +94,7 @@ _agrep_gpu()
     local long='--max-errors= --regexp= --file= --ignore-case --no-ignore-case
         --invert-match --word-regexp --line-regexp --fixed-strings
         --extended-regexp --basic-regexp --perl-regexp --null-data
-        --count --only-matching --color= --colour= --show-cost --best-match
+        --count --only-matching --color= --colour= --show-cost --show-edits --json --best-match
         --after-context= --before-context= --context= --files-with-matches
         --files-without-match --line-number --byte-offset --with-filename
         --no-filename --label= --null --max-count= --quiet --silent

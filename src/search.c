@@ -30,6 +30,7 @@
 #define CHUNK_CPU	(16u << 20)
 #define CHUNK_GPU	(64u << 20)
 #define RANGE_MIN	256		/* bytes of a range at least */
+#define RANGE_SLOW	(1u << 20)	/* ranges when the scan is costly */
 
 /* One worker's state: its own host matcher slots, its own slots on every
  * device in use, and where its current input stands. */
@@ -222,6 +223,10 @@ search_init(const struct options *o, const struct patset *ps)
 		work += ps->pat[p].nwords;
 	S.host_max = o->host_max / (work > 0 ? work : 1);
 	S.host_slow = work > 4;
+	/* Then the scan dominates: smaller ranges share it out better over
+	 * several devices. */
+	if (S.host_slow && S.range > RANGE_SLOW)
+		S.range = RANGE_SLOW;
 	/* Patterns past PAT_MAXLEN (k = 0 only) are the host's (hm_scan). */
 	if ((o->device != NULL && strcmp(o->device, "host") == 0) || S.exact ||
 	    ps->maxlen > PAT_MAXLEN)

@@ -333,6 +333,17 @@ struct input {
         }                                                                      \
     } while (0)
 
+/* The length of the shortest pattern. */
+static size_t shortest_pattern(void)
+{
+    size_t m = (size_t)-1, p;
+
+    for (p = 0; p < npats; p++)
+        if (pats[p].n < m)
+            m = pats[p].n;
+    return m;
+}
+
 int main(int argc, char **argv)
 {
     int a, have_pattern_opt = 0, nfiles, f;
@@ -419,6 +430,12 @@ int main(int argc, char **argv)
         add_patterns((const unsigned char *)pos[0], strlen(pos[0]), 0);
         a = 1;
     }
+    /* Nothing can be selected (no pattern; or -v and a pattern every
+     * record matches, one no longer than k, without -w or -x): as grep
+     * (-f /dev/null, -v ''), no file is read, nothing printed, exit 1. */
+    if (!opt_best && (npats == 0 ? !opt_v : opt_v && !opt_w && !opt_x &&
+        opt_k >= 0 && shortest_pattern() <= (size_t)opt_k))
+        return 1;
     nfiles = npos - a;
     in = xrealloc(NULL, (size_t)(nfiles ? nfiles : 1) * sizeof *in);
     if (nfiles == 0) {
