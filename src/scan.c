@@ -375,14 +375,24 @@ fail:
 
 /*
  * Makes c a worker's clone of the open device scanner p: the same context,
- * queue, program and tables, and SCAN_SLOTS slots of its own.  Returns 0.
+ * program and tables, a queue and SCAN_SLOTS slots of its own.  Returns 0.
  */
 int
 scan_clone(struct scanner *c, struct scanner *p)
 {
+	cl_int err;
+
 	*c = *p;
 	c->parent = p;
 	memset(c->slot, 0, sizeof(c->slot));
+	/* A queue of its own: the workers' transfers and kernels overlap on
+	 * the device instead of waiting in one in-order queue. */
+	c->queue = clCreateCommandQueue(p->ctx, p->dev.device,
+	    p->stats ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+	if (c->queue == NULL) {
+		OCL_FAIL("clCreateCommandQueue", err);
+		c->queue = p->queue;	/* share the device's */
+	}
 	/* Its slots are made when first used (scan_chunk): a range job needs
 	 * one, the ring two, and pinned memory is dear to make. */
 	return 0;
@@ -602,6 +612,8 @@ scan_close(struct scanner *s)
 		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
 			slot_free(s, &s->slot[i]);
 	if (s->parent != NULL) {
+		if (s->queue != NULL && s->queue != s->parent->queue)
+			clReleaseCommandQueue(s->queue);
 		memset(s, 0, sizeof(*s));	/* the rest is the parent's */
 		return;
 	}

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@
 #define CHUNK_CPU	(16u << 20)
 #define CHUNK_GPU	(64u << 20)
 #define RANGE_MIN	256		/* bytes of a range at least */
-#define RANGE_SLOW	(1u << 20)	/* ranges when the scan is costly */
+#define RANGE_SLOW	(4u << 20)	/* ranges when the scan is costly */
 
 /* One worker's state: its own host matcher slots, its own slots on every
  * device in use, and where its current input stands. */
@@ -43,6 +44,8 @@ struct searcher {
 	struct hitlist	*collect;	/* search_range: hits go here */
 	const struct hitlist *premade;	/* search_file_hits: hits known */
 	size_t		 premade_at;	/* next of them */
+	const unsigned char *prefill;	/* bytes read already: fill() gives */
+	size_t		 prefill_len;	/* these first */
 };
 
 /* What every worker shares: options, the devices, the outcome. */
@@ -156,7 +159,7 @@ devices_start(void)
 
 	pthread_mutex_lock(&S.mu);
 	if (S.dev_state == 0) {
-		S.dev_state = 2;
+		__atomic_store_n(&S.dev_state, 2, __ATOMIC_RELAXED);
 		go = 1;
 	}
 	pthread_mutex_unlock(&S.mu);
@@ -350,6 +353,14 @@ fill(struct searcher *w, int fd, unsigned char *buf, size_t want, int *eof)
 	if (want == 0 && w->read_left == 0) {
 		*eof = 1;
 		return 0;
+	}
+	if (w->prefill_len > 0) {
+		n = (ssize_t)(want < w->prefill_len ? want : w->prefill_len);
+		memcpy(buf, w->prefill, (size_t)n);
+		w->prefill += n;
+		w->prefill_len -= (size_t)n;
+		w->read_pos += (uint64_t)n;
+		return n;
 	}
 	if ((n = in_fill(fd, buf, want, eof, opt->line_buffered,
 	    pool_threaded() ? 1 : 8)) > 0) {
@@ -770,9 +781,12 @@ search_file_hits(const char *path, int show_name, const struct hitlist *h)
  * know (context, -m, --best-match, --line-buffered) keep the ring.
  */
 struct bigfile {
-	char		*path;
+	char		*path;		/* NULL: streamed (standard input) */
+	char		*name;		/* as printed */
 	int		 show_name;
-	uint64_t	 size;		/* as the walk saw it */
+	uint64_t	 size;		/* as the walk saw it (streamed: the
+					 * bytes read so far) */
+	long long	 tsize;		/* for -T: the size, -1 for a pipe */
 	uint64_t	 range;		/* bytes per range */
 	int		 nranges;
 	int		 refs;		/* ranges still to finish */
@@ -787,6 +801,13 @@ struct bigfile {
 struct rangejob {
 	struct bigfile	*f;
 	int		 idx;
+	/* Streamed input: the range's bytes (whole records), and where they
+	 * start in the input; tail: the rest of the input goes through the
+	 * ring from here (a record longer than a range). */
+	unsigned char	*data;
+	size_t		 len;
+	uint64_t	 off;
+	int		 tail;
 };
 
 static int job_failed;		/* a job reported a problem (atomic) */
@@ -855,6 +876,24 @@ range_state(struct bigfile *f, int idx)
 	return fs;
 }
 
+/* Drops a reference to a large file's state; the last one frees it. */
+static void
+bigfile_unref(struct bigfile *f)
+{
+	int last;
+
+	pthread_mutex_lock(&f->mu);
+	last = --f->refs == 0;
+	pthread_mutex_unlock(&f->mu);
+	if (last) {
+		pthread_mutex_destroy(&f->mu);
+		pthread_cond_destroy(&f->cv);
+		free(f->path);
+		free(f->name);
+		free(f);
+	}
+}
+
 /* Publishes the file state after range idx; the last range ends the file
  * (-c, -l, -L) and the last reference frees it. */
 static void
@@ -873,15 +912,7 @@ range_done(struct bigfile *f, const struct fstate *fs)
 			__atomic_store_n(&S.matched, 1, __ATOMIC_RELAXED);
 		out_file_end(&f->fs);
 	}
-	pthread_mutex_lock(&f->mu);
-	last = --f->refs == 0;
-	pthread_mutex_unlock(&f->mu);
-	if (last) {
-		pthread_mutex_destroy(&f->mu);
-		pthread_cond_destroy(&f->cv);
-		free(f->path);
-		free(f);
-	}
+	bigfile_unref(f);
 }
 
 /* Where a range's records lie in its slot. */
@@ -983,6 +1014,21 @@ range_format(struct fstate *fs, const struct rangebuf *rb, const uint64_t *bm)
 }
 
 static int range_ready(struct bigfile *, int);
+static int output_checked(void);
+static void stream_tail(struct searcher *, struct rangejob *);
+
+/* A streamed range: its records (len bytes, at most a range) into the
+ * slot.  Returns 1. */
+static int
+stream_load(struct rangebuf *rb, const unsigned char *data, size_t len)
+{
+	rb->chunk = scan_chunk(rb->s, 0);
+	memcpy(rb->chunk, data, len);
+	rb->first = 0;
+	rb->end = rb->filled = len;
+	rb->long_tail = 0;
+	return 1;
+}
 
 /* Runs one range of a large file (see above). */
 static void
@@ -999,16 +1045,27 @@ range_job(void *arg, int worker)
 	const uint64_t *bm = NULL;
 	uintmax_t lines = 0;
 	struct pool_mark mark;
-	int fd, nd, ok = 0, assumed;
+	unsigned char *data = rj->data;
+	const size_t dlen = rj->len;
+	const uint64_t at = f->path ? (uint64_t)idx * f->range : rj->off;
+	int fd = -1, nd, ok = 0, assumed;
 
+	if (rj->tail) {
+		stream_tail(w, rj);
+		return;
+	}
 	free(rj);
-	nd = scan && f->size > S.host_max ?
+	/* Large inputs go to the devices (a streamed one once that much has
+	 * been read). */
+	nd = scan && (f->path ? f->size : at + dlen) > S.host_max ?
 	    device(w, !pool_threaded() || S.host_slow) : 0;
 	rb.s = nd > 0 ? &w->dev[idx % nd] : &w->host;
 	if (rb.s->cap < 2 * f->range)
 		scan_grow(rb.s, 2 * f->range);
 	if (pool_quit())
-		fd = -1;
+		;
+	else if (f->path == NULL)
+		ok = stream_load(&rb, data, dlen);
 	else if ((fd = open(f->path, O_RDONLY)) == -1 ||
 	    range_read(f, idx, fd, &rb) == -1) {
 		if (!opt->silent)
@@ -1027,9 +1084,9 @@ range_job(void *arg, int worker)
 		    rb.end - rb.first) + (uintmax_t)rb.long_tail);
 	/* Format as if nothing before this range made the file binary or
 	 * done; check, and format again if it did. */
-	out_file_start(&fs, f->path, f->show_name);
-	out_file_size(&fs, (long long)f->size);
-	fs.off = (uintmax_t)idx * f->range + rb.first;
+	out_file_start(&fs, f->name, f->show_name);
+	out_file_size(&fs, f->tsize);
+	fs.off = at + rb.first;
 	fs.lines = lines;
 	pool_hold(binary_matters, &mark);
 	if (idx == 0 || range_ready(f, idx)) {
@@ -1042,9 +1099,9 @@ range_job(void *arg, int worker)
 	before = range_state(f, idx);
 	if ((before.binary && !assumed) || before.done) {
 		pool_restore(&mark);
-		out_file_start(&fs, f->path, f->show_name);
-		out_file_size(&fs, (long long)f->size);
-		fs.off = (uintmax_t)idx * f->range + rb.first;
+		out_file_start(&fs, f->name, f->show_name);
+		out_file_size(&fs, f->tsize);
+		fs.off = at + rb.first;
 		fs.lines = lines;
 		fs.binary = before.binary;
 		fs.done = before.done;
@@ -1064,11 +1121,12 @@ range_job(void *arg, int worker)
 	}
 	if (fd != -1)
 		close(fd);
+	free(data);
 	/* The file's state after this range. */
 	fs.nsel += before.nsel;
 	fs.binary |= before.binary;
 	fs.done |= before.done;
-	fs.name = f->path;
+	fs.name = f->name;
 	range_done(f, &fs);
 }
 
@@ -1091,14 +1149,16 @@ submit_ranges(const char *path, int show_name, uint64_t size)
 	struct bigfile *f = xcalloc(1, sizeof(*f));
 
 	f->path = xstrdup(path);
+	f->name = xstrdup(path);
 	f->show_name = show_name;
 	f->size = size;
+	f->tsize = (long long)size;
 	f->range = S.range;
 	f->nranges = (int)((size + f->range - 1) / f->range);
 	f->refs = f->nranges;
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->cv, NULL);
-	out_file_start(&f->fs, f->path, show_name);
+	out_file_start(&f->fs, f->name, show_name);
 	if (search_needs_scan() && size > S.host_max)
 		devices_start();
 	/* Every range is submitted, even after -q: each one releases the
@@ -1106,9 +1166,158 @@ submit_ranges(const char *path, int show_name, uint64_t size)
 	const int n = f->nranges;	/* the last range frees f */
 	for (int i = 0; i < n; i++) {
 		struct rangejob *rj = xmalloc(sizeof(*rj));
-		*rj = (struct rangejob){ f, i };
+		*rj = (struct rangejob){ .f = f, .idx = i };
 		pool_submit(range_job, rj);
 	}
+}
+
+/*
+ * Standard input as ranges: this thread reads it (one reader, a large pipe
+ * buffer) into buffers of a range each, cut after their last terminator,
+ * and hands each to the workers as a streamed range; the partial record at
+ * the end goes on to the next buffer.  A record longer than a range ends
+ * the streaming: a last job searches the rest of the input through the
+ * ring, long records and all, from the state the ranges left.  A final
+ * job with no bytes ends the file.  Returns 0, or -1 after a message.
+ */
+static int
+submit_stream(int fd, const char *name, int show_name)
+{
+	struct bigfile *f = xcalloc(1, sizeof(*f));
+	struct rangejob *rj;
+	unsigned char *buf = NULL, *carry = NULL;
+	size_t ncarry = 0;
+	uint64_t off = 0;
+	int idx = 0, eof = 0, rc = 0;
+	struct stat st;
+
+	f->name = xstrdup(name);
+	f->show_name = show_name;
+	f->range = S.range;
+	f->tsize = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
+	    (long long)st.st_size : -1;
+	f->nranges = INT_MAX;
+	f->refs = 1;
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->cv, NULL);
+	out_file_start(&f->fs, f->name, show_name);
+	for (;;) {
+		size_t have = ncarry, len;
+		ssize_t n = 0;
+		const unsigned char *t;
+		rj = xcalloc(1, sizeof(*rj));
+		buf = xmalloc(f->range);
+		if (ncarry > 0)
+			memcpy(buf, carry, ncarry);
+		free(carry);
+		carry = NULL;
+		ncarry = 0;
+		if (!eof && !pool_quit() && (n = in_fill(fd, buf + have,
+		    f->range - have, &eof, 0, 1)) < 0) {
+			if (!opt->silent)
+				warnx_("%s: %s", name, strerror(errno));
+			rc = -1;
+			eof = 1;
+			n = 0;
+		}
+		have += (size_t)n;
+		if (pool_quit())
+			eof = 1, have = 0;
+		t = eof ? NULL : memrchr(buf, opt->eol, have);
+		len = eof ? have : t ? (size_t)(t - buf) + 1 : 0;
+		if (!eof && len == 0) {
+			/* A record longer than a range: the ring takes over. */
+			*rj = (struct rangejob){ f, idx, buf, have, off, 1 };
+			break;
+		}
+		if (len < have) {
+			ncarry = have - len;
+			carry = xmalloc(ncarry);
+			memcpy(carry, buf + len, ncarry);
+		}
+		if (__atomic_load_n(&S.dev_state, __ATOMIC_RELAXED) == 0 && search_needs_scan() &&
+		    off + len > S.host_max)
+			devices_start();
+		*rj = (struct rangejob){ f, idx++, buf, len, off, 0 };
+		off += len;
+		pthread_mutex_lock(&f->mu);
+		f->refs++;
+		f->size = off;
+		if (eof && have == len)
+			f->nranges = idx + 1;	/* the next, empty, ends it */
+		pthread_mutex_unlock(&f->mu);
+		pool_submit(range_job, rj);
+		if (eof && have == len) {
+			rj = xcalloc(1, sizeof(*rj));
+			*rj = (struct rangejob){ f, idx, NULL, 0, off, 0 };
+			break;
+		}
+	}
+	/* The last job: the empty range, or the ring's tail. */
+	pthread_mutex_lock(&f->mu);
+	f->refs++;
+	f->nranges = idx + 1;
+	pthread_mutex_unlock(&f->mu);
+	pool_submit(range_job, rj);
+	bigfile_unref(f);
+	return rc;
+}
+
+/* Streams standard input as ranges when it is no output file; returns 1
+ * when it did (or refused it), 0 when the ring is to search it. */
+static int
+stream_ok(int show_name)
+{
+	const char *name = opt->label ? opt->label : "(standard input)";
+	struct stat st;
+
+#ifdef AGREP_MPI
+	if (mpi_ranks() > 1)
+		return 0;
+#endif
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+	    in_is_output(&st) && output_checked()) {
+		if (!opt->silent)
+			warnx_("%s: input file is also the output", name);
+		__atomic_store_n(&job_failed, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
+	if (submit_stream(STDIN_FILENO, name, show_name) == -1)
+		__atomic_store_n(&job_failed, 1, __ATOMIC_RELAXED);
+	return 1;
+}
+
+/* The tail of a streamed input (see submit_stream): the ring searches the
+ * rest of it, the bytes read already first, from the state the ranges
+ * before it left; then the file ends. */
+static void
+stream_tail(struct searcher *w, struct rangejob *rj)
+{
+	struct bigfile *f = rj->f;
+	struct fstate fs, before;
+	uintmax_t lines = 0;
+
+	if (opt->lineno)
+		lines = range_lines(f, rj->idx, 0);
+	before = range_state(f, rj->idx);
+	out_file_start(&fs, f->name, f->show_name);
+	out_file_size(&fs, f->tsize);
+	fs.off = rj->off;
+	fs.lines = lines;
+	fs.binary = before.binary;
+	fs.done = before.done;
+	fs.nsel = before.nsel;
+	w->prefill = rj->data;
+	w->prefill_len = rj->len;
+	w->read_pos = rj->off;
+	w->read_left = UINT64_MAX;
+	if (!fs.done && !pool_quit() && search_fd(w, STDIN_FILENO, &fs) == -1)
+		__atomic_store_n(&job_failed, 1, __ATOMIC_RELAXED);
+	w->prefill = NULL;
+	w->prefill_len = 0;
+	free(rj->data);
+	free(rj);
+	range_done(f, &fs);
 }
 
 /* Whole inputs in one job: small files batched together (so that a tree
@@ -1265,6 +1474,8 @@ submit_input(const char *path, int show_name, const struct stat *st)
 		if (out_quit())
 			return;
 	}
+	if (path == NULL && ranges_ok() && stream_ok(show_name))
+		return;
 	fj = xcalloc(1, sizeof(*fj));
 	fj->n = 1;
 	fj->path[0] = path ? xstrdup(path) : NULL;
