@@ -523,6 +523,8 @@ main(int argc, char **argv)
 	out_init(&o, &a.ps);
 	search_init(&o, &a.ps);
 #ifdef AGREP_MPI
+	if (mpi_ranks() > 1)
+		search_set_file_hook(mpi_search_file);
 	if (mpi_rank() != 0) {
 		/* Workers search the ranges rank 0 hands out. */
 		mpi_worker();

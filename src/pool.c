@@ -295,6 +295,7 @@ pool_start(int nthreads, size_t out_cap, int line_buffered)
 	P.maxjobs = 4 * (size_t)P.nthreads;
 	P.ring = xcalloc(P.maxjobs, sizeof(*P.ring));
 	P.tids = xcalloc((size_t)P.nthreads, sizeof(*P.tids));
+	util_set_sink(pool_msg);	/* messages keep their place */
 }
 
 /* Returns the number of workers (worker indices run 0 to this - 1). */

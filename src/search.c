@@ -17,9 +17,6 @@
 #include <unistd.h>
 
 #include "hostmatch.h"
-#ifdef AGREP_MPI
-#include "mpi.h"
-#endif
 #include "input.h"
 #include "output.h"
 #include "pool.h"
@@ -73,6 +70,8 @@ static struct search {
 	int		 host_slow;	/* that work is large: wait for the
 					 * device rather than start on the host */
 	struct pool_text devmsg;	/* what opening the devices said */
+	int		(*file_hook)(const char *, int); /* searches a whole
+					 * file instead (MPI) */
 } S = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
 #define opt	(S.opt)
@@ -234,6 +233,14 @@ search_init(const struct options *o, const struct patset *ps)
 	if ((o->device != NULL && strcmp(o->device, "host") == 0) || S.exact ||
 	    ps->maxlen > PAT_MAXLEN)
 		S.dev_state = -1;
+}
+
+/* Hands every file to fn(path, show_name) instead of searching it here:
+ * the MPI layer sits above the pipeline this way (src/mpi.c). */
+void
+search_set_file_hook(int (*fn)(const char *, int))
+{
+	S.file_hook = fn;
 }
 
 /* Returns 1 when a record was selected in any input so far. */
@@ -1271,10 +1278,8 @@ stream_ok(int show_name)
 	const char *name = opt->label ? opt->label : "(standard input)";
 	struct stat st;
 
-#ifdef AGREP_MPI
-	if (mpi_ranks() > 1)
+	if (S.file_hook != NULL)
 		return 0;
-#endif
 	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
 	    in_is_output(&st) && output_checked()) {
 		if (!opt->silent)
@@ -1334,14 +1339,13 @@ struct filejob {
 
 static struct filejob *batch;	/* small files waiting to be submitted */
 
-/* Searches one file: in an MPI run of several ranks, spread over them. */
+/* Searches one file: through the hook when one is set (an MPI run of
+ * several ranks spreads each file over them, see src/mpi.c). */
 static int
 search_file(struct searcher *w, const char *path, int show_name)
 {
-#ifdef AGREP_MPI
-	if (mpi_ranks() > 1)
-		return mpi_search_file(path, show_name);
-#endif
+	if (S.file_hook != NULL)
+		return S.file_hook(path, show_name);
 	return search_file_local(w, path, show_name);
 }
 
@@ -1444,9 +1448,7 @@ submit_input(const char *path, int show_name, const struct stat *st)
 	if (path != NULL && st != NULL && S_ISREG(st->st_mode) &&
 	    (uint64_t)st->st_size > S.range + 1 && ranges_ok() &&
 	    access(path, R_OK) == 0
-#ifdef AGREP_MPI
-	    && mpi_ranks() <= 1
-#endif
+	    && S.file_hook == NULL
 	    ) {
 		batch_flush();
 		submit_ranges(path, show_name, (uint64_t)st->st_size);

@@ -24,6 +24,7 @@ int	search_failed(void);
 void	search_end(void);
 int	search_jobs_failed(void);
 void	search_flush(void);
+void	search_set_file_hook(int (*)(const char *, int));
 int	search_range(const char *path, uint64_t start, uint64_t end,
 	    struct hitlist *);
 int	search_file_hits(const char *path, int show_name,

@@ -5,14 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool.h"
 #include "util.h"
 
 const char *progname = "agrep-gpu";
 int opt_silent;
+static void (*msg_sink)(const char *, size_t);	/* util_set_sink */
 
-/* Sends "agrep-gpu: message" to stderr through the pipeline's writer, so
- * that it keeps its place among the output of the files around it. */
+/* Sends the messages of warnx_ and fatalx to fn instead of stderr (the
+ * pipeline keeps them in order with the output). */
+void
+util_set_sink(void (*fn)(const char *, size_t))
+{
+	msg_sink = fn;
+}
+
+/* Sends "agrep-gpu: message" to the sink (the pipeline's writer, so that
+ * it keeps its place among the output of the files around it), or to
+ * stderr. */
 static void
 vmsg(const char *fmt, va_list ap)
 {
@@ -26,7 +35,10 @@ vmsg(const char *fmt, va_list ap)
 		n = (int)sizeof(buf) - 2;
 	buf[n++] = '\n';
 	fflush(stdout);
-	pool_msg(buf, (size_t)n);
+	if (msg_sink != NULL)
+		msg_sink(buf, (size_t)n);
+	else
+		fwrite(buf, 1, (size_t)n, stderr);
 }
 
 /* Prints "agrep-gpu: message" on stderr. */

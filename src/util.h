@@ -13,6 +13,7 @@ void	*xcalloc(size_t, size_t);
 void	*xrealloc(void *, size_t);
 void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
+void	 util_set_sink(void (*)(const char *, size_t));
 void	 warnx_(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	 fatalx(const char *, ...) __attribute__((format(printf, 1, 2), noreturn));
 
