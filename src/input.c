@@ -4,6 +4,7 @@
 #include <fnmatch.h>
 #include <fts.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,24 +47,38 @@ struct part {
 	int		 err;
 };
 
-static void *
-read_part(void *arg)
+/* Reads want bytes at off; returns the bytes read (fewer at the end of the
+ * file), or -1 with errno set.  The file offset stays where it was. */
+ssize_t
+in_pread(int fd, unsigned char *buf, size_t want, uint64_t off)
 {
-	struct part *p = arg;
+	size_t got = 0;
 
-	while (p->got < p->want) {
-		ssize_t n = pread(p->fd, p->buf + p->got, p->want - p->got,
-		    p->off + (off_t)p->got);
+	while (got < want) {
+		ssize_t n = pread(fd, buf + got, want - got,
+		    (off_t)(off + got));
 		if (n == 0)
 			break;
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			p->err = errno;
-			break;
+			return -1;
 		}
-		p->got += (size_t)n;
+		got += (size_t)n;
 	}
+	return (ssize_t)got;
+}
+
+static void *
+read_part(void *arg)
+{
+	struct part *p = arg;
+	ssize_t n = in_pread(p->fd, p->buf, p->want, (uint64_t)p->off);
+
+	if (n < 0)
+		p->err = errno;
+	else
+		p->got = (size_t)n;
 	return NULL;
 }
 

@@ -3,6 +3,7 @@
 #define AGREP_INPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -14,6 +15,7 @@ struct walk_filter {
 };
 
 /* input.c */
+ssize_t	in_pread(int fd, unsigned char *buf, size_t want, uint64_t off);
 ssize_t	in_fill(int fd, unsigned char *buf, size_t want, int *eof,
 	    int partial, int readers);
 int	in_file_wanted(const struct walk_filter *, const char *, int operand);

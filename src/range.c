@@ -1,0 +1,527 @@
+/*
+ * range.c: large inputs as ranges, each a job of its own: a regular file cut
+ * at fixed offsets (each range reads its own bytes), or standard input cut
+ * by one reader into whole-record buffers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hostmatch.h"
+#include "input.h"
+#include "output.h"
+#include "pool.h"
+#include "scan.h"
+#include "search.h"
+#include "search_int.h"
+#include "util.h"
+
+/*
+ * Chunk jobs: a large regular file is cut into ranges of equal size, each a
+ * job of its own, so that several workers read, scan and format one file at
+ * once.  A range's job handles the records that start in it: it skips the
+ * bytes before its first record start and reads past its end to finish its
+ * last record (a record longer than that is streamed, as in long_record).
+ * What a range needs from the ones before it, it gets from the file's
+ * shared state, in order: the line number it starts at (with -n), and
+ * whether the file turned binary or is done.  It formats at once, assuming
+ * neither, holding its output back; if an earlier range says otherwise, it
+ * formats again.  Options whose state crosses records in ways a range cannot
+ * know (context, -m, --best-match, --line-buffered) keep the ring.
+ */
+struct bigfile {
+	char		*path;		/* NULL: streamed (standard input) */
+	char		*name;		/* as printed */
+	int		 show_name;
+	uint64_t	 size;		/* as the walk saw it (streamed: the
+					 * bytes read so far) */
+	long long	 tsize;		/* for -T: the size, -1 for a pipe */
+	uint64_t	 range;		/* bytes per range */
+	int		 nranges;
+	int		 refs;		/* ranges still to finish */
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	int		 lines_at;	/* ranges whose line count is in */
+	uintmax_t	 lines;		/* terminators before range lines_at */
+	int		 state_at;	/* ranges formatted */
+	struct fstate	 fs;		/* the file's state after them */
+};
+
+struct rangejob {
+	struct bigfile	*f;
+	int		 idx;
+	/* Streamed input: the range's bytes (whole records), and where they
+	 * start in the input; tail: the rest of the input goes through the
+	 * ring from here (a record longer than a range). */
+	unsigned char	*data;
+	size_t		 len;
+	uint64_t	 off;
+	int		 tail;
+};
+
+/* Can a file be searched range by range?  (See above.) */
+int
+ranges_ok(void)
+{
+	return opt->before == 0 && opt->after == 0 && opt->max_count < 0 &&
+	    !opt->best && !opt->line_buffered && !opt->context &&
+	    !opt->json && !opt->binary_nomatch;
+}
+
+/* Waits until the ranges before idx published their line counts; returns
+ * the terminators before range idx and adds this range's. */
+static uintmax_t
+range_lines(struct bigfile *f, int idx, uintmax_t mine)
+{
+	uintmax_t base;
+
+	pthread_mutex_lock(&f->mu);
+	while (f->lines_at < idx)
+		pthread_cond_wait(&f->cv, &f->mu);
+	base = f->lines;
+	f->lines += mine;
+	f->lines_at++;
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+	return base;
+}
+
+/* Waits until the ranges before idx are formatted; returns the file state
+ * after them. */
+static struct fstate
+range_state(struct bigfile *f, int idx)
+{
+	struct fstate fs;
+
+	pthread_mutex_lock(&f->mu);
+	while (f->state_at < idx)
+		pthread_cond_wait(&f->cv, &f->mu);
+	fs = f->fs;
+	pthread_mutex_unlock(&f->mu);
+	return fs;
+}
+
+/* Drops a reference to a large file's state; the last one frees it. */
+static void
+bigfile_unref(struct bigfile *f)
+{
+	int last;
+
+	pthread_mutex_lock(&f->mu);
+	last = --f->refs == 0;
+	pthread_mutex_unlock(&f->mu);
+	if (last) {
+		pthread_mutex_destroy(&f->mu);
+		pthread_cond_destroy(&f->cv);
+		free(f->path);
+		free(f->name);
+		free(f);
+	}
+}
+
+/* Publishes the file state after range idx; the last range ends the file
+ * (-c, -l, -L) and the last reference frees it. */
+static void
+range_done(struct bigfile *f, const struct fstate *fs)
+{
+	int last;
+
+	pthread_mutex_lock(&f->mu);
+	f->fs = *fs;
+	f->state_at++;
+	last = f->state_at == f->nranges;
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+	if (last) {
+		if (f->fs.nsel > 0)
+			__atomic_store_n(&S.matched, 1, __ATOMIC_RELAXED);
+		out_file_end(&f->fs);
+	}
+	bigfile_unref(f);
+}
+
+/* Where a range's records lie in its slot. */
+struct rangebuf {
+	struct scanner	*s;
+	unsigned char	*chunk;		/* the slot's bytes: range start on */
+	size_t		 first;		/* the first record's start */
+	size_t		 end;		/* after the last whole record */
+	size_t		 filled;	/* bytes read into the slot */
+	int		 long_tail;	/* a record at end goes on past cap */
+};
+
+/*
+ * Reads range idx of f into slot 0 of rb->s: the byte before it (does a
+ * record start at its first byte?), the range, and on until its last record
+ * ends; the last range reads on to the end of the file.  A record that goes
+ * on past the slot is left to be streamed (long_tail).  Returns 0, or -1
+ * with errno set.
+ */
+static int
+range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
+{
+	const unsigned char eol = opt->eol;
+	const int last = idx == f->nranges - 1;
+	const uint64_t a = (uint64_t)idx * f->range;
+	const size_t want = (size_t)f->range;
+	unsigned char before = eol, *p;
+	ssize_t n;
+
+	rb->chunk = scan_chunk(rb->s, 0);
+	rb->long_tail = 0;
+	rb->first = rb->end = rb->filled = 0;
+	if (a > 0 && (n = in_pread(fd, &before, 1, a - 1)) != 1)
+		return n < 0 ? -1 : 0;
+	if ((n = in_pread(fd, rb->chunk, want, a)) < 0)
+		return -1;
+	rb->filled = (size_t)n;
+	if (before != eol) {
+		p = memchr(rb->chunk, eol, rb->filled);
+		rb->first = p ? (size_t)(p - rb->chunk) + 1 : rb->filled;
+	}
+	rb->end = rb->filled;
+	if (rb->filled < want || rb->first == rb->filled ||
+	    (!last && rb->chunk[rb->filled - 1] == eol))
+		return 0;
+	/* Read on to the end of the last record. */
+	for (size_t step = 4096;; step *= 2) {
+		size_t from = rb->filled;
+		if (from == rb->s->cap) {
+			if (stream_long())
+				break;
+			/* The options need the record whole. */
+			scan_grow(rb->s, rb->s->cap * 2);
+			rb->chunk = scan_chunk(rb->s, 0);
+		}
+		if (step > rb->s->cap - from)
+			step = rb->s->cap - from;
+		if ((n = in_pread(fd, rb->chunk + from, step, a + from)) < 0)
+			return -1;
+		rb->filled += (size_t)n;
+		if (!last && (p = memchr(rb->chunk + from, eol,
+		    (size_t)n)) != NULL) {
+			rb->end = (size_t)(p - rb->chunk) + 1;
+			return 0;
+		}
+		if ((size_t)n < step) {
+			rb->end = rb->filled;	/* the end of the file */
+			return 0;
+		}
+	}
+	/* A record longer than the slot: streamed after the whole ones. */
+	p = memrchr(rb->chunk + rb->first, eol, rb->filled - rb->first);
+	rb->end = p ? (size_t)(p - rb->chunk) + 1 : rb->first;
+	rb->long_tail = 1;
+	return 0;
+}
+
+/* Counts terminators in p[0, n). */
+static uintmax_t
+count_eols(const unsigned char *p, size_t n)
+{
+	const unsigned char *end = p + n;
+	uintmax_t c = 0;
+
+	while (p < end && (p = memchr(p, opt->eol, (size_t)(end - p)))) {
+		c++;
+		p++;
+	}
+	return c;
+}
+
+/* Formats a range's records from file state fs (name, offsets, lines set)
+ * into the job's output. */
+static void
+range_format(struct fstate *fs, const struct rangebuf *rb, const uint64_t *bm)
+{
+	if (!fs->done)
+		out_chunk(fs, rb->chunk, rb->first, rb->end, bm);
+}
+
+static int range_ready(struct bigfile *, int);
+static void stream_tail(struct searcher *, struct rangejob *);
+
+/* A streamed range: its records (len bytes, at most a range) into the
+ * slot.  Returns 1. */
+static int
+stream_load(struct rangebuf *rb, const unsigned char *data, size_t len)
+{
+	rb->chunk = scan_chunk(rb->s, 0);
+	memcpy(rb->chunk, data, len);
+	rb->first = 0;
+	rb->end = rb->filled = len;
+	rb->long_tail = 0;
+	return 1;
+}
+
+/* Runs one range of a large file (see above). */
+static void
+range_job(void *arg, int worker)
+{
+	struct rangejob *rj = arg;
+	struct bigfile *f = rj->f;
+	struct searcher *w = &S.w[worker];
+	const int idx = rj->idx, scan = search_needs_scan();
+	const int binary_matters = !opt->text && opt->eol == '\n' &&
+	    !opt->count && !opt->list && !opt->list_none && !opt->quiet;
+	struct rangebuf rb = { 0 };
+	struct fstate fs, before;
+	const uint64_t *bm = NULL;
+	uintmax_t lines = 0;
+	struct pool_mark mark;
+	unsigned char *data = rj->data;
+	const size_t dlen = rj->len;
+	const uint64_t at = f->path ? (uint64_t)idx * f->range : rj->off;
+	int fd = -1, nd, ok = 0, assumed;
+
+	if (rj->tail) {
+		stream_tail(w, rj);
+		return;
+	}
+	free(rj);
+	/* Large inputs go to the devices (a streamed one once that much has
+	 * been read). */
+	nd = scan && (f->path ? f->size : at + dlen) > S.host_max ?
+	    device(w, !pool_threaded() || S.host_slow) : 0;
+	rb.s = nd > 0 ? &w->dev[idx % nd] : &w->host;
+	if (rb.s->cap < 2 * f->range)
+		scan_grow(rb.s, 2 * f->range);
+	if (pool_quit())
+		;
+	else if (f->path == NULL)
+		ok = stream_load(&rb, data, dlen);
+	else if ((fd = open(f->path, O_RDONLY)) == -1 ||
+	    range_read(f, idx, fd, &rb) == -1) {
+		if (!opt->silent)
+			warnx_("%s: %s", f->path, strerror(errno));
+		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	} else
+		ok = 1;
+	if (!ok)
+		rb.first = rb.end = 0;
+	if (ok && scan && rb.end > rb.first) {
+		int sub = scan_submit(rb.s, 0, rb.end, rb.filled, 0) == 0;
+		bm = scan_finish(rb.s, 0, sub);
+	}
+	if (opt->lineno)
+		lines = range_lines(f, idx, count_eols(rb.chunk + rb.first,
+		    rb.end - rb.first) + (uintmax_t)rb.long_tail);
+	/* Format as if nothing before this range made the file binary or
+	 * done; check, and format again if it did. */
+	out_file_start(&fs, f->name, f->show_name);
+	out_file_size(&fs, f->tsize);
+	fs.off = at + rb.first;
+	fs.lines = lines;
+	pool_hold(binary_matters, &mark);
+	if (idx == 0 || range_ready(f, idx)) {
+		before = range_state(f, idx);
+		fs.binary = before.binary;
+		fs.done = before.done;
+	}
+	assumed = fs.binary;	/* binary from the range's start */
+	range_format(&fs, &rb, bm);
+	before = range_state(f, idx);
+	if ((before.binary && !assumed) || before.done) {
+		pool_restore(&mark);
+		out_file_start(&fs, f->name, f->show_name);
+		out_file_size(&fs, f->tsize);
+		fs.off = at + rb.first;
+		fs.lines = lines;
+		fs.binary = before.binary;
+		fs.done = before.done;
+		range_format(&fs, &rb, bm);
+	}
+	pool_hold(0, NULL);
+	if (ok && rb.long_tail && !fs.done) {
+		/* The record at rb.end runs on past the slot: stream it. */
+		size_t have = rb.filled - rb.end;
+		int eof = 0;
+		memmove(rb.chunk, rb.chunk + rb.end, have);
+		w->read_pos = (uint64_t)idx * f->range + rb.filled;
+		w->read_left = UINT64_MAX;
+		if (lseek(fd, (off_t)w->read_pos, SEEK_SET) == (off_t)-1 ||
+		    long_record(w, fd, &fs, rb.s, 0, &have, &eof) == -1)
+			__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	}
+	if (fd != -1)
+		close(fd);
+	free(data);
+	/* The file's state after this range. */
+	fs.nsel += before.nsel;
+	fs.binary |= before.binary;
+	fs.done |= before.done;
+	fs.name = f->name;
+	range_done(f, &fs);
+}
+
+/* Returns 1 when the ranges before idx are formatted already. */
+static int
+range_ready(struct bigfile *f, int idx)
+{
+	int ready;
+
+	pthread_mutex_lock(&f->mu);
+	ready = f->state_at >= idx;
+	pthread_mutex_unlock(&f->mu);
+	return ready;
+}
+
+/* Submits a large regular file as ranges. */
+void
+submit_ranges(const char *path, int show_name, uint64_t size)
+{
+	struct bigfile *f = xcalloc(1, sizeof(*f));
+
+	f->path = xstrdup(path);
+	f->name = xstrdup(path);
+	f->show_name = show_name;
+	f->size = size;
+	f->tsize = (long long)size;
+	f->range = S.range;
+	f->nranges = (int)((size + f->range - 1) / f->range);
+	f->refs = f->nranges;
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->cv, NULL);
+	out_file_start(&f->fs, f->name, show_name);
+	if (search_needs_scan() && size > S.host_max)
+		devices_start();
+	/* Every range is submitted, even after -q: each one releases the
+	 * file, and one that quits early does nothing else. */
+	const int n = f->nranges;	/* the last range frees f */
+	for (int i = 0; i < n; i++) {
+		struct rangejob *rj = xmalloc(sizeof(*rj));
+		*rj = (struct rangejob){ .f = f, .idx = i };
+		pool_submit(range_job, rj);
+	}
+}
+
+/*
+ * Standard input as ranges: this thread reads it (one reader, a large pipe
+ * buffer) into buffers of a range each, cut after their last terminator,
+ * and hands each to the workers as a streamed range; the partial record at
+ * the end goes on to the next buffer.  A record longer than a range ends
+ * the streaming: a last job searches the rest of the input through the
+ * ring, long records and all, from the state the ranges left.  A final
+ * job with no bytes ends the file.  Returns 0, or -1 after a message.
+ */
+int
+submit_stream(int fd, const char *name, int show_name)
+{
+	struct bigfile *f = xcalloc(1, sizeof(*f));
+	struct rangejob *rj;
+	unsigned char *buf = NULL, *carry = NULL;
+	size_t ncarry = 0;
+	uint64_t off = 0;
+	int idx = 0, eof = 0, rc = 0;
+	struct stat st;
+
+	f->name = xstrdup(name);
+	f->show_name = show_name;
+	f->range = S.range;
+	f->tsize = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
+	    (long long)st.st_size : -1;
+	f->nranges = INT_MAX;
+	f->refs = 1;
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->cv, NULL);
+	out_file_start(&f->fs, f->name, show_name);
+	for (;;) {
+		size_t have = ncarry, len;
+		ssize_t n = 0;
+		const unsigned char *t;
+		rj = xcalloc(1, sizeof(*rj));
+		buf = xmalloc(f->range);
+		if (ncarry > 0)
+			memcpy(buf, carry, ncarry);
+		free(carry);
+		carry = NULL;
+		ncarry = 0;
+		if (!eof && !pool_quit() && (n = in_fill(fd, buf + have,
+		    f->range - have, &eof, 0, 1)) < 0) {
+			if (!opt->silent)
+				warnx_("%s: %s", name, strerror(errno));
+			rc = -1;
+			eof = 1;
+			n = 0;
+		}
+		have += (size_t)n;
+		if (pool_quit())
+			eof = 1, have = 0;
+		t = eof ? NULL : memrchr(buf, opt->eol, have);
+		len = eof ? have : t ? (size_t)(t - buf) + 1 : 0;
+		if (!eof && len == 0) {
+			/* A record longer than a range: the ring takes over. */
+			*rj = (struct rangejob){ f, idx, buf, have, off, 1 };
+			break;
+		}
+		if (len < have) {
+			ncarry = have - len;
+			carry = xmalloc(ncarry);
+			memcpy(carry, buf + len, ncarry);
+		}
+		if (__atomic_load_n(&S.dev_state, __ATOMIC_RELAXED) == 0 && search_needs_scan() &&
+		    off + len > S.host_max)
+			devices_start();
+		*rj = (struct rangejob){ f, idx++, buf, len, off, 0 };
+		off += len;
+		pthread_mutex_lock(&f->mu);
+		f->refs++;
+		f->size = off;
+		if (eof && have == len)
+			f->nranges = idx + 1;	/* the next, empty, ends it */
+		pthread_mutex_unlock(&f->mu);
+		pool_submit(range_job, rj);
+		if (eof && have == len) {
+			rj = xcalloc(1, sizeof(*rj));
+			*rj = (struct rangejob){ f, idx, NULL, 0, off, 0 };
+			break;
+		}
+	}
+	/* The last job: the empty range, or the ring's tail. */
+	pthread_mutex_lock(&f->mu);
+	f->refs++;
+	f->nranges = idx + 1;
+	pthread_mutex_unlock(&f->mu);
+	pool_submit(range_job, rj);
+	bigfile_unref(f);
+	return rc;
+}
+
+/* The tail of a streamed input (see submit_stream): the ring searches the
+ * rest of it, the bytes read already first, from the state the ranges
+ * before it left; then the file ends. */
+static void
+stream_tail(struct searcher *w, struct rangejob *rj)
+{
+	struct bigfile *f = rj->f;
+	struct fstate fs, before;
+	uintmax_t lines = 0;
+
+	if (opt->lineno)
+		lines = range_lines(f, rj->idx, 0);
+	before = range_state(f, rj->idx);
+	out_file_start(&fs, f->name, f->show_name);
+	out_file_size(&fs, f->tsize);
+	fs.off = rj->off;
+	fs.lines = lines;
+	fs.binary = before.binary;
+	fs.done = before.done;
+	fs.nsel = before.nsel;
+	w->prefill = rj->data;
+	w->prefill_len = rj->len;
+	w->read_pos = rj->off;
+	w->read_left = UINT64_MAX;
+	if (!fs.done && !pool_quit() && search_fd(w, STDIN_FILENO, &fs) == -1)
+		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	w->prefill = NULL;
+	w->prefill_len = 0;
+	free(rj->data);
+	free(rj);
+	range_done(f, &fs);
+}
+

@@ -1,0 +1,87 @@
+/* search_int.h: what search.c, range.c and walk.c share (not for other
+ * modules: their interface is search.h). */
+#ifndef AGREP_SEARCH_INT_H
+#define AGREP_SEARCH_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "output.h"
+#include "pattern.h"
+#include "pool.h"
+#include "scan.h"
+#include "search.h"
+
+/* Default chunk sizes: bounded memory, and enough work per launch. */
+#define CHUNK_CPU	(16u << 20)
+#define CHUNK_GPU	(64u << 20)
+#define RANGE_MIN	256		/* bytes of a range at least */
+#define RANGE_SLOW	(4u << 20)	/* ranges when the scan is costly */
+
+/* One worker's state: its own host matcher slots, its own slots on every
+ * device in use, and where its current input stands. */
+struct searcher {
+	struct scanner	 host;		/* the host matcher's slots */
+	struct scanner	 dev[OCL_MAXDEV]; /* its slots on the open devices */
+	int		 ndev;		/* of those, opened */
+	uint64_t	 read_pos;	/* input offset of the next read */
+	uint64_t	 read_left;	/* bytes the input may still give */
+	struct hitlist	*collect;	/* search_range: hits go here */
+	const struct hitlist *premade;	/* search_file_hits: hits known */
+	size_t		 premade_at;	/* next of them */
+	const unsigned char *prefill;	/* bytes read already: fill() gives */
+	size_t		 prefill_len;	/* these first */
+};
+
+/* What every worker shares: options, the devices, the outcome. */
+struct search {
+	const struct options *opt;
+	const struct patset *pats;
+	struct walk_filter filter;	/* --include, --exclude... */
+	struct searcher	*w;		/* one per worker */
+	int		 nw;
+	pthread_mutex_t	 mu;		/* guards the device state */
+	pthread_cond_t	 cv;
+	pthread_t	 opener;	/* opens the devices in the background */
+	int		 opener_started;
+	struct scanner	 dev[OCL_MAXDEV]; /* the devices: context, program */
+	int		 ndev;		/* devices open */
+	int		 dev_state;	/* 0 untried, 2 opening, 1 open,
+					 * -1 unusable */
+	int		 matched;	/* a record was selected (atomic) */
+	int		 failed;	/* no device: exit status 2 */
+	int		 exact;		/* the host's exact k = 0 path */
+	uint64_t	 range;		/* bytes per range of a large file */
+	size_t		 host_max;	/* inputs this small stay on the host:
+					 * AGREP_GPU_HOST_MAX over the work
+					 * per byte (patterns x blocks) */
+	int		 host_slow;	/* that work is large: wait for the
+					 * device rather than start on the host */
+	struct pool_text devmsg;	/* what opening the devices said */
+	int		(*file_hook)(const char *, int); /* searches a whole
+					 * file instead (MPI) */
+	int		 job_failed;	/* a job reported a problem (atomic) */
+};
+
+extern struct search S;
+
+#define opt	(S.opt)
+#define pats	(S.pats)
+
+/* search.c */
+int	 device(struct searcher *, int wait);
+void	 devices_start(void);
+const uint64_t *scan_finish(struct scanner *, int slot, int submitted);
+int	 long_record(struct searcher *, int fd, struct fstate *,
+	    struct scanner *, int cur, size_t *have, int *eof);
+int	 stream_long(void);
+int	 search_fd(struct searcher *, int fd, struct fstate *);
+int	 search_file_local(struct searcher *, const char *path, int show_name);
+
+/* range.c */
+int	 ranges_ok(void);
+void	 submit_ranges(const char *path, int show_name, uint64_t size);
+int	 submit_stream(int fd, const char *name, int show_name);
+
+#endif

@@ -1,0 +1,272 @@
+/*
+ * walk.c: the first stage: operands, the -r tree and standard input become
+ * jobs, in grep's order: small files in batches, large ones as ranges
+ * (range.c), pipes and devices as one job once the jobs before them are
+ * done.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hostmatch.h"
+#include "input.h"
+#include "output.h"
+#include "pool.h"
+#include "scan.h"
+#include "search.h"
+#include "search_int.h"
+#include "util.h"
+
+/* Whole inputs in one job: small files batched together (so that a tree
+ * of small files costs a job per batch, not per file), or one input; a
+ * NULL path is standard input. */
+#define BATCH_FILES	64
+
+struct filejob {
+	int		 n;
+	int		 show_name;
+	size_t		 bytes;		/* the files' sizes, summed */
+	char		*path[BATCH_FILES];
+};
+
+static struct filejob *batch;	/* small files waiting to be submitted */
+
+/* Does grep check that an input is not the output?  Not when the output
+ * cannot grow from it (-q, -l, -L, -c, -m 1). */
+static int
+output_checked(void)
+{
+	return !opt->quiet && !opt->list && !opt->list_none && !opt->count &&
+	    (opt->max_count < 0 || opt->max_count > 1);
+}
+
+/* Searches one file: through the hook when one is set (an MPI run of
+ * several ranks spreads each file over them, see src/mpi.c). */
+static int
+search_file(struct searcher *w, const char *path, int show_name)
+{
+	if (S.file_hook != NULL)
+		return S.file_hook(path, show_name);
+	return search_file_local(w, path, show_name);
+}
+
+
+/* Searches standard input with worker w.  Returns 0, or -1 after a
+ * message. */
+static int
+stdin_search(struct searcher *w, int show_name)
+{
+	struct fstate fs;
+	struct stat st;
+	int rc, reg = fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
+	off_t at = reg ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
+
+	out_file_start(&fs, opt->label ? opt->label : "(standard input)",
+	    show_name);
+	if (reg && in_is_output(&st) && output_checked()) {
+		if (!opt->silent)
+			warnx_("%s: input file is also the output", fs.name);
+		return -1;
+	}
+	out_file_size(&fs, reg ? (long long)st.st_size : -1);
+	w->read_pos = 0;
+	w->read_left = UINT64_MAX;
+	rc = search_fd(w, STDIN_FILENO, &fs);
+	/* -m NUM reached: leave standard input just after the last selected
+	 * record, as grep does, for whoever reads it next. */
+	if (at != -1 && fs.last && !opt->quiet)
+		lseek(STDIN_FILENO, at + (off_t)fs.sel_end, SEEK_SET);
+	out_file_end(&fs);
+	return rc;
+}
+
+static void
+file_job(void *arg, int worker)
+{
+	struct filejob *fj = arg;
+	struct searcher *w = &S.w[worker];
+
+	for (int i = 0; i < fj->n; i++) {
+		int rc = 0;
+		if (!pool_quit())
+			rc = fj->path[i] == NULL ?
+			    stdin_search(w, fj->show_name) :
+			    search_file(w, fj->path[i], fj->show_name);
+		if (rc == -1)
+			__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+		free(fj->path[i]);
+	}
+	free(fj);
+}
+
+/* Submits the batch of small files, if any. */
+static void
+batch_flush(void)
+{
+	if (batch != NULL)
+		pool_submit(file_job, batch);
+	batch = NULL;
+}
+
+/* Submits what the walk holds back; call before waiting for the jobs. */
+void
+search_flush(void)
+{
+	batch_flush();
+}
+
+/* Returns 1 when a job reported a problem (exit status 2). */
+int
+search_jobs_failed(void)
+{
+	return __atomic_load_n(&S.job_failed, __ATOMIC_RELAXED);
+}
+
+
+
+/* Streams standard input as ranges when it is no output file; returns 1
+ * when it did (or refused it), 0 when the ring is to search it. */
+static int
+stream_ok(int show_name)
+{
+	const char *name = opt->label ? opt->label : "(standard input)";
+	struct stat st;
+
+	if (S.file_hook != NULL)
+		return 0;
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+	    in_is_output(&st) && output_checked()) {
+		if (!opt->silent)
+			warnx_("%s: input file is also the output", name);
+		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
+	if (submit_stream(STDIN_FILENO, name, show_name) == -1)
+		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	return 1;
+}
+
+/* Hands one input to the pipeline: a large regular file as ranges, any
+ * other input as one job.  st: the file's status, or NULL. */
+static void
+submit_input(const char *path, int show_name, const struct stat *st)
+{
+	struct filejob *fj;
+
+	if (path != NULL && st != NULL && in_is_output(st) &&
+	    output_checked()) {
+		if (!opt->silent)
+			warnx_("%s: input file is also the output", path);
+		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (path != NULL && st != NULL && S_ISREG(st->st_mode) &&
+	    (uint64_t)st->st_size > S.range + 1 && ranges_ok() &&
+	    access(path, R_OK) == 0
+	    && S.file_hook == NULL
+	    ) {
+		batch_flush();
+		submit_ranges(path, show_name, (uint64_t)st->st_size);
+		return;
+	}
+	/* Small regular files go in batches. */
+	if (st != NULL && S_ISREG(st->st_mode) && pool_threaded()) {
+		if (batch != NULL && (batch->n == BATCH_FILES ||
+		    batch->show_name != show_name ||
+		    batch->bytes + (uint64_t)st->st_size > S.range))
+			batch_flush();
+		if (batch == NULL) {
+			batch = xcalloc(1, sizeof(*batch));
+			batch->show_name = show_name;
+		}
+		batch->path[batch->n++] = xstrdup(path);
+		batch->bytes += (uint64_t)st->st_size;
+		return;
+	}
+	batch_flush();
+	/* A pipe, FIFO or device may block or never end: it waits until the
+	 * inputs before it are done (-q may make it unneeded). */
+	if (st == NULL || !S_ISREG(st->st_mode)) {
+		pool_drain();
+		if (out_quit())
+			return;
+	}
+	if (path == NULL && ranges_ok() && stream_ok(show_name))
+		return;
+	fj = xcalloc(1, sizeof(*fj));
+	fj->n = 1;
+	fj->path[0] = path ? xstrdup(path) : NULL;
+	fj->show_name = show_name;
+	pool_submit(file_job, fj);
+}
+
+/* in_walk callback: every file under a directory operand is named.  With
+ * arg set (-r and no operand: the tree under "."), "./" is left off the
+ * names, as grep does. */
+static int
+walk_file(const char *path, const struct stat *st, void *arg)
+{
+	if (out_quit())
+		return 0;
+	if (arg != NULL && strncmp(path, "./", 2) == 0)
+		path += 2;
+	submit_input(path, opt->with_name != 0, st);
+	return 0;
+}
+
+/* Searches the tree under the working directory (-r without operands). */
+int
+search_cwd(void)
+{
+	return in_walk(".", opt->recursive == 2, &S.filter, walk_file, "");
+}
+
+/* Searches a file operand, or the tree under it with -r.  Returns 0, or -1
+ * after a message (problems inside the jobs: search_jobs_failed). */
+int
+search_path(const char *path, int show_name)
+{
+	struct stat st;
+	int have = 0;
+
+	if (strcmp(path, "-") == 0)
+		return search_stdin(show_name);
+	if (stat(path, &st) == 0) {
+		have = 1;
+		if (S_ISDIR(st.st_mode)) {
+			if (opt->skip_dirs || (opt->recursive &&
+			    !in_dir_wanted(&S.filter, path, 1)))
+				return 0;
+			if (opt->recursive)
+				return in_walk(path, opt->recursive == 2,
+				    &S.filter, walk_file, NULL);
+			if (!opt->silent)
+				warnx_("%s: Is a directory", path);
+			return -1;
+		}
+	}
+	/* grep applies --include and --exclude to named files too. */
+	if (!in_file_wanted(&S.filter, path, 1))
+		return 0;
+	/* -D skip: devices, FIFOs and sockets named are not read. */
+	if (have && opt->skip_devices && (S_ISCHR(st.st_mode) ||
+	    S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) ||
+	    S_ISSOCK(st.st_mode)))
+		return 0;
+	submit_input(path, show_name, have ? &st : NULL);
+	return 0;
+}
+
+/* Searches standard input.  Returns 0 (problems: search_jobs_failed). */
+int
+search_stdin(int show_name)
+{
+	submit_input(NULL, show_name, NULL);
+	return 0;
+}
+
