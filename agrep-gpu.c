@@ -468,6 +468,17 @@ settle(struct options *o, struct args *a)
 		    "index from --list-devices)", dev);
 }
 
+/* Frees what option parsing made. */
+static void
+release(struct options *o, struct args *a)
+{
+	pat_free(&a->ps);
+	for (size_t i = 0; i < a->nglob[0]; i++)
+		free((char *)o->globs[i]);
+	free(o->globs);
+	free(o->exclude_dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -516,8 +527,10 @@ main(int argc, char **argv)
 	/* Nothing can be selected (-m 0, -f /dev/null, -v ''): as grep, open
 	 * no file and exit 1; -L still lists the files. */
 	if (!o.list_none && (o.max_count == 0 || (a.ps.npat == 0 &&
-	    !o.invert) || (o.invert && a.ps.all_lines && !o.word && !o.line)))
+	    !o.invert) || (o.invert && a.ps.all_lines && !o.word && !o.line))) {
+		release(&o, &a);
 		return 1;
+	}
 
 	pool_start(o.threads, OUT_CAP, o.line_buffered);
 	out_init(&o, &a.ps);
@@ -552,11 +565,7 @@ main(int argc, char **argv)
 #endif
 	if (out_finish() == -1 || search_failed())
 		status = 1;
-	pat_free(&a.ps);
-	for (size_t i = 0; i < a.nglob[0]; i++)
-		free((char *)o.globs[i]);
-	free(o.globs);
-	free(o.exclude_dir);
+	release(&o, &a);
 	if (out_quit())
 		return 0;	/* -q: a match wins over errors, as in grep */
 	if (status)

@@ -170,6 +170,8 @@ job_add(struct job *j, int fd, const void *p, size_t n)
 		}
 		j->seg[j->nseg++] = (struct seg){ fd, 0 };
 	}
+	if (n == 0)
+		return;
 	if (j->len + n > j->cap) {
 		j->cap = j->len + n > 2 * j->cap ? j->len + n : 2 * j->cap;
 		j->buf = xrealloc(j->buf, j->cap);
