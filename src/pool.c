@@ -119,6 +119,8 @@ wflush(void)
 static void
 wout(const unsigned char *p, size_t n)
 {
+	if (n == 0)
+		return;
 	if (P.wlen + n > sizeof(P.wbuf)) {
 		wflush();
 		if (n >= sizeof(P.wbuf)) {

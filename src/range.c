@@ -252,7 +252,8 @@ static int
 stream_load(struct rangebuf *rb, const unsigned char *data, size_t len)
 {
 	rb->chunk = scan_chunk(rb->s, 0);
-	memcpy(rb->chunk, data, len);
+	if (len > 0)
+		memcpy(rb->chunk, data, len);
 	rb->first = 0;
 	rb->end = rb->filled = len;
 	rb->long_tail = 0;
