@@ -21,6 +21,10 @@
  * (generic, avx2, avx512) with slices of 1, 2, 3, 5, 7, 63, 64, 65 bytes and the
  * automatic length, and through hm_scan: there lanes start their warm-up
  * inside other texts, across terminators, and every bit is compared.
+ * The pigeonhole filter (filter.c), forced to run with pieces of any
+ * length (k + 1 > n: it declines), on each text alone and on the joined
+ * texts through hm_scan (AGREP_GPU_HOST_ENGINE=filter), and with -i on the
+ * joined texts in upper case.
  *
  * Prints the number of cases and the time; exit 1 on the first difference
  * (with the case), 0 when all agree.
@@ -34,6 +38,7 @@
 
 #include "../src/hostmatch.h"
 #include "../src/simd.h"
+#include "../src/filter.h"
 
 #define MAXT 16
 
@@ -115,11 +120,11 @@ make_texts(struct textset *ts, const char *alpha, size_t maxlen)
 }
 
 static void
-compile(struct patset *ps, const char *p, long k)
+compile(struct patset *ps, const char *p, long k, int icase)
 {
 	char err[128];
 
-	pat_init(ps, (int)k, 0);
+	pat_init(ps, (int)k, icase);
 	pat_add(ps, p, strlen(p));
 	if (pat_compile(ps, err, sizeof(err)) != 0) {
 		fprintf(stderr, "exhaustive: %s\n", err);
@@ -139,7 +144,7 @@ run_pattern(const char *p, long k, const struct textset *ts)
 	uint64_t *want, *bm;
 	size_t words;
 
-	compile(&ps, p, k);
+	compile(&ps, p, k, 0);
 	for (size_t x = 0; x < ts->count; x++)
 		big += ts->len[x] + 1;
 	jb = malloc(pad + big);
@@ -184,6 +189,17 @@ run_pattern(const char *p, long k, const struct textset *ts)
 				fail(simd_name(v), p, k, t, len, w, got[0], 1);
 			ncalls += 2;
 		}
+		/* The filter, forced (pieces of any length), verifying with
+		 * the scalar engine and with the SIMD one allowed. */
+		for (int v = -1; v <= best; v += best + 1) {
+			got[0] = 0;
+			if (!flt_scan_pattern(&ps.pat[0], k, 0, buf, pad, len,
+			    '\n', got, v, 1))
+				got[0] = w;	/* k + 1 > n: not for it */
+			if (len && got[0] != w)
+				fail("filter", p, k, t, len, w, got[0], 0);
+			ncalls++;
+		}
 	}
 	/* All texts joined, slices of every small length. */
 	static const size_t slices[] = { 1, 2, 3, 5, 7, 63, 64, 65, 0 };
@@ -212,6 +228,31 @@ run_pattern(const char *p, long k, const struct textset *ts)
 		if (bm[i] != want[i])
 			fail("hm_scan, texts joined", p, k, "", 0, want[i],
 			    bm[i], 0);
+	/* The filter through hm_scan (AGREP_GPU_HOST_ENGINE=filter), then
+	 * alone with -i over the texts in upper case. */
+	setenv("AGREP_GPU_HOST_ENGINE", "filter", 1);
+	hm_scan(&ps, jb, pad, big, '\n', bm);
+	unsetenv("AGREP_GPU_HOST_ENGINE");
+	ncalls++;
+	for (size_t i = 0; i < words; i++)
+		if (bm[i] != want[i])
+			fail("hm_scan (filter), texts joined", p, k, "", 0,
+			    want[i], bm[i], 0);
+	struct patset psi;
+	compile(&psi, p, k, 1);
+	for (size_t i = pad; i < pad + big; i++)
+		if (jb[i] >= 'a' && jb[i] <= 'z')
+			jb[i] -= 'a' - 'A';
+	memset(bm, 0, words * 8);
+	if (flt_scan_pattern(&psi.pat[0], k, 1, jb, pad, big, '\n', bm,
+	    best, 1)) {
+		ncalls++;
+		for (size_t i = 0; i < words; i++)
+			if (bm[i] != want[i])
+				fail("filter -i, texts joined in upper case",
+				    p, k, "", 0, want[i], bm[i], 0);
+	}
+	pat_free(&psi);
 	free(jb);
 	free(want);
 	free(bm);
