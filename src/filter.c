@@ -19,8 +19,8 @@
  *
  * A piece that holds the terminator cannot lie inside a record: it is
  * dropped.  When the verified records grow past 1/FLT_DENSITY of the bytes
- * searched, the filter gives up and the engines scan the rest (unless
- * forced).  No static mutable state: calls are independent and thread-safe.
+ * searched (1/FLT_DENSITY_SIMD when the alternative is the SIMD engine),
+ * the filter gives up and the engines scan the rest (unless forced).  No static mutable state: calls are independent and thread-safe.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +116,7 @@ struct flt {
 	struct piece pc[FLT_MAXPIECES];
 	size_t npc, maxlen;
 	size_t verified;	/* bytes verified so far */
+	size_t density;		/* give up past verified > bytes / density */
 };
 
 /*
@@ -182,7 +183,7 @@ any_piece(const struct flt *f, size_t pos)
 static inline int
 too_dense(const struct flt *f, size_t pos)
 {
-	return !f->force && f->verified > pos / FLT_DENSITY + FLT_SLACK;
+	return !f->force && f->verified > pos / f->density + FLT_SLACK;
 }
 
 /*
@@ -297,7 +298,8 @@ pick(struct piece *p, int icase)
  * text[0, warm + len), as hm_scan_range(pat, k, text, 0, warm + len, warm,
  * ...) would, through the filter; returns 1.  Returns 0, having set
  * nothing, when the filter does not apply: k + 1 > n, pieces shorter than
- * FLT_MINPIECE (force: any length), more than FLT_MAXPIECES pieces.
+ * FLT_MINPIECE (force: any length), more than FLT_MAXPIECES pieces (or
+ * FLT_MAXPIECES_SIMD when the alternative is the SIMD engine).
  * variant: the SIMD variant for long verifications, or -1 for the scalar
  * engine only.  force: no minimum piece length, no giving up.
  */
@@ -308,10 +310,11 @@ flt_scan_pattern(const struct pattern *pat, long k, int icase,
 {
 	struct flt f;
 	size_t n = pat->len, m = (size_t)k + 1, at = 0;
-	int gaveup;
+	int gaveup, simd = variant >= 0 && n <= SIMD_MAXLEN;
 
 	if (k < 0 || n < m || m > FLT_MAXPIECES || pat->len > PAT_MAXLEN ||
-	    n / m < (force ? 1 : FLT_MINPIECE))
+	    n / m < (force ? 1 : FLT_MINPIECE) ||
+	    (!force && simd && m > FLT_MAXPIECES_SIMD))
 		return 0;
 	if (len == 0)
 		return 1;
@@ -328,6 +331,7 @@ flt_scan_pattern(const struct pattern *pat, long k, int icase,
 	f.npc = 0;
 	f.maxlen = 0;
 	f.verified = 0;
+	f.density = simd ? FLT_DENSITY_SIMD : FLT_DENSITY;
 	for (size_t j = 0; j < m; j++) {
 		size_t a = j * n / m, b = (j + 1) * n / m;
 		struct piece *p = &f.pc[f.npc];

@@ -24,7 +24,8 @@
  * The pigeonhole filter (filter.c), forced to run with pieces of any
  * length (k + 1 > n: it declines), on each text alone and on the joined
  * texts through hm_scan (AGREP_GPU_HOST_ENGINE=filter), and with -i on the
- * joined texts in upper case.
+ * joined texts in upper case; and on records of up to 12000 bytes (its
+ * SIMD verification) against hm_scan_scalar.
  *
  * Prints the number of cases and the time; exit 1 on the first difference
  * (with the case), 0 when all agree.
@@ -259,6 +260,67 @@ run_pattern(const char *p, long k, const struct textset *ts)
 	pat_free(&ps);
 }
 
+/*
+ * The filter's verification of long records (at least FLT_SIMD_VERIFY bytes:
+ * the SIMD engine, from a bitmap word boundary before the record), bit by
+ * bit against hm_scan_scalar: records of 1..12000 bytes over {a,b,c,d}
+ * (its own PRNG), patterns of 2..63 bytes cut from the text, k 0..4,
+ * warm-up of 0..70 bytes.
+ */
+static void
+long_records(void)
+{
+	uint64_t x = 12345;
+	size_t big = 60000;
+	unsigned char *t = malloc(big);
+	uint64_t *want = malloc((big + 63) / 64 * 8);
+	uint64_t *got = malloc((big + 63) / 64 * 8);
+
+	for (int r = 0; r < 60; r++) {
+		size_t i = 0;
+		while (i < big) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			size_t rl = (x >> 33) % (r % 2 ? 12000 : 300);
+			for (size_t j = 0; j < rl && i < big; j++, i++) {
+				x = x * 6364136223846793005ULL + 1;
+				t[i] = "abcd"[(x >> 40) % 4];
+			}
+			if (i < big)
+				t[i++] = '\n';
+		}
+		x = x * 6364136223846793005ULL + 1;
+		size_t n = 2 + (x >> 33) % 62, at = (x >> 20) % (big - n);
+		long k = (long)((x >> 50) % 5);
+		size_t warm = (x >> 12) % 71;
+		char p[64];
+		struct patset ps;
+		memcpy(p, t + at, n);
+		p[n] = '\0';
+		if (memchr(p, '\n', n) != NULL || (size_t)k + 1 > n)
+			continue;
+		compile(&ps, p, k, 0);
+		hm_scan_scalar(&ps, t, warm, big - warm, '\n', want);
+		for (int v = -1; v <= best; v += best + 1) {
+			memset(got, 0, (big - warm + 63) / 64 * 8);
+			flt_scan_pattern(&ps.pat[0], k, 0, t, warm, big - warm,
+			    '\n', got, v, 1);
+			ncalls++;
+			for (size_t w = 0; w < (big - warm + 63) / 64; w++)
+				if (got[w] != want[w]) {
+					fprintf(stderr, "exhaustive: filter on long "
+					    "records differs: round %d pattern %s "
+					    "k=%ld warm=%zu variant %d word %zu\n",
+					    r, p, k, warm, v, w);
+					exit(1);
+				}
+		}
+		pat_free(&ps);
+	}
+	free(t);
+	free(want);
+	free(got);
+}
+
 /* Every pattern of length 1..maxn over alpha, every k, every text of ts. */
 static void
 run_set(const char *alpha, size_t maxn, const struct textset *ts)
@@ -294,6 +356,7 @@ main(int argc, char **argv)
 	make_texts(&t2, "abc\n", quick ? 5 : 6);
 	run_set("ab", quick ? 3 : 4, &t1);
 	run_set("abc", quick ? 2 : 3, &t2);
+	long_records();
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	printf("exhaustive: %ld cases, %ld engine calls, variants:", ncases,
 	    ncalls);
