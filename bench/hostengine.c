@@ -14,6 +14,7 @@
 
 #include "../src/hostmatch.h"
 #include "../src/simd.h"
+#include "../src/filter.h"
 #include "../src/scan.h"
 
 static double
@@ -67,11 +68,17 @@ main(int argc, char **argv)
 	words = (len + 63) / 64;
 	uint64_t *bm = malloc(words * 8);
 	double scalar_mbs = 0;
-	for (int v = -1; v < SIMD_NVARIANTS; v++) {
+	/* v: -1 scalar, SIMD variants, then SIMD_NVARIANTS: the filter
+	 * forced (pieces of any length; skipped when k + 1 > n), +1: hm_scan
+	 * as the tool runs it (automatic choice). */
+	for (int v = -1; v < SIMD_NVARIANTS + 2; v++) {
 		double t[64];
 		size_t hits = 0;
 
-		if (v == SIMD_AUTO || (v >= 0 && !simd_supported(v)))
+		if (v == SIMD_AUTO || (v >= 0 && v < SIMD_NVARIANTS &&
+		    !simd_supported(v)))
+			continue;
+		if (v == SIMD_NVARIANTS && (size_t)ps.k + 1 > ps.pat[0].len)
 			continue;
 		if (runs > 64)
 			runs = 64;
@@ -79,6 +86,12 @@ main(int argc, char **argv)
 			double t0 = now();
 			if (v < 0) {
 				hm_scan_scalar(&ps, buf, pad, len, '\n', bm);
+			} else if (v == SIMD_NVARIANTS) {
+				memset(bm, 0, words * 8);
+				flt_scan_pattern(&ps.pat[0], ps.k, 0, buf, pad,
+				    len, '\n', bm, SIMD_AUTO, 1);
+			} else if (v == SIMD_NVARIANTS + 1) {
+				hm_scan(&ps, buf, pad, len, '\n', bm);
 			} else {
 				memset(bm, 0, words * 8);
 				simd_scan_pattern(&ps.pat[0], ps.k, buf, pad,
@@ -93,7 +106,9 @@ main(int argc, char **argv)
 		if (v < 0)
 			scalar_mbs = mbs;
 		printf("%-8s %8.0f MB/s  x%5.2f  hits %zu\n",
-		    v < 0 ? "scalar" : simd_name(v), mbs, mbs / scalar_mbs,
+		    v < 0 ? "scalar" : v == SIMD_NVARIANTS ? "filter" :
+		    v > SIMD_NVARIANTS ? "hm_scan" : simd_name(v), mbs,
+		    mbs / scalar_mbs,
 		    hits);
 	}
 	return 0;

@@ -10,6 +10,7 @@
 
 #include "hostmatch.h"
 #include "simd.h"
+#include "filter.h"
 
 /* Sets bit j of the bitmap. */
 static inline void
@@ -21,7 +22,7 @@ hit(uint64_t *bitmap, size_t j)
 /* One pattern of up to 64 bytes: one word of state. */
 static void
 scan_word(const struct pattern *pat, long k, const unsigned char *text,
-    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap)
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
 {
 	const uint64_t *PEq = pat->peq;
 	const uint64_t last = (uint64_t)1 << (pat->len - 1);
@@ -29,7 +30,7 @@ scan_word(const struct pattern *pat, long k, const unsigned char *text,
 	uint64_t VP = ~(uint64_t)0, VN = 0;
 	long score = n;
 
-	for (size_t i = 0; i < warm + len; i++) {
+	for (size_t i = from; i < to; i++) {
 		unsigned char c = text[i];
 		uint64_t Eq = PEq[c];
 		uint64_t X = Eq | VN;
@@ -91,7 +92,7 @@ advance_block(uint64_t *VPb, uint64_t *VNb, uint64_t Eq, int hin,
  */
 static void
 scan_blocks(const struct pattern *pat, long k, const unsigned char *text,
-    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap)
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
 {
 	const size_t nw = pat->nwords, lastb = nw - 1;
 	const uint64_t *PEq = pat->peq;
@@ -107,7 +108,7 @@ scan_blocks(const struct pattern *pat, long k, const unsigned char *text,
 		out[b] = (uint64_t)1 << (rows[b] - 1);
 	}
 	y = nw;		/* forces the reset below */
-	for (size_t i = 0; i < warm + len; i++) {
+	for (size_t i = from; i < to; i++) {
 		unsigned char c = text[i];
 
 		if (y == nw || c == eol) {
@@ -209,19 +210,41 @@ hm_scan_scalar(const struct patset *ps, const unsigned char *text, size_t warm,
 			scan_long_exact(&ps->pat[p], ps->icase, text, warm,
 			    len, eol, bitmap);
 		else if (ps->pat[p].nwords == 1)
-			scan_word(&ps->pat[p], ps->k, text, warm, len, eol,
-			    bitmap);
+			scan_word(&ps->pat[p], ps->k, text, 0, warm + len,
+			    warm, eol, bitmap);
 		else
-			scan_blocks(&ps->pat[p], ps->k, text, warm, len, eol,
-			    bitmap);
+			scan_blocks(&ps->pat[p], ps->k, text, 0, warm + len,
+			    warm, eol, bitmap);
 	}
+}
+
+/*
+ * One pattern of at most PAT_MAXLEN bytes on the scalar engine, over
+ * text[from, to) only: the state starts fresh at text[from] (which must be
+ * text[0] or follow a terminator, as a record starts), and a match ending at
+ * text[i], warm <= i < to, sets bit i - warm.  The filter (filter.c)
+ * verifies its candidate records with it.
+ */
+void
+hm_scan_range(const struct pattern *pat, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	if (pat->nwords == 1)
+		scan_word(pat, k, text, from, to, warm, eol, bitmap);
+	else
+		scan_blocks(pat, k, text, from, to, warm, eol, bitmap);
 }
 
 /*
  * The engine hm_scan uses: HM_ENGINE_SCALAR, or a SIMD variant (simd.h),
  * from AGREP_GPU_HOST_ENGINE = scalar | simd | simd-generic | simd-avx2 |
  * simd-avx512 (a variant the CPU lacks falls back to the best it has), or
- * -1 (unset: choose by length).  Read at every call: no static state.
+ * HM_ENGINE_FILTER (filter: the pigeonhole filter wherever the pattern has
+ * k + 1 pieces, even of one byte; the automatic choice elsewhere),
+ * HM_ENGINE_NOFILTER (nofilter: the automatic choice without the filter), or
+ * -1 (unset: choose by length, the filter where it pays).  A forced scalar
+ * or SIMD engine runs without the filter.  Read at every call: no static
+ * state.
  */
 int
 hm_engine(void)
@@ -232,6 +255,10 @@ hm_engine(void)
 		return -1;
 	if (strcmp(e, "scalar") == 0)
 		return HM_ENGINE_SCALAR;
+	if (strcmp(e, "filter") == 0)
+		return HM_ENGINE_FILTER;
+	if (strcmp(e, "nofilter") == 0)
+		return HM_ENGINE_NOFILTER;
 	if (strcmp(e, "simd-generic") == 0)
 		return SIMD_GENERIC;
 	if (strcmp(e, "simd-avx2") == 0)
@@ -245,14 +272,25 @@ hm_engine(void)
  * Patterns of up to 63 bytes go to the SIMD engine when the chunk holds at
  * least HM_SIMD_MIN bytes (below it, the lanes' warm-up and set-up cost more
  * than they save; bench/hostengine.sh), longer ones to Myers' blocks.
+ * Before that, a pattern whose k + 1 pieces are long enough goes through
+ * the pigeonhole filter (filter.c), which verifies only the records holding
+ * one of its pieces exactly; it hands the pattern back to the engines when
+ * it does not apply or when its candidates are too dense.
  */
 void
 hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
     size_t len, unsigned char eol, uint64_t *bitmap)
 {
-	int engine = hm_engine();
+	int engine = hm_engine(), filter = 0;
 
-	if (engine == HM_ENGINE_SCALAR || (engine < 0 && len < HM_SIMD_MIN)) {
+	if (engine == HM_ENGINE_FILTER || engine == HM_ENGINE_NOFILTER) {
+		filter = engine == HM_ENGINE_FILTER ? 1 : -1;
+		engine = -1;
+	} else if (engine >= 0)
+		filter = -1;
+	int scalar = engine == HM_ENGINE_SCALAR ||
+	    (engine < 0 && len < HM_SIMD_MIN);
+	if (filter < 0 && scalar) {
 		hm_scan_scalar(ps, text, warm, len, eol, bitmap);
 		return;
 	}
@@ -260,18 +298,22 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		engine = SIMD_AUTO;
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
 	for (size_t p = 0; p < ps->npat; p++) {
-		if (ps->pat[p].len > PAT_MAXLEN)
-			scan_long_exact(&ps->pat[p], ps->icase, text, warm,
-			    len, eol, bitmap);
-		else if (ps->pat[p].len <= SIMD_MAXLEN)
-			simd_scan_pattern(&ps->pat[p], ps->k, text, warm, len,
-			    eol, bitmap, 0, engine);
-		else if (ps->pat[p].nwords == 1)
-			scan_word(&ps->pat[p], ps->k, text, warm, len, eol,
+		const struct pattern *pat = &ps->pat[p];
+		if (pat->len > PAT_MAXLEN) {
+			scan_long_exact(pat, ps->icase, text, warm, len, eol,
 			    bitmap);
+			continue;
+		}
+		if (filter >= 0 && flt_scan_pattern(pat, ps->k, ps->icase,
+		    text, warm, len, eol, bitmap, scalar ? -1 : engine,
+		    filter > 0))
+			continue;
+		if (!scalar && pat->len <= SIMD_MAXLEN)
+			simd_scan_pattern(pat, ps->k, text, warm, len, eol,
+			    bitmap, 0, engine);
 		else
-			scan_blocks(&ps->pat[p], ps->k, text, warm, len, eol,
-			    bitmap);
+			hm_scan_range(pat, ps->k, text, 0, warm + len, warm,
+			    eol, bitmap);
 	}
 }
 

@@ -9,6 +9,9 @@
 
 /* hm_engine(): scalar Myers (else a SIMD variant of simd.h, or -1: auto) */
 #define HM_ENGINE_SCALAR	100
+/* hm_engine(): the filter forced where it applies / the filter off */
+#define HM_ENGINE_FILTER	101
+#define HM_ENGINE_NOFILTER	102
 /* Chunks shorter than this stay on the scalar engine (the SIMD one is
  * 1.7-2x faster at 1 KB, 3x at 4 KB on the 2-core EPYC: bench/RESULTS-simd.md). */
 #define HM_SIMD_MIN	1024
@@ -19,6 +22,9 @@ void	hm_scan_scalar(const struct patset *, const unsigned char *text,
 	    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap);
 void	hm_scan(const struct patset *, const unsigned char *text, size_t warm,
 	    size_t len, unsigned char eol, uint64_t *bitmap);
+void	hm_scan_range(const struct pattern *, long k,
+	    const unsigned char *text, size_t from, size_t to, size_t warm,
+	    unsigned char eol, uint64_t *bitmap);
 void	hm_exact(const struct pattern *, const unsigned char *text,
 	    size_t len, unsigned char eol, uint64_t *bitmap);
 

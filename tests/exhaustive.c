@@ -21,6 +21,11 @@
  * (generic, avx2, avx512) with slices of 1, 2, 3, 5, 7, 63, 64, 65 bytes and the
  * automatic length, and through hm_scan: there lanes start their warm-up
  * inside other texts, across terminators, and every bit is compared.
+ * The pigeonhole filter (filter.c), forced to run with pieces of any
+ * length (k + 1 > n: it declines), on each text alone and on the joined
+ * texts through hm_scan (AGREP_GPU_HOST_ENGINE=filter), and with -i on the
+ * joined texts in upper case; and on records of up to 12000 bytes (its
+ * SIMD verification) against hm_scan_scalar.
  *
  * Prints the number of cases and the time; exit 1 on the first difference
  * (with the case), 0 when all agree.
@@ -34,6 +39,7 @@
 
 #include "../src/hostmatch.h"
 #include "../src/simd.h"
+#include "../src/filter.h"
 
 #define MAXT 16
 
@@ -115,11 +121,11 @@ make_texts(struct textset *ts, const char *alpha, size_t maxlen)
 }
 
 static void
-compile(struct patset *ps, const char *p, long k)
+compile(struct patset *ps, const char *p, long k, int icase)
 {
 	char err[128];
 
-	pat_init(ps, (int)k, 0);
+	pat_init(ps, (int)k, icase);
 	pat_add(ps, p, strlen(p));
 	if (pat_compile(ps, err, sizeof(err)) != 0) {
 		fprintf(stderr, "exhaustive: %s\n", err);
@@ -139,7 +145,7 @@ run_pattern(const char *p, long k, const struct textset *ts)
 	uint64_t *want, *bm;
 	size_t words;
 
-	compile(&ps, p, k);
+	compile(&ps, p, k, 0);
 	for (size_t x = 0; x < ts->count; x++)
 		big += ts->len[x] + 1;
 	jb = malloc(pad + big);
@@ -184,6 +190,17 @@ run_pattern(const char *p, long k, const struct textset *ts)
 				fail(simd_name(v), p, k, t, len, w, got[0], 1);
 			ncalls += 2;
 		}
+		/* The filter, forced (pieces of any length), verifying with
+		 * the scalar engine and with the SIMD one allowed. */
+		for (int v = -1; v <= best; v += best + 1) {
+			got[0] = 0;
+			if (!flt_scan_pattern(&ps.pat[0], k, 0, buf, pad, len,
+			    '\n', got, v, 1))
+				got[0] = w;	/* k + 1 > n: not for it */
+			if (len && got[0] != w)
+				fail("filter", p, k, t, len, w, got[0], 0);
+			ncalls++;
+		}
 	}
 	/* All texts joined, slices of every small length. */
 	static const size_t slices[] = { 1, 2, 3, 5, 7, 63, 64, 65, 0 };
@@ -212,10 +229,96 @@ run_pattern(const char *p, long k, const struct textset *ts)
 		if (bm[i] != want[i])
 			fail("hm_scan, texts joined", p, k, "", 0, want[i],
 			    bm[i], 0);
+	/* The filter through hm_scan (AGREP_GPU_HOST_ENGINE=filter), then
+	 * alone with -i over the texts in upper case. */
+	setenv("AGREP_GPU_HOST_ENGINE", "filter", 1);
+	hm_scan(&ps, jb, pad, big, '\n', bm);
+	unsetenv("AGREP_GPU_HOST_ENGINE");
+	ncalls++;
+	for (size_t i = 0; i < words; i++)
+		if (bm[i] != want[i])
+			fail("hm_scan (filter), texts joined", p, k, "", 0,
+			    want[i], bm[i], 0);
+	struct patset psi;
+	compile(&psi, p, k, 1);
+	for (size_t i = pad; i < pad + big; i++)
+		if (jb[i] >= 'a' && jb[i] <= 'z')
+			jb[i] -= 'a' - 'A';
+	memset(bm, 0, words * 8);
+	if (flt_scan_pattern(&psi.pat[0], k, 1, jb, pad, big, '\n', bm,
+	    best, 1)) {
+		ncalls++;
+		for (size_t i = 0; i < words; i++)
+			if (bm[i] != want[i])
+				fail("filter -i, texts joined in upper case",
+				    p, k, "", 0, want[i], bm[i], 0);
+	}
+	pat_free(&psi);
 	free(jb);
 	free(want);
 	free(bm);
 	pat_free(&ps);
+}
+
+/*
+ * The filter's verification of long records (at least FLT_SIMD_VERIFY bytes:
+ * the SIMD engine, from a bitmap word boundary before the record), bit by
+ * bit against hm_scan_scalar: records of 1..12000 bytes over {a,b,c,d}
+ * (its own PRNG), patterns of 2..63 bytes cut from the text, k 0..4,
+ * warm-up of 0..70 bytes.
+ */
+static void
+long_records(void)
+{
+	uint64_t x = 12345;
+	size_t big = 60000;
+	unsigned char *t = malloc(big);
+	uint64_t *want = malloc((big + 63) / 64 * 8);
+	uint64_t *got = malloc((big + 63) / 64 * 8);
+
+	for (int r = 0; r < 60; r++) {
+		size_t i = 0;
+		while (i < big) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			size_t rl = (x >> 33) % (r % 2 ? 12000 : 300);
+			for (size_t j = 0; j < rl && i < big; j++, i++) {
+				x = x * 6364136223846793005ULL + 1;
+				t[i] = "abcd"[(x >> 40) % 4];
+			}
+			if (i < big)
+				t[i++] = '\n';
+		}
+		x = x * 6364136223846793005ULL + 1;
+		size_t n = 2 + (x >> 33) % 62, at = (x >> 20) % (big - n);
+		long k = (long)((x >> 50) % 5);
+		size_t warm = (x >> 12) % 71;
+		char p[64];
+		struct patset ps;
+		memcpy(p, t + at, n);
+		p[n] = '\0';
+		if (memchr(p, '\n', n) != NULL || (size_t)k + 1 > n)
+			continue;
+		compile(&ps, p, k, 0);
+		hm_scan_scalar(&ps, t, warm, big - warm, '\n', want);
+		for (int v = -1; v <= best; v += best + 1) {
+			memset(got, 0, (big - warm + 63) / 64 * 8);
+			flt_scan_pattern(&ps.pat[0], k, 0, t, warm, big - warm,
+			    '\n', got, v, 1);
+			ncalls++;
+			for (size_t w = 0; w < (big - warm + 63) / 64; w++)
+				if (got[w] != want[w]) {
+					fprintf(stderr, "exhaustive: filter on long "
+					    "records differs: round %d pattern %s "
+					    "k=%ld warm=%zu variant %d word %zu\n",
+					    r, p, k, warm, v, w);
+					exit(1);
+				}
+		}
+		pat_free(&ps);
+	}
+	free(t);
+	free(want);
+	free(got);
 }
 
 /* Every pattern of length 1..maxn over alpha, every k, every text of ts. */
@@ -253,6 +356,7 @@ main(int argc, char **argv)
 	make_texts(&t2, "abc\n", quick ? 5 : 6);
 	run_set("ab", quick ? 3 : 4, &t1);
 	run_set("abc", quick ? 2 : 3, &t2);
+	long_records();
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	printf("exhaustive: %ld cases, %ld engine calls, variants:", ncases,
 	    ncalls);

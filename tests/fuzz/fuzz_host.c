@@ -8,13 +8,15 @@
  * scanner (scan_open_host, scan_submit) with a naive Sellers DP; then the
  * scalar engine (hm_scan_scalar) and, when every pattern fits one SIMD lane
  * (<= 63 bytes), each SIMD variant the CPU runs (simd_scan_pattern) with a
- * slice length taken from the text (1..128 bytes, or automatic), bit by bit.
+ * slice length taken from the text (1..128 bytes, or automatic), bit by bit;
+ * then the pigeonhole filter (filter.c), forced, bit by bit.
  * A difference prints the case on stderr and aborts.
  *
  * Build and run: make fuzz-build fuzz (tests/fuzz/fuzz.mk).
  */
 #include "fuzz_common.h"
 #include "simd.h"
+#include "filter.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -73,6 +75,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    simd_name(v), slice);
 			compare(&fc, want, all, got, 0, 1, name);
 		}
+	}
+	/* The pigeonhole filter (filter.c), forced (pieces of any length, no
+	 * giving up), verifying with the scalar engine and with SIMD allowed;
+	 * patterns it declines (k + 1 > n, too many pieces) take the scalar
+	 * engine. */
+	for (int v = -1; v <= SIMD_AUTO && ps.maxlen <= PAT_MAXLEN; v++) {
+		memset(got, 0, (words ? words : 1) * sizeof(*got));
+		for (size_t p = 0; p < ps.npat; p++)
+			if (!flt_scan_pattern(&ps.pat[p], ps.k, ps.icase, buf,
+			    pad, fc.len, fc.eol, got, v, 1))
+				hm_scan_range(&ps.pat[p], ps.k, buf, 0,
+				    pad + fc.len, pad, fc.eol, got);
+		compare(&fc, want, all, got, 0, 1, v < 0 ? "filter (scalar)" :
+		    "filter (simd)");
 	}
 	/* The host scanner, as search.c drives it for small inputs: it picks
 	 * hm_exact or hm_scan itself. */

@@ -1,0 +1,56 @@
+/* filter.h: the pigeonhole filter of the host matcher (issue 10). */
+#ifndef AGREP_FILTER_H
+#define AGREP_FILTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pattern.h"
+
+/*
+ * Thresholds, measured on the King James Bible (2-core AMD EPYC, one core;
+ * bench/RESULTS-simd.md, "Pigeonhole filter").  Overridable with -D.
+ *   FLT_MINPIECE: the filter runs only when every piece holds at least this
+ *     many bytes (no case with 1-byte pieces won; LORD k=1, pieces of 2,
+ *     did: the density guard below catches the rest).
+ *   FLT_MAXPIECES: at most this many pieces (k + 1) when the alternative is
+ *     the scalar engine (patterns over 63 bytes, small chunks), and
+ *     FLT_MAXPIECES_SIMD when it is the SIMD engine: the search tests every
+ *     piece at every position, so its cost grows with k (a 60-byte phrase:
+ *     6 pieces 2.3x the SIMD engine, 10 pieces 0.8x).
+ *   FLT_DENSITY, FLT_DENSITY_SIMD: the filter gives up (the engines scan
+ *     the rest) once the records it verified exceed 1/FLT_DENSITY of the
+ *     bytes searched so far, plus FLT_SLACK bytes (break-even: about a
+ *     quarter of the text verified against the SIMD engine, most of it
+ *     against the scalar one).
+ *   FLT_SIMD_VERIFY: ranges to verify at least this long go to the SIMD
+ *     engine, shorter ones to the scalar one.
+ */
+#ifndef FLT_MINPIECE
+#define FLT_MINPIECE	2
+#endif
+#ifndef FLT_MAXPIECES
+#define FLT_MAXPIECES	32
+#endif
+#ifndef FLT_MAXPIECES_SIMD
+#define FLT_MAXPIECES_SIMD	8
+#endif
+#ifndef FLT_DENSITY
+#define FLT_DENSITY	2
+#endif
+#ifndef FLT_DENSITY_SIMD
+#define FLT_DENSITY_SIMD	5
+#endif
+#ifndef FLT_SLACK
+#define FLT_SLACK	16384
+#endif
+#ifndef FLT_SIMD_VERIFY
+#define FLT_SIMD_VERIFY	4096
+#endif
+
+/* filter.c */
+int	flt_scan_pattern(const struct pattern *, long k, int icase,
+	    const unsigned char *text, size_t warm, size_t len,
+	    unsigned char eol, uint64_t *bitmap, int variant, int force);
+
+#endif

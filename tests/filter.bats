@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# The pigeonhole filter of the host matcher (src/filter.c, issue 10): a
+# pattern cut into k + 1 pieces, the pieces searched exactly, only the
+# records holding one verified with Myers.  Forced with
+# AGREP_GPU_HOST_ENGINE=filter (pieces of any length, no giving up) on the
+# host matcher (AGREP_GPU_DEVICE=host), against the naive DP oracle:
+#  - random cases with planted copies near the threshold k (tests/casegen.c):
+#    edits anywhere, so inside pieces and across their boundaries; with -i,
+#    -w, -x, -v, -c, -n, -z, small chunks (matches straddling them);
+#  - copies of a phrase with edits placed at every piece boundary and inside
+#    each piece, at the start and at the end of lines, in lines of several KB
+#    (the SIMD verification), with case flips for -i;
+#  - -o against the scalar engine (the oracle has no -o);
+#  - the automatic choice (filter where it pays, giving up when candidates
+#    are dense) on the King James Bible, when bible(1) is there.
+# Knobs: FILTER_SEEDS (random cases, default 24).
+load test_helper
+load check_helper
+
+NSEEDS="${FILTER_SEEDS:-24}"
+FORCE="AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=filter"
+
+setup_file() {
+    local tool s
+    for tool in casegen oracle; do
+        command -v "$tool" >/dev/null ||
+            { echo "tests/bin/$tool missing: run 'make test-progs'" >&2; return 1; }
+    done
+    export CASES="$BATS_FILE_TMPDIR/cases"
+    mkdir -p "$CASES"
+    local alpha=(az mixed words printable)
+    for ((s = 1; s <= NSEEDS; s++)); do
+        local opts="-n 3:70 -k 0:8 -p 1:2 -b 1500:5000 -a ${alpha[s % 4]}"
+        # shellcheck disable=SC2086
+        casegen $opts "$s" "$CASES/t.$s" "$CASES/p.$s" > "$CASES/k.$s"
+        echo "tests/bin/casegen $opts $s /tmp/agrep-repro/t.$s /tmp/agrep-repro/p.$s" > "$CASES/g.$s"
+        tr '\n' '\0' < "$CASES/t.$s" > "$CASES/z.$s"
+    done
+    # copies with edits at chosen places: PHRASE K -> lines
+    edits "for his mercy endureth for ever" > "$CASES/e1"
+    edits "And God saw the light, that it was good: and God divided the" > "$CASES/e2"
+    edits "righteousness" > "$CASES/e3"
+}
+
+# edits PHRASE: for k in 1..5, copies of PHRASE with k edits (substitution,
+# deletion, insertion in turn) at the k + 1 piece boundaries (one byte before,
+# at, one byte after) and in the middle of pieces; each copy alone on a line,
+# at the start of a line, at its end, with upper-case flips, and one inside a
+# line of 5000 bytes.
+edits() {
+    awk -v P="$1" 'BEGIN {
+        n = length(P)
+        for (k = 1; k <= 5 && k < n; k++) {
+            m = k + 1
+            for (d = -1; d <= 2; d++) {
+                s = P
+                for (j = 1; j <= k; j++) {
+                    pos = int(j * n / m) + (d == 2 ? -int(n / m / 2) : d)
+                    if (pos < 1) pos = 1
+                    if (pos > length(s)) pos = length(s)
+                    t = (j + d + k) % 3
+                    if (t == 0) s = substr(s, 1, pos - 1) "#" substr(s, pos + 1)
+                    else if (t == 1) s = substr(s, 1, pos - 1) substr(s, pos + 1)
+                    else s = substr(s, 1, pos - 1) "%" substr(s, pos)
+                }
+                print s
+                print "lead " s
+                print s " trail"
+                print "x" toupper(substr(s, 1, 5)) substr(s, 6) "y"
+                pad = ""
+                while (length(pad) < 5000) pad = pad "filler words, "
+                print substr(pad, 1, 2500) s substr(pad, 1, 2500)
+            }
+        }
+        print ""
+        print "nothing here"
+    }'
+}
+
+@test "filter (forced) agrees with the oracle on random cases, flags and chunks" {
+    begin_checks
+    local flagsets=("" "-i" "-w" "-x" "-v -c" "-n -i" "-w -i -n" "-x -c")
+    local s k desc f i=0
+    for ((s = 1; s <= NSEEDS; s++)); do
+        read -r k desc < "$CASES/k.$s"
+        GEN=$(cat "$CASES/g.$s")
+        f=${flagsets[i++ % ${#flagsets[@]}]}
+        # shellcheck disable=SC2086
+        check "$FORCE" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        # shellcheck disable=SC2086
+        check "$FORCE AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        check "$FORCE" "" -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
+    done
+    end_checks
+}
+
+@test "filter (forced): edits at piece boundaries, line ends, long lines, -i" {
+    begin_checks
+    local e p k f
+    for e in 1 2 3; do
+        case $e in
+            1) p="for his mercy endureth for ever" ;;
+            2) p="And God saw the light, that it was good: and God divided the" ;;
+            3) p="righteousness" ;;
+        esac
+        for k in 0 1 2 3 4 5; do
+            for f in "" "-i -n" "-c"; do
+                # shellcheck disable=SC2086
+                check "$FORCE" "" $f -k "$k" "$p" "$CASES/e$e"
+            done
+            check "$FORCE AGREP_GPU_CHUNK=1000" "$CASES/e$e" -n -k "$k" "$p"
+        done
+    done
+    end_checks
+}
+
+@test "filter (forced): -o and --show-cost as the scalar engine gives them" {
+    begin_checks
+    local s k desc f
+    for ((s = 1; s <= 8; s++)); do
+        read -r k desc < "$CASES/k.$s"
+        for f in "-o" "-o -i -n" "-n --show-cost"; do
+            # shellcheck disable=SC2086
+            AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=scalar agrep-gpu $f -k "$k" \
+                -f "$CASES/p.$s" "$CASES/t.$s" > "$BATS_TEST_TMPDIR/ref" && rc=0 || rc=$?
+            # shellcheck disable=SC2086
+            REF="agrep-gpu $f (AGREP_GPU_HOST_ENGINE=scalar)" check_ref "$BATS_TEST_TMPDIR/ref" \
+                "$rc" "$FORCE" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        done
+    done
+    end_checks
+}
+
+@test "filter (automatic, giving up on dense candidates) on the King James Bible" {
+    command -v bible >/dev/null || skip "bible(1) missing (bible-kjv)"
+    local kjv="$BATS_FILE_TMPDIR/kjv.txt"
+    bible "Gen1:1-Rev22:21" | head -c 1500000 > "$kjv"
+    begin_checks
+    local c
+    # pieces of 2..15 bytes: sparse candidates (filter kept) and dense ones
+    # (the LORD, k=2: the filter gives up and the SIMD engine takes the rest)
+    for c in "1|LORD" "3|righteousness" "4|for his mercy endureth for ever" \
+             "2|the LORD" "4|and the LORD said" "5|And God saw the light, that it was good: and God divided the" \
+             "10|And God saw the light, that it was good: and God divided the light from the darkness."; do
+        check "AGREP_GPU_DEVICE=host" "" -c -k "${c%%|*}" "${c#*|}" "$kjv"
+        check "AGREP_GPU_DEVICE=host" "" -n -i -k "${c%%|*}" "${c#*|}" "$kjv"
+    done
+    end_checks
+}
