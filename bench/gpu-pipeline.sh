@@ -24,6 +24,7 @@ for a in "-c -k2 mercy" "-n -k1 LORD" "-o -b -k2 mercy" "-v -c -k1 the" "-c merc
 	[ "$r1" = "$r16" ] && [ "$r1" = "$h" ] && echo "same: $a" || echo "DIFFER: $a"
 done
 if [ -n "${GPU_BATS:-}" ]; then
+	AGREP_GPU_DEVICE=gpu bats tests/parity.bats 2>&1 | tail -4
 	PATH=$PATH:/usr/bin AGREP_GPU_DEVICE=gpu bats tests/threads.bats 2>&1 | tail -12
 fi
 echo "== 8.6 GB, -j1 against the default"
