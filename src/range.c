@@ -289,7 +289,16 @@ range_job(void *arg, int worker)
 	 * been read). */
 	nd = scan && (f->path ? f->size : at + dlen) > S.host_max ?
 	    device(w, !pool_threaded() || S.host_slow) : 0;
-	rb.s = nd > 0 ? &w->dev[idx % nd] : &w->host;
+	/* Of several devices, the one with the fewest ranges in flight: a
+	 * faster one frees up sooner and takes more. */
+	int di = -1;
+	for (int i = 0; i < nd; i++)
+		if (di < 0 || __atomic_load_n(&S.dev_busy[i], __ATOMIC_RELAXED) <
+		    __atomic_load_n(&S.dev_busy[di], __ATOMIC_RELAXED))
+			di = i;
+	if (di >= 0)
+		__atomic_add_fetch(&S.dev_busy[di], 1, __ATOMIC_RELAXED);
+	rb.s = di >= 0 ? &w->dev[di] : &w->host;
 	if (rb.s->cap < 2 * f->range)
 		scan_grow(rb.s, 2 * f->range);
 	if (pool_quit())
@@ -309,6 +318,8 @@ range_job(void *arg, int worker)
 		int sub = scan_submit(rb.s, 0, rb.end, rb.filled, 0) == 0;
 		bm = scan_finish(rb.s, 0, sub);
 	}
+	if (di >= 0)
+		__atomic_sub_fetch(&S.dev_busy[di], 1, __ATOMIC_RELAXED);
 	if (opt->lineno)
 		lines = range_lines(f, idx, count_eols(rb.chunk + rb.first,
 		    rb.end - rb.first) + (uintmax_t)rb.long_tail);

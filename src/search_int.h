@@ -47,6 +47,7 @@ struct search {
 	int		 opener_started;
 	struct scanner	 dev[OCL_MAXDEV]; /* the devices: context, program */
 	int		 ndev;		/* devices open */
+	int		 dev_busy[OCL_MAXDEV];	/* ranges in flight on each */
 	int		 dev_state;	/* 0 untried, 2 opening, 1 open,
 					 * -1 unusable */
 	int		 matched;	/* a record was selected (atomic) */
