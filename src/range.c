@@ -239,7 +239,7 @@ count_eols(const unsigned char *p, size_t n)
 static void
 range_format(struct fstate *fs, const struct rangebuf *rb, const uint64_t *bm)
 {
-	if (!fs->done)
+	if (!fs->done && rb->end > rb->first)
 		out_chunk(fs, rb->chunk, rb->first, rb->end, bm);
 }
 
