@@ -38,7 +38,11 @@ row() {
 	local med
 	med=$(awk -F, 'NR == 2 { printf "%.2f", $4 * 1000 }' "$TMP/hf.csv")
 	local lines
-	lines=$(bash -c "$* 2>/dev/null" | awk -F: '{ s += $NF } END { print s + 0 }')
+	case " $* " in
+	*" -c "*) lines=$(bash -c "$* 2>/dev/null" |
+	    awk -F: '{ s += $NF } END { print s + 0 }') ;;
+	*) lines=$(bash -c "$* 2>/dev/null" | wc -l) ;;
+	esac
 	awk -v l="$label" -v m="$med" -v b="$bytes" -v n="$lines" 'BEGIN {
 	    printf "| %s | %s | %.0f | %s |\n", l, m, b / (m / 1000) / 1e6, n }' >> "$TMP/rows"
 }
@@ -50,7 +54,7 @@ echo
 echo "$(date -u +%Y-%m-%d), $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores;" \
     "hyperfine -N, $RUNS runs after 2 warm-ups, output to a pipe; median ms." \
     "MB/s = input size / median.  The last column sums the counts printed" \
-    "(-c), so differing line selections show."
+    "(-c) or counts the lines printed, so differing line selections show."
 echo
 echo "| case | median ms | MB/s | lines |"
 echo "|---|---|---|---|"

@@ -383,6 +383,20 @@ range_ready(struct bigfile *f, int idx)
 	return ready;
 }
 
+/* Returns the range size for a file of size bytes: S.range, or for a file
+ * of less than 16 ranges a sixteenth of it, down to RANGE_SMALL, so that a
+ * few megabytes are shared out over the workers too.  It depends on the
+ * file alone, never on the threads: the output is the same for every -j. */
+uint64_t
+range_for(uint64_t size)
+{
+	uint64_t r = S.range;
+
+	if (r > RANGE_SMALL && size / 16 < r)
+		r = size / 16 > RANGE_SMALL ? size / 16 : RANGE_SMALL;
+	return r;
+}
+
 /* Submits a large regular file as ranges. */
 void
 submit_ranges(const char *path, int show_name, uint64_t size)
@@ -394,7 +408,7 @@ submit_ranges(const char *path, int show_name, uint64_t size)
 	f->show_name = show_name;
 	f->size = size;
 	f->tsize = (long long)size;
-	f->range = S.range;
+	f->range = range_for(size);
 	f->nranges = (int)((size + f->range - 1) / f->range);
 	f->refs = f->nranges;
 	pthread_mutex_init(&f->mu, NULL);

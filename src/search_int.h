@@ -18,6 +18,7 @@
 #define CHUNK_GPU	(64u << 20)
 #define RANGE_MIN	256		/* bytes of a range at least */
 #define RANGE_SLOW	(4u << 20)	/* ranges when the scan is costly */
+#define RANGE_SMALL	(1u << 20)	/* ranges of smaller files, at least */
 
 /* One worker's state: its own host matcher slots, its own slots on every
  * device in use, and where its current input stands. */
@@ -82,6 +83,7 @@ int	 search_file_local(struct searcher *, const char *path, int show_name);
 
 /* range.c */
 int	 ranges_ok(void);
+uint64_t range_for(uint64_t size);
 void	 submit_ranges(const char *path, int show_name, uint64_t size);
 int	 submit_stream(int fd, const char *name, int show_name);
 

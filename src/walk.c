@@ -166,7 +166,8 @@ submit_input(const char *path, int show_name, const struct stat *st)
 		return;
 	}
 	if (path != NULL && st != NULL && S_ISREG(st->st_mode) &&
-	    (uint64_t)st->st_size > S.range + 1 && ranges_ok() &&
+	    (uint64_t)st->st_size > range_for((uint64_t)st->st_size) + 1 &&
+	    ranges_ok() &&
 	    access(path, R_OK) == 0
 	    && S.file_hook == NULL
 	    ) {
