@@ -114,6 +114,7 @@ bigfile_unref(struct bigfile *f)
 
 	pthread_mutex_lock(&f->mu);
 	last = --f->refs == 0;
+	pthread_cond_broadcast(&f->cv);	/* the stdin reader may wait */
 	pthread_mutex_unlock(&f->mu);
 	if (last) {
 		pthread_mutex_destroy(&f->mu);
@@ -496,6 +497,10 @@ submit_stream(int fd, const char *name, int show_name)
 		*rj = (struct rangejob){ f, idx++, buf, len, off, 0 };
 		off += len;
 		pthread_mutex_lock(&f->mu);
+		/* Bounded memory: at most two ranges per worker read ahead
+		 * (refs counts this reader too). */
+		while (f->refs > 2 * pool_workers())
+			pthread_cond_wait(&f->cv, &f->mu);
 		f->refs++;
 		f->size = off;
 		if (eof && have == len)
