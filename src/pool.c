@@ -45,7 +45,7 @@ struct job {
 /* The pipeline's shared state: queue, order, and the writer's. */
 struct pool {
 	pthread_mutex_t	 mu;
-	pthread_cond_t	 work;		/* a job was queued, or stop */
+	pthread_cond_t	 work;		/* a job was queued */
 	pthread_cond_t	 turn;		/* the head moved on */
 	pthread_t	*tids;
 	int		 nthreads;	/* 1: run jobs inline */
@@ -56,7 +56,6 @@ struct pool {
 	uint64_t	 next_seq;	/* the next job's number */
 	uint64_t	 head;		/* the job whose output goes out now */
 	int		 writing;	/* a thread drains finished jobs */
-	int		 stop;
 	int		 ended;		/* pool_end: messages go out at once */
 	size_t		 out_cap;	/* a job's buffer before it waits */
 	int		 line_buffered;
@@ -197,21 +196,25 @@ job_head(struct job *j, int wait)
 	return head;
 }
 
-/* Writes the job's output if it is the head; a later job with a full
- * buffer waits for its turn first (force: write now if head). */
+/* Writes the job's output now if it is the head (with one thread it always
+ * is); a later job with a full buffer waits for its turn first.  Called
+ * when the buffer is full or the output must go out (a message,
+ * --line-buffered). */
 static void
-job_maybe_write(struct job *j, int force)
+job_maybe_write(struct job *j)
 {
 	if (j->hold)
 		return;
-	if (P.nthreads <= 1) {
-		if (force || j->len >= P.out_cap)
-			job_write(j);
-		return;
-	}
-	if (job_head(j, j->len >= P.out_cap))
+	if (P.nthreads <= 1 || job_head(j, j->len >= P.out_cap))
 		job_write(j);
-	(void)force;
+}
+
+static void
+job_free(struct job *j)
+{
+	free(j->buf);
+	free(j->seg);
+	free(j);
 }
 
 /* Drains finished jobs from the head on, in order. */
@@ -226,9 +229,7 @@ drain(void)
 		P.writing = 1;
 		pthread_mutex_unlock(&P.mu);
 		job_write(j);
-		free(j->buf);
-		free(j->seg);
-		free(j);
+		job_free(j);
 		pthread_mutex_lock(&P.mu);
 		P.ring[P.head % P.maxjobs] = NULL;
 		P.head++;
@@ -243,9 +244,7 @@ job_finish(struct job *j)
 {
 	if (P.nthreads <= 1) {
 		job_write(j);
-		free(j->buf);
-		free(j->seg);
-		free(j);
+		job_free(j);
 		return;
 	}
 	pthread_mutex_lock(&P.mu);
@@ -264,6 +263,8 @@ run_job(struct job *j, int worker)
 	job_finish(j);
 }
 
+/* A worker takes jobs in order as long as the process lives (see
+ * pool_end). */
 static void *
 worker_main(void *arg)
 {
@@ -272,17 +273,15 @@ worker_main(void *arg)
 	for (;;) {
 		struct job *j;
 		pthread_mutex_lock(&P.mu);
-		while (P.qhead == NULL && !P.stop)
+		while (P.qhead == NULL)
 			pthread_cond_wait(&P.work, &P.mu);
-		if ((j = P.qhead) == NULL) {
-			pthread_mutex_unlock(&P.mu);
-			return NULL;
-		}
+		j = P.qhead;
 		if ((P.qhead = j->qnext) == NULL)
 			P.qtail = NULL;
 		pthread_mutex_unlock(&P.mu);
 		run_job(j, worker);
 	}
+	return NULL;	/* not reached */
 }
 
 /*
@@ -406,7 +405,7 @@ pool_emit(const void *p, size_t n)
 	}
 	job_add(cur, 1, p, n);
 	if (cur->len >= P.out_cap || P.line_buffered)
-		job_maybe_write(cur, P.line_buffered);
+		job_maybe_write(cur);
 }
 
 /* Writes what the current job holds now if it is the head (--line-buffered,
@@ -415,7 +414,7 @@ void
 pool_flush(void)
 {
 	if (cur != NULL && cur->len > 0)
-		job_maybe_write(cur, 1);
+		job_maybe_write(cur);
 }
 
 /* A message for stderr, in order with the output around it. */
@@ -435,7 +434,7 @@ pool_msg(const char *p, size_t n)
 	}
 	if (cur != NULL) {
 		job_add(cur, 2, p, n);
-		job_maybe_write(cur, 1);
+		job_maybe_write(cur);
 		return;
 	}
 	if (P.nthreads <= 1 || !P.started || P.ended) {
@@ -465,7 +464,7 @@ pool_hold(int on, struct pool_mark *m)
 		m->printed = cur->printed;
 	}
 	if (!on && cur->len >= P.out_cap)
-		job_maybe_write(cur, 0);
+		job_maybe_write(cur);
 }
 
 /* Drops the current job's output after mark m (taken while held). */
