@@ -375,16 +375,20 @@ fail:
 
 /*
  * Makes c a worker's clone of the open device scanner p: the same context,
- * program and tables, a queue and SCAN_SLOTS slots of its own.  Returns 0.
+ * program and tables, a queue and SCAN_SLOTS slots of its own.  The first
+ * clone takes over the slots p made when it was opened (they proved the
+ * device can hold them); later ones make theirs when first used.
  */
-int
+void
 scan_clone(struct scanner *c, struct scanner *p)
 {
 	cl_int err;
 
+	pthread_mutex_lock(p->lock);
 	*c = *p;
+	memset(p->slot, 0, sizeof(p->slot));
+	pthread_mutex_unlock(p->lock);
 	c->parent = p;
-	memset(c->slot, 0, sizeof(c->slot));
 	/* A queue of its own: the workers' transfers and kernels overlap on
 	 * the device instead of waiting in one in-order queue. */
 	c->queue = clCreateCommandQueue(p->ctx, p->dev.device,
@@ -393,18 +397,8 @@ scan_clone(struct scanner *c, struct scanner *p)
 		OCL_FAIL("clCreateCommandQueue", err);
 		c->queue = p->queue;	/* share the device's */
 	}
-	/* Its slots are made when first used (scan_chunk): a range job needs
-	 * one, the ring two, and pinned memory is dear to make. */
-	return 0;
-}
-
-/* Frees the slots of a scanner whose clones do the scanning. */
-void
-scan_drop_slots(struct scanner *s)
-{
-	for (int i = SCAN_SLOTS - 1; i >= 0; i--)
-		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
-			slot_free(s, &s->slot[i]);
+	/* Slots not taken over are made when first used (scan_chunk): a
+	 * range job needs one, the ring two, and pinned memory is dear. */
 }
 
 /* Grows every slot to hold chunks of cap bytes, keeping their contents. */

@@ -66,8 +66,7 @@ void	 scan_open_host(struct scanner *, const struct patset *,
 int	 scan_open_device(struct scanner *, const struct patset *,
 	    unsigned char eol, size_t cap, const struct ocl_dev *,
 	    size_t slice);
-int	 scan_clone(struct scanner *, struct scanner *parent);
-void	 scan_drop_slots(struct scanner *);
+void	 scan_clone(struct scanner *, struct scanner *parent);
 void	 scan_grow(struct scanner *, size_t cap);
 int	 scan_set_patterns(struct scanner *, const struct patset *);
 unsigned char *scan_chunk(struct scanner *, int slot);

@@ -61,12 +61,11 @@ open_devices(void)
 			warnx_("warning: %s unusable%s", d[i].name, nd == 0 &&
 			    i == n - 1 ? "; using the host matcher" : "");
 		else
-			scan_drop_slots(&S.dev[nd++]);	/* clones scan */
+			nd++;
 	}
 	return nd;
 }
 
-/* Publishes the outcome of open_devices. */
 /* Opens the devices with their messages kept back: when they would come
  * out depends on the threads, so they come at the end of the run. */
 static int
@@ -80,6 +79,7 @@ open_devices_quietly(void)
 	return nd;
 }
 
+/* Publishes the outcome of open_devices. */
 static void
 devices_opened(int nd)
 {
@@ -103,10 +103,11 @@ opener_main(void *arg)
 }
 
 /* Starts opening the devices in the background, if nobody has; meanwhile
- * the host matcher searches (see chunk jobs). */
+ * the host matcher searches (see range_job). */
 void
 devices_start(void)
 {
+	pthread_t opener;
 	int go = 0;
 
 	pthread_mutex_lock(&S.mu);
@@ -117,11 +118,9 @@ devices_start(void)
 	pthread_mutex_unlock(&S.mu);
 	if (!go)
 		return;
-	if (!pool_threaded() || pthread_create(&S.opener, NULL, opener_main,
+	if (!pool_threaded() || pthread_create(&opener, NULL, opener_main,
 	    NULL) != 0)
 		devices_opened(open_devices_quietly());
-	else
-		S.opener_started = 1;
 }
 
 /* Returns the devices open for this worker (0: use the host matcher),
@@ -143,11 +142,8 @@ device(struct searcher *w, int wait)
 	if (state != 1)
 		return 0;
 	/* This worker's own slots on each device. */
-	while (w->ndev < S.ndev) {
-		if (scan_clone(&w->dev[w->ndev], &S.dev[w->ndev]) == -1)
-			fatalx("cannot allocate device buffers");
-		w->ndev++;
-	}
+	for (; w->ndev < S.ndev; w->ndev++)
+		scan_clone(&w->dev[w->ndev], &S.dev[w->ndev]);
 	/* Chunks move from the host's slots to these: as large at least. */
 	for (int i = 0; i < w->ndev; i++)
 		if (w->dev[i].cap < w->host.cap)

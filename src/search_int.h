@@ -44,8 +44,6 @@ struct search {
 	int		 nw;
 	pthread_mutex_t	 mu;		/* guards the device state */
 	pthread_cond_t	 cv;
-	pthread_t	 opener;	/* opens the devices in the background */
-	int		 opener_started;
 	struct scanner	 dev[OCL_MAXDEV]; /* the devices: context, program */
 	int		 ndev;		/* devices open */
 	int		 dev_busy[OCL_MAXDEV];	/* ranges in flight on each */
