@@ -249,8 +249,8 @@ prefix(const struct fstate *fs, char sep, uintmax_t lineno, uintmax_t off,
 }
 
 /* Counts terminators in text[from, to). */
-static uintmax_t
-count_eol(const unsigned char *text, size_t from, size_t to)
+uintmax_t
+out_count_eol(const unsigned char *text, size_t from, size_t to)
 {
 	uintmax_t n = 0;
 	const unsigned char *p = text + from, *end = text + to;
@@ -295,11 +295,11 @@ static uintmax_t
 lineno_at(struct fstate *fs, const struct chunk *c, size_t ls)
 {
 	if (ls >= fs->counted) {
-		fs->lines += count_eol(c->text, fs->counted, ls);
+		fs->lines += out_count_eol(c->text, fs->counted, ls);
 		fs->counted = ls;
 		return fs->lines + 1;
 	}
-	return fs->lines + 1 - count_eol(c->text, ls, fs->counted);
+	return fs->lines + 1 - out_count_eol(c->text, ls, fs->counted);
 }
 
 static uintmax_t
@@ -617,7 +617,7 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 		}
 	}
 	if (opt->lineno)
-		fs->lines += count_eol(text, fs->counted, len);
+		fs->lines += out_count_eol(text, fs->counted, len);
 	fs->off += len - hist;
 }
 

@@ -38,6 +38,7 @@ void	out_long_record(struct fstate *, FILE *tmp, uintmax_t len,
 	    int terminated, int hit, int binary);
 void	out_file_size(struct fstate *, long long size);
 void	out_file_end(struct fstate *);
+uintmax_t out_count_eol(const unsigned char *, size_t from, size_t to);
 int	out_finish(void);
 int	out_quit(void);
 

@@ -22,7 +22,7 @@
 #include "util.h"
 
 /*
- * Chunk jobs: a large regular file is cut into ranges of equal size, each a
+ * Ranges: a large regular file is cut into ranges of equal size, each a
  * job of its own, so that several workers read, scan and format one file at
  * once.  A range's job handles the records that start in it: it skips the
  * bytes before its first record start and reads past its end to finish its
@@ -32,7 +32,7 @@
  * whether the file turned binary or is done.  It formats at once, assuming
  * neither, holding its output back; if an earlier range says otherwise, it
  * formats again.  Options whose state crosses records in ways a range cannot
- * know (context, -m, --best-match, --line-buffered) keep the ring.
+ * know (ranges_ok) keep one job per file, the ring.
  */
 struct bigfile {
 	char		*path;		/* NULL: streamed (standard input) */
@@ -68,9 +68,8 @@ struct rangejob {
 int
 ranges_ok(void)
 {
-	return opt->before == 0 && opt->after == 0 && opt->max_count < 0 &&
-	    !opt->best && !opt->line_buffered && !opt->context &&
-	    !opt->json && !opt->binary_nomatch;
+	return !opt->context && opt->max_count < 0 && !opt->best &&
+	    !opt->line_buffered && !opt->json && !opt->binary_nomatch;
 }
 
 /* Waits until the ranges before idx published their line counts; returns
@@ -221,20 +220,6 @@ range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
 	return 0;
 }
 
-/* Counts terminators in p[0, n). */
-static uintmax_t
-count_eols(const unsigned char *p, size_t n)
-{
-	const unsigned char *end = p + n;
-	uintmax_t c = 0;
-
-	while (p < end && (p = memchr(p, opt->eol, (size_t)(end - p)))) {
-		c++;
-		p++;
-	}
-	return c;
-}
-
 /* Formats a range's records from file state fs (name, offsets, lines set)
  * into the job's output. */
 static void
@@ -322,8 +307,9 @@ range_job(void *arg, int worker)
 	if (di >= 0)
 		__atomic_sub_fetch(&S.dev_busy[di], 1, __ATOMIC_RELAXED);
 	if (opt->lineno)
-		lines = range_lines(f, idx, count_eols(rb.chunk + rb.first,
-		    rb.end - rb.first) + (uintmax_t)rb.long_tail);
+		lines = range_lines(f, idx, (rb.end > rb.first ?
+		    out_count_eol(rb.chunk, rb.first, rb.end) : 0) +
+		    (uintmax_t)rb.long_tail);
 	/* Format as if nothing before this range made the file binary or
 	 * done; check, and format again if it did. */
 	out_file_start(&fs, f->name, f->show_name);
