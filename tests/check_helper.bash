@@ -131,3 +131,21 @@ end_checks() {
     fi
     echo "# $NCHECK checks" >&3
 }
+
+# need_tools TOOL...: fails (in setup_file) with a message when a tool is
+# missing: the test programs come from `make test-progs`, bible and
+# tre-agrep from `make deps`.
+need_tools() {
+    local t
+    for t in "$@"; do
+        command -v "$t" >/dev/null ||
+            { echo "$t missing: run 'make test-progs' (and 'make deps' for bible-kjv and tre-agrep)" >&2; return 1; }
+    done
+}
+
+# case_dir: exports CASES, the directory of the file's generated cases, and
+# makes it.
+case_dir() {
+    export CASES="$BATS_FILE_TMPDIR/cases"
+    mkdir -p "$CASES"
+}

@@ -14,13 +14,9 @@ CTX=("-A1" "-B1" "-C1" "-A2" "-B3" "-C2" "-A3 -B1" "-A1 -B4" "-C5" "-A2 -C1" "-B
 PFX=("" "-n" "-b" "-n -b" "-i" "-n -i" "-H" "-v -n" "-c" "-l")
 
 setup_file() {
-    local tool s
-    for tool in casegen oracle; do
-        command -v "$tool" >/dev/null ||
-            { echo "tests/bin/$tool missing: run 'make test-progs'" >&2; return 1; }
-    done
-    export CASES="$BATS_FILE_TMPDIR/cases"
-    mkdir -p "$CASES"
+    local s
+    need_tools casegen oracle || return 1
+    case_dir
     for ((s = 1; s <= NCASES; s++)); do
         # short lines, a few matching ones: groups that touch, overlap or not
         casegen -p 1 -n 3:6 -k 0:1 -a "$( ((s % 2)) && echo mixed || echo words)" \

@@ -21,13 +21,9 @@ NSEEDS="${FILTER_SEEDS:-24}"
 FORCE="AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=filter"
 
 setup_file() {
-    local tool s
-    for tool in casegen oracle; do
-        command -v "$tool" >/dev/null ||
-            { echo "tests/bin/$tool missing: run 'make test-progs'" >&2; return 1; }
-    done
-    export CASES="$BATS_FILE_TMPDIR/cases"
-    mkdir -p "$CASES"
+    local s
+    need_tools casegen oracle || return 1
+    case_dir
     local alpha=(az mixed words printable)
     for ((s = 1; s <= NSEEDS; s++)); do
         local opts="-n 3:70 -k 0:8 -p 1:2 -b 1500:5000 -a ${alpha[s % 4]}"

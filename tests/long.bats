@@ -40,13 +40,8 @@ join_verses() {
 lcg() { X=$(( (X * 1103515245 + 12345) % 2147483648 )); R=$(( X / 65536 )); }
 
 setup_file() {
-    local tool
-    for tool in casegen oracle; do
-        command -v "$tool" >/dev/null ||
-            { echo "tests/bin/$tool missing: run 'make test-progs'" >&2; return 1; }
-    done
-    export CASES="$BATS_FILE_TMPDIR/cases"
-    mkdir -p "$CASES"
+    need_tools casegen oracle || return 1
+    case_dir
     local s
     for ((s = 1; s <= NSEEDS; s++)); do
         mk "$s" "-n 60:300 -k 0:12"
@@ -56,10 +51,7 @@ setup_file() {
     done
 
     # ---- the Bible, one verse per line, and phrases for tre-agrep
-    for tool in bible tre-agrep; do
-        command -v "$tool" >/dev/null ||
-            { echo "$tool missing: 'make deps' installs it (bible-kjv, tre-agrep)" >&2; return 1; }
-    done
+    need_tools bible tre-agrep || return 1
     local B="$BATS_FILE_TMPDIR/bible"
     mkdir -p "$B"
     bible "Gen1:1-Rev22:21" | join_verses > "$B/kjv.txt"

@@ -29,13 +29,9 @@ join_verses() {
 }
 
 setup_file() {
-    local tool s i
-    for tool in casegen oracle bible; do
-        command -v "$tool" >/dev/null ||
-            { echo "$tool missing: run 'make test-progs' (and 'make deps' for bible-kjv)" >&2; return 1; }
-    done
-    export CASES="$BATS_FILE_TMPDIR/cases"
-    mkdir -p "$CASES"
+    local s i
+    need_tools casegen oracle bible || return 1
+    case_dir
     for ((i = 0; i < ${#HUNDRED[@]}; i++)); do
         mk "$((100 + i))" "-p 100 -n 5:15 -b 3000:6000 -l 0:80 -P 30 ${HUNDRED[i]}"
     done

@@ -29,13 +29,9 @@ mk() {
 }
 
 setup_file() {
-    local tool s
-    for tool in casegen oracle; do
-        command -v "$tool" >/dev/null ||
-            { echo "tests/bin/$tool missing: run 'make test-progs'" >&2; return 1; }
-    done
-    export CASES="$BATS_FILE_TMPDIR/cases"
-    mkdir -p "$CASES"
+    local s
+    need_tools casegen oracle || return 1
+    case_dir
     for ((s = 1; s <= NCASES; s++)); do
         mk "$s" "${GENOPTS[s % 6]}"
         # a second, smaller file for --best-match over several inputs
