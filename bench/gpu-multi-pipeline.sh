@@ -3,17 +3,9 @@
 # root with .devdeps and .devdata carried: one GPU against both, through the
 # parallel pipeline, on 8.6 GB and on 1,000 patterns over 34 MB.
 set -u
-bash .devdeps/opencl-setup.sh >/dev/null 2>&1
-make -j32 >/tmp/build.log 2>&1 || { tail -20 /tmp/build.log; exit 1; }
-B=$PWD/agrep-gpu; K=$PWD/.devdata/kjv.txt
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc
-$B --list-devices
-G1=/dev/shm/k1g; G8=/dev/shm/k8g
-for i in $(seq 250); do cat $K; done > $G1
-for i in 1 2 3 4 5 6 7 8; do cat $G1; done > $G8
+. bench/gpu-setup.sh
 tr -cs 'A-Za-z' '\n' < $K | awk 'length>=5 && length<=15' | sort -u | head -1000 > /tmp/p1000
 head -c 34385912 $G1 > /tmp/k34
-tm() { local l="$1"; shift; /usr/bin/time -f "$l: wall %e s, rss %M KB" "$@"; }
 $B --device=gpu -c -k2 mercy $G1 >/dev/null; $B --device=all -c -k2 mercy $G1 >/dev/null
 for r in 1 2 3; do
 	for d in gpu all; do

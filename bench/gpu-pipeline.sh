@@ -6,16 +6,8 @@
 # (1 GiB file and 1 GiB stdin), and runs .devdeps/measure.sh (the peers).
 # Prints a log; the figures go into bench/RESULTS-h100.md by hand.
 set -u
-bash .devdeps/opencl-setup.sh >/dev/null 2>&1
-make -j16 >/tmp/build.log 2>&1 || { tail -20 /tmp/build.log; exit 1; }
+. bench/gpu-setup.sh
 make test-progs >/dev/null 2>&1
-B=$PWD/agrep-gpu; K=$PWD/.devdata/kjv.txt
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc
-$B --list-devices
-G1=/dev/shm/k1g; G8=/dev/shm/k8g
-for i in $(seq 250); do cat $K; done > $G1
-for i in 1 2 3 4 5 6 7 8; do cat $G1; done > $G8
-tm() { local l="$1"; shift; /usr/bin/time -f "$l: wall %e s, rss %M KB" "$@"; }
 $B -c -k2 mercy $G1 >/dev/null		# program cache
 echo "== -jN against -j1 on the GPU (output identical?)"
 for a in "-c -k2 mercy" "-n -k1 LORD" "-o -b -k2 mercy" "-v -c -k1 the" "-c mercy"; do
