@@ -45,6 +45,13 @@ output_checked(void)
 	    (opt->max_count < 0 || opt->max_count > 1);
 }
 
+/* Returns the name standard input goes by (--label). */
+static const char *
+stdin_name(void)
+{
+	return opt->label ? opt->label : "(standard input)";
+}
+
 /* Searches one file: through the hook when one is set (an MPI run of
  * several ranks spreads each file over them, see src/mpi.c). */
 static int
@@ -66,13 +73,7 @@ stdin_search(struct searcher *w, int show_name)
 	int rc, reg = fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
 	off_t at = reg ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
 
-	out_file_start(&fs, opt->label ? opt->label : "(standard input)",
-	    show_name);
-	if (reg && in_is_output(&st) && output_checked()) {
-		if (!opt->silent)
-			warnx_("%s: input file is also the output", fs.name);
-		return -1;
-	}
+	out_file_start(&fs, stdin_name(), show_name);
 	out_file_size(&fs, reg ? (long long)st.st_size : -1);
 	w->read_pos = 0;
 	w->read_left = UINT64_MAX;
@@ -129,25 +130,17 @@ search_jobs_failed(void)
 
 
 
-/* Streams standard input as ranges when it is no output file; returns 1
- * when it did (or refused it), 0 when the ring is to search it. */
+/* Is the input named name, of status st (NULL: unknown), also standard
+ * output?  Then it is refused as grep refuses it: returns 1 after the
+ * message. */
 static int
-stream_ok(int show_name)
+refused_as_output(const char *name, const struct stat *st)
 {
-	const char *name = opt->label ? opt->label : "(standard input)";
-	struct stat st;
-
-	if (S.file_hook != NULL)
+	if (st == NULL || !in_is_output(st) || !output_checked())
 		return 0;
-	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
-	    in_is_output(&st) && output_checked()) {
-		if (!opt->silent)
-			warnx_("%s: input file is also the output", name);
-		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
-		return 1;
-	}
-	if (submit_stream(STDIN_FILENO, name, show_name) == -1)
-		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	if (!opt->silent)
+		warnx_("%s: input file is also the output", name);
+	__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
 	return 1;
 }
 
@@ -157,20 +150,15 @@ static void
 submit_input(const char *path, int show_name, const struct stat *st)
 {
 	struct filejob *fj;
+	struct stat in;
 
-	if (path != NULL && st != NULL && in_is_output(st) &&
-	    output_checked()) {
-		if (!opt->silent)
-			warnx_("%s: input file is also the output", path);
-		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	if (path == NULL ? fstat(STDIN_FILENO, &in) == 0 &&
+	    refused_as_output(stdin_name(), &in) :
+	    refused_as_output(path, st))
 		return;
-	}
 	if (path != NULL && st != NULL && S_ISREG(st->st_mode) &&
 	    (uint64_t)st->st_size > range_for((uint64_t)st->st_size) + 1 &&
-	    ranges_ok() &&
-	    access(path, R_OK) == 0
-	    && S.file_hook == NULL
-	    ) {
+	    ranges_ok() && access(path, R_OK) == 0 && S.file_hook == NULL) {
 		batch_flush();
 		submit_ranges(path, show_name, (uint64_t)st->st_size);
 		return;
@@ -197,8 +185,12 @@ submit_input(const char *path, int show_name, const struct stat *st)
 		if (out_quit())
 			return;
 	}
-	if (path == NULL && ranges_ok() && stream_ok(show_name))
+	/* Standard input as ranges (not under MPI: rank 0 searches it). */
+	if (path == NULL && ranges_ok() && S.file_hook == NULL) {
+		if (submit_stream(STDIN_FILENO, stdin_name(), show_name) == -1)
+			__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
 		return;
+	}
 	fj = xcalloc(1, sizeof(*fj));
 	fj->n = 1;
 	fj->path[0] = path ? xstrdup(path) : NULL;
