@@ -84,20 +84,27 @@ parse_colors(void)
 		    "GREP_COLORS='mt=%s'", old, old);
 }
 
-/* Gives the pipeline's writer the group separator (--group-separator,
- * "--" by default), coloured; none with --no-group-separator. */
+/* The group separator line (--group-separator, "--" by default),
+ * coloured: group_sep prints it, and the pipeline's writer between jobs. */
+static struct {
+	char	*s;
+	size_t	 len;		/* 0: --no-group-separator */
+} sepline;
+
+/* Makes sepline and gives the writer a copy. */
 static void
 set_separator(void)
 {
 	const char *g = opt->group_sep ? opt->group_sep : "";
 	size_t cap = strlen(g) + 64;
-	char *sep = xmalloc(cap);
-	int n = opt->color && sgr.se[0] ?
-	    snprintf(sep, cap, "\33[%sm\33[K%s\33[m\33[K\n", sgr.se, g) :
-	    snprintf(sep, cap, "%s\n", g);
+	int n;
 
-	pool_set_sep(sep, opt->group_sep ? (size_t)n : 0);
-	free(sep);
+	sepline.s = xmalloc(cap);
+	n = opt->color && sgr.se[0] ?
+	    snprintf(sepline.s, cap, "\33[%sm\33[K%s\33[m\33[K\n", sgr.se, g) :
+	    snprintf(sepline.s, cap, "%s\n", g);
+	sepline.len = opt->group_sep ? (size_t)n : 0;
+	pool_set_sep(sepline.s, sepline.len);
 }
 
 void
@@ -321,10 +328,8 @@ group_sep(struct fstate *fs, uintmax_t at)
 		return;
 	if (!opt->best && !pool_job_printed())
 		pool_lead_sep();
-	else {
-		emit_colored(sgr.se, opt->group_sep, strlen(opt->group_sep));
-		emit("\n", 1);
-	}
+	else
+		emit(sepline.s, sepline.len);
 }
 
 /* Prints one record text[ls, le) with its prefix: a context record (sep
@@ -699,6 +704,8 @@ out_finish(void)
 		best.len = 0;
 	}
 	free(best.buf);
+	free(sepline.s);
+	sepline.s = NULL;
 	best.buf = NULL;
 	if (opt->json && !opt->quiet) {
 		struct jbuf b = { NULL, 0, 0 };
