@@ -13,7 +13,7 @@ LDLIBS	 = -lOpenCL -lpthread
 SRCS	 = agrep-gpu.c src/filter.c src/hostmatch.c src/input.c src/ocl.c \
 	   src/output.c src/pattern.c src/pool.c src/range.c src/refine.c \
 	   src/scan.c src/search.c src/walk.c \
-	   src/simd.c src/util.c src/edits.c src/json.c
+	   src/simd.c src/util.c src/edits.c src/json.c src/utf8.c
 HDRS	 = $(wildcard src/*.h)
 BIN	?= agrep-gpu
 B	 = build
@@ -29,7 +29,8 @@ OBJS	 = $(SRCS:%.c=$(B)/%.o) $(B)/kernels.o
 
 DEPS_DEBIAN = build-essential pkg-config ocl-icd-opencl-dev opencl-headers \
 	   pocl-opencl-icd clinfo bats bats-assert bats-support tre-agrep \
-	   bible-kjv clang libclang-rt-14-dev valgrind openmpi-bin libopenmpi-dev python3
+	   bible-kjv clang libclang-rt-14-dev valgrind openmpi-bin libopenmpi-dev python3 \
+	   fortunes-ru fortunes-de
 
 all: $(BIN)
 

@@ -19,6 +19,7 @@
 #include "src/pattern.h"
 #include "src/pool.h"
 #include "src/search.h"
+#include "src/utf8.h"
 #include "src/util.h"
 #ifdef AGREP_MPI
 #include "src/mpi.h"
@@ -37,7 +38,7 @@ enum {
 	OPT_LIST_DEVICES, OPT_HELP, OPT_NO_ICASE, OPT_MAX_ERRORS, OPT_COLOR,
 	OPT_SHOW_COST, OPT_BEST, OPT_INCLUDE, OPT_EXCLUDE, OPT_EXCLUDE_DIR,
 	OPT_SHOW_EDITS, OPT_JSON, OPT_GROUP_SEP, OPT_NO_GROUP_SEP,
-	OPT_BINARY_FILES
+	OPT_BINARY_FILES, OPT_UTF8, OPT_BYTES
 };
 
 static const char short_opts[] =
@@ -49,6 +50,8 @@ static const struct option long_opts[] = {
 	{ "file",		required_argument, NULL, 'f' },
 	{ "ignore-case",	no_argument,	   NULL, 'i' },
 	{ "no-ignore-case",	no_argument,	   NULL, OPT_NO_ICASE },
+	{ "utf8",		no_argument,	   NULL, OPT_UTF8 },
+	{ "bytes",		no_argument,	   NULL, OPT_BYTES },
 	{ "invert-match",	no_argument,	   NULL, 'v' },
 	{ "count",		no_argument,	   NULL, 'c' },
 	{ "files-with-matches",	no_argument,	   NULL, 'l' },
@@ -113,13 +116,18 @@ usage(FILE *fp)
 	}
 	fputs(
 "Print the lines of FILEs (or standard input) that contain PATTERN with at\n"
-"most k errors (inserted, deleted or substituted bytes).\n"
+"most k errors (inserted, deleted or substituted characters; bytes outside\n"
+"a UTF-8 locale).\n"
 "\n"
 "Matching:\n"
 "  -k, --max-errors=NUM      allow NUM errors (default 0); also -NUM, e.g. -2\n"
 "  -e, --regexp=PATTERN      use PATTERN (repeatable; literal bytes)\n"
 "  -f, --file=FILE           take patterns from FILE, one per line\n"
-"  -i, -y, --ignore-case     fold ASCII case; --no-ignore-case undoes it\n"
+"  -i, -y, --ignore-case     fold case (Unicode in UTF-8 mode, else ASCII);\n"
+"                            --no-ignore-case undoes it\n"
+"      --utf8                an error is one UTF-8 character (the default\n"
+"                            in a UTF-8 locale)\n"
+"      --bytes               an error is one byte (the default otherwise)\n"
 "  -v, --invert-match        select non-matching lines\n"
 "  -w, --word-regexp         the match starts and ends at word boundaries\n"
 "  -x, --line-regexp         the whole line is within k errors\n"
@@ -263,6 +271,7 @@ struct args {
 	long long	 context;	/* -C NUM */
 	const char	*color;		/* --color=WHEN */
 	size_t		 nglob[2];	/* --include/--exclude, --exclude-dir */
+	int		 utf8;		/* --utf8 1, --bytes 0, else -1 */
 };
 
 /* Appends a glob to a NULL-ended list. */
@@ -364,6 +373,8 @@ apply(int c, struct options *o, struct args *a)
 		break;
 	case 'i': case 'y': o->icase = 1; break;
 	case OPT_NO_ICASE: o->icase = 0; break;
+	case OPT_UTF8: a->utf8 = 1; break;
+	case OPT_BYTES: a->utf8 = 0; break;
 	case 'v': o->invert = 1; break;
 	case 'c': o->count = 1; break;
 	case 'l': o->list = 1; o->list_none = 0; break;
@@ -493,6 +504,7 @@ main(int argc, char **argv)
 	o.max_count = -1;
 	o.before = o.after = -1;
 	a.context = -1;
+	a.utf8 = -1;
 	o.eol = '\n';
 	o.group_sep = "--";
 	o.device = getenv("AGREP_GPU_DEVICE");
@@ -515,6 +527,8 @@ main(int argc, char **argv)
 	}
 	a.ps.k = o.k;
 	a.ps.icase = o.icase;
+	a.ps.utf8 = u8_mode(a.utf8);
+	a.ps.words = o.word;
 	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
 		fatalx("%s", err);
 	o.chunk = env_size("AGREP_GPU_CHUNK", 0, 1);

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edits.h"
 #include "json.h"
 #include "options.h"
 #include "output.h"
@@ -303,8 +302,7 @@ json_record(struct jbuf *b, struct fstate *fs, const unsigned char *line,
 			puts_(b, ",\"cost\":");
 			putnum(b, (uintmax_t)c);
 			if (opt->show_edits) {
-				char *cg = ed_cigar_of(p->str, p->len,
-				    line + s, e - s, pats->icase);
+				char *cg = rf_cigar(p, line + s, e - s);
 				puts_(b, ",\"edits\":\"");
 				puts_(b, cg);
 				put(b, "\"", 1);

@@ -182,7 +182,7 @@ static void
 emit_edits(const struct pattern *p, const unsigned char *t, size_t m,
     char sep)
 {
-	char *s = p ? ed_cigar_of(p->str, p->len, t, m, pats->icase) : NULL;
+	char *s = p ? rf_cigar(p, t, m) : NULL;
 
 	emits(s ? s : "*");
 	free(s);
@@ -196,14 +196,15 @@ static void
 emit_match(const char *code, const unsigned char *t, size_t m,
     const struct pattern *p)
 {
-	size_t nops, i = 0, j = 0;
+	size_t nops, i = 0, j = 0, *off;
 	char *ops;
 
 	if (!opt->show_edits || !opt->color || p == NULL) {
 		emit_colored(code, t, m);
 		return;
 	}
-	ops = ed_ops(p->str, p->len, t, m, pats->icase, &nops);
+	/* j counts characters; off (UTF-8 mode) gives their bytes */
+	ops = rf_ops(p, t, m, &nops, &off);
 	while (i < nops) {
 		size_t from = j;
 		int edited = ops[i] == 'X' || ops[i] == 'I';
@@ -211,10 +212,12 @@ emit_match(const char *code, const unsigned char *t, size_t m,
 		    (ops[i] != '=') == edited); i++)
 			j += ops[i] != 'D';
 		if (j > from)
-			emit_colored(edited ? ed_color() : code, t + from,
-			    j - from);
+			emit_colored(edited ? ed_color() : code,
+			    t + (off ? off[from] : from),
+			    off ? off[j] - off[from] : j - from);
 	}
 	free(ops);
+	free(off);
 }
 
 /* --json: one line's message (and the file's "begin" before its first). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pattern.h"
+#include "utf8.h"
 #include "util.h"
 
 void
@@ -77,19 +78,58 @@ build_peq(struct pattern *p, int icase)
 	}
 }
 
+/* What a pattern's length counts, for messages. */
+const char *
+pat_unit(const struct patset *ps)
+{
+	return ps->utf8 ? "characters" : "bytes";
+}
+
+/*
+ * UTF-8 mode: do the patterns need symbols?  Not at k = 0 without -i or -w
+ * when every pattern is well-formed: a byte occurrence of such a pattern is
+ * then an occurrence of its characters (-w needs the characters around it:
+ * refine.c finds them in the symbols' view).
+ */
+static int
+needs_symbols(const struct patset *ps)
+{
+	if (!ps->utf8)
+		return 0;
+	if (ps->k > 0 || ps->icase || ps->words)
+		return 1;
+	return !u8_valid((const unsigned char *)ps->store, ps->storelen);
+}
+
 /* Splits the stored text into patterns and builds their tables.  Returns 0,
  * or -1 with a message in errbuf. */
 int
 pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 {
-	size_t start = 0, cap = 0;
+	size_t start = 0, cap = 0, symat = 0;
 
+	if (needs_symbols(ps)) {
+		ps->u8 = u8_map_new(ps->icase);
+		ps->symstore = xmalloc(ps->storelen + 1);
+	}
 	for (size_t i = 0; i < ps->storelen; i++) {
 		if (ps->store[i] != '\n')
 			continue;
 		size_t len = i - start;
 		const unsigned char *s = (const unsigned char *)ps->store + start;
 		start = i + 1;
+		if (ps->u8 != NULL) {
+			unsigned char *sym = ps->symstore + symat;
+			if (u8_map_pattern(ps->u8, s, len, sym, &len) == -1) {
+				snprintf(errbuf, errlen, "the patterns hold "
+				    "more than %d different non-ASCII "
+				    "characters, the most UTF-8 mode can search "
+				    "for (--bytes searches bytes)", U8_MAXSYM);
+				return -1;
+			}
+			s = sym;
+			symat += len;
+		}
 		/* A pattern within k of the empty string matches every
 		 * record: no scan is needed (it stays for refinement). */
 		if (len <= (size_t)ps->k)
@@ -97,9 +137,9 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 		/* At k = 0 any length: longer ones are the host's exact
 		 * search (hostmatch.c). */
 		if (len > PAT_MAXLEN && ps->k > 0) {
-			snprintf(errbuf, errlen, "pattern of %zu bytes is longer "
-			    "than the limit of %d bytes with errors (-k)", len,
-			    PAT_MAXLEN);
+			snprintf(errbuf, errlen, "pattern of %zu %s is longer "
+			    "than the limit of %d %s with errors (-k)", len,
+			    pat_unit(ps), PAT_MAXLEN, pat_unit(ps));
 			return -1;
 		}
 		if (ps->npat == cap) {
@@ -116,6 +156,8 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 		if (p->nwords > ps->maxwords)
 			ps->maxwords = p->nwords;
 	}
+	if (ps->u8 != NULL)
+		u8_map_done(ps->u8);
 	return 0;
 }
 
@@ -126,5 +168,7 @@ pat_free(struct patset *ps)
 		free(ps->pat[i].peq);
 	free(ps->pat);
 	free(ps->store);
+	free(ps->symstore);
+	u8_map_free(ps->u8);
 	memset(ps, 0, sizeof(*ps));
 }

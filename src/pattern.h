@@ -5,11 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PAT_MAXLEN 4096		/* bytes */
+#define PAT_MAXLEN 4096		/* bytes (characters in UTF-8 mode) */
 #define PAT_MAXWORDS (PAT_MAXLEN / 64)
 
 struct pattern {
-	const unsigned char *str;	/* the bytes, owned by the set */
+	const unsigned char *str;	/* the bytes, owned by the set; in
+					 * UTF-8 mode the symbols (utf8.h) */
 	size_t len;
 	size_t nwords;			/* ceil(len / 64): Myers blocks */
 	uint64_t *peq;			/* PEq[c * nwords + b]: bit i of block b
@@ -26,10 +27,16 @@ struct patset {
 	int icase;
 	char *store;		/* pattern bytes */
 	size_t storelen;
+	int utf8;		/* UTF-8 mode: distance over characters */
+	int words;		/* -w: word characters are looked at */
+	struct u8map *u8;	/* UTF-8 mode and symbols needed: the map
+				 * (NULL when bytes give the same answer) */
+	unsigned char *symstore; /* the patterns' symbols */
 };
 
 /* pattern.c */
 void	 pat_init(struct patset *, int k, int icase);
+const char *pat_unit(const struct patset *);
 void	 pat_add(struct patset *, const char *, size_t);
 int	 pat_add_file(struct patset *, const char *path);
 int	 pat_compile(struct patset *, char *errbuf, size_t errlen);

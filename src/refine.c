@@ -15,13 +15,19 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "edits.h"
 #include "refine.h"
+#include "utf8.h"
 #include "util.h"
 
 #define INF (INT_MAX / 2)
 
 static const struct patset *ps;
 static enum rf_mode mode;
+/* UTF-8 mode: the record being refined as symbols (utf8.h), per thread:
+ * its word flags stand in for isword() of its bytes. */
+static __thread struct u8view view;
+static __thread const unsigned char *wordv;
 
 void
 rf_init(const struct patset *set, enum rf_mode m)
@@ -33,12 +39,16 @@ rf_init(const struct patset *set, enum rf_mode m)
 void
 rf_free(void)
 {
+	u8_view_free(&view);
 }
 
+/* Is character j of the record a word character? */
 static int
-isword(unsigned char c)
+isword(const unsigned char *line, size_t j)
 {
-	return isalnum(c) || c == '_';
+	if (wordv != NULL)
+		return wordv[j];
+	return (line[j] < 0x80 && isalnum(line[j])) || line[j] == '_';
 }
 
 /* May a match start before byte j of the record? */
@@ -48,7 +58,7 @@ start_ok(const unsigned char *line, size_t j)
 	if (mode == RF_LINE)
 		return j == 0;
 	if (mode == RF_WORD)
-		return j == 0 || !isword(line[j - 1]);
+		return j == 0 || !isword(line, j - 1);
 	return 1;
 }
 
@@ -59,15 +69,23 @@ end_ok(const unsigned char *line, size_t len, size_t j)
 	if (mode == RF_LINE)
 		return j == len;
 	if (mode == RF_WORD)
-		return j == len || !isword(line[j]);
+		return j == len || !isword(line, j);
 	return 1;
 }
 
+static unsigned char
+lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* Bytes, or symbols: -i folds ASCII here (other characters are folded in
+ * their symbols). */
 static int
 differ(unsigned char a, unsigned char b)
 {
 	if (ps->icase)
-		return tolower(a) != tolower(b);
+		return lower(a) != lower(b);
 	return a != b;
 }
 
@@ -177,14 +195,36 @@ best_of(const unsigned char *line, size_t len, size_t from, size_t *end,
 	return best;
 }
 
+/* UTF-8 mode: turns the record into symbols (view), and a byte offset in
+ * it into a symbol index; the bytes as they are otherwise. */
+static const unsigned char *
+enter(const unsigned char *line, size_t *len, size_t *from)
+{
+	if (ps->u8 == NULL)
+		return line;
+	u8_view(ps->u8, line, *len, &view);
+	wordv = view.word;
+	*from = u8_view_index(&view, *from);
+	*len = view.n;
+	return view.sym;
+}
+
+/* A symbol index back to the byte offset (in UTF-8 mode). */
+static size_t
+byte_at(size_t i)
+{
+	return ps->u8 != NULL ? view.off[i] : i;
+}
+
 /* Returns the least cost of a match of any pattern in the record, or INF
  * when none can match (e.g. -x and a record far longer than the pattern). */
 int
 rf_cost(const unsigned char *line, size_t len)
 {
 	const struct pattern *bp;
-	size_t e;
+	size_t from = 0, e;
 
+	line = enter(line, &len, &from);
 	return best_of(line, len, 0, &e, &bp, 0);
 }
 
@@ -253,12 +293,18 @@ rf_find_pat(const unsigned char *line, size_t len, size_t from,
 	int c;
 
 	*pp = NULL;
+	line = enter(line, &len, &from);
 	if (ps->k == 0)
-		return find_exact(line, len, from, start, end, pp);
-	c = best_of(line, len, from, end, pp, 1);
-	if (*pp == NULL)
-		return INF;
-	*start = backward(*pp, line, from, *end, c);
+		c = find_exact(line, len, from, start, end, pp);
+	else if ((c = best_of(line, len, from, end, pp, 1)) > ps->k ||
+	    *pp == NULL)
+		c = INF;
+	else
+		*start = backward(*pp, line, from, *end, c);
+	if (c < INF) {
+		*start = byte_at(*start);
+		*end = byte_at(*end);
+	}
 	return c;
 }
 
@@ -271,10 +317,50 @@ int
 rf_best(const unsigned char *line, size_t len, size_t *start, size_t *end,
     const struct pattern **pp)
 {
-	int c = best_of(line, len, 0, end, pp, 0);
+	size_t from = 0;
+	int c;
 
+	line = enter(line, &len, &from);
+	c = best_of(line, len, 0, end, pp, 0);
 	if (*pp == NULL)
 		return INF;
-	*start = backward(*pp, line, 0, *end, c);
+	*start = byte_at(backward(*pp, line, 0, *end, c));
+	*end = byte_at(*end);
 	return c;
+}
+
+/*
+ * --show-edits: the alignment of the matched part t[0, m) with pattern p,
+ * over characters in UTF-8 mode.  rf_ops returns the operations (ed_ops)
+ * and sets *off to the byte offset of each character of t (off[n] = m),
+ * or to NULL when characters are bytes; the caller frees both.
+ */
+char *
+rf_ops(const struct pattern *p, const unsigned char *t, size_t m,
+    size_t *nops, size_t **off)
+{
+	struct u8view v = { NULL, NULL, NULL, 0, 0 };
+	char *ops;
+
+	*off = NULL;
+	if (ps->u8 == NULL)
+		return ed_ops(p->str, p->len, t, m, ps->icase, nops);
+	u8_view(ps->u8, t, m, &v);
+	ops = ed_ops(p->str, p->len, v.sym, v.n, ps->icase, nops);
+	*off = v.off;
+	v.off = NULL;
+	u8_view_free(&v);
+	return ops;
+}
+
+/* The CIGAR string of that alignment. */
+char *
+rf_cigar(const struct pattern *p, const unsigned char *t, size_t m)
+{
+	size_t nops, *off;
+	char *ops = rf_ops(p, t, m, &nops, &off), *s = ed_cigar(ops, nops);
+
+	free(ops);
+	free(off);
+	return s;
 }

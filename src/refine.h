@@ -22,6 +22,9 @@ int	rf_find_pat(const unsigned char *line, size_t len, size_t from,
 	    size_t *start, size_t *end, const struct pattern **);
 int	rf_best(const unsigned char *line, size_t len, size_t *start,
 	    size_t *end, const struct pattern **);
+char	*rf_ops(const struct pattern *, const unsigned char *t, size_t m,
+	    size_t *nops, size_t **off);
+char	*rf_cigar(const struct pattern *, const unsigned char *t, size_t m);
 void	rf_free(void);
 
 #endif

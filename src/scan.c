@@ -14,6 +14,7 @@
 
 #include "hostmatch.h"
 #include "scan.h"
+#include "utf8.h"
 #include "util.h"
 
 extern const char myers_cl_src[];	/* build/kernels.c, from kernels/ */
@@ -127,6 +128,25 @@ release_mem(cl_mem *m)
 	*m = NULL;
 }
 
+/* Frees a slot's UTF-8 buffers (made when a chunk first needed them). */
+static void
+u8_free(struct scanner *s, struct scan_slot *sl)
+{
+	if (sl->sym != NULL && s->device) {
+		clEnqueueUnmapMemObject(s->queue, sl->hsym, sl->sym, 0, NULL,
+		    NULL);
+		clFinish(s->queue);
+	} else
+		free(sl->sym);
+	release_mem(&sl->hsym);
+	free(sl->ck);
+	free(sl->bmb);
+	sl->sym = NULL;
+	sl->ck = NULL;
+	sl->bmb = NULL;
+	sl->nsym = 0;
+}
+
 /* Frees one slot's buffers, host or device. */
 static void
 slot_free(struct scanner *s, struct scan_slot *sl)
@@ -134,6 +154,7 @@ slot_free(struct scanner *s, struct scan_slot *sl)
 	if (sl->done != NULL)
 		clReleaseEvent(sl->done);
 	sl->done = NULL;
+	u8_free(s, sl);
 	if (!s->device) {
 		free(sl->buf);
 		free(sl->bm);
@@ -411,6 +432,7 @@ scan_grow(struct scanner *s, size_t cap)
 	set_alloc(s);
 	for (int i = 0; i < SCAN_SLOTS; i++) {
 		struct scan_slot *sl = &s->slot[i], nsl;
+		u8_free(s, sl);		/* made again at the new size */
 		if (!s->device) {
 			sl->buf = xrealloc(sl->buf, s->pad + s->alloc);
 			sl->bm = xrealloc(sl->bm, s->alloc / 8);
@@ -438,40 +460,89 @@ scan_chunk(struct scanner *s, int slot)
 	return s->slot[slot].buf + s->pad;
 }
 
-static cl_int submit_locked(struct scanner *, struct scan_slot *, cl_mem,
-    cl_mem, cl_uint, cl_uint, cl_uint, cl_uint, cl_uint, cl_uint, size_t,
-    size_t, size_t, size_t);
+static cl_int submit_locked(struct scanner *, struct scan_slot *,
+    const unsigned char *, cl_mem, cl_mem, cl_uint, cl_uint, cl_uint,
+    cl_uint, cl_uint, cl_uint, size_t, size_t, size_t, size_t);
 
 /* Sets one kernel argument; returns the OpenCL status. */
 #define ARG(i, v) clSetKernelArg(s->kern, (i), sizeof(v), &(v))
+
+/*
+ * UTF-8 mode: when the chunk raw[0, len) of a slot is not all ASCII, writes
+ * its symbols after a pad of terminators into the slot's symbol buffer
+ * (made on first use) and returns their number; returns 0 when the bytes
+ * themselves are to be scanned (byte mode, or all ASCII: an ASCII byte is
+ * its own symbol).
+ */
+static size_t
+u8_prepare(struct scanner *s, struct scan_slot *sl, size_t len)
+{
+	const unsigned char *raw = sl->buf + s->pad;
+
+	sl->nsym = 0;
+	if (s->ps->u8 == NULL || u8_ascii(raw, len))
+		return 0;
+	if (sl->sym == NULL) {
+		size_t n = s->pad + s->alloc;
+		sl->sym = s->device ? map_new(s, n, &sl->hsym) : malloc(n);
+		if (sl->sym == NULL)
+			fatalx("out of memory for %zu bytes of symbols", n);
+		sl->ck = xreallocarray(NULL, s->alloc / 64 + 2,
+		    sizeof(*sl->ck));
+		sl->bmb = xmalloc(s->alloc / 8 + 8);
+	}
+	memset(sl->sym, s->eol, s->pad);
+	sl->nsym = u8_transcode(s->ps->u8, raw, len, sl->sym + s->pad, sl->ck);
+	/* An empty symbol count means bytes: a chunk of symbols has some. */
+	return sl->nsym;
+}
+
+/* The hits of a slot's scan, on its bytes. */
+static const uint64_t *
+hits_of(struct scanner *s, struct scan_slot *sl)
+{
+	if (sl->nsym == 0)
+		return sl->bm;
+	u8_hits_to_bytes(sl->buf + s->pad, sl->len, sl->ck, sl->nsym, sl->bm,
+	    sl->bmb);
+	return sl->bmb;
+}
 
 /*
  * Starts scanning the first len bytes of a slot's chunk, of which the first
  * valid (>= len) hold input (the rest is left alone).  A chunk that
  * begins at a record start gets a pad of terminators; with warm set, the
  * caller has put the bytes before the chunk (the middle of a long record)
- * into the pad.  The host matcher finishes before returning; a device scan
- * runs until scan_wait.  Returns 0, or -1 after a message when the device
- * refused the work.
+ * into the pad (not in UTF-8 mode: long_record overlaps its pieces there).
+ * In UTF-8 mode a chunk that is not all ASCII is scanned as symbols (a
+ * buffer of its own: the bytes stay for the output).  The host matcher
+ * finishes before returning; a device scan runs until scan_wait.  Returns
+ * 0, or -1 after a message when the device refused the work.
  */
 int
 scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 {
 	struct scan_slot *sl = &s->slot[slot];
 	cl_uint pad_blocks, slice_blocks, nslices, npat, k, eol;
-	size_t slice, items, bbytes, tail;
+	size_t slice, items, bbytes, tail, nsym;
+	unsigned char *host;
 	cl_mem text, bm;
 	cl_int err;
 
 	if (!warm)
 		memset(sl->buf, s->eol, s->pad);
 	sl->len = len;
+	host = sl->buf;
+	if ((nsym = u8_prepare(s, sl, len)) > 0) {
+		host = sl->sym;
+		len = valid = nsym;
+	}
 	if (!s->device) {
 		if (s->exact && !warm)
-			hm_exact(&s->ps->pat[0], sl->buf + s->pad, len, s->eol,
+			hm_exact(&s->ps->pat[0], host + s->pad, len, s->eol,
 			    sl->bm);
 		else
-			hm_scan(s->ps, sl->buf, s->pad, len, s->eol, sl->bm);
+			hm_scan(s->ps, host, s->pad, len, s->eol, sl->bm);
 		return 0;
 	}
 	slice = slice_for(s, len);
@@ -482,8 +553,8 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 	 * are cut off anyway). */
 	tail = items * s->lanes * slice - len;
 	if (valid < len + tail)
-		memset(sl->buf + s->pad + valid, s->eol, len + tail - valid);
-	text = s->zero_copy ? sl->hbuf : sl->dbuf;
+		memset(host + s->pad + valid, s->eol, len + tail - valid);
+	text = s->zero_copy ? (nsym ? sl->hsym : sl->hbuf) : sl->dbuf;
 	bm = s->zero_copy ? sl->hbm : sl->dbm;
 	pad_blocks = (cl_uint)(s->pad / s->wbits);
 	slice_blocks = (cl_uint)(slice / s->wbits);
@@ -492,8 +563,8 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 	k = (cl_uint)s->ps->k;
 	eol = s->eol;
 	pthread_mutex_lock(s->lock);
-	err = submit_locked(s, sl, text, bm, pad_blocks, slice_blocks, nslices,
-	    npat, k, eol, len, tail, bbytes, items);
+	err = submit_locked(s, sl, host, text, bm, pad_blocks, slice_blocks,
+	    nslices, npat, k, eol, len, tail, bbytes, items);
 	pthread_mutex_unlock(s->lock);
 	return err == CL_SUCCESS ? 0 : -1;
 }
@@ -501,10 +572,10 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 /* The part of scan_submit that uses the shared kernel: its arguments and
  * the commands that go with them.  Returns the OpenCL status. */
 static cl_int
-submit_locked(struct scanner *s, struct scan_slot *sl, cl_mem text, cl_mem bm,
-    cl_uint pad_blocks, cl_uint slice_blocks, cl_uint nslices, cl_uint npat,
-    cl_uint k, cl_uint eol, size_t len, size_t tail, size_t bbytes,
-    size_t items)
+submit_locked(struct scanner *s, struct scan_slot *sl,
+    const unsigned char *host, cl_mem text, cl_mem bm, cl_uint pad_blocks,
+    cl_uint slice_blocks, cl_uint nslices, cl_uint npat, cl_uint k,
+    cl_uint eol, size_t len, size_t tail, size_t bbytes, size_t items)
 {
 	struct scanner *st = s->parent ? s->parent : s;
 	cl_event up = NULL, kdone = NULL;
@@ -520,7 +591,7 @@ submit_locked(struct scanner *s, struct scan_slot *sl, cl_mem text, cl_mem bm,
 	}
 	if (!s->zero_copy) {
 		err = clEnqueueWriteBuffer(s->queue, sl->dbuf, CL_FALSE, 0,
-		    s->pad + len + tail, sl->buf, 0, NULL, &up);
+		    s->pad + len + tail, host, 0, NULL, &up);
 		if (err != CL_SUCCESS) {
 			OCL_FAIL("clEnqueueWriteBuffer", err);
 			return -1;
@@ -564,7 +635,7 @@ scan_wait(struct scanner *s, int slot)
 	cl_int err;
 
 	if (sl->done == NULL)
-		return sl->bm;
+		return hits_of(s, sl);
 	err = clWaitForEvents(1, &sl->done);
 	clReleaseEvent(sl->done);
 	sl->done = NULL;
@@ -586,7 +657,7 @@ scan_wait(struct scanner *s, int slot)
 		OCL_FAIL("clWaitForEvents", err);
 		return NULL;
 	}
-	return sl->bm;
+	return hits_of(s, sl);
 }
 
 /* Releases everything the scanner made, in reverse order of creation. */

@@ -22,6 +22,12 @@ struct scan_slot {
 	cl_event	 done;	/* last command of the slot's scan */
 	cl_event	 kev;	/* the kernel, kept for AGREP_GPU_STATS */
 	size_t		 len;	/* bytes submitted */
+	/* UTF-8 mode, for a chunk that is not all ASCII (utf8.h): */
+	unsigned char	*sym;	/* pad, then the chunk's symbols */
+	cl_mem		 hsym;	/* its host-visible buffer (devices) */
+	uint32_t	*ck;	/* byte offset of every 64th symbol */
+	uint64_t	*bmb;	/* the hits, moved back onto the bytes */
+	size_t		 nsym;	/* symbols scanned; 0: bytes were */
 };
 
 struct scanner {

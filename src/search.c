@@ -25,6 +25,7 @@
 #include "scan.h"
 #include "search.h"
 #include "search_int.h"
+#include "utf8.h"
 #include "util.h"
 
 struct search S = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
@@ -353,45 +354,56 @@ premade_hit(struct searcher *w, uint64_t from, uint64_t to)
  * A record longer than a chunk: slot cur is full of it.  Scans it piece by
  * piece, each piece warmed up by the pad bytes before it (the record's
  * preceding bytes), and keeps its bytes in a temporary file in case it is
- * printed, so memory stays bounded.  Leaves the bytes after the record at
- * the start of the slot (*have of them).  Returns 0, or -1 after a message.
+ * printed, so memory stays bounded.  In UTF-8 mode a piece ends at a
+ * character and the next one begins with the last bytes of it again
+ * (keep: enough for n + k - 1 characters of 4 bytes): the scan then sees
+ * the characters whole, and the overlap's hits are real ones.  Leaves the
+ * bytes after the record at the start of the slot (*have of them).
+ * Returns 0, or -1 after a message.
  */
 int
 long_record(struct searcher *w, int fd, struct fstate *fs, struct scanner *s,
     int cur, size_t *have, int *eof)
 {
-	unsigned char *chunk = scan_chunk(s, cur);
+	const size_t ovl = 4 * (pats->maxlen + (size_t)pats->k) + 8;
+	unsigned char *chunk;
 	FILE *tmp = w->collect ? NULL : tmpfile();
 	const uint64_t start = w->read_pos - *have;
 	uintmax_t len = 0;
 	int hit = 0, binary = 0, warm = 0;
 	const unsigned char *t;
-	size_t n = *have;
+	size_t n = *have, keep = 0;
 	ssize_t got;
 
 	if (tmp == NULL && w->collect == NULL) {
 		warnx_("temporary file: %s", strerror(errno));
 		return -1;
 	}
+	if (pats->u8 != NULL && s->cap < 4 * ovl)
+		scan_grow(s, 4 * ovl);
+	chunk = scan_chunk(s, cur);
 	for (;;) {
-		t = memchr(chunk, opt->eol, n);
+		t = memchr(chunk + keep, opt->eol, n - keep);
 		size_t plen = t ? (size_t)(t - chunk) : n;
-		if (plen > 0 && pats->all_lines)
+		/* a piece ends at a character (UTF-8 mode) */
+		size_t cut = t || *eof || pats->u8 == NULL ? 0 : u8_tail(chunk, n);
+		if (plen > keep && pats->all_lines)
 			hit = 1;
-		else if (plen > 0 && pats->npat > 0 && w->premade == NULL) {
-			int ok = scan_submit(s, cur, t ? plen + 1 : n, n,
+		else if (plen > keep && pats->npat > 0 && w->premade == NULL) {
+			int ok = scan_submit(s, cur, t ? plen + 1 : n - cut, n,
 			    warm) == 0;
-			hit |= scan_next_hit(scan_finish(s, cur, ok), 0, plen) <
-			    plen;
+			hit |= scan_next_hit(scan_finish(s, cur, ok), 0,
+			    plen - cut) < plen - cut;
 		}
-		if (plen > 0 && tmp != NULL) {
-			binary |= memchr(chunk, '\0', plen) != NULL;
-			if (fwrite(chunk, 1, plen, tmp) != plen) {
+		if (plen > keep && tmp != NULL) {
+			binary |= memchr(chunk + keep, '\0', plen - keep) != NULL;
+			if (fwrite(chunk + keep, 1, plen - keep, tmp) !=
+			    plen - keep) {
 				warnx_("temporary file: %s", strerror(errno));
 				fclose(tmp);
 				return -1;
 			}
-			len += plen;
+			len += plen - keep;
 		}
 		if (t != NULL || *eof) {
 			*have = t ? n - plen - 1 : 0;
@@ -399,16 +411,23 @@ long_record(struct searcher *w, int fd, struct fstate *fs, struct scanner *s,
 				memmove(chunk, t + 1, *have);
 			break;
 		}
-		/* The next piece's warm-up: the last pad bytes so far. */
-		memmove(chunk - s->pad, chunk + n - s->pad, s->pad);
-		warm = 1;
-		if ((got = fill(w, fd, chunk, s->cap, eof)) < 0) {
+		if (pats->u8 != NULL) {
+			/* The next piece begins with this one's end. */
+			keep = n < ovl ? n : ovl;
+			memmove(chunk, chunk + n - keep, keep);
+		} else {
+			/* The next piece's warm-up: the last pad bytes so
+			 * far. */
+			memmove(chunk - s->pad, chunk + n - s->pad, s->pad);
+			warm = 1;
+		}
+		if ((got = fill(w, fd, chunk + keep, s->cap - keep, eof)) < 0) {
 			warnx_("%s: %s", fs->name, strerror(errno));
 			if (tmp != NULL)
 				fclose(tmp);
 			return -1;
 		}
-		n = (size_t)got;
+		n = keep + (size_t)got;
 	}
 	if (w->premade != NULL)
 		hit = premade_hit(w, start, start + len + 1);

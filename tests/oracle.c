@@ -44,15 +44,31 @@
  *   - several FILEs: each output line is prefixed "FILE:" (-c: "FILE:COUNT"),
  *     as grep does;
  *   - -k may be left out: K = 0 (as agrep-gpu), or no limit with --best-match.
+ *   - -j N is accepted and ignored (agrep-gpu's worker threads).
+ *   - --utf8: distance over characters.  Pattern and records are decoded
+ *     into code points (a well-formed UTF-8 sequence is one; any other
+ *     byte is a character of its own, equal only to the same byte); -i
+ *     folds with towlower(towupper(c)) in C.UTF-8; -w's word characters
+ *     are iswalnum() ones and '_'.
  */
 #include <errno.h>
+#include <locale.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wctype.h>
+
+/* A character: a byte, or with --utf8 a code point (BADBYTE | byte for a
+ * byte that begins no well-formed sequence). */
+typedef uint32_t unit;
+#define BADBYTE 0x80000000u
 
 struct pat {
-    unsigned char *s;
+    unit *s;
     size_t n;
+    unsigned char *raw;     /* as given; s is made once the options are read */
+    size_t rawn;
 };
 
 static struct pat *pats;
@@ -60,7 +76,7 @@ static size_t npats, cappats;
 static int opt_i, opt_v, opt_z, opt_c, opt_n;
 static long opt_k = -1;
 static unsigned long kmax = 0x7ffffffeUL; /* K, or no limit (--best-match without -k) */
-static int opt_w, opt_x, opt_cost, opt_best;
+static int opt_w, opt_x, opt_cost, opt_best, opt_u8;
 
 static void die(const char *msg, const char *arg)
 {
@@ -76,9 +92,43 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
-static unsigned char fold(unsigned char c)
+static unit fold(unit c)
 {
-    return (opt_i && c >= 'A' && c <= 'Z') ? (unsigned char)(c - 'A' + 'a') : c;
+    if (opt_u8)
+        return opt_i && !(c & BADBYTE) ? (unit)towlower(towupper((wint_t)c)) : c;
+    return (opt_i && c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
+}
+
+/* The characters of s[0, len) (malloc'd; their number in *n).  UTF-8: the
+ * lead byte gives the length; the sequence counts when its continuation
+ * bytes are there and it is neither overlong, a surrogate nor past
+ * U+10FFFF; otherwise its first byte alone is a character. */
+static unit *to_units(const unsigned char *s, size_t len, size_t *n)
+{
+    static const unit least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+    unit *u = xrealloc(NULL, (len ? len : 1) * sizeof *u);
+    size_t i = 0, k = 0, l, j;
+
+    while (i < len) {
+        unit c = s[i];
+        l = !opt_u8 || c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 :
+            (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+        if (l > 1) {
+            c &= 0x3f >> (l - 1);
+            for (j = 1; j < l && i + j < len && (s[i + j] & 0xc0) == 0x80; j++)
+                c = c << 6 | (s[i + j] & 0x3f);
+            if (j < l || c < least[l] || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+                l = 0;
+        }
+        if (l == 0) {
+            c = BADBYTE | s[i];
+            l = 1;
+        }
+        u[k++] = c;
+        i += l;
+    }
+    *n = k;
+    return u;
 }
 
 static void add_pattern(const unsigned char *s, size_t n)
@@ -87,10 +137,10 @@ static void add_pattern(const unsigned char *s, size_t n)
         cappats = cappats ? 2 * cappats : 8;
         pats = xrealloc(pats, cappats * sizeof *pats);
     }
-    pats[npats].s = xrealloc(NULL, n);
+    pats[npats].raw = xrealloc(NULL, n);
     if (n)
-        memcpy(pats[npats].s, s, n);
-    pats[npats].n = n;
+        memcpy(pats[npats].raw, s, n);
+    pats[npats].rawn = n;
     npats++;
 }
 
@@ -132,7 +182,7 @@ static unsigned char *read_all(FILE *f, size_t *lenp)
 static unsigned *D;
 static size_t Dcap;
 
-static int record_matches_pattern(const unsigned char *t, size_t m, const struct pat *p)
+static int record_matches_pattern(const unit *t, size_t m, const struct pat *p)
 {
     size_t n = p->n, i, j, w = m + 1;
     if ((unsigned long)opt_k >= n)
@@ -147,7 +197,7 @@ static int record_matches_pattern(const unsigned char *t, size_t m, const struct
     for (i = 1; i <= n; i++)
         AT(i, 0) = (unsigned)i;
     for (j = 1; j <= m; j++) {
-        unsigned char c = fold(t[j - 1]);
+        unit c = fold(t[j - 1]);
         for (i = 1; i <= n; i++) {
             unsigned best = AT(i - 1, j - 1) + (fold(p->s[i - 1]) != c);
             if (AT(i - 1, j) + 1 < best)
@@ -163,7 +213,7 @@ static int record_matches_pattern(const unsigned char *t, size_t m, const struct
     return 0;
 }
 
-static int record_selected(const unsigned char *t, size_t m)
+static int record_selected(const unit *t, size_t m)
 {
     size_t p;
     int hit = 0;
@@ -176,14 +226,16 @@ static int record_selected(const unsigned char *t, size_t m)
 
 #define NOCOST 0x7fffffffUL
 
-static int isword(unsigned char c)
+static int isword(unit c)
 {
+    if (opt_u8 && c >= 0x80)
+        return !(c & BADBYTE) && iswalnum((wint_t)c);
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
            (c >= '0' && c <= '9') || c == '_';
 }
 
 /* may a matched substring start at offset s / end at offset e of t[0, m)? */
-static int start_allowed(const unsigned char *t, size_t s)
+static int start_allowed(const unit *t, size_t s)
 {
     if (opt_x)
         return s == 0;
@@ -192,7 +244,7 @@ static int start_allowed(const unsigned char *t, size_t s)
     return 1;
 }
 
-static int end_allowed(const unsigned char *t, size_t m, size_t e)
+static int end_allowed(const unit *t, size_t m, size_t e)
 {
     if (opt_x)
         return e == m;
@@ -202,7 +254,7 @@ static int end_allowed(const unsigned char *t, size_t m, size_t e)
 }
 
 /* Sellers: min_j D[n][j] over the whole record, no early stop. */
-static unsigned long sellers_cost(const unsigned char *t, size_t m, const struct pat *p)
+static unsigned long sellers_cost(const unit *t, size_t m, const struct pat *p)
 {
     size_t n = p->n, i, j;
     unsigned long best;
@@ -212,7 +264,7 @@ static unsigned long sellers_cost(const unsigned char *t, size_t m, const struct
     best = col[n];
     for (j = 1; j <= m; j++) {
         unsigned diag = col[0], up;
-        unsigned char c = fold(t[j - 1]);
+        unit c = fold(t[j - 1]);
         col[0] = 0;
         for (i = 1; i <= n; i++) {
             unsigned v = diag + (fold(p->s[i - 1]) != c);
@@ -236,7 +288,7 @@ static unsigned long sellers_cost(const unsigned char *t, size_t m, const struct
  * The only shortcuts: a column whose minimum is not below the best cost
  * found cannot lead to a lower one (column minima never decrease), and a cost
  * above K is never printed nor selects, so costs above K all read as K + 1. */
-static unsigned long anchored_cost(const unsigned char *t, size_t m, const struct pat *p)
+static unsigned long anchored_cost(const unit *t, size_t m, const struct pat *p)
 {
     size_t n = p->n, i, s, e;
     unsigned long best = kmax + 1;
@@ -250,7 +302,7 @@ static unsigned long anchored_cost(const unsigned char *t, size_t m, const struc
             best = col[n];
         for (e = s + 1; e <= m; e++) {
             unsigned diag = col[0], up, cmin;
-            unsigned char c = fold(t[e - 1]);
+            unit c = fold(t[e - 1]);
             col[0] = (unsigned)(e - s);
             cmin = col[0];
             for (i = 1; i <= n; i++) {
@@ -277,7 +329,7 @@ static unsigned long anchored_cost(const unsigned char *t, size_t m, const struc
 
 /* least cost of a record over all patterns (with -w/-x: K + 1 for any cost
  * above K) */
-static unsigned long record_cost(const unsigned char *t, size_t m)
+static unsigned long record_cost(const unit *t, size_t m)
 {
     size_t p;
     unsigned long best = NOCOST, c;
@@ -292,7 +344,7 @@ static unsigned long record_cost(const unsigned char *t, size_t m)
 static void usage(void)
 {
     fputs("usage: oracle [-i] [-v] [-z] [-c] [-n] [-w] [-x] [--show-cost] "
-          "[--best-match] -k K\n"
+          "[--best-match] [--utf8] -k K\n"
           "              [-e PATTERN]... [-f PATFILE]... [PATTERN] [FILE]...\n", stderr);
     exit(2);
 }
@@ -371,6 +423,12 @@ int main(int argc, char **argv)
             opt_best = 1;
             continue;
         }
+        if (!strcmp(arg, "--utf8")) {
+            opt_u8 = 1;
+            if (!setlocale(LC_CTYPE, "C.UTF-8"))
+                die("no C.UTF-8 locale", NULL);
+            continue;
+        }
         if (arg[1] == '-')
             usage();
         for (arg++; *arg; arg++) {
@@ -383,14 +441,16 @@ int main(int argc, char **argv)
             case 'n': opt_n = 1; continue;
             case 'w': opt_w = 1; continue;
             case 'x': opt_x = 1; continue;
-            case 'k': case 'e': case 'f':
+            case 'k': case 'e': case 'f': case 'j':
                 if (arg[1])
                     val = arg + 1;
                 else if (a + 1 < argc)
                     val = argv[++a];
                 else
                     usage();
-                if (*arg == 'k') {
+                if (*arg == 'j') {
+                    /* agrep-gpu's threads: the answer is the same */
+                } else if (*arg == 'k') {
                     opt_k = parse_k(val);
                 } else if (*arg == 'e') {
                     add_patterns((const unsigned char *)val, strlen(val), 0);
@@ -430,6 +490,9 @@ int main(int argc, char **argv)
         add_patterns((const unsigned char *)pos[0], strlen(pos[0]), 0);
         a = 1;
     }
+    for (f = 0; f < (int)npats; f++)
+        pats[f].s = to_units(pats[f].raw, pats[f].rawn, &pats[f].n);
+
     /* Nothing can be selected (no pattern; or -v and a pattern every
      * record matches, one no longer than k, without -w or -x): as grep
      * (-f /dev/null, -v ''), no file is read, nothing printed, exit 1. */
@@ -466,7 +529,10 @@ int main(int argc, char **argv)
             size_t m;
             unsigned long lineno, c;
             FOR_RECORDS(&in[f], rec, m, lineno, {
-                c = record_cost(rec, m);
+                size_t nu;
+                unit *u = to_units(rec, m, &nu);
+                c = record_cost(u, nu);
+                free(u);
                 if (c <= kmax && c < bestcost)
                     bestcost = c;
             });
@@ -480,15 +546,18 @@ int main(int argc, char **argv)
         unsigned char term = opt_z ? '\0' : '\n';
         int sel;
         FOR_RECORDS(&in[f], rec, m, lineno, {
+            size_t nu;
+            unit *u = to_units(rec, m, &nu);
             if (need_cost) {
-                c = record_cost(rec, m);
+                c = record_cost(u, nu);
                 sel = c <= kmax;
                 if (opt_best)
                     sel = sel && c == bestcost;
                 sel = sel != opt_v;
             } else {
-                sel = record_selected(rec, m);
+                sel = record_selected(u, nu);
             }
+            free(u);
             if (sel) {
                 count++;
                 if (!opt_c) {

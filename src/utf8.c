@@ -1,0 +1,482 @@
+/*
+ * utf8.c: edit distance over characters (UTF-8 mode).
+ *
+ * Every engine (scalar, SIMD, filter, the OpenCL kernels) compares bytes.
+ * In UTF-8 mode the patterns and the text are turned into symbols, one byte
+ * per character, and the engines search the symbols unchanged:
+ *
+ *   - an ASCII character is its own byte (so ASCII text needs no work, and
+ *     -i folds ASCII in the PEq tables as in byte mode);
+ *   - each other character the patterns hold (after folding with -i) gets
+ *     a symbol of its own, 0x80 to 0xfe (at most U8_MAXSYM of them);
+ *   - any other character of the text is U8_OTHER, which no pattern holds.
+ *
+ * Decoding is greedy and strict (RFC 3629: no overlong forms, surrogates or
+ * code points past U+10FFFF): a well-formed sequence is one character, and
+ * every byte that does not begin one is a character of its own (an invalid
+ * byte equals only the same invalid byte).  So a byte not preceded, within
+ * three bytes, by the lead byte of a sequence covering it always begins a
+ * character: decoding from any record start gives the same characters.
+ *
+ * With -i, characters fold as towlower(towupper(c)) (Unicode simple case
+ * folding as the C library has it: the Kelvin sign is k, final sigma is
+ * sigma).  The text tables hold every code point whose folding is a
+ * pattern's character: a direct table below U+0800, a small hash above.
+ *
+ * Hits found on symbols go back to bytes through checkpoints: the byte
+ * offset of every 64th symbol (u8_transcode, u8_hits_to_bytes).
+ */
+#include <ctype.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <wctype.h>
+
+#include "utf8.h"
+#include "util.h"
+
+#define INV 0x80000000u		/* an invalid byte: INV | the byte */
+#define CASE_END 0x1e950	/* no code point past this has case */
+
+struct u8hash {
+	uint32_t	*key;		/* 0: empty (keys are >= 0x80) */
+	unsigned char	*val;
+	unsigned	 bits;
+	size_t		 n;
+};
+
+struct u8map {
+	int		 icase;
+	uint32_t	 keys[U8_MAXSYM]; /* symbol 0x80 + i: keys[i] */
+	size_t		 nkeys;
+	unsigned char	 inv[256];	/* invalid byte -> symbol */
+	unsigned char	 lo[0x800];	/* code point < U+0800 -> symbol */
+	struct u8hash	 hi;		/* larger code points -> symbol */
+};
+
+/*
+ * Decides the mode: forced 1 (--utf8) or 0 (--bytes), else -1: UTF-8 when
+ * the locale's character set is (LC_ALL, LC_CTYPE, LANG, as setlocale reads
+ * them; a UTF-8 locale that is not installed still counts by its name).
+ * In UTF-8 mode LC_CTYPE is a UTF-8 locale afterwards (C.UTF-8 if need
+ * be), for towupper and iswalnum; in byte mode it is "C".
+ */
+int
+u8_mode(int forced)
+{
+	const char *loc = setlocale(LC_CTYPE, ""), *name = NULL;
+	int utf8 = loc != NULL && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	int on = forced;
+
+	if (on < 0 && loc == NULL) {
+		const char *vars[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+		for (size_t i = 0; i < 3 && name == NULL; i++)
+			if ((name = getenv(vars[i])) != NULL && *name == '\0')
+				name = NULL;
+		on = name != NULL && (strcasestr(name, "utf-8") != NULL ||
+		    strcasestr(name, "utf8") != NULL);
+	} else if (on < 0)
+		on = utf8;
+	if (!on)
+		setlocale(LC_CTYPE, "C");
+	else if (!utf8)
+		setlocale(LC_CTYPE, "C.UTF-8");
+	return on;
+}
+
+static int
+cont(unsigned char b)
+{
+	return (b & 0xc0) == 0x80;
+}
+
+/* Decodes the character at p (n > 0 bytes there): returns its length and
+ * sets *cp to its code point, or to INV | byte for an invalid byte. */
+size_t
+u8_char(const unsigned char *p, size_t n, uint32_t *cp)
+{
+	unsigned char b = p[0];
+	size_t len;
+	unsigned lo = 0x80, hi = 0xbf;	/* the second byte's range */
+	uint32_t c;
+
+	if (b < 0x80) {
+		*cp = b;
+		return 1;
+	}
+	if (b >= 0xc2 && b <= 0xdf) {
+		len = 2;
+		c = b & 0x1f;
+	} else if (b >= 0xe0 && b <= 0xef) {
+		len = 3;
+		c = b & 0x0f;
+		if (b == 0xe0)
+			lo = 0xa0;
+		else if (b == 0xed)
+			hi = 0x9f;
+	} else if (b >= 0xf0 && b <= 0xf4) {
+		len = 4;
+		c = b & 0x07;
+		if (b == 0xf0)
+			lo = 0x90;
+		else if (b == 0xf4)
+			hi = 0x8f;
+	} else
+		goto invalid;
+	if (n < len || p[1] < lo || p[1] > hi)
+		goto invalid;
+	for (size_t i = 1; i < len; i++) {
+		if (!cont(p[i]))
+			goto invalid;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	*cp = c;
+	return len;
+invalid:
+	*cp = INV | b;
+	return 1;
+}
+
+/* Is p[0, n) well-formed UTF-8? */
+int
+u8_valid(const unsigned char *p, size_t n)
+{
+	uint32_t cp;
+
+	for (size_t i = 0; i < n; i += u8_char(p + i, n - i, &cp))
+		if (cp & INV)
+			return 0;
+	return 1;
+}
+
+/* Bytes at the end of p[0, n) that may begin a character which the next
+ * bytes would complete (0 to 3): where a long record is cut into pieces. */
+size_t
+u8_tail(const unsigned char *p, size_t n)
+{
+	for (size_t back = 1; back <= 3 && back <= n; back++) {
+		unsigned char b = p[n - back];
+		if (cont(b))
+			continue;
+		size_t len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+		return len > back ? back : 0;
+	}
+	return 0;
+}
+
+static uint32_t
+fold(uint32_t c)
+{
+	return (uint32_t)towlower(towupper((wint_t)c));
+}
+
+static size_t
+slot_of(const struct u8hash *h, uint32_t key)
+{
+	size_t mask = ((size_t)1 << h->bits) - 1;
+	size_t i = (size_t)((key * 0x9e3779b1u) >> (32 - h->bits)) & mask;
+
+	while (h->key[i] != 0 && h->key[i] != key)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static void
+hash_put(struct u8hash *h, uint32_t key, unsigned char val)
+{
+	if (h->key == NULL || 2 * (h->n + 1) > ((size_t)1 << h->bits)) {
+		struct u8hash g = { NULL, NULL, h->key ? h->bits + 1 : 6, 0 };
+		g.key = xcalloc((size_t)1 << g.bits, sizeof(*g.key));
+		g.val = xcalloc((size_t)1 << g.bits, 1);
+		for (size_t i = 0; h->key && i < ((size_t)1 << h->bits); i++)
+			if (h->key[i] != 0)
+				hash_put(&g, h->key[i], h->val[i]);
+		free(h->key);
+		free(h->val);
+		*h = g;
+	}
+	size_t i = slot_of(h, key);
+	h->n += h->key[i] == 0;
+	h->key[i] = key;
+	h->val[i] = val;
+}
+
+static unsigned char
+hash_get(const struct u8hash *h, uint32_t key)
+{
+	if (h->key == NULL)
+		return U8_OTHER;
+	size_t i = slot_of(h, key);
+	return h->key[i] == key ? h->val[i] : U8_OTHER;
+}
+
+struct u8map *
+u8_map_new(int icase)
+{
+	struct u8map *m = xcalloc(1, sizeof(*m));
+
+	m->icase = icase;
+	return m;
+}
+
+void
+u8_map_free(struct u8map *m)
+{
+	if (m == NULL)
+		return;
+	free(m->hi.key);
+	free(m->hi.val);
+	free(m);
+}
+
+/* A pattern character's symbol; -1 when the symbols are all taken. */
+static int
+pattern_symbol(struct u8map *m, uint32_t cp)
+{
+	if (!(cp & INV) && m->icase)
+		cp = fold(cp);
+	if (cp < 0x80)
+		return m->icase ? tolower((int)cp) : (int)cp;
+	for (size_t i = 0; i < m->nkeys; i++)
+		if (m->keys[i] == cp)
+			return 0x80 + (int)i;
+	if (m->nkeys == U8_MAXSYM)
+		return -1;
+	m->keys[m->nkeys] = cp;
+	return 0x80 + (int)m->nkeys++;
+}
+
+/* Text tables: which symbol each code point and invalid byte of the text
+ * is. */
+static void
+build_tables(struct u8map *m)
+{
+	struct u8hash keys = { NULL, NULL, 0, 0 };
+
+	memset(m->inv, U8_OTHER, sizeof(m->inv));
+	memset(m->lo, U8_OTHER, sizeof(m->lo));
+	free(m->hi.key);
+	free(m->hi.val);
+	memset(&m->hi, 0, sizeof(m->hi));
+	for (size_t i = 0; i < m->nkeys; i++)
+		if (m->keys[i] & INV)
+			m->inv[m->keys[i] & 0xff] = (unsigned char)(0x80 + i);
+		else
+			hash_put(&keys, m->keys[i], (unsigned char)(0x80 + i));
+	/* Each key stands for itself (past CASE_END too), and with -i
+	 * every code point that folds to it. */
+	for (size_t i = 0; i < m->nkeys; i++) {
+		uint32_t c = m->keys[i];
+		if (c & INV)
+			continue;
+		if (c < 0x800)
+			m->lo[c] = (unsigned char)(0x80 + i);
+		else
+			hash_put(&m->hi, c, (unsigned char)(0x80 + i));
+	}
+	for (uint32_t c = 0x80; m->icase && c < CASE_END; c++) {
+		if (c >= 0xd800 && c <= 0xdfff)
+			continue;
+		uint32_t f = fold(c);
+		unsigned char s = f < 0x80 ? (unsigned char)tolower((int)f) :
+		    hash_get(&keys, f);
+		if (s == U8_OTHER)
+			continue;
+		if (c < 0x800)
+			m->lo[c] = s;
+		else
+			hash_put(&m->hi, c, s);
+	}
+	free(keys.key);
+	free(keys.val);
+}
+
+/*
+ * Turns a pattern's bytes into symbols (at most len of them) and adds its
+ * characters to the map.  Returns 0, or -1 when the patterns hold more than
+ * U8_MAXSYM distinct non-ASCII characters.
+ */
+int
+u8_map_pattern(struct u8map *m, const unsigned char *raw, size_t len,
+    unsigned char *sym, size_t *nsym)
+{
+	size_t n = 0;
+	uint32_t cp;
+
+	for (size_t i = 0; i < len; i += u8_char(raw + i, len - i, &cp)) {
+		int s;
+		u8_char(raw + i, len - i, &cp);
+		if ((s = pattern_symbol(m, cp)) < 0)
+			return -1;
+		sym[n++] = (unsigned char)s;
+	}
+	*nsym = n;
+	return 0;
+}
+
+/* Builds the text tables once every pattern is in the map. */
+void
+u8_map_done(struct u8map *m)
+{
+	build_tables(m);
+}
+
+static unsigned char
+text_symbol(const struct u8map *m, uint32_t cp)
+{
+	if (cp < 0x80)
+		return (unsigned char)cp;
+	if (cp & INV)
+		return m->inv[cp & 0xff];
+	if (cp < 0x800)
+		return m->lo[cp];
+	return hash_get(&m->hi, cp);
+}
+
+/* Does p[0, n) hold only ASCII bytes? */
+int
+u8_ascii(const unsigned char *p, size_t n)
+{
+	uint64_t acc = 0, w;
+	size_t i = 0;
+
+	for (; i + 32 <= n; i += 32) {
+		uint64_t a, b, c, d;
+		memcpy(&a, p + i, 8);
+		memcpy(&b, p + i + 8, 8);
+		memcpy(&c, p + i + 16, 8);
+		memcpy(&d, p + i + 24, 8);
+		acc |= a | b | c | d;
+		if (acc & 0x8080808080808080ull)
+			return 0;
+	}
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		acc |= w;
+	}
+	for (; i < n; i++)
+		acc |= p[i];
+	return (acc & 0x8080808080808080ull) == 0;
+}
+
+/*
+ * Writes the symbols of raw[0, len) (a text that begins at a character) to
+ * sym, and the byte offset of symbol 64 i to ck[i] (len / 64 + 2 entries are
+ * enough).  Returns the number of symbols.
+ */
+size_t
+u8_transcode(const struct u8map *m, const unsigned char *raw, size_t len,
+    unsigned char *sym, uint32_t *ck)
+{
+	size_t i = 0, s = 0;
+	uint32_t cp;
+	uint64_t w;
+
+	while (i < len) {
+		if ((s & 63) == 0)
+			ck[s >> 6] = (uint32_t)i;
+		if ((s & 63) <= 56 && i + 8 <= len &&
+		    (memcpy(&w, raw + i, 8), (w & 0x8080808080808080ull) == 0)) {
+			memcpy(sym + s, &w, 8);
+			s += 8;
+			i += 8;
+			continue;
+		}
+		if (raw[i] < 0x80) {
+			sym[s++] = raw[i++];
+			continue;
+		}
+		i += u8_char(raw + i, len - i, &cp);
+		sym[s++] = text_symbol(m, cp);
+	}
+	if ((s & 63) == 0)
+		ck[s >> 6] = (uint32_t)i;	/* the end */
+	return s;
+}
+
+/*
+ * Turns a bitmap over nsym symbols of raw[0, len) (bit i: a match ends at
+ * symbol i) into one over the bytes: the bit of the character's last byte.
+ */
+void
+u8_hits_to_bytes(const unsigned char *raw, size_t len, const uint32_t *ck,
+    size_t nsym, const uint64_t *sbm, uint64_t *bbm)
+{
+	uint32_t cp;
+
+	memset(bbm, 0, (len + 63) / 64 * sizeof(*bbm));
+	for (size_t w = 0; w * 64 < nsym; w++) {
+		uint64_t bits = sbm[w];
+		size_t pos = ck[w];
+		if (nsym - w * 64 < 64)
+			bits &= ((uint64_t)1 << (nsym - w * 64)) - 1;
+		for (size_t i = 0; bits != 0; i++, bits >>= 1) {
+			size_t l = raw[pos] < 0x80 ? 1 :
+			    u8_char(raw + pos, len - pos, &cp);
+			if (bits & 1) {
+				size_t e = pos + l - 1;
+				bbm[e / 64] |= (uint64_t)1 << (e % 64);
+			}
+			pos += l;
+		}
+	}
+}
+
+static void
+view_grow(struct u8view *v, size_t n)
+{
+	if (n + 1 <= v->cap)
+		return;
+	v->cap = (n + 1) * 2;
+	v->sym = xrealloc(v->sym, v->cap);
+	v->word = xrealloc(v->word, v->cap);
+	v->off = xreallocarray(v->off, v->cap, sizeof(*v->off));
+}
+
+/* Fills v with the symbols, offsets and word flags of raw[0, len). */
+void
+u8_view(const struct u8map *m, const unsigned char *raw, size_t len,
+    struct u8view *v)
+{
+	size_t n = 0;
+	uint32_t cp;
+
+	view_grow(v, len);
+	for (size_t i = 0; i < len; n++) {
+		size_t l = u8_char(raw + i, len - i, &cp);
+		v->sym[n] = text_symbol(m, cp);
+		v->off[n] = i;
+		v->word[n] = cp < 0x80 ? isalnum((int)cp) || cp == '_' :
+		    !(cp & INV) && iswalnum((wint_t)cp);
+		i += l;
+	}
+	v->off[n] = len;
+	v->n = n;
+}
+
+/* The first symbol of v that begins at or after byte 'byte'. */
+size_t
+u8_view_index(const struct u8view *v, size_t byte)
+{
+	size_t lo = 0, hi = v->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v->off[mid] < byte)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void
+u8_view_free(struct u8view *v)
+{
+	free(v->sym);
+	free(v->off);
+	free(v->word);
+	memset(v, 0, sizeof(*v));
+}

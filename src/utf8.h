@@ -1,0 +1,45 @@
+/* utf8.h: distance over characters.  In UTF-8 mode the patterns and the
+ * text are turned into symbols, one byte per character, and every engine
+ * searches the symbols as it searches bytes (see utf8.c). */
+#ifndef AGREP_UTF8_H
+#define AGREP_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define U8_OTHER 0xff		/* a character no pattern holds */
+#define U8_MAXSYM 127		/* non-ASCII characters the patterns may hold */
+
+struct u8map;
+
+/* A record (or a part of one) as symbols: sym[i] is character i, which
+ * begins at byte off[i] (off[n] is the length in bytes); word[i] is 1 when
+ * it is a word character (-w).  Buffers grow as needed; u8_view_free. */
+struct u8view {
+	unsigned char	*sym;
+	size_t		*off;
+	unsigned char	*word;
+	size_t		 n, cap;
+};
+
+/* utf8.c */
+int	 u8_mode(int forced);
+size_t	 u8_char(const unsigned char *p, size_t n, uint32_t *cp);
+int	 u8_valid(const unsigned char *p, size_t n);
+struct u8map *u8_map_new(int icase);
+int	 u8_map_pattern(struct u8map *, const unsigned char *raw, size_t len,
+	    unsigned char *sym, size_t *nsym);
+void	 u8_map_done(struct u8map *);
+void	 u8_map_free(struct u8map *);
+int	 u8_ascii(const unsigned char *p, size_t n);
+size_t	 u8_transcode(const struct u8map *, const unsigned char *raw,
+	    size_t len, unsigned char *sym, uint32_t *ck);
+void	 u8_hits_to_bytes(const unsigned char *raw, size_t len,
+	    const uint32_t *ck, size_t nsym, const uint64_t *sbm, uint64_t *bbm);
+size_t	 u8_tail(const unsigned char *p, size_t n);
+void	 u8_view(const struct u8map *, const unsigned char *raw, size_t len,
+	    struct u8view *);
+size_t	 u8_view_index(const struct u8view *, size_t byte);
+void	 u8_view_free(struct u8view *);
+
+#endif

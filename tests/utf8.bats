@@ -1,0 +1,170 @@
+#!/usr/bin/env bats
+# UTF-8 mode: distance over characters (src/utf8.c).  The mode from the
+# locale and --utf8/--bytes; hand cases; every engine against the DP oracle
+# over code points (tests/oracle.c --utf8) on random texts mixing ASCII,
+# 2-, 3- and 4-byte characters and invalid bytes (tests/u8gen.c), with tiny
+# slices and chunks; Russian text against tre-agrep in C.UTF-8.
+load test_helper
+load check_helper
+
+setup_file() {
+    need_tools oracle u8gen tre-agrep
+    local c="$BATS_FILE_TMPDIR/cases" s
+    mkdir -p "$c"
+    for ((s = 1; s <= ${UTF8_SEEDS:-60}; s++)); do
+        u8gen "$s" "$c/t.$s" "$c/p.$s" > "$c/k.$s"
+        tr '\n' '\0' < "$c/t.$s" > "$c/z.$s"
+    done
+}
+
+setup() {
+    W="$BATS_TEST_TMPDIR"
+    CASES="$BATS_FILE_TMPDIR/cases"
+    printf 'café au lait\ncafe noir\nCAFÉ\nnaïve\nΚαλημέρα κόσμε\nthe \xe2\x84\xaaelvin scale\n\xc3 lone lead\nemoji \xf0\x9f\x98\x80!\n' > "$W/t"
+}
+
+@test "utf8: the mode comes from the locale; --utf8 and --bytes force it" {
+    # café against cafe: 1 edit over characters, 2 over bytes
+    run env LC_ALL=C.UTF-8 agrep-gpu -c -k1 café "$W/t"
+    assert_output 2
+    run env LC_ALL=C agrep-gpu -c -k1 café "$W/t"
+    assert_output 1
+    run env LC_ALL=C agrep-gpu --utf8 -c -k1 café "$W/t"
+    assert_output 2
+    run env LC_ALL=C.UTF-8 agrep-gpu --bytes -c -k1 café "$W/t"
+    assert_output 1
+    # the last of --utf8 and --bytes wins
+    run env LC_ALL=C agrep-gpu --bytes --utf8 -c -k1 café "$W/t"
+    assert_output 2
+    # LC_ALL before LC_CTYPE before LANG; a UTF-8 locale that is not
+    # installed still counts by its name
+    run env -u LC_ALL LC_CTYPE=C LANG=C.UTF-8 agrep-gpu -c -k1 café "$W/t"
+    assert_output 1
+    run env -u LC_ALL -u LC_CTYPE LANG=xx_YY.UTF-8 agrep-gpu -c -k1 café "$W/t"
+    assert_output 2
+    run env -u LC_ALL -u LC_CTYPE LANG=xx_YY.ISO-8859-1 agrep-gpu -c -k1 café "$W/t"
+    assert_output 1
+}
+
+@test "utf8: hand cases (case folding, invalid bytes, 4-byte characters)" {
+    export LC_ALL=C.UTF-8
+    # -i folds Unicode: É/é, Greek, the Kelvin sign is k
+    run agrep-gpu -i café "$W/t"
+    assert_output "$(printf 'café au lait\nCAFÉ')"
+    run agrep-gpu -i 'ΚΑΛΗΜΈΡΑ' "$W/t"
+    assert_output 'Καλημέρα κόσμε'
+    run agrep-gpu -i kelvin "$W/t"
+    assert_output "$(printf 'the \xe2\x84\xaaelvin scale')"
+    run agrep-gpu kelvin "$W/t"
+    assert_failure 1
+    # final sigma folds with sigma
+    run sh -c "printf 'λόγος\n' | agrep-gpu -i 'ΛΌΓΟΣ'"
+    assert_output 'λόγος'
+    # an invalid byte is one character, equal only to itself
+    run agrep-gpu -c "$(printf '\xc3 lone')" "$W/t"
+    assert_output 1
+    run agrep-gpu -c -k1 "$(printf 'X lone')" "$W/t"
+    assert_output 1
+    run agrep-gpu -c -k0 "$(printf '\xc3')" "$W/t"
+    assert_output 1
+    # one emoji is one edit away from '?'
+    run agrep-gpu -k1 'emoji ?!' "$W/t"
+    assert_output "$(printf 'emoji \xf0\x9f\x98\x80!')"
+    run agrep-gpu --bytes -k1 'emoji ?!' "$W/t"
+    assert_failure 1
+    # k counts characters: a 4-character pattern with k >= 4 selects all
+    run agrep-gpu -c -k4 'ΚΑΛΗ' "$W/t"
+    assert_output 8
+}
+
+@test "utf8: -o, --color, -b, --show-cost, --show-edits and --json count characters" {
+    export LC_ALL=C.UTF-8
+    # (the matched part ends at the first end within k: caf, not café)
+    run agrep-gpu -o -k1 cafe "$W/t"
+    assert_output "$(printf 'caf\ncafe\ncale')"
+    run agrep-gpu --show-cost -k2 Καλημερα "$W/t"
+    assert_output '1:Καλημέρα κόσμε'
+    # é for e is one substitution; in bytes the least-cost match is rcy
+    run sh -c "printf 'mércy\n' | agrep-gpu --show-cost --show-edits -k2 mercy"
+    assert_output '1:1=1X3=:mércy'
+    run sh -c "printf 'mércy\n' | agrep-gpu --bytes --show-cost --show-edits -k2 mercy"
+    assert_output '2:2D3=:mércy'
+    run sh -c "printf 'mércy\n' | agrep-gpu --show-edits -o -k2 mercy"
+    assert_output '1=1X3=:mércy'
+    # the substituted é is coloured whole (both bytes)
+    run sh -c "printf 'mércy\n' | agrep-gpu --color=always --show-edits -o -k1 mercy"
+    assert_output "$(printf '1=1X3=\033[36m\033[K:\033[m\033[K\033[01;31m\033[Km\033[m\033[K\033[01;33m\033[K\xc3\xa9\033[m\033[K\033[01;31m\033[Krcy\033[m\033[K')"
+    # -b -o and JSON offsets are bytes
+    run agrep-gpu -b -o -k1 noir "$W/t"
+    assert_output '19:noir'
+    run sh -c "agrep-gpu --json -k1 Καλημερα '$W/t' | sed -n 2p"
+    assert_output --partial '"submatches":[{"match":{"text":"Καλημέρα"},"start":0,"end":16,"cost":1}]'
+    # -w: Greek letters are word characters
+    run sh -c "printf 'ΑΒΓ αβγδ\n' | agrep-gpu -w -k0 αβγ"
+    assert_failure 1
+    run sh -c "printf 'ΑΒΓ αβγδ\n' | agrep-gpu -w -k1 αβγ"
+    assert_output 'ΑΒΓ αβγδ'
+    run sh -c "printf 'ΑΒΓ αβγδ\n' | agrep-gpu --bytes -w -k0 αβγ"
+    assert_output 'ΑΒΓ αβγδ'
+}
+
+@test "utf8: patterns with too many distinct non-ASCII characters are refused" {
+    local p
+    p=$(printf '%s' 'абвгдежзийклмнопрстуфхцчшщъыьэюяАБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯαβγδεζηθικλμνξοπρστυφχψωΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩàáâãäåæçèéêëìíîïðñòóôõöøùúûüý')
+    run env LC_ALL=C.UTF-8 agrep-gpu -k1 "$p" "$W/t"
+    assert_failure 2
+    assert_output --partial 'more than 127 different non-ASCII characters'
+    run env LC_ALL=C.UTF-8 agrep-gpu --bytes -c -k1 "$p" "$W/t"
+    assert_output 0
+}
+
+# Every engine against the oracle over code points: the host matcher (the
+# scalar one on small inputs, SIMD and the filter forced), POCL by default
+# and with tiny slices and chunks (records longer than a chunk go piece by
+# piece: a character must not be cut into wrong answers), stdin, -j3, -z.
+@test "utf8: every engine against the oracle over code points (random cases)" {
+    begin_checks
+    local s k fl flags=("" "-i" "-w" "-x -i" "-c -v" "-n --show-cost" "-w -i -n")
+    export LC_ALL=C.UTF-8
+    for ((s = 1; s <= ${UTF8_SEEDS:-60}; s++)); do
+        k=$(cat "$CASES/k.$s")
+        fl="--utf8 ${flags[s % ${#flags[@]}]}"
+        # shellcheck disable=SC2086
+        {
+            check "AGREP_GPU_DEVICE=host" "" $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+            check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=simd" "$CASES/t.$s" $fl -k "$k" -f "$CASES/p.$s"
+            check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=filter AGREP_GPU_CHUNK=300" "" $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+            check "AGREP_GPU_HOST_MAX=0" "" $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+            check "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100" "$CASES/t.$s" $fl -k "$k" -f "$CASES/p.$s"
+            check "AGREP_GPU_CHUNK=257" "" -j3 $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        }
+        check "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=200" "" --utf8 -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
+    done
+    end_checks
+}
+
+# Real text: Russian and German (Debian's fortunes-ru and fortunes-de, UTF-8)
+# against tre-agrep, which counts characters in a UTF-8 locale.
+@test "utf8: Russian and German text against tre-agrep in C.UTF-8" {
+    local ru=/usr/share/games/fortunes/ru de=/usr/share/games/fortunes/de
+    [ -d "$ru" ] && [ -d "$de" ] || skip "fortunes-ru and fortunes-de missing: make deps installs them"
+    begin_checks
+    export LC_ALL=C.UTF-8
+    # whole, valid UTF-8 files only (tre-agrep stops at invalid bytes)
+    for f in "$ru"/2001.0[3-6] "$de"/anekdoten "$de"/wusstensie; do
+        [ -f "$f" ] && iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 && cat "$f"
+    done > "$W/text"
+    local pat k fl rc
+    for pat in 'приходит' 'Евгений Кащеев' 'утешение' 'ÄRGER' 'größer' 'Straße'; do
+        for k in 0 1 2; do
+            for fl in "" "-i"; do
+                rc=0
+                # shellcheck disable=SC2086
+                tre-agrep $fl -k -E "$k" -e "$pat" "$W/text" > "$W/ref" || rc=$?
+                REF="tre-agrep $fl -E $k" WHAT="$pat" check_ref "$W/ref" "$rc" "" "" $fl -k "$k" -e "$pat" "$W/text"
+                REF="tre-agrep $fl -E $k" WHAT="$pat (POCL)" check_ref "$W/ref" "$rc" "AGREP_GPU_HOST_MAX=0" "" $fl -k "$k" -e "$pat" "$W/text"
+            done
+        done
+    done
+    end_checks
+}
