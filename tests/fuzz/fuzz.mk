@@ -28,11 +28,13 @@ FUZZ_SRCS	 = src/filter.c src/hostmatch.c src/simd.c src/pattern.c src/pool.c sr
 		   src/ocl.c src/util.c src/utf8.c \
 		   $(FUZZ_BIN)/kernels.c
 FUZZ_HDRS	 = $(wildcard src/*.h) $(FUZZ_DIR)/fuzz_common.h
-FUZZ_TARGETS	 = $(FUZZ_BIN)/fuzz_host $(FUZZ_BIN)/fuzz_ocl
+FUZZ_TARGETS	 = $(FUZZ_BIN)/fuzz_host $(FUZZ_BIN)/fuzz_ocl $(FUZZ_BIN)/fuzz_utf8
 
 # libFuzzer flags for every run.  -timeout: an input running 30 s is a hang.
 FUZZ_FLAGS	 = -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 		   -timeout=30 -rss_limit_mb=4096
+# fuzz_utf8 runs half as long: its engines are fuzz_host's, behind utf8.c.
+FUZZ_FLAGS_UTF8	 = $(FUZZ_FLAGS) -max_total_time=$$(( $(FUZZ_SECONDS) / 2 + 1 ))
 FUZZ_ENV	 = UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # POCL, and the LLVM it embeds, keep allocations for the life of the process
 # (device tables, compiler state, the kernel cache) and its worker threads
@@ -59,12 +61,16 @@ $(FUZZ_BIN)/%: $(FUZZ_DIR)/%.c $(FUZZ_SRCS) $(FUZZ_HDRS)
 # to the corpus directory), so the seeds in git stay as they are.
 fuzz: fuzz-build
 	rm -rf $(FUZZ_WORK)
-	mkdir -p $(FUZZ_WORK)/host $(FUZZ_WORK)/ocl \
-	    $(FUZZ_WORK)/host-crashes $(FUZZ_WORK)/ocl-crashes
+	mkdir -p $(FUZZ_WORK)/host $(FUZZ_WORK)/ocl $(FUZZ_WORK)/utf8 \
+	    $(FUZZ_WORK)/host-crashes $(FUZZ_WORK)/ocl-crashes \
+	    $(FUZZ_WORK)/utf8-crashes
 	cp $(FUZZ_DIR)/corpus_host/* $(FUZZ_WORK)/host/
 	cp $(FUZZ_DIR)/corpus_ocl/* $(FUZZ_WORK)/ocl/
+	cp $(FUZZ_DIR)/corpus_utf8/* $(FUZZ_WORK)/utf8/
 	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_host $(FUZZ_FLAGS) \
 	    -artifact_prefix=$(FUZZ_WORK)/host-crashes/ $(FUZZ_WORK)/host
+	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_utf8 $(FUZZ_FLAGS_UTF8) \
+	    -artifact_prefix=$(FUZZ_WORK)/utf8-crashes/ $(FUZZ_WORK)/utf8
 	$(FUZZ_OCL_ENV) $(FUZZ_BIN)/fuzz_ocl $(FUZZ_FLAGS) $(FUZZ_OCL_LEAKS) \
 	    -artifact_prefix=$(FUZZ_WORK)/ocl-crashes/ $(FUZZ_WORK)/ocl
 
@@ -73,6 +79,7 @@ fuzz: fuzz-build
 fuzz-replay: fuzz-build
 	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_host $(FUZZ_DIR)/corpus_host/* \
 	    $(wildcard $(FUZZ_DIR)/crashes/host-*)
+	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_utf8 $(FUZZ_DIR)/corpus_utf8/*
 	$(FUZZ_OCL_ENV) $(FUZZ_BIN)/fuzz_ocl $(FUZZ_OCL_LEAKS) \
 	    $(FUZZ_DIR)/corpus_ocl/* $(wildcard $(FUZZ_DIR)/crashes/ocl-*)
 

@@ -135,7 +135,7 @@ fuzz_decode(struct fcase *fc, const uint8_t *data, size_t size,
 }
 
 /* Builds the pattern set as the tool does (-e for each pattern). */
-static int
+static int __attribute__((unused))
 fuzz_patset(const struct fcase *fc, struct patset *ps)
 {
 	char err[256];
@@ -180,7 +180,7 @@ bit_get(const uint64_t *bm, size_t j)
  * returns 1 when some pattern is within k of the empty string (every record
  * is selected, the empty ones too).
  */
-static int
+static int __attribute__((unused))
 oracle(const struct fcase *fc, uint64_t *want)
 {
 	unsigned char p[FUZZ_MAXPAT * (FUZZ_MAXPLEN + 1)];
@@ -276,7 +276,7 @@ describe(const struct fcase *fc, const char *engine)
 
 /* With FUZZ_SHOW=1 in the environment, prints each decoded case and how
  * many records the oracle selects (to check seeds, or replay a crash). */
-static void
+static void __attribute__((unused))
 show_case(const struct fcase *fc, const uint64_t *want, int all,
     const char *engine)
 {

@@ -1,8 +1,10 @@
 #!/bin/sh
-# mkseeds.sh: writes the seed corpora tests/fuzz/corpus_host/ and
-# tests/fuzz/corpus_ocl/ (input layout: fuzz_common.h).  Each seed is
+# mkseeds.sh: writes the seed corpora tests/fuzz/corpus_host/,
+# tests/fuzz/corpus_ocl/ and tests/fuzz/corpus_utf8/ (input layout:
+# fuzz_common.h).  Each seed is
 #   k, flags, patterns..., text            for fuzz_host
 #   k, flags, slice, cap, mode, patterns..., text   for fuzz_ocl
+#   k, flags, engine, patterns..., text    for fuzz_utf8
 # flags: 1 -i, 2 NUL terminator, 4 * (patterns - 1).  A literal pattern of
 # L <= 256 bytes is the bytes \ooo(L-1) \000 then L bytes; a pattern copied
 # from the text: \ooo(L-1) \002, offset (2 bytes), edits, (pos, byte)...
@@ -11,8 +13,8 @@
 # mode bit 0: cut records longer than cap (when scan_submit takes 'warm').
 set -eu
 cd "$(dirname "$0")"
-rm -rf corpus_host corpus_ocl
-mkdir -p corpus_host corpus_ocl
+rm -rf corpus_host corpus_ocl corpus_utf8
+mkdir -p corpus_host corpus_ocl corpus_utf8
 
 # seed NAME 'k flags' 'slice cap mode' 'patterns' 'text' (printf formats)
 seed() {
@@ -69,4 +71,16 @@ seed autoslice '\002\000' '\010\016\000' '\077\002\003\000\001\040#' \
     "$text\\nno\\n$text"
 seed copy300cut '\010\000' '\000\000\001' '\053\003\000\000\003\001a\144b\310c' \
     "$text$text\\nend\\n"
-ls -l corpus_host corpus_ocl | awk '$5 > 1024 { print "too big: " $0; exit 1 }'
+# UTF-8 mode: engine 0 automatic, 1 scalar, 2 SIMD, 3 filter.
+u8seed() {
+	printf "$2$3$4" > "corpus_utf8/$1"
+}
+u8seed cafe '\001\000' '\000' '\004\000caf\303\251' \
+    'caf\303\251 au lait\ncafe noir\nCAF\303\211\nna\303\257ve\n'
+u8seed icase '\000\001' '\001' '\005\000\342\204\252elvin' \
+    'the Kelvin scale\nthe \342\204\252elvin\nkelvn\n'
+u8seed greek '\002\001' '\002' '\015\000\316\232\316\261\316\273\316\267\316\274\316\255\317\201\316\261' \
+    "$(rep 30 '\316\272\316\261\316\273\316\267\316\274\316\265\317\201\316\261 \360\237\230\200 ')\nxyz\n"
+u8seed invalid '\001\000' '\003' '\004\000a\303b\377' \
+    'a\303b\377\na\303\251b\377\n\200\200a b\377\n'
+ls -l corpus_host corpus_ocl corpus_utf8 | awk '$5 > 1024 { print "too big: " $0; exit 1 }'
