@@ -88,6 +88,24 @@ $(diff want out.8 | head -5)"
 	done
 }
 
+@test "threads: UTF-8 mode (symbols, refined records) is the same for every -j" {
+	# the text with Greek and accented words and stray bytes in it
+	sed 's/the/τhé/g; s/LORD/ΛΟΡΔ/g; s/shall/sh\xc3ll/g' text > u8text
+	local opts
+	for opts in "-n" "-c -i" "-o -b" "-w -n -i" "--show-cost --show-edits" \
+	    "-x"; do
+		# shellcheck disable=SC2086
+		agrep-gpu --utf8 --device=host -j1 $opts -k2 'mércy τhé' u8text > want ||
+			true
+		# shellcheck disable=SC2086
+		same_j AGREP_GPU_CHUNK=4096 -- --utf8 $opts -k2 'mércy τhé' u8text
+		cmp -s want out.8 || fail "utf8 $opts: $(diff want out.8 | head -5)"
+		# shellcheck disable=SC2086
+		same_j AGREP_GPU_CHUNK=65536 AGREP_GPU_HOST_MAX=0 -- --device=cpu \
+		    --utf8 $opts -k2 'ΛΟΡΔ' u8text
+	done
+}
+
 @test "threads: context, -m and the ring path are the same for every -j" {
 	local opts
 	for opts in "-A1 -n" "-B2 -b" "-C1 -v" "-m 5 -n" "-m 3 -A2" \
