@@ -528,7 +528,7 @@ main(int argc, char **argv)
 	a.ps.k = o.k;
 	a.ps.icase = o.icase;
 	a.ps.utf8 = u8_mode(a.utf8);
-	a.ps.words = o.word;
+	a.ps.chars = o.word || o.show_edits;
 	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
 		fatalx("%s", err);
 	o.chunk = env_size("AGREP_GPU_CHUNK", 0, 1);

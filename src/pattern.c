@@ -86,17 +86,18 @@ pat_unit(const struct patset *ps)
 }
 
 /*
- * UTF-8 mode: do the patterns need symbols?  Not at k = 0 without -i or -w
- * when every pattern is well-formed: a byte occurrence of such a pattern is
- * then an occurrence of its characters (-w needs the characters around it:
- * refine.c finds them in the symbols' view).
+ * UTF-8 mode: do the patterns need symbols?  Not at k = 0 without -i, -w
+ * or --show-edits when every pattern is well-formed: a byte occurrence of
+ * such a pattern is then an occurrence of its characters (-w looks at the
+ * characters around it and --show-edits counts them: refine.c finds them
+ * in the symbols' view).
  */
 static int
 needs_symbols(const struct patset *ps)
 {
 	if (!ps->utf8)
 		return 0;
-	if (ps->k > 0 || ps->icase || ps->words)
+	if (ps->k > 0 || ps->icase || ps->chars)
 		return 1;
 	return !u8_valid((const unsigned char *)ps->store, ps->storelen);
 }

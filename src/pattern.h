@@ -28,7 +28,8 @@ struct patset {
 	char *store;		/* pattern bytes */
 	size_t storelen;
 	int utf8;		/* UTF-8 mode: distance over characters */
-	int words;		/* -w: word characters are looked at */
+	int chars;		/* -w or --show-edits look at the characters
+				 * of a match (UTF-8 mode) */
 	struct u8map *u8;	/* UTF-8 mode and symbols needed: the map
 				 * (NULL when bytes give the same answer) */
 	unsigned char *symstore; /* the patterns' symbols */

@@ -91,6 +91,9 @@ setup() {
     assert_output '2:2D3=:mércy'
     run sh -c "printf 'mércy\n' | agrep-gpu --show-edits -o -k2 mercy"
     assert_output '1=1X3=:mércy'
+    # k = 0 too counts characters
+    run sh -c "printf 'un café noir\n' | agrep-gpu --show-edits -o café"
+    assert_output '4=:café'
     # the substituted é is coloured whole (both bytes)
     run sh -c "printf 'mércy\n' | agrep-gpu --color=always --show-edits -o -k1 mercy"
     assert_output "$(printf '1=1X3=\033[36m\033[K:\033[m\033[K\033[01;31m\033[Km\033[m\033[K\033[01;33m\033[K\xc3\xa9\033[m\033[K\033[01;31m\033[Krcy\033[m\033[K')"
