@@ -18,6 +18,22 @@ done
 if [ -n "${GPU_BATS:-}" ]; then
 	AGREP_GPU_DEVICE=gpu bats tests/parity.bats 2>&1 | tail -4
 	PATH=$PATH:/usr/bin AGREP_GPU_DEVICE=gpu bats tests/threads.bats 2>&1 | tail -12
+	AGREP_GPU_DEVICE=gpu bats tests/utf8.bats 2>&1 | tail -6
+fi
+if [ -s .devdata/ru1.txt ]; then
+	echo "== UTF-8 mode: Russian text (fortunes-ru x300, ~1 GB)"
+	RU=/dev/shm/ru; for i in $(seq 300); do cat .devdata/ru1.txt; done > $RU
+	ls -l $RU
+	for a in "-c -k2 приходит" "-c -i -k1 ПРИХОДИТ" "-n -k2 Евгений" "-o -b -k1 утешение"; do
+		g=$($B --utf8 $a $RU | md5sum); h=$($B --utf8 --device=host $a $RU | md5sum)
+		[ "$g" = "$h" ] && echo "same GPU/host: --utf8 $a" || echo "DIFFER GPU/host: --utf8 $a"
+	done
+	for m in --utf8 --bytes; do
+		for r in 1 2; do AGREP_GPU_STATS=1 tm "ru $m -c -k2 приходит" $B $m -c -k2 приходит $RU; done 2>&1
+		tm "ru $m --device=host -c -k2 приходит" $B $m --device=host -c -k2 приходит $RU
+	done
+	tm "ru --utf8 -c -i -k1 ПРИХОДИТ" $B --utf8 -c -i -k1 ПРИХОДИТ $RU
+	rm -f $RU
 fi
 echo "== 8.6 GB, -j1 against the default"
 for j in 1 16; do
