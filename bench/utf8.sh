@@ -31,18 +31,8 @@ fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# row LABEL BYTES CMD...: median ms, MB/s and lines (summed -c counts).
-row() {
-	local label=$1 bytes=$2; shift 2
-	hyperfine -N -i --style none --output=pipe --warmup 1 --runs "$RUNS" \
-	    --export-csv "$TMP/hf.csv" -- "$*" >/dev/null 2>&1 || true
-	local med lines
-	med=$(awk -F, 'NR == 2 { printf "%.1f", $4 * 1000 }' "$TMP/hf.csv")
-	lines=$(bash -c "$* 2>/dev/null" | awk -F: '{ s += $NF } END { print s + 0 }')
-	awk -v l="$label" -v m="$med" -v b="$bytes" -v n="$lines" 'BEGIN {
-	    printf "| %s | %s | %.0f | %s |\n", l, m, b / (m / 1000) / 1e6, n }' >> "$TMP/rows"
-}
-size() { du -sb "$1" | cut -f1; }
+WARMUP=1
+. bench/hf.sh
 
 : > "$TMP/rows"
 R=$D/ru12.txt
