@@ -95,6 +95,8 @@ typedef CAT(WORD, LANES) vword;
  * inside the branch.  k < 32 keeps block 1 out of the band at a record
  * start (its first row is 33 > k there), so a terminator clears y.
  * PEq is read as 32-bit halves: PEq32[2c] rows 1-32, PEq32[2c + 1] the rest.
+ * PAIR_FULL (development, AGREP_GPU_PAIR=2) drops the cut-off: block 1 is
+ * always active (plain 2 x 32-bit words with carries), for comparison.
  */
 #if LANES == 1
 typedef uint uvec;
@@ -112,6 +114,11 @@ typedef CAT(uint, LANES) uvec;
 #define LO32(t) CAT(convert_uint, LANES)(t)
 #define HI32(t) CAT(convert_uint, LANES)((t) >> 32)
 #define JOIN64(hi, lo) upsample(hi, lo)
+#endif
+#ifdef PAIR_FULL
+#define PAIR_ON uones
+#else
+#define PAIR_ON uzero
 #endif
 #define PEQ_LO(i) PEq32[2 * LANE(c, i)]
 #define PEQ_HI(i) PEq32[2 * LANE(c, i) + 1]
@@ -132,7 +139,7 @@ typedef CAT(uint, LANES) uvec;
 	VN1 = hp & Xv; \
 	sc1 = s1 + op1 - on1; \
 	const uvec ext = ~y & act & UMASK(((Eh & 1) | on0) != uzero); \
-	y = (y & UMASK(sc1 < (uvec)(k + n1))) | ext; \
+	y = (y & UMASK(sc1 < (uvec)(k + n1))) | ext | PAIR_ON; \
 	hh[h] |= y & ~nl & UMASK(sc1 <= (uvec)k) & (uvec)(1u << (bit)); \
 } while (0)
 
@@ -164,7 +171,7 @@ myers_scan(__global const WORD *text,	/* pad + chunk, word aligned */
 			const uint n1 = (uint)n - 32, out1 = n1 - 1;
 			const uvec uones = (uvec)(~0u), uzero = (uvec)0;
 			uvec VP0 = uones, VN0 = uzero, sc0 = (uvec)32;
-			uvec VP1 = uones, VN1 = uzero, sc1 = uzero, y = uzero;
+			uvec VP1 = uones, VN1 = uzero, sc1 = (uvec)n, y = PAIR_ON;
 
 			for (uint blk = 0; blk < nblocks; blk++) {
 				uvec hh[2] = {uzero, uzero};
@@ -198,7 +205,13 @@ myers_scan(__global const WORD *text,	/* pad + chunk, word aligned */
 						VP0 |= nl;
 						VN0 &= ~nl;
 						sc0 = select(sc0, (uvec)32, nl);
+#ifdef PAIR_FULL
+						VP1 |= nl;
+						VN1 &= ~nl;
+						sc1 = select(sc1, (uvec)n, nl);
+#else
 						y &= ~nl;
+#endif
 					}
 				}
 				if (blk < pad_blocks)
