@@ -8,7 +8,46 @@
 # Bible x2000 (8.6 GB in /dev/shm).  Then tests/pair.bats and
 # tests/property.bats on the GPU.  Output: the log; bench/RESULTS-h100.md
 # holds the figures.
+# With the argument "kernel": only the kernels' own speed, -j1 on 256 MiB
+# chunks of a 1 GiB file with slices of 512 bytes and the default, where the
+# default pipeline's small chunks leave the GPU latency-bound (every kernel
+# ran 200-300 GB/s there); PAIR_ROLLED (not unrolling the loop over a
+# block's 8 text words) goes in through AGREP_GPU_KERNEL.
 set -o pipefail
+if [ "${1:-}" = kernel ]; then
+	bash .devdeps/opencl-setup.sh >/dev/null 2>&1
+	make -j"$(nproc)" >/tmp/build.log 2>&1 || { tail -20 /tmp/build.log; exit 1; }
+	nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+	A="$PWD/agrep-gpu"; G1=/dev/shm/k1g
+	for i in $(seq 250); do cat .devdata/kjv.txt; done > $G1
+	(echo "#define PAIR_ROLLED 1"; cat kernels/myers.cl) > /tmp/rolled.cl
+	P43='O give thanks unto the LORD; for he is good'
+	P64='In the beginning God created the heaven and the earth and'
+	kk() {	# label slice env... : count and kernel GB/s of 2 runs
+		local l=$1 sl=$2 r; shift 2
+		for r in 1 2; do
+			env AGREP_GPU_STATS=1 AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=268435456 AGREP_GPU_SLICE=$sl "$@" 2>&1 |
+			    sed -n -e 's/.*kernel \([0-9.]*\) s, \([0-9.]*\) GB\/s.*/\2/p' -e '/^[0-9]*$/p' | tr '\n' ' '
+		done | sed "s/^/$l slice $sl: /"; echo
+	}
+	for sl in 512 0; do
+		kk "32-bit mercy k2" $sl $A --device=gpu -j1 -c -k2 mercy $G1
+		kk "32-bit 31B k2" $sl $A --device=gpu -j1 -c -k2 'for his mercy endureth for ever' $G1
+		for k in 0 2 4; do
+			for v in 0 1 2; do
+				kk "43B k$k pair$v" $sl AGREP_GPU_PAIR=$v $A --device=gpu -j1 -c -k$k -e "$P43" $G1
+			done
+			kk "43B k$k pair1 rolled" $sl AGREP_GPU_KERNEL=/tmp/rolled.cl $A --device=gpu -j1 -c -k$k -e "$P43" $G1
+		done
+		for v in 0 1; do
+			kk "57B k4 pair$v" $sl AGREP_GPU_PAIR=$v $A --device=gpu -j1 -c -k4 -e "$P64" $G1
+		done
+		kk "57B k4 pair1 rolled" $sl AGREP_GPU_KERNEL=/tmp/rolled.cl $A --device=gpu -j1 -c -k4 -e "$P64" $G1
+		kk "57B k8 pair0" $sl AGREP_GPU_PAIR=0 $A --device=gpu -j1 -c -k8 -e "$P64" $G1
+		kk "57B k8 pair1" $sl $A --device=gpu -j1 -c -k8 -e "$P64" $G1
+	done
+	exit 0
+fi
 . bench/gpu-setup.sh
 make -j"$(nproc)" test-progs >/tmp/build-tests.log 2>&1 || tail -5 /tmp/build-tests.log
 A="$PWD/agrep-gpu"

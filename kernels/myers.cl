@@ -124,7 +124,9 @@ typedef CAT(uint, LANES) uvec;
 #define PEQ_HI(i) PEq32[2 * LANE(c, i) + 1]
 
 /* Block 1's step for the lanes in act (the others compute garbage that y
- * masks); records hits of byte bit (of 32) in half h of the hits word. */
+ * masks); records hits of byte bit (of 32) in half h of the hits word
+ * (hh0, hh1).  PAIR_ROLLED (development): the loop over the 8 text words
+ * of a block is not unrolled, so the branch is 8 copies, not 64. */
 #define PAIR_UPPER(h, bit) do { \
 	const uvec Eh = UVEC(LANEMAP(PEQ_HI)); \
 	const uvec vp = VP1 | ~y, vn = VN1 & y; \
@@ -140,7 +142,11 @@ typedef CAT(uint, LANES) uvec;
 	sc1 = s1 + op1 - on1; \
 	const uvec ext = ~y & act & UMASK(((Eh & 1) | on0) != uzero); \
 	y = (y & UMASK(sc1 < (uvec)(k + n1))) | ext | PAIR_ON; \
-	hh[h] |= y & ~nl & UMASK(sc1 <= (uvec)k) & (uvec)(1u << (bit)); \
+	const uvec hb = y & ~nl & UMASK(sc1 <= (uvec)k) & (uvec)(1u << (bit)); \
+	if (h) \
+		hh1 |= hb; \
+	else \
+		hh0 |= hb; \
 } while (0)
 
 #endif
@@ -174,11 +180,15 @@ myers_scan(__global const WORD *text,	/* pad + chunk, word aligned */
 			uvec VP1 = uones, VN1 = uzero, sc1 = (uvec)n, y = PAIR_ON;
 
 			for (uint blk = 0; blk < nblocks; blk++) {
-				uvec hh[2] = {uzero, uzero};
+				uvec hh0 = uzero, hh1 = uzero;
 				WORD tb[LANES][WPB];
 
 				LOAD_BLOCK(tb, blk);
+#ifdef PAIR_ROLLED
+#pragma unroll 1
+#else
 #pragma unroll
+#endif
 				for (uint w = 0; w < WPB; w++) {
 					const vword t = VEC(LANEMAP(TB_AT));
 					const uvec tw[2] = {LO32(t), HI32(t)};
@@ -216,7 +226,7 @@ myers_scan(__global const WORD *text,	/* pad + chunk, word aligned */
 				}
 				if (blk < pad_blocks)
 					continue;
-				const vword hits = JOIN64(hh[1], hh[0]);
+				const vword hits = JOIN64(hh1, hh0);
 				LANEMAP(STORE_HITS);
 			}
 			continue;
