@@ -296,11 +296,7 @@ choose_shape(struct scanner *s, size_t slice)
 	} else {
 		s->lanes = 1;
 		s->local = 128;
-		/* 4096 slices per compute unit: on the H100, 256 MiB chunks
-		 * ran 490 GB/s in 512-byte slices (32-bit words) against 326
-		 * in the 2 KiB slices of 1024 per unit (2026-11-23).  Small
-		 * chunks stay at the 4 * pad floor of slice_for either way. */
-		lanes_total = (size_t)s->dev.units * 4096;
+		lanes_total = (size_t)s->dev.units * 1024;
 	}
 	s->lanes_total = lanes_total;
 	s->slice = slice ? round_up(slice, 64) : slice_for(s, s->cap);
