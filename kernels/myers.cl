@@ -11,6 +11,9 @@
  *   LANES  1, 4, 8 or 16: slices handled by one work-item, one per vector
  *          lane.  CPU compilers (POCL) turn the vector types into SIMD; GPUs
  *          want LANES 1 (one slice per work-item).
+ *   PAIR   (WBITS 64) run patterns of 33-64 bytes as two 32-bit blocks with
+ *          Ukkonen's cut-off when k < 32 (see PAIR_UPPER); other patterns
+ *          of the set take the 64-bit path.
  *
  * Layout.  The text buffer holds pad bytes, then the chunk.  Slice s covers
  * chunk bytes [s * slice, (s + 1) * slice); its lane starts reading pad bytes
@@ -74,6 +77,79 @@ typedef CAT(WORD, LANES) vword;
 #define STORE_HITS(i) (SLICE_OF(i) < nslices ? \
 	(void)(BM_AT(i) = (p ? BM_AT(i) : 0) | LANE(hits, i)) : (void)0)
 
+#ifdef PAIR
+/*
+ * Patterns of 33-64 bytes as two 32-bit blocks: rows 1-32 (block 0) and
+ * rows 33-n (block 1), Myers' Advance_Block with carries between them and
+ * Ukkonen's cut-off, exactly as myers_scan_blocks does with 64-bit blocks
+ * (same rules: y is the last active block, block 1 enters when the
+ * bottom of block 0 was <= k one byte earlier and its first row can be
+ * reached, and leaves when its bottom is >= k + n - 32).  Here y is a mask
+ * per lane (all ones: block 1 active).  While y is clear, block 1 is in its
+ * reset state (VP all ones, VN 0, bottom score = block 0's bottom + n - 32)
+ * implicitly: its registers are not kept then, and the step that brings it
+ * into the band starts from that state.  Block 1 is computed only when some
+ * lane of the work-item needs it (a branch), which is rare with small k:
+ * 32-bit operations only for most bytes, where GPUs run 64-bit integer ops
+ * as two 32-bit ones.  A hit needs block 1 active, so hits are recorded
+ * inside the branch.  k < 32 keeps block 1 out of the band at a record
+ * start (its first row is 33 > k there), so a terminator clears y.
+ * PEq is read as 32-bit halves: PEq32[2c] rows 1-32, PEq32[2c + 1] the rest.
+ * PAIR_FULL (development, AGREP_GPU_PAIR=2) drops the cut-off: block 1 is
+ * always active (plain 2 x 32-bit words with carries), for comparison.
+ */
+#if LANES == 1
+typedef uint uvec;
+#define UVEC(...) (__VA_ARGS__)
+#define UMASK(cond) ((cond) ? ~0u : 0u)
+#define ANY(m) ((m) != 0)
+#define LO32(t) ((uint)(t))
+#define HI32(t) ((uint)((t) >> 32))
+#define JOIN64(hi, lo) upsample(hi, lo)
+#else
+typedef CAT(uint, LANES) uvec;
+#define UVEC(...) ((uvec)(__VA_ARGS__))
+#define UMASK(cond) CAT(as_uint, LANES)(cond)
+#define ANY(m) any(CAT(as_int, LANES)(m))
+#define LO32(t) CAT(convert_uint, LANES)(t)
+#define HI32(t) CAT(convert_uint, LANES)((t) >> 32)
+#define JOIN64(hi, lo) upsample(hi, lo)
+#endif
+#ifdef PAIR_FULL
+#define PAIR_ON uones
+#else
+#define PAIR_ON uzero
+#endif
+#define PEQ_LO(i) PEq32[2 * LANE(c, i)]
+#define PEQ_HI(i) PEq32[2 * LANE(c, i) + 1]
+
+/* Block 1's step for the lanes in act (the others compute garbage that y
+ * masks); records hits of byte bit (of 32) in half h of the hits word
+ * (hh0, hh1). */
+#define PAIR_UPPER(h, bit) do { \
+	const uvec Eh = UVEC(LANEMAP(PEQ_HI)); \
+	const uvec vp = VP1 | ~y, vn = VN1 & y; \
+	const uvec s1 = select(prev + n1, sc1, y); \
+	const uvec Xv = Eh | vn, E = Eh | on0; \
+	const uvec D = (((E & vp) + vp) ^ vp) | E; \
+	uvec hp = vn | ~(D | vp), hn = vp & D; \
+	const uvec op1 = (hp >> out1) & 1, on1 = (hn >> out1) & 1; \
+	hp = (hp << 1) | op0; \
+	hn = (hn << 1) | on0; \
+	VP1 = hn | ~(Xv | hp); \
+	VN1 = hp & Xv; \
+	sc1 = s1 + op1 - on1; \
+	const uvec ext = ~y & act & UMASK(((Eh & 1) | on0) != uzero); \
+	y = (y & UMASK(sc1 < (uvec)(k + n1))) | ext | PAIR_ON; \
+	const uvec hb = y & ~nl & UMASK(sc1 <= (uvec)k) & (uvec)(1u << (bit)); \
+	if (h) \
+		hh1 |= hb; \
+	else \
+		hh0 |= hb; \
+} while (0)
+
+#endif
+
 __kernel void
 myers_scan(__global const WORD *text,	/* pad + chunk, word aligned */
     uint pad_blocks,			/* warm-up, in blocks of WBITS bytes */
@@ -93,6 +169,67 @@ myers_scan(__global const WORD *text,	/* pad + chunk, word aligned */
 		const WORD n = pinfo[3 * p];
 		const vword ones = (vword)(~(WORD)0), zero = (vword)0;
 		vword VP = ones, VN = zero, score = (vword)n;
+
+#ifdef PAIR
+		if (n > 32 && k < 32) {
+			__global const uint *PEq32 = (__global const uint *)PEq;
+			const uint n1 = (uint)n - 32, out1 = n1 - 1;
+			const uvec uones = (uvec)(~0u), uzero = (uvec)0;
+			uvec VP0 = uones, VN0 = uzero, sc0 = (uvec)32;
+			uvec VP1 = uones, VN1 = uzero, sc1 = (uvec)n, y = PAIR_ON;
+
+			for (uint blk = 0; blk < nblocks; blk++) {
+				uvec hh0 = uzero, hh1 = uzero;
+				WORD tb[LANES][WPB];
+
+				LOAD_BLOCK(tb, blk);
+				/* Not unrolled: the branch to block 1 then has 8
+				 * copies, not 64.  H100, 43-57-byte patterns, 512-byte
+				 * slices: 475-484 GB/s rolled, 385-397 unrolled. */
+#pragma unroll 1
+				for (uint w = 0; w < WPB; w++) {
+					const vword t = VEC(LANEMAP(TB_AT));
+					const uvec tw[2] = {LO32(t), HI32(t)};
+#pragma unroll
+					for (uint b = 0; b < 8; b++) {
+						const uvec c = (tw[b / 4] >> (8 * (b % 4))) &
+						    0xff;
+						const uvec Eq = UVEC(LANEMAP(PEQ_LO));
+						const uvec X = Eq | VN0;
+						const uvec D0 = (((X & VP0) + VP0) ^ VP0) | X;
+						const uvec HN = VP0 & D0;
+						const uvec HP = VN0 | ~(VP0 | D0);
+						const uvec op0 = HP >> 31, on0 = HN >> 31;
+						const uvec prev = sc0, Xh = HP << 1;
+						const uvec nl = UMASK(c == (uvec)eol);
+						const uvec act = y | UMASK(prev <= (uvec)k);
+
+						sc0 = sc0 + op0 - on0;
+						VN0 = Xh & D0;
+						VP0 = (HN << 1) | ~(Xh | D0);
+						if (ANY(act))
+							PAIR_UPPER(w / 4, 8 * (w % 4) + b);
+						/* Reset at a terminator. */
+						VP0 |= nl;
+						VN0 &= ~nl;
+						sc0 = select(sc0, (uvec)32, nl);
+#ifdef PAIR_FULL
+						VP1 |= nl;
+						VN1 &= ~nl;
+						sc1 = select(sc1, (uvec)n, nl);
+#else
+						y &= ~nl;
+#endif
+					}
+				}
+				if (blk < pad_blocks)
+					continue;
+				const vword hits = JOIN64(hh1, hh0);
+				LANEMAP(STORE_HITS);
+			}
+			continue;
+		}
+#endif
 
 		for (uint blk = 0; blk < nblocks; blk++) {
 			vword hits = zero;

@@ -275,6 +275,28 @@ scan_set_patterns(struct scanner *s, const struct patset *ps)
 	return upload_patterns(s);
 }
 
+/*
+ * Whether the kernel runs patterns of 33-64 bytes as two 32-bit blocks with
+ * Ukkonen's cut-off (build option PAIR; with k >= 32 the kernel keeps the
+ * 64-bit word): on GPUs, whose 64-bit integer operations are pairs of
+ * 32-bit ones, and with one lane per work-item (AGREP_GPU_LANES=1: the
+ * GPU's shape, which the tests run on POCL).  The development knob
+ * AGREP_GPU_PAIR=0 or 1 forbids or forces it; 2 forces it without the
+ * cut-off (PAIR_FULL, for comparison).  Needs s->wbits, s->blocks and
+ * s->lanes.
+ */
+static int
+pair_words(const struct scanner *s)
+{
+	const char *e = getenv("AGREP_GPU_PAIR");
+
+	if (s->wbits != 64 || s->blocks)
+		return 0;
+	if (e != NULL && *e != '\0')
+		return atoi(e) == 2 ? 2 : atoi(e) != 0;
+	return (s->dev.type & CL_DEVICE_TYPE_GPU) != 0 || s->lanes == 1;
+}
+
 /* Chooses word size, lanes, work-group and slice sizes for the device. */
 static void
 choose_shape(struct scanner *s, size_t slice)
@@ -362,6 +384,9 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	if (s->blocks)
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 		    " -DMAXW=%zu", ps->maxwords);
+	if (pair_words(s))
+		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
+		    " -DPAIR=1%s", pair_words(s) == 2 ? " -DPAIR_FULL=1" : "");
 	if (getenv("AGREP_GPU_STATS") != NULL)
 		fprintf(stderr, "%s: stats: context %.3f s\n", progname,
 		    now() - t0);
