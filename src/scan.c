@@ -29,6 +29,8 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+#define GPU_SLICE_MAX 512	/* bytes: see slice_for */
+
 static size_t
 round_up(size_t v, size_t m)
 {
@@ -243,8 +245,11 @@ upload_patterns(struct scanner *s)
 }
 
 /* Returns the slice length for a chunk of len bytes: enough slices to fill
- * the device, each long enough that the warm-up costs little; the one
- * fixed by AGREP_GPU_SLICE; or the one the buffers were sized for when a
+ * the device, each long enough that the warm-up costs little; on a GPU at
+ * most GPU_SLICE_MAX (more work-items then: the H100 kernels ran 474-490
+ * GB/s on 512-byte slices of 256 MiB chunks against 326-329 on the 2 KiB
+ * ones filling the device once, bench/RESULTS-kernels.md); the one fixed
+ * by AGREP_GPU_SLICE; or the one the buffers were sized for when a
  * smaller one would not fit them. */
 static size_t
 slice_for(const struct scanner *s, size_t len)
@@ -254,6 +259,8 @@ slice_for(const struct scanner *s, size_t len)
 	if (s->fixed_slice)
 		return s->slice;
 	slice = round_up(len / s->lanes_total + 1, 64);
+	if (s->dev.type & CL_DEVICE_TYPE_GPU && slice > GPU_SLICE_MAX)
+		slice = GPU_SLICE_MAX;
 	if (slice < 4 * s->pad)
 		slice = 4 * s->pad;
 	if (s->alloc && items_for(s, len, slice) * s->lanes * slice > s->alloc)
