@@ -16,6 +16,8 @@ struct pattern {
 					 * set when str[64 b + i] matches c */
 };
 
+struct mflt;
+
 struct patset {
 	struct pattern *pat;	/* the patterns */
 	size_t npat;
@@ -26,6 +28,8 @@ struct patset {
 	int icase;
 	char *store;		/* pattern bytes */
 	size_t storelen;
+	struct mflt *multi;	/* the shared filter (multi.c), built on
+				 * first use; pat_free frees it */
 };
 
 /* pattern.c */
