@@ -292,9 +292,7 @@ multi_for(const struct patset *ps, unsigned char eol, int multi,
 		return NULL;
 	if (multi > 0)
 		return *own = mf_build(ps, eol, 1);
-	if (ps->npat < MF_MINPAT)
-		return NULL;
-	mf = mf_get(ps, eol);
+	mf = mf_auto(ps, eol);
 	return mf_covered(mf, ps, NULL) >= MF_MINPAT ? mf : NULL;
 }
 

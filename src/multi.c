@@ -268,6 +268,18 @@ mf_get(const struct patset *ps, unsigned char eol)
 	return m->eol == eol && !m->force ? m : NULL;
 }
 
+/* The filter hm_scan runs by default for ps, or NULL (too few patterns). */
+const struct mflt *
+mf_auto(const struct patset *ps, unsigned char eol)
+{
+	const struct mflt *m;
+
+	if (ps->npat < MF_MINPAT || (m = mf_get(ps, eol)) == NULL ||
+	    m->nin < MF_MINPAT)
+		return NULL;
+	return m;
+}
+
 /* The number of patterns covered; *work (if not NULL): the Myers words of
  * the patterns left to the engines. */
 size_t

@@ -10,8 +10,13 @@
 /*
  * Thresholds (measured on the King James Bible, 2-core machine;
  * bench/RESULTS-many.md).  Overridable with -D.
- *   MF_MINPAT: hm_scan uses the shared filter from this many patterns on
- *     (below it, each pattern's own filter or engine is as fast).
+ *   MF_MINPAT: hm_scan uses the shared filter from this many covered
+ *     patterns on (Bible x8, k=1, one thread: 8 patterns 165 ms with it,
+ *     109 ms without; 16: 201 against 274 ms; 64: 273 against 902 ms).
+ *   MF_WORK: what the shared filter costs the host, in patterns scanned
+ *     by the SIMD engine (one 10-byte pattern, k=1: 35 ms on the Bible x8;
+ *     the filter with 16 to 10,000 patterns: 200-310 ms): search.c's
+ *     engine choice counts it so.
  *   MF_MINPIECE: a pattern joins only when its k + 1 pieces hold at least
  *     this many bytes each (forced: 1); shorter ones go to the engines.
  *   MF_MAXLEN: the longest pattern that joins (one word of Myers state).
@@ -20,12 +25,15 @@
  *     the rest of that chunk: the engines scan the chunk for it.
  */
 #ifndef MF_MINPAT
-#define MF_MINPAT	8
+#define MF_MINPAT	12
 #endif
 #ifndef MF_MINPIECE
 #define MF_MINPIECE	2
 #endif
 #define MF_MAXLEN	64
+#ifndef MF_WORK
+#define MF_WORK		8
+#endif
 #ifndef MF_DENSITY
 #define MF_DENSITY	8
 #endif
@@ -38,6 +46,7 @@ struct mflt;
 /* multi.c */
 struct mflt *mf_build(const struct patset *, unsigned char eol, int force);
 const struct mflt *mf_get(const struct patset *, unsigned char eol);
+const struct mflt *mf_auto(const struct patset *, unsigned char eol);
 void	mf_free(struct mflt *);
 size_t	mf_covered(const struct mflt *, const struct patset *, size_t *work);
 int	mf_covers(const struct mflt *, size_t p);
