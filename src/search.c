@@ -184,7 +184,10 @@ search_init(const struct options *o, const struct patset *ps)
 	size_t work = 0, dev = 0;
 	for (size_t p = 0; p < ps->npat; p++)
 		dev += ps->pat[p].nwords;
-	const struct mflt *mf = S.exact ? NULL : mf_auto(ps, o->eol);
+	/* (AGREP_GPU_HOST_ENGINE, for tests: the filter's engines only) */
+	int eng = hm_engine();
+	const struct mflt *mf = S.exact || (eng >= 0 &&
+	    eng != HM_ENGINE_MULTI) ? NULL : mf_auto(ps, o->eol);
 	if (mf != NULL) {
 		mf_covered(mf, ps, &work);
 		work += MF_WORK;
