@@ -244,7 +244,7 @@ hm_scan_range(const struct pattern *pat, long k, const unsigned char *text,
  * k + 1 pieces, even of one byte; the automatic choice elsewhere),
  * HM_ENGINE_NOFILTER (nofilter: the automatic choice without the filters),
  * HM_ENGINE_MULTI (multi: the shared many-pattern filter of multi.c for
- * any number of patterns, pieces of any length, never giving up; the
+ * any number of patterns, never giving a pattern up; the
  * automatic choice for the patterns it does not cover), HM_ENGINE_NOMULTI
  * (nomulti: the automatic choice without the shared filter), or -1
  * (unset: choose by length and number, the filters where they pay).  A

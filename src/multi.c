@@ -21,8 +21,8 @@
  * match of a covered pattern gets at least one, but not every end bit.
  *
  * Patterns longer than MF_MAXLEN bytes, with pieces shorter than
- * MF_MINPIECE, or with k + 1 > n are not covered: hm_scan gives them to
- * the engines.  A covered pattern whose windows grow past MF_DENSITY of a
+ * MF_MINPIECE (by default 1: none), or with k + 1 > n are not covered:
+ * hm_scan gives them to the engines (the longer ones to filter.c).  A covered pattern whose windows grow past MF_DENSITY of a
  * chunk leaves the filter for that chunk (mf_scan returns it) and the
  * engines scan the chunk for it too: a piece such as "e " that occurs
  * everywhere costs no more than the pattern's own scan.
@@ -121,8 +121,8 @@ log2_at_least(size_t n, unsigned lo, unsigned hi)
 
 /*
  * Builds the filter for the patterns of ps that it can cover, for records
- * ending at eol.  force: pieces of any length (1 byte and up), and no
- * pattern ever leaves (the tests' setting).  Never fails (xmalloc).
+ * ending at eol.  force: pieces of any length (1 byte and up, whatever
+ * MF_MINPIECE), and no pattern ever leaves (the tests' setting).  Never fails (xmalloc).
  */
 struct mflt *
 mf_build(const struct patset *ps, unsigned char eol, int force)

@@ -6,7 +6,7 @@
 # file, CRLF pattern files (the CR is part of the pattern, as in grep), -i
 # with many patterns; through the host matcher and OpenCL (tiny chunks too).
 # The shared many-pattern filter (src/multi.c): forced
-# (AGREP_GPU_HOST_ENGINE=multi: pieces of 1 byte and up, never giving up)
+# (AGREP_GPU_HOST_ENGINE=multi: any number of patterns, never giving up)
 # and automatic, on random cases with planted copies near k (edits inside
 # pieces and across their boundaries), copies with edits placed at every
 # piece boundary, at line starts and ends, with case flips; -i, -w, -x, -v,
