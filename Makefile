@@ -10,7 +10,7 @@ CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
 LDLIBS	 = -lOpenCL -lpthread
 
-SRCS	 = agrep-gpu.c src/filter.c src/hostmatch.c src/input.c src/ocl.c \
+SRCS	 = agrep-gpu.c src/filter.c src/multi.c src/hostmatch.c src/input.c src/ocl.c \
 	   src/output.c src/pattern.c src/pool.c src/range.c src/refine.c \
 	   src/scan.c src/search.c src/walk.c \
 	   src/simd.c src/util.c src/edits.c src/json.c src/utf8.c

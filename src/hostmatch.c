@@ -11,6 +11,7 @@
 #include "hostmatch.h"
 #include "simd.h"
 #include "filter.h"
+#include "multi.h"
 
 /* Sets bit j of the bitmap. */
 static inline void
@@ -241,10 +242,14 @@ hm_scan_range(const struct pattern *pat, long k, const unsigned char *text,
  * simd-avx512 (a variant the CPU lacks falls back to the best it has), or
  * HM_ENGINE_FILTER (filter: the pigeonhole filter wherever the pattern has
  * k + 1 pieces, even of one byte; the automatic choice elsewhere),
- * HM_ENGINE_NOFILTER (nofilter: the automatic choice without the filter), or
- * -1 (unset: choose by length, the filter where it pays).  A forced scalar
- * or SIMD engine runs without the filter.  Read at every call: no static
- * state.
+ * HM_ENGINE_NOFILTER (nofilter: the automatic choice without the filters),
+ * HM_ENGINE_MULTI (multi: the shared many-pattern filter of multi.c for
+ * any number of patterns, never giving a pattern up; the
+ * automatic choice for the patterns it does not cover), HM_ENGINE_NOMULTI
+ * (nomulti: the automatic choice without the shared filter), or -1
+ * (unset: choose by length and number, the filters where they pay).  A
+ * forced scalar or SIMD engine runs without any filter.  Read at every
+ * call: no static state.
  */
 int
 hm_engine(void)
@@ -259,6 +264,10 @@ hm_engine(void)
 		return HM_ENGINE_FILTER;
 	if (strcmp(e, "nofilter") == 0)
 		return HM_ENGINE_NOFILTER;
+	if (strcmp(e, "multi") == 0)
+		return HM_ENGINE_MULTI;
+	if (strcmp(e, "nomulti") == 0)
+		return HM_ENGINE_NOMULTI;
 	if (strcmp(e, "simd-generic") == 0)
 		return SIMD_GENERIC;
 	if (strcmp(e, "simd-avx2") == 0)
@@ -269,36 +278,71 @@ hm_engine(void)
 }
 
 /*
+ * The shared filter hm_scan runs for ps (multi: -1 off, 0 automatic, 1
+ * forced), or NULL; *own: one built for this call only, to free.
+ */
+static const struct mflt *
+multi_for(const struct patset *ps, unsigned char eol, int multi,
+    struct mflt **own)
+{
+	const struct mflt *mf;
+
+	*own = NULL;
+	if (multi < 0 || ps->npat == 0)
+		return NULL;
+	if (multi > 0)
+		return *own = mf_build(ps, eol, 1);
+	mf = mf_auto(ps, eol);
+	return mf_covered(mf, ps, NULL) >= MF_MINPAT ? mf : NULL;
+}
+
+/*
  * Patterns of up to 63 bytes go to the SIMD engine when the chunk holds at
  * least HM_SIMD_MIN bytes (below it, the lanes' warm-up and set-up cost more
  * than they save; bench/hostengine.sh), longer ones to Myers' blocks.
- * Before that, a pattern whose k + 1 pieces are long enough goes through
- * the pigeonhole filter (filter.c), which verifies only the records holding
- * one of its pieces exactly; it hands the pattern back to the engines when
- * it does not apply or when its candidates are too dense.
+ * Before that, with MF_MINPAT patterns or more that the shared filter
+ * (multi.c) covers, it searches the pieces of all of them at once and
+ * verifies each candidate record only against the patterns whose piece it
+ * holds; then a pattern whose k + 1 pieces are long enough goes through
+ * its own pigeonhole filter (filter.c), which verifies only the records
+ * holding one of its pieces exactly.  Both hand a pattern back to the
+ * engines when they do not apply or when its candidates are too dense.
+ * With the shared filter, a record gets one hit (not every match end):
+ * all that output needs.
  */
 void
 hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
     size_t len, unsigned char eol, uint64_t *bitmap)
 {
-	int engine = hm_engine(), filter = 0;
+	int engine = hm_engine(), filter = 0, multi = 0;
 
-	if (engine == HM_ENGINE_FILTER || engine == HM_ENGINE_NOFILTER) {
+	if (engine == HM_ENGINE_MULTI || engine == HM_ENGINE_NOMULTI) {
+		multi = engine == HM_ENGINE_MULTI ? 1 : -1;
+		engine = -1;
+	} else if (engine == HM_ENGINE_FILTER || engine == HM_ENGINE_NOFILTER) {
 		filter = engine == HM_ENGINE_FILTER ? 1 : -1;
+		multi = -1;
 		engine = -1;
 	} else if (engine >= 0)
-		filter = -1;
+		filter = multi = -1;
 	int scalar = engine == HM_ENGINE_SCALAR ||
 	    (engine < 0 && len < HM_SIMD_MIN);
-	if (filter < 0 && scalar) {
+	if (filter < 0 && multi < 0 && scalar) {
 		hm_scan_scalar(ps, text, warm, len, eol, bitmap);
 		return;
 	}
 	if (engine < 0)
 		engine = SIMD_AUTO;
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
+	struct mflt *own;
+	const struct mflt *mf = multi_for(ps, eol, multi, &own);
+	unsigned char *left = mf != NULL ? mf_scan(mf, text, warm, len,
+	    bitmap) : NULL;
 	for (size_t p = 0; p < ps->npat; p++) {
 		const struct pattern *pat = &ps->pat[p];
+		if (mf != NULL && mf_covers(mf, p) &&
+		    (left == NULL || !left[p]))
+			continue;
 		if (pat->len > PAT_MAXLEN) {
 			scan_long_exact(pat, ps->icase, text, warm, len, eol,
 			    bitmap);
@@ -315,6 +359,8 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 			hm_scan_range(pat, ps->k, text, 0, warm + len, warm,
 			    eol, bitmap);
 	}
+	free(left);
+	mf_free(own);
 }
 
 /*

@@ -12,6 +12,9 @@
 /* hm_engine(): the filter forced where it applies / the filter off */
 #define HM_ENGINE_FILTER	101
 #define HM_ENGINE_NOFILTER	102
+/* hm_engine(): the shared many-pattern filter forced / off */
+#define HM_ENGINE_MULTI	103
+#define HM_ENGINE_NOMULTI	104
 /* Chunks shorter than this stay on the scalar engine (the SIMD one is
  * 1.7-2x faster at 1 KB, 3x at 4 KB on the 2-core EPYC: bench/RESULTS-simd.md). */
 #define HM_SIMD_MIN	1024

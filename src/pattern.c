@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "multi.h"
 #include "pattern.h"
 #include "utf8.h"
 #include "util.h"
@@ -165,6 +166,7 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 void
 pat_free(struct patset *ps)
 {
+	mf_free(ps->multi);
 	for (size_t i = 0; i < ps->npat; i++)
 		free(ps->pat[i].peq);
 	free(ps->pat);

@@ -17,6 +17,8 @@ struct pattern {
 					 * set when str[64 b + i] matches c */
 };
 
+struct mflt;
+
 struct patset {
 	struct pattern *pat;	/* the patterns */
 	size_t npat;
@@ -33,6 +35,8 @@ struct patset {
 	struct u8map *u8;	/* UTF-8 mode and symbols needed: the map
 				 * (NULL when bytes give the same answer) */
 	unsigned char *symstore; /* the patterns' symbols */
+	struct mflt *multi;	/* the shared filter (multi.c), built on
+				 * first use; pat_free frees it */
 };
 
 /* pattern.c */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "hostmatch.h"
+#include "multi.h"
 #include "input.h"
 #include "output.h"
 #include "pool.h"
@@ -168,12 +169,37 @@ search_init(const struct options *o, const struct patset *ps)
 	/* Ranges of half a chunk, the other half for the record at its end;
 	 * not tiny even when the chunks are (AGREP_GPU_CHUNK in tests). */
 	S.range = cap / 2 > RANGE_MIN ? cap / 2 : RANGE_MIN;
-	/* The host's cost per byte grows with the patterns and their blocks;
-	 * a device's hardly does. */
-	size_t work = 0;
+	/* The host's cost per byte grows with the patterns and their blocks
+	 * (work, in patterns of one word); a GPU's hardly does, and past
+	 * o->host_max / work bytes its start-up pays.  With the shared filter
+	 * (multi.c, from MF_MINPAT covered patterns on), the covered patterns
+	 * cost the host about MF_WORK patterns' scan together, whatever their
+	 * number, while a device still scans every one of them (dev): POCL's
+	 * cost grows with them as the host engines' did (2 cores: 1.7 s for
+	 * 100 patterns over 34 MB, the host with the filter 0.31 s on one
+	 * core; 1,000 patterns over the Bible 1.6 s against 0.04 s), a GPU's
+	 * slowly (H100: 0.65 s for 1,000 patterns over 34 MB).  Which device
+	 * opens is not known yet, so the break-even grows by (dev / work)^2:
+	 * 100 patterns of up to 64 bytes stay on the host up to 312 MB,
+	 * 1,000 up to 31 GB.  bench/RESULTS-many.md. */
+	size_t work = 0, dev = 0;
 	for (size_t p = 0; p < ps->npat; p++)
-		work += ps->pat[p].nwords;
-	S.host_max = o->host_max / (work > 0 ? work : 1);
+		dev += ps->pat[p].nwords;
+	/* (AGREP_GPU_HOST_ENGINE, for tests: the filter's engines only) */
+	int eng = hm_engine();
+	const struct mflt *mf = S.exact || (eng >= 0 &&
+	    eng != HM_ENGINE_MULTI) ? NULL : mf_auto(ps, o->eol);
+	if (mf != NULL) {
+		mf_covered(mf, ps, &work);
+		work += MF_WORK;
+	}
+	if (mf == NULL || work >= dev)
+		work = dev;
+	work = work > 0 ? work : 1;
+	S.host_max = o->host_max / work;
+	for (int i = 0; i < 2 && dev > work; i++)
+		S.host_max = S.host_max > SIZE_MAX / (dev / work) ? SIZE_MAX :
+		    S.host_max * (dev / work);
 	S.host_slow = work > 4;
 	/* Then the scan dominates: smaller ranges share it out better over
 	 * several devices. */

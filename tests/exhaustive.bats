@@ -4,7 +4,8 @@
 # pattern of length 1-4 over {a,b} with every text of length 0-8 over
 # {a,b,\n}, and every pattern of length 1-3 over {a,b,c} with every text of
 # length 0-6 over {a,b,c,\n}, every k from 0 to the pattern length, with
-# slices of 1 byte and more (tests/exhaustive.c).  Under `make
+# slices of 1 byte and more, and the shared many-pattern filter on every
+# pattern, pair and whole set of those (tests/exhaustive.c).  Under `make
 # check-sanitize` (AGREP_GPU names the build/san binary) the same program
 # built with AddressSanitizer and UBSan runs instead.
 load test_helper

@@ -27,6 +27,17 @@
  * joined texts in upper case; and on records of up to 12000 bytes (its
  * SIMD verification) against hm_scan_scalar.
  *
+ * The shared many-pattern filter (multi.c), forced through hm_scan
+ * (AGREP_GPU_HOST_ENGINE=multi: pieces of one byte and up), record by
+ * record (it sets one true end bit per selected record, not every one):
+ * for each k from 0 to 3, every pattern of length k + 1 to 4 over {a,b}
+ * alone, every pair of them, and all of them together, over the texts of
+ * set 1 joined, and over {a,b,c} (set 2) alone and all together; each
+ * also with -i over the texts in upper case, and cut at an offset that
+ * changes with the set (the bytes before it are warm-up: a record cut in
+ * two, as at a chunk boundary inside a long record); a pair runs one of
+ * these four ways, in turn.
+ *
  * Prints the number of cases and the time; exit 1 on the first difference
  * (with the case), 0 when all agree.
  *
@@ -40,6 +51,7 @@
 #include "../src/hostmatch.h"
 #include "../src/simd.h"
 #include "../src/filter.h"
+#include "../src/multi.h"
 
 #define MAXT 16
 
@@ -321,6 +333,159 @@ long_records(void)
 	free(got);
 }
 
+/* The shared filter: patterns pats[0, np) (n > k each) over the texts of
+ * ts joined by '\n'; want[x]: the oracle's bits of pattern x over the
+ * joined text.  Cut: the scan starts at byte cut, the bytes before it
+ * (pad terminators and text) are warm-up.  only: -1, every run (plain,
+ * -i, each cut and not), else the one run numbered only % 4. */
+static void
+multi_set(char (*pats)[8], const size_t *idx, size_t np, long k,
+    uint64_t *const *want, const struct textset *ts, size_t cut, int only)
+{
+	struct patset ps, psi;
+	size_t big = 0, pad = 4 + (size_t)k;
+	char err[128];
+
+	for (size_t x = 0; x < ts->count; x++)
+		big += ts->len[x] + 1;
+	size_t words = (big + 63) / 64;
+	unsigned char *jb = malloc(pad + big);
+	uint64_t *w = calloc(words, 8), *bm = malloc(words * 8 + 8);
+	memset(jb, '\n', pad);
+	for (size_t x = 0, off = 0; x < ts->count; x++) {
+		memcpy(jb + pad + off, ts->t[x], ts->len[x]);
+		jb[pad + off + ts->len[x]] = '\n';
+		off += ts->len[x] + 1;
+	}
+	for (size_t i = 0; i < words; i++)
+		for (size_t j = 0; j < np; j++)
+			w[i] |= want[idx[j]][i];
+	pat_init(&ps, (int)k, 0);
+	pat_init(&psi, (int)k, 1);
+	for (size_t j = 0; j < np; j++) {
+		pat_add(&ps, pats[idx[j]], strlen(pats[idx[j]]));
+		pat_add(&psi, pats[idx[j]], strlen(pats[idx[j]]));
+	}
+	if (pat_compile(&ps, err, sizeof(err)) != 0 ||
+	    pat_compile(&psi, err, sizeof(err)) != 0) {
+		fprintf(stderr, "exhaustive: %s\n", err);
+		exit(2);
+	}
+	if (cut > big)
+		cut = big;
+	setenv("AGREP_GPU_HOST_ENGINE", "multi", 1);
+	for (int icase = 0; icase <= 1; icase++) {
+		if (icase)
+			for (size_t i = pad; i < pad + big; i++)
+				if (jb[i] >= 'a' && jb[i] <= 'z')
+					jb[i] -= 'a' - 'A';
+		for (int c = 0; c <= 1; c++) {
+			if (only >= 0 && only % 4 != 2 * icase + c)
+				continue;
+			size_t from = c ? cut : 0, warm = c ? cut : pad;
+			const unsigned char *text = c ? jb + pad : jb;
+			/* text[warm + j] is joined byte from + j */
+			memset(bm, 0, words * 8 + 8);
+			hm_scan(icase ? &psi : &ps, text, warm, big - from,
+			    '\n', bm);
+			ncalls++;
+			size_t rs = 0;
+			for (size_t i = 0; i <= big; i++) {
+				if (i < big && jb[pad + i] != '\n')
+					continue;
+				/* record [rs, i): want and got among its bytes
+				 * from 'from' on */
+				int wanted = 0, got = 0;
+				for (size_t j = rs > from ? rs : from; j < i; j++) {
+					int wb = w[j / 64] >> (j % 64) & 1;
+					int gb = bm[(j - from) / 64] >>
+					    ((j - from) % 64) & 1;
+					if (gb && !wb) {
+						fprintf(stderr, "exhaustive: multi sets a "
+						    "false bit at %zu: k=%ld, %zu patterns "
+						    "(first \"%s\"), -i %d, cut %zu\n",
+						    j, k, np, pats[idx[0]], icase, from);
+						exit(1);
+					}
+					wanted |= wb;
+					got |= gb;
+				}
+				if (wanted && !got) {
+					fprintf(stderr, "exhaustive: multi misses the "
+					    "record at %zu-%zu: k=%ld, %zu patterns "
+					    "(first \"%s\"%s%s), -i %d, cut %zu\n", rs, i,
+					    k, np, pats[idx[0]], np > 1 ? ", second \"" :
+					    "", np > 1 ? pats[idx[1]] : "", icase, from);
+					exit(1);
+				}
+				rs = i + 1;
+			}
+		}
+	}
+	unsetenv("AGREP_GPU_HOST_ENGINE");
+	pat_free(&ps);
+	pat_free(&psi);
+	free(jb);
+	free(w);
+	free(bm);
+}
+
+/* The shared filter over every pattern of length 1..maxn over alpha (see
+ * the top): alone, in pairs (pairs: every pair), all together. */
+static void
+run_multi(const char *alpha, size_t maxn, const struct textset *ts, int pairs)
+{
+	char pats[128][8];
+	size_t np = 0, a = strlen(alpha), pw = 1, big = 0, sets = 0;
+
+	for (size_t n = 1; n <= maxn; n++) {
+		pw *= a;
+		for (size_t v = 0; v < pw && np < 128; v++, np++) {
+			size_t x = v;
+			for (size_t j = 0; j < n; j++, x /= a)
+				pats[np][j] = alpha[x % a];
+			pats[np][n] = '\0';
+		}
+	}
+	for (size_t x = 0; x < ts->count; x++)
+		big += ts->len[x] + 1;
+	size_t words = (big + 63) / 64;
+	uint64_t *want[128];
+	for (long k = 0; k <= 3 && (size_t)k < maxn; k++) {
+		size_t idx[128], m = 0;
+		for (size_t p = 0; p < np; p++) {
+			size_t n = strlen(pats[p]);
+			want[p] = calloc(words, 8);
+			if ((long)n <= k)
+				continue;
+			idx[m++] = p;
+			for (size_t x = 0, off = 0; x < ts->count; x++) {
+				uint64_t b = oracle(pats[p], n, k, ts->t[x],
+				    ts->len[x]);
+				for (size_t j = 0; j < ts->len[x]; j++)
+					if (b >> j & 1)
+						want[p][(off + j) / 64] |=
+						    (uint64_t)1 << ((off + j) % 64);
+				off += ts->len[x] + 1;
+			}
+		}
+		for (size_t i = 0; i < m; i++) {
+			multi_set(pats, &idx[i], 1, k, want, ts,
+			    (sets++ * 7919) % big, -1);
+			for (size_t j = i + 1; pairs && j < m; j++) {
+				size_t two[2] = { idx[i], idx[j] };
+				multi_set(pats, two, 2, k, want, ts,
+				    (sets * 7919) % big, (int)sets);
+				sets++;
+			}
+		}
+		multi_set(pats, idx, m, k, want, ts, (sets++ * 7919) % big, -1);
+		ncases += (long)sets;
+		for (size_t p = 0; p < np; p++)
+			free(want[p]);
+	}
+}
+
 /* Every pattern of length 1..maxn over alpha, every k, every text of ts. */
 static void
 run_set(const char *alpha, size_t maxn, const struct textset *ts)
@@ -357,6 +522,8 @@ main(int argc, char **argv)
 	run_set("ab", quick ? 3 : 4, &t1);
 	run_set("abc", quick ? 2 : 3, &t2);
 	long_records();
+	run_multi("ab", quick ? 3 : 4, quick ? &t2 : &t1, 1);
+	run_multi("abc", quick ? 2 : 3, &t2, 0);
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	printf("exhaustive: %ld cases, %ld engine calls, variants:", ncases,
 	    ncalls);

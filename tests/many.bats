@@ -5,6 +5,13 @@
 # grep -F -f, k=1 against the oracle on a sample of lines), -f of an empty
 # file, CRLF pattern files (the CR is part of the pattern, as in grep), -i
 # with many patterns; through the host matcher and OpenCL (tiny chunks too).
+# The shared many-pattern filter (src/multi.c): forced
+# (AGREP_GPU_HOST_ENGINE=multi: any number of patterns, never giving up)
+# and automatic, on random cases with planted copies near k (edits inside
+# pieces and across their boundaries), copies with edits placed at every
+# piece boundary, at line starts and ends, with case flips; -i, -w, -x, -v,
+# -c, -o, -z, small chunks; and the engine choice (many patterns stay on
+# the host).  Knobs: MULTI_SEEDS (random cases, default 16).
 load test_helper
 load check_helper
 
@@ -28,10 +35,60 @@ join_verses() {
          END        { if (v != "") print v }'
 }
 
+MSEEDS="${MULTI_SEEDS:-16}"
+MULTI="AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=multi"
+
+# mphrases N: N phrases of 4..40 bytes cut from the Bible lines (every 37th
+# line), no two alike
+mphrases() {
+    awk -v n="$1" 'NR % 37 == 5 && length($0) > 50 {
+        l = 4 + (c * 13) % 37; p = substr($0, 3 + (c * 7) % 9, l)
+        if (!(p in seen)) { seen[p] = 1; print p; if (++c == n) exit } }'
+}
+
+# medits K < PATS: lines holding copies of the patterns with K edits
+# (substitution, deletion, insertion in turn) at the K + 1 piece boundaries
+# (one byte before, at, one after) or in the middle of pieces, alone on a
+# line, at its start, at its end, with the first 5 bytes in upper case;
+# then lines of filler that hold no copy.
+medits() {
+    awk -v K="$1" '{
+        P = $0; n = length(P); m = K + 1
+        if (n < m) next
+        for (d = -1; d <= 2; d++) {
+            s = P
+            for (j = 1; j <= K; j++) {
+                pos = int(j * n / m) + (d == 2 ? -int(n / m / 2) : d)
+                if (pos < 1) pos = 1
+                if (pos > length(s)) pos = length(s)
+                t = (j + d + NR) % 3
+                if (t == 0) s = substr(s, 1, pos - 1) "#" substr(s, pos + 1)
+                else if (t == 1) s = substr(s, 1, pos - 1) substr(s, pos + 1)
+                else s = substr(s, 1, pos - 1) "%" substr(s, pos)
+            }
+            if (d == -1) print s
+            else if (d == 0) print "lead " s
+            else if (d == 1) print s " trail"
+            else print "x" toupper(substr(s, 1, 5)) substr(s, 6) "y"
+        }
+    }
+    END { print ""; print "zz qq zz qq zz qq zz"; print "nothing" }'
+}
+
 setup_file() {
     local s i
     need_tools casegen oracle bible || return 1
     case_dir
+    # the shared filter: 20..200 patterns of 2..40 bytes, k 0..3; every
+    # fourth case with lines of up to 900 bytes (longer than the small
+    # chunks below: a record cut by a chunk boundary)
+    local alpha=(az mixed words printable bytes)
+    for ((s = 1; s <= MSEEDS; s++)); do
+        local l=""
+        [ $((s % 4)) = 0 ] && l="-l 0:900"
+        mk "$((500 + s))" "-p 20:200 -n 2:40 -k 0:3 -b 3000:9000 -P 40 $l -a ${alpha[s % 5]}"
+        tr '\n' '\0' < "$CASES/t.$((500 + s))" > "$CASES/z.$((500 + s))"
+    done
     for ((i = 0; i < ${#HUNDRED[@]}; i++)); do
         mk "$((100 + i))" "-p 100 -n 5:15 -b 3000:6000 -l 0:80 -P 30 ${HUNDRED[i]}"
     done
@@ -63,6 +120,9 @@ setup_file() {
                  if (n == 10000) exit
              }
          }' "$B/kjv.txt" > "$B/pats"
+    # phrases and copies with edits at piece boundaries, K = 1..3
+    mphrases 60 < "$B/kjv.txt" > "$B/mp"
+    for i in 1 2 3; do medits "$i" < "$B/mp" > "$B/me$i"; done
 }
 
 setup() {
@@ -267,4 +327,80 @@ runcase() {
     REF="grep -i -F -f UPPER-CASE-PATS (10,000)"
     check_ref "$W/grep" "$rc" "AGREP_GPU_HOST_MAX=0" "" -i -f "$W/PATS" "$B/part.txt"
     end_checks
+}
+
+@test "shared filter (forced and automatic): random many-pattern cases agree with the oracle" {
+    local flagsets=("" "-i" "-w" "-x" "-v -c" "-n -i" "-w -i -n" "-x -c" "-c" "-v -i")
+    local s k desc f i=0
+    for ((s = 501; s < 501 + MSEEDS; s++)); do
+        k=$(k_of "$s")
+        GEN=$(cat "$CASES/g.$s")
+        f=${flagsets[i++ % ${#flagsets[@]}]}
+        # shellcheck disable=SC2086
+        check "$MULTI" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        # shellcheck disable=SC2086
+        check "$MULTI AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        # shellcheck disable=SC2086
+        check "AGREP_GPU_DEVICE=host" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        # shellcheck disable=SC2086
+        check "" "" $f -n -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        check "$MULTI" "" -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
+        check "AGREP_GPU_DEVICE=host AGREP_GPU_CHUNK=500" "" -z -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
+    done
+    end_checks
+}
+
+@test "shared filter: edits at piece boundaries, line starts and ends, -i, small chunks" {
+    [ "$(wc -l < "$B/mp")" = 60 ]
+    local k f envs
+    for k in 1 2 3; do
+        GEN="(copies of 60 Bible phrases with $k edits at piece boundaries)"
+        for envs in "$MULTI" "$MULTI AGREP_GPU_CHUNK=200" "AGREP_GPU_DEVICE=host" ""; do
+            for f in "-n" "-i -c" "-x -n" "-w -i"; do
+                # shellcheck disable=SC2086
+                check "$envs" "" $f -k "$k" -f "$B/mp" "$B/me$k"
+            done
+        done
+        # one edit fewer than the copies hold: only the lines where two
+        # phrases overlap, or none
+        check "$MULTI" "" -n -k "$((k - 1))" -f "$B/mp" "$B/me$k"
+        check "$MULTI" "" -v -c -k "$((k - 1))" -f "$B/mp" "$B/me$k"
+    done
+    # every copy line is selected with k edits: all but the three filler lines
+    run agrep-gpu -c -k 3 -f "$B/mp" "$B/me3"
+    [ "$output" -ge $(($(wc -l < "$B/me3") - 3)) ] || { echo "-c -k3: $output"; return 1; }
+    end_checks
+}
+
+@test "shared filter: -o and --show-cost as without it" {
+    # (-o refines every selected line against every pattern: 20 patterns)
+    local s k f rc
+    for s in 501 502 503 504; do
+        k=$(k_of "$s")
+        head -20 "$CASES/p.$s" > "$W/p20"
+        for f in "-o" "-o -i -n" "-n --show-cost"; do
+            # shellcheck disable=SC2086
+            AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nomulti agrep-gpu $f -k "$k" \
+                -f "$W/p20" "$CASES/t.$s" > "$W/ref" && rc=0 || rc=$?
+            # shellcheck disable=SC2086
+            REF="agrep-gpu $f (AGREP_GPU_HOST_ENGINE=nomulti)" check_ref "$W/ref" \
+                "$rc" "$MULTI" "" $f -k "$k" -f "$W/p20" "$CASES/t.$s"
+        done
+    done
+    end_checks
+}
+
+@test "engine choice: 1,000 patterns stay on the host (no OpenCL device used), same lines" {
+    head -c 1000000 "$B/kjv.txt" > "$W/mb"
+    awk 'NR % 3 == 1 && length($0) > 30 { print substr($0, 10, 5 + NR % 11) }' \
+        "$B/kjv.txt" | awk '!seen[$0]++' | head -1000 > "$W/p1000"
+    [ "$(wc -l < "$W/p1000")" = 1000 ]
+    run env AGREP_GPU_STATS=1 agrep-gpu -c -k 1 -f "$W/p1000" "$W/mb"
+    [ "$status" = 0 ]
+    # AGREP_GPU_STATS reports only when an OpenCL device scanned
+    [ "${#lines[@]}" = 1 ] || { echo "a device was used: $output"; return 1; }
+    local n=${lines[0]}
+    run env AGREP_GPU_HOST_ENGINE=nomulti AGREP_GPU_DEVICE=host agrep-gpu -c -k 1 -f "$W/p1000" "$W/mb"
+    [ "$output" = "$n" ] || { echo "with the filter $n lines, without $output"; return 1; }
+    echo "# $n lines selected" >&3
 }

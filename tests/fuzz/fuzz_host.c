@@ -9,7 +9,8 @@
  * scalar engine (hm_scan_scalar) and, when every pattern fits one SIMD lane
  * (<= 63 bytes), each SIMD variant the CPU runs (simd_scan_pattern) with a
  * slice length taken from the text (1..128 bytes, or automatic), bit by bit;
- * then the pigeonhole filter (filter.c), forced, bit by bit.
+ * then the pigeonhole filter (filter.c), forced, bit by bit; then the
+ * shared many-pattern filter (multi.c), forced, record by record.
  * A difference prints the case on stderr and aborts.
  *
  * Build and run: make fuzz-build fuzz (tests/fuzz/fuzz.mk).
@@ -17,8 +18,24 @@
 #include "fuzz_common.h"
 #include "simd.h"
 #include "filter.h"
+#include "multi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* Aborts when got sets a bit where no match ends (the shared filter sets
+ * one bit per selected record, a true one). */
+static void
+only_true_bits(const struct fcase *fc, const uint64_t *want,
+    const uint64_t *got, const char *engine)
+{
+	for (size_t j = 0; j < fc->len; j++)
+		if (bit_get(got, j) && !bit_get(want, j)) {
+			describe(fc, engine);
+			fprintf(stderr, "%s sets the bit of byte %zu, where no "
+			    "match ends\n", engine, j);
+			abort();
+		}
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -28,7 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t pad, words;
 	unsigned char *buf;
 	uint64_t *want, *got;
-	int all;
+	int all, multi;
 
 	fuzz_decode(&fc, data, size, 0);
 	fuzz_patset(&fc, &ps);
@@ -49,7 +66,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf + pad, fc.text, fc.len);
 	got = malloc((words ? words : 1) * sizeof(*got));
 	hm_scan(&ps, buf, pad, fc.len, fc.eol, got);
-	compare(&fc, want, all, got, 0, 1, "hm_scan");
+	/* With the shared filter (MF_MINPAT patterns or more: a newline in a
+	 * pattern splits it), one true end bit per selected record. */
+	multi = mf_auto(&ps, fc.eol) != NULL;
+	compare(&fc, want, all, got, 0, !multi, "hm_scan");
+	if (multi)
+		only_true_bits(&fc, want, got, "hm_scan (multi)");
 	/* The k = 0 fast path, under the condition of scan_open_host. */
 	if (ps.k == 0 && !ps.icase && ps.npat == 1 &&
 	    memchr(ps.pat[0].str, fc.eol, ps.pat[0].len) == NULL) {
@@ -90,6 +112,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		compare(&fc, want, all, got, 0, 1, v < 0 ? "filter (scalar)" :
 		    "filter (simd)");
 	}
+	/* The shared many-pattern filter (multi.c), forced through hm_scan
+	 * (pieces of one byte and up, no giving up): one true end bit per
+	 * selected record, so records are compared, and each bit set must
+	 * be a match end. */
+	setenv("AGREP_GPU_HOST_ENGINE", "multi", 1);
+	hm_scan(&ps, buf, pad, fc.len, fc.eol, got);
+	unsetenv("AGREP_GPU_HOST_ENGINE");
+	compare(&fc, want, all, got, 0, 0, "multi");
+	only_true_bits(&fc, want, got, "multi");
 	/* The host scanner, as search.c drives it for small inputs: it picks
 	 * hm_exact or hm_scan itself. */
 	{
@@ -102,8 +133,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fprintf(stderr, "fuzz_host: host scanner failed\n");
 			abort();
 		}
-		compare(&fc, want, all, bm, 0, !hs.exact, hs.exact ?
+		compare(&fc, want, all, bm, 0, !hs.exact && !multi, hs.exact ?
 		    "host scanner (exact)" : "host scanner");
+		if (multi)
+			only_true_bits(&fc, want, bm, "host scanner (multi)");
 		scan_close(&hs);
 	}
 	free(got);

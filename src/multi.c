@@ -1,0 +1,530 @@
+/*
+ * multi.c: the shared pigeonhole filter for many patterns (issue 10).
+ *
+ * A match with at most k edits of a pattern cut into k + 1 disjoint pieces
+ * holds one piece exactly (filter.c says why).  Here the pieces of all the
+ * patterns that can be filtered go into one hash table, keyed by their
+ * first q bytes (q = min(piece length, 4); -i folds the key with | 0x20,
+ * which maps both cases of a letter to one key).  The text is walked record
+ * by record (a match never spans a terminator); at each position the key
+ * of each q in use is hashed, tested in a bitmap of 2^bbits bits that says
+ * whether any piece's key hashes there (most positions stop here), and
+ * otherwise the bucket's pieces are compared in full.  A piece of pattern p
+ * starting at offset a of p that occurs at text[i] puts every match that
+ * holds it inside text[i - a - k, i - a + n + k) (n = len(p)): Myers runs
+ * over that window only (clipped to the record), from a fresh state, which
+ * finds exactly the matches that start inside the window.
+ *
+ * Output needs one hit per selected record (as with hm_exact): the first
+ * match found in a record sets its end bit and the walk goes on at the next
+ * record.  So the bits set are true match ends, and every record holding a
+ * match of a covered pattern gets at least one, but not every end bit.
+ *
+ * Patterns longer than MF_MAXLEN bytes, with pieces shorter than
+ * MF_MINPIECE (by default 1: none), or with k + 1 > n are not covered:
+ * hm_scan gives them to the engines (the longer ones to filter.c).  A covered pattern whose windows grow past MF_DENSITY of a
+ * chunk leaves the filter for that chunk (mf_scan returns it) and the
+ * engines scan the chunk for it too: a piece such as "e " that occurs
+ * everywhere costs no more than the pattern's own scan.
+ *
+ * The table is built once per pattern set (mf_get caches it in the
+ * patset, under a lock) and only read while scanning: calls from several
+ * threads are independent.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "multi.h"
+#include "util.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MF_X86 1
+#include <immintrin.h>
+#endif
+
+/* One piece: pattern pat, bytes str[off, off + len).  word: its first
+ * min(len, 8) bytes, little-endian, ORed with mask (0x20 in the bytes that
+ * are letters under -i); lmask: ones over those bytes. */
+struct ment {
+	uint64_t word, mask, lmask;
+	uint32_t pat;
+	uint8_t off, len, q;
+};
+
+struct mflt {
+	const struct pattern *pat;	/* the set's patterns */
+	size_t npat;
+	long k;
+	int icase, force;
+	unsigned char eol;
+	unsigned char *in;	/* in[p]: the filter covers pattern p */
+	size_t nin;
+	unsigned qset;		/* bit q set: some piece has a key of q bytes */
+	unsigned qmin;
+	unsigned bbits, hbits;
+	uint64_t pre[65536 / 64];	/* bit x: some piece starts with the
+				 * two bytes x (little-endian, folded) */
+	uint64_t *bits;		/* bit h: some key hashes to h */
+	uint32_t *start;	/* bucket b: ent[start[b], start[b + 1]) */
+	struct ment *ent;
+	size_t nent;
+	unsigned char *pv;	/* pattern p in pv[64 p, 64 p + 64), folded
+				 * under -i, zero-padded (64-byte aligned) */
+	int avx2;		/* windows compare bytes with AVX2 */
+};
+
+static const uint32_t qmask[5] = { 0, 0xff, 0xffff, 0xffffff, 0xffffffff };
+
+static inline unsigned char
+fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+static inline int
+isletter(unsigned char c)
+{
+	return fold(c) >= 'a' && fold(c) <= 'z';
+}
+
+/* The hash of a key of q bytes (the bytes above q are zero). */
+static inline uint32_t
+mhash(uint32_t key, unsigned q)
+{
+	return (key + q * 0x7f4a7c15u) * 0x9e3779b1u;
+}
+
+/* Up to 4 bytes at t[i], little-endian, zeros past all. */
+static inline uint32_t
+key_at(const unsigned char *t, size_t i, size_t all)
+{
+	uint32_t key = 0;
+
+	if (i + 4 <= all)
+		memcpy(&key, t + i, 4);
+	else
+		for (size_t j = 0; i + j < all; j++)
+			key |= (uint32_t)t[i + j] << (8 * j);
+	return key;
+}
+
+static unsigned
+log2_at_least(size_t n, unsigned lo, unsigned hi)
+{
+	unsigned b = lo;
+
+	while (b < hi && ((size_t)1 << b) < n)
+		b++;
+	return b;
+}
+
+/*
+ * Builds the filter for the patterns of ps that it can cover, for records
+ * ending at eol.  force: pieces of any length (1 byte and up, whatever
+ * MF_MINPIECE), and no pattern ever leaves (the tests' setting).  Never fails (xmalloc).
+ */
+struct mflt *
+mf_build(const struct patset *ps, unsigned char eol, int force)
+{
+	struct mflt *m = xcalloc(1, sizeof(*m));
+	const size_t pieces = (size_t)ps->k + 1;
+	const size_t minpiece = force ? 1 : MF_MINPIECE;
+
+	m->pat = ps->pat;
+	m->npat = ps->npat;
+	m->k = ps->k;
+	m->icase = ps->icase;
+	m->force = force;
+	m->eol = eol;
+	m->in = xcalloc(ps->npat ? ps->npat : 1, 1);
+	m->qmin = 4;
+	if (ps->k < 0 || pieces > MF_MAXLEN)
+		return m;
+	m->ent = xmalloc((ps->npat ? ps->npat : 1) * pieces * sizeof(*m->ent));
+	for (size_t p = 0; p < ps->npat; p++) {
+		const struct pattern *pat = &ps->pat[p];
+		const size_t n = pat->len;
+		if (n > MF_MAXLEN || n < pieces || n / pieces < minpiece)
+			continue;
+		m->in[p] = 1;
+		m->nin++;
+		for (size_t j = 0; j < pieces; j++) {
+			size_t a = j * n / pieces, b = (j + 1) * n / pieces;
+			struct ment *e = &m->ent[m->nent];
+			if (memchr(pat->str + a, eol, b - a) != NULL)
+				continue;	/* never inside a record */
+			e->pat = (uint32_t)p;
+			e->off = (uint8_t)a;
+			e->len = (uint8_t)(b - a);
+			e->q = (uint8_t)(b - a < 4 ? b - a : 4);
+			e->word = e->mask = e->lmask = 0;
+			for (size_t i = 0; i < 8 && i < b - a; i++) {
+				unsigned char c = pat->str[a + i];
+				uint64_t mk = m->icase && isletter(c) ? 0x20 : 0;
+				e->mask |= mk << (8 * i);
+				e->lmask |= (uint64_t)0xff << (8 * i);
+				e->word |= (uint64_t)(c | mk) << (8 * i);
+			}
+			m->qset |= 1u << e->q;
+			if (e->q < m->qmin)
+				m->qmin = e->q;
+			m->nent++;
+		}
+		/* A pattern whose pieces all hold the terminator has no match
+		 * inside a record: covered, with no entries. */
+	}
+	if (m->nent == 0)
+		return m;
+	/* The patterns for window(): 64 bytes each, so that Eq for a text
+	 * byte is one vector compare rather than a load from a 2 KB PEq
+	 * table per pattern (10,000 patterns: 20 MB, a cache miss a byte). */
+	m->pv = aligned_alloc(64, m->npat * 64);
+	if (m->pv == NULL)
+		fatalx("out of memory");
+	memset(m->pv, 0, m->npat * 64);
+	for (size_t p = 0; p < m->npat; p++)
+		if (m->in[p])
+			for (size_t i = 0; i < ps->pat[p].len; i++)
+				m->pv[64 * p + i] = m->icase ?
+				    fold(ps->pat[p].str[i]) : ps->pat[p].str[i];
+#ifdef MF_X86
+	m->avx2 = __builtin_cpu_supports("avx2");
+#endif
+	/* About 32 bitmap bits per piece (few false hits, and the bitmap
+	 * stays in L2: 256 KB at most), one bucket per piece. */
+	m->bbits = log2_at_least(m->nent * 32, 12, 21);
+	m->hbits = log2_at_least(m->nent, 8, m->bbits);
+	m->bits = xcalloc(((size_t)1 << m->bbits) / 64, sizeof(*m->bits));
+	m->start = xcalloc(((size_t)1 << m->hbits) + 1, sizeof(*m->start));
+	struct ment *sorted = xmalloc(m->nent * sizeof(*sorted));
+	uint32_t *hb = xmalloc(m->nent * sizeof(*hb));
+	const uint32_t fold32 = m->icase ? 0x20202020u : 0;
+	for (size_t i = 0; i < m->nent; i++) {
+		const struct ment *e = &m->ent[i];
+		uint32_t key = 0;
+		for (size_t j = 0; j < e->q; j++)
+			key |= (uint32_t)m->pat[e->pat].str[e->off + j] << (8 * j);
+		uint32_t h = mhash((key | fold32) & qmask[e->q], e->q);
+		uint32_t x = (key | fold32) & 0xffff;
+		for (uint32_t c = 0; c < (e->q == 1 ? 256u : 1u); c++) {
+			uint32_t y = e->q == 1 ? (x & 0xff) | c << 8 : x;
+			m->pre[y / 64] |= (uint64_t)1 << (y % 64);
+		}
+		size_t bit = h >> (32 - m->bbits);
+		m->bits[bit / 64] |= (uint64_t)1 << (bit % 64);
+		hb[i] = h >> (32 - m->hbits);
+		m->start[hb[i] + 1]++;
+	}
+	for (size_t b = 0; b < ((size_t)1 << m->hbits); b++)
+		m->start[b + 1] += m->start[b];
+	{
+		uint32_t *fill = xmalloc(((size_t)1 << m->hbits) * sizeof(*fill));
+		memcpy(fill, m->start, ((size_t)1 << m->hbits) * sizeof(*fill));
+		for (size_t i = 0; i < m->nent; i++)
+			sorted[fill[hb[i]]++] = m->ent[i];
+		free(fill);
+	}
+	free(hb);
+	free(m->ent);
+	m->ent = sorted;
+	return m;
+}
+
+void
+mf_free(struct mflt *m)
+{
+	if (m == NULL)
+		return;
+	free(m->in);
+	free(m->bits);
+	free(m->start);
+	free(m->ent);
+	free(m->pv);
+	free(m);
+}
+
+/*
+ * The filter of ps for terminator eol (automatic thresholds), built on the
+ * first call and cached in ps->multi: a cache, so the const set is written
+ * there, under a lock, once.  NULL when the cached one was built for
+ * another terminator or with force (the tests' engines).
+ */
+const struct mflt *
+mf_get(const struct patset *ps, unsigned char eol)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	struct mflt **slot = &((struct patset *)ps)->multi;
+	struct mflt *m = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	if (m == NULL) {
+		pthread_mutex_lock(&mu);
+		if ((m = *slot) == NULL) {
+			m = mf_build(ps, eol, 0);
+			__atomic_store_n(slot, m, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&mu);
+	}
+	return m->eol == eol && !m->force ? m : NULL;
+}
+
+/* The filter hm_scan runs by default for ps, or NULL (too few patterns). */
+const struct mflt *
+mf_auto(const struct patset *ps, unsigned char eol)
+{
+	const struct mflt *m;
+
+	if (ps->npat < MF_MINPAT || (m = mf_get(ps, eol)) == NULL ||
+	    m->nin < MF_MINPAT)
+		return NULL;
+	return m;
+}
+
+/* The number of patterns covered; *work (if not NULL): the Myers words of
+ * the patterns left to the engines. */
+size_t
+mf_covered(const struct mflt *m, const struct patset *ps, size_t *work)
+{
+	if (work != NULL) {
+		*work = 0;
+		for (size_t p = 0; p < ps->npat; p++)
+			if (m == NULL || !m->in[p])
+				*work += ps->pat[p].nwords;
+	}
+	return m != NULL ? m->nin : 0;
+}
+
+int
+mf_covers(const struct mflt *m, size_t p)
+{
+	return m->in[p];
+}
+
+/* Whether the piece occurs at t[i] (i + len <= end of the record). */
+static inline int
+piece_at(const struct mflt *m, const struct ment *e, const unsigned char *t,
+    size_t i, size_t all)
+{
+	const unsigned char *s = m->pat[e->pat].str + e->off;
+	size_t j = 0;
+
+	if (i + 8 <= all) {
+		uint64_t w;
+		memcpy(&w, t + i, 8);
+		if (((w | e->mask) & e->lmask) != e->word)
+			return 0;
+		j = 8;
+	}
+	for (; j < e->len; j++)
+		if (m->icase ? fold(t[i + j]) != fold(s[j]) : t[i + j] != s[j])
+			return 0;
+	return 1;
+}
+
+/*
+ * Myers over t[ws, we) from a fresh state (pattern of at most 64 bytes),
+ * Eq from EQ(c) for text byte c: returns the end of the first match
+ * ending at or after warm, or SIZE_MAX.  Bits of Eq above the pattern's
+ * last row do not matter: carries and shifts only move upwards.
+ */
+#define MF_WINDOW(NAME, ATTR, SETUP, EQ)				\
+ATTR static size_t							\
+NAME(const struct mflt *m, size_t p, const unsigned char *t, size_t ws,	\
+    size_t we, size_t warm)						\
+{									\
+	const struct pattern *pat = &m->pat[p];				\
+	const uint64_t last = (uint64_t)1 << (pat->len - 1);		\
+	const long k = m->k;						\
+	uint64_t VP = ~(uint64_t)0, VN = 0;				\
+	long score = (long)pat->len;					\
+	SETUP								\
+									\
+	for (size_t i = ws; i < we; i++) {				\
+		uint64_t Eq = EQ(t[i]);					\
+		uint64_t X = Eq | VN;					\
+		uint64_t D0 = (((X & VP) + VP) ^ VP) | X;		\
+		uint64_t HN = VP & D0;					\
+		uint64_t HP = VN | ~(VP | D0);				\
+									\
+		score += (HP & last) != 0;				\
+		score -= (HN & last) != 0;				\
+		X = HP << 1;						\
+		VN = X & D0;						\
+		VP = (HN << 1) | ~(X | D0);				\
+		if (score <= k && i >= warm)				\
+			return i;					\
+		/* The score falls by one a byte at most. */		\
+		if (score - (long)(we - 1 - i) > k)			\
+			break;						\
+	}								\
+	return SIZE_MAX;						\
+}
+
+#define EQ_PEQ(c)	pat->peq[c]
+MF_WINDOW(window_peq, , , EQ_PEQ)
+
+#ifdef MF_X86
+#define SETUP_AVX2							\
+	const __m256i P0 = _mm256_load_si256((const void *)(m->pv + 64 * p)); \
+	const __m256i P1 = _mm256_load_si256((const void *)(m->pv + 64 * p + 32)); \
+	const int icase = m->icase;
+#define EQ_AVX2(c) __extension__ ({					\
+	__m256i C = _mm256_set1_epi8((char)(icase ? fold(c) : (c)));	\
+	(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(P0, C)) | \
+	    (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(P1, C)) \
+	    << 32; })
+MF_WINDOW(window_avx2, __attribute__((target("avx2"))), SETUP_AVX2, EQ_AVX2)
+#endif
+
+static inline size_t
+window(const struct mflt *m, size_t p, const unsigned char *t, size_t ws,
+    size_t we, size_t warm)
+{
+#ifdef MF_X86
+	if (m->avx2)
+		return window_avx2(m, p, t, ws, we, warm);
+#endif
+	return window_peq(m, p, t, ws, we, warm);
+}
+
+struct mscan {
+	const struct mflt *m;
+	const unsigned char *t;
+	size_t warm, all;
+	uint64_t *bitmap;
+	uint32_t *cost;		/* window bytes per pattern */
+	uint32_t limit;		/* past it, the pattern leaves */
+	size_t nleft;
+};
+
+#define MF_LEFT	UINT32_MAX
+
+/* Verifies pattern e->pat around its piece at text[i], inside the record
+ * [rs, re); returns 1 when a match was found (its bit is set). */
+static int
+candidate(struct mscan *s, const struct ment *e, size_t i, size_t rs,
+    size_t re)
+{
+	const struct mflt *m = s->m;
+	const struct pattern *pat = &m->pat[e->pat];
+	const size_t k = (size_t)m->k;
+	size_t ws, we, end;
+	uint32_t *c = &s->cost[e->pat];
+
+	if (*c == MF_LEFT)
+		return 0;
+	ws = i >= rs + e->off + k ? i - e->off - k : rs;
+	we = i + (pat->len - e->off) + k;
+	if (we > re)
+		we = re;
+	if (we <= s->warm)
+		return 0;
+	if (!m->force) {
+		*c += (uint32_t)(we - ws);
+		if (*c > s->limit) {
+			*c = MF_LEFT;	/* the engines scan the chunk for it */
+			s->nleft++;
+			return 0;
+		}
+	}
+	end = window(m, e->pat, s->t, ws, we, s->warm);
+	if (end == SIZE_MAX)
+		return 0;
+	end -= s->warm;
+	s->bitmap[end / 64] |= (uint64_t)1 << (end % 64);
+	return 1;
+}
+
+/* The pieces whose keys occur at text[i], i + qmin <= re. */
+static int
+position(struct mscan *s, size_t i, size_t rs, size_t re)
+{
+	const struct mflt *m = s->m;
+	const unsigned char *t = s->t;
+	const uint32_t key = key_at(t, i, s->all) |
+	    (m->icase ? 0x20202020u : 0);
+
+	for (unsigned q = m->qmin; q <= 4 && i + q <= re; q++) {
+		if (!(m->qset >> q & 1))
+			continue;
+		uint32_t h = mhash(key & qmask[q], q);
+		uint32_t bit = h >> (32 - m->bbits);
+		if (!(m->bits[bit / 64] >> (bit % 64) & 1))
+			continue;
+		uint32_t b = h >> (32 - m->hbits);
+		for (uint32_t x = m->start[b]; x < m->start[b + 1]; x++) {
+			const struct ment *e = &m->ent[x];
+			if (e->q != q || i + e->len > re ||
+			    !piece_at(m, e, t, i, s->all))
+				continue;
+			if (candidate(s, e, i, rs, re))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The record text[rs, re) (no terminator inside): stops at its first
+ * match.  A position goes further only when its first two bytes begin
+ * some piece (the pre table: 8 KB, in L1).
+ */
+static void
+record(struct mscan *s, size_t rs, size_t re)
+{
+	const struct mflt *m = s->m;
+	const unsigned char *t = s->t;
+	const uint16_t fold16 = m->icase ? 0x2020 : 0;
+	size_t i = rs, last = re - m->qmin;	/* re - rs >= qmin */
+
+	/* Two bytes load while i + 2 <= all. */
+	for (; i <= last && i + 2 <= s->all; i++) {
+		uint16_t x;
+		memcpy(&x, t + i, 2);
+		x |= fold16;
+		if ((m->pre[x / 64] >> (x % 64) & 1) && position(s, i, rs, re))
+			return;
+	}
+	for (; i <= last; i++)
+		if (position(s, i, rs, re))
+			return;
+}
+
+/*
+ * ORs into bitmap a hit for each record of text[0, warm + len) that holds
+ * a match of a covered pattern (bits only for ends at or after warm; the
+ * first warm bytes are warm-up, as for hm_scan).  Returns NULL, or an array
+ * of npat flags (to free) marking the covered patterns that left the
+ * filter in this chunk: the caller scans the chunk for them.
+ */
+unsigned char *
+mf_scan(const struct mflt *m, const unsigned char *text, size_t warm,
+    size_t len, uint64_t *bitmap)
+{
+	struct mscan s = { m, text, warm, warm + len, bitmap, NULL, 0, 0 };
+	unsigned char *left = NULL;
+	size_t rs = 0;
+
+	if (m->nent == 0 || len == 0)
+		return NULL;
+	s.cost = xcalloc(m->npat, sizeof(*s.cost));
+	s.limit = len / MF_DENSITY + MF_SLACK > UINT32_MAX - 1 ? UINT32_MAX - 1 :
+	    (uint32_t)(len / MF_DENSITY + MF_SLACK);
+	while (rs < s.all) {
+		const unsigned char *e = memchr(text + rs, m->eol, s.all - rs);
+		size_t re = e != NULL ? (size_t)(e - text) : s.all;
+		if (re > warm && re - rs >= m->qmin)
+			record(&s, rs, re);
+		rs = re + 1;
+		if (s.nleft == m->nin)
+			break;	/* every pattern left: the engines do it all */
+	}
+	if (s.nleft > 0) {
+		left = xcalloc(m->npat, 1);
+		for (size_t p = 0; p < m->npat; p++)
+			left[p] = s.cost[p] == MF_LEFT ||
+			    (s.nleft == m->nin && m->in[p]);
+	}
+	free(s.cost);
+	return left;
+}
