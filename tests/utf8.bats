@@ -143,6 +143,17 @@ setup() {
         }
         check "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=200" "" --utf8 -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
     done
+    # many patterns at once (the shared filter, multi.c, over symbols)
+    cat "$CASES"/p.* > "$W/many"
+    for ((s = 1; s <= 6; s++)); do
+        for fl in "-k1" "-i -k1" "-c -k2"; do
+            # shellcheck disable=SC2086
+            {
+                check "" "" --utf8 $fl -f "$W/many" "$CASES/t.$s"
+                check "AGREP_GPU_HOST_ENGINE=multi" "" --utf8 $fl -f "$W/many" "$CASES/t.$s"
+            }
+        done
+    done
     end_checks
 }
 
