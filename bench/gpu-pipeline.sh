@@ -17,9 +17,21 @@ for a in "-c -k2 mercy" "-n -k1 LORD" "-o -b -k2 mercy" "-v -c -k1 the" "-c merc
 done
 if [ -n "${GPU_BATS:-}" ]; then
 	AGREP_GPU_DEVICE=gpu bats tests/parity.bats 2>&1 | tail -4
-	PATH=$PATH:/usr/bin AGREP_GPU_DEVICE=gpu bats tests/threads.bats 2>&1 | tail -12
-	AGREP_GPU_DEVICE=gpu bats tests/utf8.bats 2>&1 | tail -6
+	AGREP_GPU_DEVICE=gpu bats tests/pair.bats 2>&1 | tail -4
+	UTF8_SEEDS=${UTF8_SEEDS:-15} AGREP_GPU_DEVICE=gpu bats tests/utf8.bats 2>&1 | tail -8
+	[ -n "${GPU_THREADS:-}" ] &&
+		PATH=$PATH:/usr/bin AGREP_GPU_DEVICE=gpu bats tests/threads.bats 2>&1 | tail -12
 fi
+echo "== 33-64-byte patterns (two 32-bit blocks), GPU against host output, kernel rates"
+P43='O give thanks unto the LORD; for he is good'
+for k in 1 3 6; do
+	g=$($B -n -k$k "$P43" $G1 | md5sum); h=$($B --device=host -n -k$k "$P43" $G1 | md5sum)
+	[ "$g" = "$h" ] && echo "same GPU/host: -k$k (43 bytes)" || echo "DIFFER GPU/host: -k$k (43 bytes)"
+done
+for j in 1 16; do
+	AGREP_GPU_STATS=1 tm "k8g -j$j -c -k3 '$P43'" $B -j$j -c -k3 "$P43" $G8
+	AGREP_GPU_STATS=1 AGREP_GPU_PAIR=0 tm "k8g -j$j -c -k3 '$P43' (64-bit words)" $B -j$j -c -k3 "$P43" $G8
+done 2>&1 | grep -v context
 if [ -s .devdata/ru1.txt ]; then
 	echo "== UTF-8 mode: Russian text (fortunes-ru x300, ~1 GB)"
 	RU=/dev/shm/ru; for i in $(seq 300); do cat .devdata/ru1.txt; done > $RU
