@@ -180,8 +180,9 @@ search_init(const struct options *o, const struct patset *ps)
 	 * core; 1,000 patterns over the Bible 1.6 s against 0.04 s), a GPU's
 	 * slowly (H100: 0.65 s for 1,000 patterns over 34 MB).  Which device
 	 * opens is not known yet, so the break-even grows by (dev / work)^2:
-	 * 100 patterns of up to 64 bytes stay on the host up to 312 MB,
-	 * 1,000 up to 31 GB.  bench/RESULTS-many.md. */
+	 * 100 patterns of up to 64 bytes stay on the host 20 times longer
+	 * than one pattern (20 GB with the default 1 GiB), 1,000 patterns
+	 * 1,900 times.  bench/RESULTS-many.md. */
 	size_t work = 0, dev = 0;
 	for (size_t p = 0; p < ps->npat; p++)
 		dev += ps->pat[p].nwords;

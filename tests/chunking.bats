@@ -211,7 +211,7 @@ check_chunk() {
 }
 
 @test "a file after one large enough for the device is searched right (default settings)" {
-	# more than the default AGREP_GPU_HOST_MAX (1 MiB): the device opens
+	# (default settings: on the host since AGREP_GPU_HOST_MAX is 1 GiB)
 	yes 'filler line without the word' | head -c 1200000 > large
 	printf 'nothing\nneedle\n' > small
 	run -0 agrep-gpu -n -k 1 needle large small
