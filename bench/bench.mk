@@ -34,5 +34,5 @@ bench/bin/hostengine: bench/hostengine.c src/filter.c src/filter.h src/multi.c s
 
 # The parallel pipeline's cases against the peers (bench/pipeline.sh).
 .PHONY: bench-pipeline
-bench-pipeline: $(BENCH_DEPS)
+bench-pipeline: bench/bin/myers_ref $(BENCH_DEPS)
 	bash bench/pipeline.sh

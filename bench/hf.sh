@@ -10,7 +10,7 @@ row() {
 	med=$(awk -F, 'NR == 2 { printf "%.2f", $4 * 1000 }' "$TMP/hf.csv")
 	local lines
 	case " $* " in
-	*" -c "*) lines=$(bash -c "$* 2>/dev/null" |
+	*" -c "*|*myers_ref*) lines=$(bash -c "$* 2>/dev/null" |
 	    awk -F: '{ s += $NF } END { print s + 0 }') ;;
 	*) lines=$(bash -c "$* 2>/dev/null" | wc -l) ;;
 	esac
