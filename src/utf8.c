@@ -357,30 +357,30 @@ text_symbol(const struct u8map *m, uint32_t cp)
 	return hash_get(&m->hi, cp);
 }
 
-/* Does p[0, n) hold only ASCII bytes? */
+/* Does p[0, n) hold only ASCII bytes?  (256 bytes at a time in vector
+ * registers: this runs over every chunk in UTF-8 mode.) */
 int
 u8_ascii(const unsigned char *p, size_t n)
 {
-	uint64_t acc = 0, w;
+	typedef unsigned char v16 __attribute__((vector_size(16)));
 	size_t i = 0;
+	unsigned char tail = 0;
 
-	for (; i + 32 <= n; i += 32) {
-		uint64_t a, b, c, d;
-		memcpy(&a, p + i, 8);
-		memcpy(&b, p + i + 8, 8);
-		memcpy(&c, p + i + 16, 8);
-		memcpy(&d, p + i + 24, 8);
-		acc |= a | b | c | d;
-		if (acc & 0x8080808080808080ull)
+	for (; i + 256 <= n; i += 256) {
+		v16 acc = { 0 }, v;
+		for (size_t j = 0; j < 256; j += 16) {
+			memcpy(&v, p + i + j, 16);
+			acc |= v;
+		}
+		uint64_t lo, hi;
+		memcpy(&lo, &acc, 8);
+		memcpy(&hi, (const unsigned char *)&acc + 8, 8);
+		if ((lo | hi) & 0x8080808080808080ull)
 			return 0;
 	}
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		acc |= w;
-	}
 	for (; i < n; i++)
-		acc |= p[i];
-	return (acc & 0x8080808080808080ull) == 0;
+		tail |= p[i];
+	return tail < 0x80;
 }
 
 /*
