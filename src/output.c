@@ -114,7 +114,8 @@ out_init(const struct options *o, const struct patset *ps)
 	pats = ps;
 	refine = o->word || o->line || o->show_cost || o->best;
 	if (refine || o->only || o->color || o->show_edits)
-		rf_init(ps, o->line ? RF_LINE : o->word ? RF_WORD : RF_ANY);
+		rf_init(ps, o->line ? RF_LINE : o->word ? RF_WORD : RF_ANY,
+		    o->eol);
 	if (o->color)
 		parse_colors();
 	if (o->color && o->show_edits)

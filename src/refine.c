@@ -14,8 +14,10 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "edits.h"
+#include "hostmatch.h"
 #include "refine.h"
 #include "utf8.h"
 #include "util.h"
@@ -24,22 +26,29 @@
 
 static const struct patset *ps;
 static enum rf_mode mode;
+static unsigned char eol;	/* the record terminator, never in a record */
 /* UTF-8 mode: the record being refined as symbols (utf8.h), per thread:
  * its word flags stand in for isword() of its bytes. */
 static __thread struct u8view view;
 static __thread const unsigned char *wordv;
+static __thread uint64_t *hits;		/* may_match's bitmap */
+static __thread size_t nhits;
 
 void
-rf_init(const struct patset *set, enum rf_mode m)
+rf_init(const struct patset *set, enum rf_mode m, unsigned char terminator)
 {
 	ps = set;
 	mode = m;
+	eol = terminator;
 }
 
 void
 rf_free(void)
 {
 	u8_view_free(&view);
+	free(hits);
+	hits = NULL;
+	nhits = 0;
 }
 
 /* Is character j of the record a word character? */
@@ -171,6 +180,28 @@ backward(const struct pattern *p, const unsigned char *line, size_t from,
 	return from;
 }
 
+/* May pattern p match within k somewhere in t[0, m)?  Myers' bit-parallel
+ * scan (hostmatch.c) answers in O(m) where forward()'s DP takes O(m n):
+ * with many patterns (-o, --color) most of them are ruled out so. */
+static int
+may_match(const struct pattern *p, const unsigned char *t, size_t m)
+{
+	size_t words = (m + 63) / 64;
+
+	if (p->len <= (size_t)ps->k)
+		return 1;
+	if (words > nhits) {
+		nhits = 2 * words;
+		hits = xreallocarray(hits, nhits, sizeof(*hits));
+	}
+	memset(hits, 0, words * sizeof(*hits));
+	hm_scan_range(p, ps->k, t, 0, m, 0, eol, hits);
+	for (size_t w = 0; w < words; w++)
+		if (hits[w] != 0)
+			return 1;
+	return 0;
+}
+
 /* Runs forward() for every pattern; keeps the least cost (then the
  * leftmost end), or with first the leftmost end (then the least cost). */
 static int
@@ -182,6 +213,9 @@ best_of(const unsigned char *line, size_t len, size_t from, size_t *end,
 	*bp = NULL;
 	for (size_t p = 0; p < ps->npat; p++) {
 		size_t e = 0;
+		if (first && ps->npat > 1 &&
+		    !may_match(&ps->pat[p], line + from, len - from))
+			continue;
 		int c = forward(&ps->pat[p], line, len, from, &e, first);
 		if (c > (first ? ps->k : INF - 1))
 			continue;

@@ -14,7 +14,7 @@ enum rf_mode {
 };
 
 /* refine.c */
-void	rf_init(const struct patset *, enum rf_mode);
+void	rf_init(const struct patset *, enum rf_mode, unsigned char eol);
 int	rf_cost(const unsigned char *line, size_t len);
 int	rf_find(const unsigned char *line, size_t len, size_t from,
 	    size_t *start, size_t *end);

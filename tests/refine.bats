@@ -349,3 +349,12 @@ runcase() {
     done
     end_checks
 }
+
+@test "-o with several patterns: a -z record's newlines are ordinary bytes to the matched part" {
+	# refine.c rules patterns out with Myers before its DP: that scan must
+	# not take '\n' for a terminator inside a NUL-terminated record
+	run sh -c "printf 'ab\ncd\0zz\0' | agrep-gpu -z -o -k1 -e bxc -e qqqq | od -An -c | tr -s ' '"
+	assert_output ' b \n c \0'
+	run sh -c "printf 'ab\ncd\nzz\n' | agrep-gpu -o -k1 -e bxc -e qqqq"
+	assert_failure 1
+}
