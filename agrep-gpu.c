@@ -30,7 +30,7 @@
 #endif
 
 #define CHUNK_MAX	(1u << 30)
-#define DEFAULT_HOST_MAX ((size_t)1 << 30) /* break-even, see README */
+#define DEFAULT_HOST_MAX SIZE_MAX	/* automatic: search.c, README */
 #define OUT_CAP		(4u << 20)	/* output a job keeps before waiting */
 
 enum {
