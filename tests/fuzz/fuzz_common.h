@@ -363,4 +363,20 @@ compare(const struct fcase *fc, const uint64_t *want, int all,
 	}
 }
 
+/* Aborts when got sets a bit where no match ends (the shared filter sets
+ * one bit per selected record, a true one). */
+static void __attribute__((unused))
+only_true_bits(const struct fcase *fc, const uint64_t *want,
+    const uint64_t *got, const char *engine)
+{
+	for (size_t j = 0; j < fc->len; j++)
+		if (bit_get(got, j) && !bit_get(want, j)) {
+			describe(fc, engine);
+			fprintf(stderr, "%s sets the bit of byte %zu, where no "
+			    "match ends\n", engine, j);
+			abort();
+		}
+}
+
+
 #endif

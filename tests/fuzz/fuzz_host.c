@@ -22,21 +22,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-/* Aborts when got sets a bit where no match ends (the shared filter sets
- * one bit per selected record, a true one). */
-static void
-only_true_bits(const struct fcase *fc, const uint64_t *want,
-    const uint64_t *got, const char *engine)
-{
-	for (size_t j = 0; j < fc->len; j++)
-		if (bit_get(got, j) && !bit_get(want, j)) {
-			describe(fc, engine);
-			fprintf(stderr, "%s sets the bit of byte %zu, where no "
-			    "match ends\n", engine, j);
-			abort();
-		}
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
