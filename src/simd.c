@@ -23,6 +23,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SIMD_X86 1
+#include <immintrin.h>
 #endif
 
 /* The transposing loop must stay scalar: GCC's vectorised version of it
@@ -50,6 +51,42 @@
 #include "simd_body.h"
 
 #ifdef SIMD_X86
+/*
+ * The vector transpose of eng_avx512vbmi_32 (simd_body.h, SB_VFILL): steps
+ * [q0, q0 + cnt) of the 32 lanes (lane l at q0 + l S) into eqb[step][lane],
+ * when all of them, rounded up to 4 steps, lie in text[0, end).
+ */
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static inline int
+sb_vfill(const unsigned char *text, ptrdiff_t q0, size_t cnt, ptrdiff_t end,
+    size_t S, __m512i cm0, __m512i cm1, __m512i cm2, __m512i cm3,
+    __m512i val0, __m512i val1, __m512i off0, __m512i off1, uint32_t *eqb)
+{
+	const size_t cnt4 = (cnt + 3) & ~(size_t)3;
+
+	if (q0 < 0 || q0 + (ptrdiff_t)(31 * S + cnt4) > end)
+		return 0;
+	for (size_t i = 0; i < cnt; i += 4) {
+		const unsigned char *base = text + q0 + i;
+		__m512i x0 = _mm512_i32gather_epi32(off0, (const void *)base, 1);
+		__m512i x1 = _mm512_i32gather_epi32(off1, (const void *)base, 1);
+		__m512i c0 = _mm512_mask_blend_epi8(_mm512_movepi8_mask(x0),
+		    _mm512_permutex2var_epi8(cm0, x0, cm1),
+		    _mm512_permutex2var_epi8(cm2, x0, cm3));
+		__m512i c1 = _mm512_mask_blend_epi8(_mm512_movepi8_mask(x1),
+		    _mm512_permutex2var_epi8(cm0, x1, cm1),
+		    _mm512_permutex2var_epi8(cm2, x1, cm3));
+		uint32_t *e = eqb + i * 32;
+		for (int j = 0; j < 4; j++, e += 32) {
+			_mm512_store_si512((void *)e, _mm512_permutex2var_epi32(
+			    val0, _mm512_srli_epi32(c0, 8 * j), val1));
+			_mm512_store_si512((void *)(e + 16),
+			    _mm512_permutex2var_epi32(val0,
+			    _mm512_srli_epi32(c1, 8 * j), val1));
+		}
+	}
+	return 1;
+}
+
 #define SB_NAME		eng_avx2_32
 #define SB_ATTR		__attribute__((target("avx2")))
 #define SB_VBYTES	32
@@ -67,6 +104,13 @@
 #define SB_VBYTES	64
 #define SB_ET		uint32_t
 #define SB_SET		int32_t
+#include "simd_body.h"
+#define SB_NAME		eng_avx512vbmi_32
+#define SB_ATTR		__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+#define SB_VBYTES	64
+#define SB_ET		uint32_t
+#define SB_SET		int32_t
+#define SB_VBMI		1
 #include "simd_body.h"
 #define SB_NAME		eng_avx512_64
 #define SB_ATTR		__attribute__((target("avx512f,avx512bw")))
@@ -148,8 +192,12 @@ simd_scan_pattern(const struct pattern *pat, long k, const unsigned char *text,
 	switch (variant) {
 #ifdef SIMD_X86
 	case SIMD_AVX512:
-		(wide ? eng_avx512_64 : eng_avx512_32)(pat->peq, pat->len, k,
-		    text, warm, len, eol, bitmap, slice);
+		if (!wide && __builtin_cpu_supports("avx512vbmi"))
+			eng_avx512vbmi_32(pat->peq, pat->len, k, text, warm,
+			    len, eol, bitmap, slice);
+		else
+			(wide ? eng_avx512_64 : eng_avx512_32)(pat->peq,
+			    pat->len, k, text, warm, len, eol, bitmap, slice);
 		return;
 	case SIMD_AVX2:
 		(wide ? eng_avx2_64 : eng_avx2_32)(pat->peq, pat->len, k,

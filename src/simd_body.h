@@ -49,13 +49,65 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	for (size_t c = 0; c < 256; c++)
 		tab[c] = (SB_ET)PEq[c];
 	tab[eol] |= (SB_ET)1 << (W - 1);
+#ifdef SB_VBMI
+	/* The vector transpose: the distinct values of tab (at most 32) as
+	 * classes; cls[c] the class of byte c, val[] the values. */
+	unsigned char cls[256] __attribute__((aligned(64)));
+	SB_ET val[32] __attribute__((aligned(64))) = { 0 };
+	size_t nval = 0;
+	for (size_t c = 0; c < 256 && nval <= 32; c++) {
+		size_t v = 0;
+		while (v < nval && val[v] != tab[c])
+			v++;
+		if (v == nval) {
+			if (nval == 32) {
+				nval = 33;
+				break;
+			}
+			val[nval++] = tab[c];
+		}
+		cls[c] = (unsigned char)v;
+	}
+	/* Lane l reads at l S from lane 0: offsets must fit in 32 bits. */
+	const int vfill = nval <= 32 && (L - 1) * S + B + 4 < ((size_t)1 << 31);
+	__m512i cm0, cm1, cm2, cm3, val0, val1, off0, off1;
+	if (vfill) {
+		cm0 = _mm512_load_si512((const void *)cls);
+		cm1 = _mm512_load_si512((const void *)(cls + 64));
+		cm2 = _mm512_load_si512((const void *)(cls + 128));
+		cm3 = _mm512_load_si512((const void *)(cls + 192));
+		val0 = _mm512_load_si512((const void *)val);
+		val1 = _mm512_load_si512((const void *)(val + 16));
+		off0 = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11,
+		    10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi32((int)S));
+		off1 = _mm512_add_epi32(off0, _mm512_set1_epi32((int)(16 * S)));
+	}
+#endif
 
+#ifdef SB_VBMI
+/*
+ * Steps [t0, t0 + cnt) of every lane into eqb with vector code, when every
+ * lane's bytes [t0, t0 + cnt rounded up to 4) lie in the text: per 4 steps
+ * and 16 lanes, one gather of a 32-bit word per lane (its 4 bytes: 4
+ * steps), the bytes mapped to their classes (two 128-entry byte permutes),
+ * then per step the class (low 5 bits after a shift) picks the lane's PEq
+ * word among the 32 values (one 2-register dword permute).  Returns 0 (and
+ * does nothing) when not applicable.
+ */
+#define SB_VFILL(t0, cnt) (vfill && sb_vfill(text, (ptrdiff_t)(warm + g) -	\
+	(ptrdiff_t)pad + (ptrdiff_t)(t0), (cnt), end, S, cm0, cm1, cm2, cm3,	\
+	val0, val1, off0, off1, &eqb[0][0]))
+#else
+#define SB_VFILL(t0, cnt) 0
+#endif
 	for (size_t g = 0; g < len; g += S * L) {
 		vec VP0 = ones, VN0 = zero, SC0 = nv;
 		vec VP1 = ones, VN1 = zero, SC1 = nv;
 
 /* Transposes steps [t0, t0 + cnt) of every lane into eqb (cnt <= B). */
 #define SB_FILL(t0, cnt) do {						\
+	if (SB_VFILL(t0, cnt))						\
+		break;							\
 	for (size_t l = 0; l < L; l++) {				\
 		ptrdiff_t q = (ptrdiff_t)(warm + g + l * S) -		\
 		    (ptrdiff_t)pad + (ptrdiff_t)(t0);			\
@@ -151,6 +203,7 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 			}
 		}
 #undef SB_FILL
+#undef SB_VFILL
 #undef SB_STEP
 	}
 }
@@ -160,3 +213,4 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 #undef SB_VBYTES
 #undef SB_ET
 #undef SB_SET
+#undef SB_VBMI
