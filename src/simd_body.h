@@ -42,7 +42,13 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	const vec nv = zero + (SB_ET)n;
 	const vec kv = zero + (SB_ET)k;
 	const vec ones = ~zero;
+#ifdef SB_VBMI
+	const vec one = zero + 1;
+	const vec top = zero + ((SB_ET)1 << (W - 1));
+#endif
+#ifndef SB_VBMI
 	typedef SB_SET svec __attribute__((vector_size(SB_VBYTES)));
+#endif
 
 	/* PEq as lane words, the top bit (above the pattern: n < W) set for
 	 * the terminator: it marks the resets. */
@@ -126,6 +132,32 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	}								\
 } while (0)
 
+#ifdef SB_VBMI
+/* One Myers step of vector u at row i of the block, AVX-512: the score's
+ * +-1 and the reset by masks (nm: the lanes not at a terminator; a reset
+ * lane gets X = 0, hence VN = 0, and VP = all ones). */
+#define SB_STEP(u, i) do {						\
+	vec Eq = *(const vec *)&eqb[i][(u) * NV];			\
+	__mmask16 nm = _mm512_testn_epi32_mask((__m512i)Eq,		\
+	    (__m512i)top);						\
+	vec X = Eq | VN##u;						\
+	vec D0 = (((X & VP##u) + VP##u) ^ VP##u) | X;			\
+	vec HN = VP##u & D0;						\
+	vec HP = VN##u | ~(VP##u | D0);					\
+	__mmask16 kp = _mm512_test_epi32_mask((__m512i)HP,		\
+	    (__m512i)last);						\
+	__mmask16 kn = _mm512_test_epi32_mask((__m512i)HN,		\
+	    (__m512i)last);						\
+	__m512i sc = _mm512_mask_add_epi32((__m512i)SC##u, kp,		\
+	    (__m512i)SC##u, (__m512i)one);				\
+	sc = _mm512_mask_sub_epi32(sc, kn, sc, (__m512i)one);		\
+	SC##u = (vec)_mm512_mask_mov_epi32((__m512i)nv, nm, sc);	\
+	X = (vec)_mm512_maskz_slli_epi32(nm, (__m512i)HP, 1);		\
+	VN##u = X & D0;							\
+	VP##u = (vec)_mm512_mask_slli_epi32((__m512i)ones, nm,		\
+	    (__m512i)HN, 1) | ~(X | D0);				\
+} while (0)
+#else
 /* One Myers step of vector u at row i of the block. */
 #define SB_STEP(u, i) do {						\
 	vec Eq = *(const vec *)&eqb[i][(u) * NV];			\
@@ -144,6 +176,22 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	VN##u &= ~m;							\
 	SC##u = (SC##u & ~m) | (nv & m);				\
 } while (0)
+#endif
+
+/* ORs lane l's hit word w of steps [r, r + 64) into the bitmap, masked to
+ * its slice and to len. */
+#define SB_PLACE(l, w) do {						\
+	size_t a_ = g + (l) * S, p_ = a_ + r, b_;			\
+	uint64_t w_ = (w);						\
+	b_ = a_ + S < len ? a_ + S : len;				\
+	if (w_ == 0 || p_ >= b_)					\
+		break;							\
+	if (b_ - p_ < 64)						\
+		w_ &= ((uint64_t)1 << (b_ - p_)) - 1;			\
+	bitmap[p_ / 64] |= w_ << (p_ % 64);				\
+	if (p_ % 64 && (w_ >> (64 - p_ % 64)) != 0)			\
+		bitmap[p_ / 64 + 1] |= w_ >> (64 - p_ % 64);		\
+} while (0)
 
 		/* Warm-up: pad steps, no hits. */
 		for (size_t t = 0; t < pad; t += B) {
@@ -155,6 +203,34 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 			}
 		}
 		/* The slices, 64 steps (one bitmap word per lane) at a time. */
+#ifdef SB_VBMI
+		/* Hits: one 32-bit mask (a bit per lane) per step. */
+		for (size_t r = 0; r < S; r += 64) {
+			uint32_t hm[B], anyh = 0;
+			size_t cnt = S - r < 64 ? S - r : 64;
+
+			SB_FILL(pad + r, cnt);
+			for (size_t i = 0; i < cnt; i++) {
+				SB_STEP(0, i);
+				SB_STEP(1, i);
+				uint32_t h = (uint32_t)_mm512_cmple_epu32_mask(
+				    (__m512i)SC0, (__m512i)kv) |
+				    (uint32_t)_mm512_cmple_epu32_mask(
+				    (__m512i)SC1, (__m512i)kv) << 16;
+				hm[i] = h;
+				anyh |= h;
+			}
+			if (anyh == 0)
+				continue;
+			uint64_t wl[L];
+			memset(wl, 0, sizeof(wl));
+			for (size_t i = 0; i < cnt; i++)
+				for (uint32_t h = hm[i]; h; h &= h - 1)
+					wl[__builtin_ctz(h)] |= (uint64_t)1 << i;
+			for (size_t l = 0; l < L; l++)
+				SB_PLACE(l, wl[l]);
+		}
+#else
 		for (size_t r = 0; r < S; r += 64) {
 			vec acc0[64 / W], acc1[64 / W];
 			/* (fewer steps only for slices shorter than 64) */
@@ -186,23 +262,15 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 				continue;
 			for (size_t l = 0; l < L; l++) {
 				uint64_t w = 0;
-				size_t a = g + l * S, p = a + r, b;
 				for (size_t h = 0; h < 64 / W; h++)
 					w |= (uint64_t)(l < NV ? acc0[h][l] :
 					    acc1[h][l - NV]) << (h * W % 64);
-				if (w == 0)
-					continue;
-				b = a + S < len ? a + S : len;
-				if (p >= b)
-					continue;
-				if (b - p < 64)
-					w &= ((uint64_t)1 << (b - p)) - 1;
-				bitmap[p / 64] |= w << (p % 64);
-				if (p % 64 && (w >> (64 - p % 64)) != 0)
-					bitmap[p / 64 + 1] |= w >> (64 - p % 64);
+				SB_PLACE(l, w);
 			}
 		}
+#endif
 #undef SB_FILL
+#undef SB_PLACE
 #undef SB_VFILL
 #undef SB_STEP
 	}
