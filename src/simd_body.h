@@ -38,13 +38,13 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	const size_t pad = n + (size_t)k - 1;
 	const ptrdiff_t end = (ptrdiff_t)(warm + len);
 	const vec zero = { 0 };
-	const vec last = zero + ((SB_ET)1 << (n - 1));
+	const vec last = zero + (SB_ET)((SB_ET)1 << (n - 1));
 	const vec nv = zero + (SB_ET)n;
 	const vec kv = zero + (SB_ET)k;
 	const vec ones = ~zero;
 #ifdef SB_VBMI
 	const vec one = zero + 1;
-	const vec top = zero + ((SB_ET)1 << (W - 1));
+	const vec top = zero + (SB_ET)((SB_ET)1 << (W - 1));
 #endif
 #ifndef SB_VBMI
 	typedef SB_SET svec __attribute__((vector_size(SB_VBYTES)));
@@ -77,13 +77,15 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	/* Lane l reads at l S from lane 0: offsets must fit in 32 bits. */
 	const int vfill = nval <= 32 && (L - 1) * S + B + 4 < ((size_t)1 << 31);
 	__m512i cm0, cm1, cm2, cm3, val0, val1, off0, off1;
+	cm0 = cm1 = cm2 = cm3 = val0 = val1 = off0 = off1 =
+	    _mm512_setzero_si512();
 	if (vfill) {
 		cm0 = _mm512_load_si512((const void *)cls);
 		cm1 = _mm512_load_si512((const void *)(cls + 64));
 		cm2 = _mm512_load_si512((const void *)(cls + 128));
 		cm3 = _mm512_load_si512((const void *)(cls + 192));
 		val0 = _mm512_load_si512((const void *)val);
-		val1 = _mm512_load_si512((const void *)(val + 16));
+		val1 = _mm512_load_si512((const void *)(val + 64 / sizeof(SB_ET) % 32));
 		off0 = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11,
 		    10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi32((int)S));
 		off1 = _mm512_add_epi32(off0, _mm512_set1_epi32((int)(16 * S)));
@@ -100,7 +102,7 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
  * word among the 32 values (one 2-register dword permute).  Returns 0 (and
  * does nothing) when not applicable.
  */
-#define SB_VFILL(t0, cnt) (vfill && sb_vfill(text, (ptrdiff_t)(warm + g) -	\
+#define SB_VFILL(t0, cnt) (vfill && SB_VFILLF(text, (ptrdiff_t)(warm + g) -	\
 	(ptrdiff_t)pad + (ptrdiff_t)(t0), (cnt), end, S, cm0, cm1, cm2, cm3,	\
 	val0, val1, off0, off1, &eqb[0][0]))
 #else
@@ -138,23 +140,20 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
  * lane gets X = 0, hence VN = 0, and VP = all ones). */
 #define SB_STEP(u, i) do {						\
 	vec Eq = *(const vec *)&eqb[i][(u) * NV];			\
-	__mmask16 nm = _mm512_testn_epi32_mask((__m512i)Eq,		\
-	    (__m512i)top);						\
+	SB_MASK nm = SB_M(testn)((__m512i)Eq, (__m512i)top);		\
 	vec X = Eq | VN##u;						\
 	vec D0 = (((X & VP##u) + VP##u) ^ VP##u) | X;			\
 	vec HN = VP##u & D0;						\
 	vec HP = VN##u | ~(VP##u | D0);					\
-	__mmask16 kp = _mm512_test_epi32_mask((__m512i)HP,		\
-	    (__m512i)last);						\
-	__mmask16 kn = _mm512_test_epi32_mask((__m512i)HN,		\
-	    (__m512i)last);						\
-	__m512i sc = _mm512_mask_add_epi32((__m512i)SC##u, kp,		\
+	SB_MASK kp = SB_M(test)((__m512i)HP, (__m512i)last);		\
+	SB_MASK kn = SB_M(test)((__m512i)HN, (__m512i)last);		\
+	__m512i sc = SB_I(mask_add)((__m512i)SC##u, kp,			\
 	    (__m512i)SC##u, (__m512i)one);				\
-	sc = _mm512_mask_sub_epi32(sc, kn, sc, (__m512i)one);		\
-	SC##u = (vec)_mm512_mask_mov_epi32((__m512i)nv, nm, sc);	\
-	X = (vec)_mm512_maskz_slli_epi32(nm, (__m512i)HP, 1);		\
+	sc = SB_I(mask_sub)(sc, kn, sc, (__m512i)one);			\
+	SC##u = (vec)SB_I(mask_mov)((__m512i)nv, nm, sc);		\
+	X = (vec)SB_I(maskz_slli)(nm, (__m512i)HP, 1);			\
 	VN##u = X & D0;							\
-	VP##u = (vec)_mm512_mask_slli_epi32((__m512i)ones, nm,		\
+	VP##u = (vec)SB_I(mask_slli)((__m512i)ones, nm,			\
 	    (__m512i)HN, 1) | ~(X | D0);				\
 } while (0)
 #else
@@ -204,19 +203,18 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 		}
 		/* The slices, 64 steps (one bitmap word per lane) at a time. */
 #ifdef SB_VBMI
-		/* Hits: one 32-bit mask (a bit per lane) per step. */
+		/* Hits: one mask (a bit per lane) per step. */
 		for (size_t r = 0; r < S; r += 64) {
-			uint32_t hm[B], anyh = 0;
+			uint64_t hm[B], anyh = 0;
 			size_t cnt = S - r < 64 ? S - r : 64;
 
 			SB_FILL(pad + r, cnt);
 			for (size_t i = 0; i < cnt; i++) {
 				SB_STEP(0, i);
 				SB_STEP(1, i);
-				uint32_t h = (uint32_t)_mm512_cmple_epu32_mask(
-				    (__m512i)SC0, (__m512i)kv) |
-				    (uint32_t)_mm512_cmple_epu32_mask(
-				    (__m512i)SC1, (__m512i)kv) << 16;
+				uint64_t h = (uint64_t)SB_CMPLE((__m512i)SC0,
+				    (__m512i)kv) | (uint64_t)SB_CMPLE(
+				    (__m512i)SC1, (__m512i)kv) << NV;
 				hm[i] = h;
 				anyh |= h;
 			}
@@ -225,8 +223,9 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 			uint64_t wl[L];
 			memset(wl, 0, sizeof(wl));
 			for (size_t i = 0; i < cnt; i++)
-				for (uint32_t h = hm[i]; h; h &= h - 1)
-					wl[__builtin_ctz(h)] |= (uint64_t)1 << i;
+				for (uint64_t h = hm[i]; h; h &= h - 1)
+					wl[__builtin_ctzll(h)] |=
+					    (uint64_t)1 << i;
 			for (size_t l = 0; l < L; l++)
 				SB_PLACE(l, wl[l]);
 		}
@@ -282,3 +281,8 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 #undef SB_ET
 #undef SB_SET
 #undef SB_VBMI
+#undef SB_VFILLF
+#undef SB_MASK
+#undef SB_M
+#undef SB_I
+#undef SB_CMPLE
