@@ -29,6 +29,28 @@
 #include "hostmatch.h"
 #include "simd.h"
 
+/*
+ * When the alternative is the AVX-512 VBMI engine (simd_fast: 1.5-2.3 GB/s
+ * on one core for patterns under 32 bytes, Bible x8), the filter pays only
+ * with few, long, rare pieces (bench/RESULTS-simd.md, 2026-11-23 evening):
+ *   FLT_MINPIECE_FAST, FLT_MAXPIECES_FAST: pieces of at least 4 bytes, at
+ *     most 3 of them (Jerusalem k=1, pieces of 4-5: 1.4x the engine;
+ *     righteousness k=1 and the 31-byte phrase k=2: 1-2x; LORD k=1, pieces
+ *     of 2: 0.7x; Jerusalem k=2, 3 pieces of 3: 0.7x; the phrase k=3 and
+ *     k=4, 4-5 pieces: 0.9x and 0.6x);
+ *   FLT_DENSITY_FAST: it gives up past 1/16 of the bytes verified (LORD
+ *     k=1 and righteousness k=3 verify 10 % and ran 0.5-0.8x the engine).
+ */
+#ifndef FLT_MINPIECE_FAST
+#define FLT_MINPIECE_FAST	4
+#endif
+#ifndef FLT_MAXPIECES_FAST
+#define FLT_MAXPIECES_FAST	3
+#endif
+#ifndef FLT_DENSITY_FAST
+#define FLT_DENSITY_FAST	16
+#endif
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define FLT_X86 1
 #include <immintrin.h>
@@ -311,10 +333,13 @@ flt_scan_pattern(const struct pattern *pat, long k, int icase,
 	struct flt f;
 	size_t n = pat->len, m = (size_t)k + 1, at = 0;
 	int gaveup, simd = variant >= 0 && n <= SIMD_MAXLEN;
+	int fast = simd && simd_fast(variant, n);
 
 	if (k < 0 || n < m || m > FLT_MAXPIECES || pat->len > PAT_MAXLEN ||
 	    n / m < (force ? 1 : FLT_MINPIECE) ||
-	    (!force && simd && m > FLT_MAXPIECES_SIMD))
+	    (!force && simd && m > FLT_MAXPIECES_SIMD) ||
+	    (!force && fast && (m > FLT_MAXPIECES_FAST ||
+	    n / m < FLT_MINPIECE_FAST)))
 		return 0;
 	if (len == 0)
 		return 1;
@@ -331,7 +356,8 @@ flt_scan_pattern(const struct pattern *pat, long k, int icase,
 	f.npc = 0;
 	f.maxlen = 0;
 	f.verified = 0;
-	f.density = simd ? FLT_DENSITY_SIMD : FLT_DENSITY;
+	f.density = !simd ? FLT_DENSITY : fast ? FLT_DENSITY_FAST :
+	    FLT_DENSITY_SIMD;
 	for (size_t j = 0; j < m; j++) {
 		size_t a = j * n / m, b = (j + 1) * n / m;
 		struct piece *p = &f.pc[f.npc];

@@ -22,6 +22,7 @@ enum {
 /* simd.c */
 int	simd_supported(int variant);
 const char *simd_name(int variant);
+int	simd_fast(int variant, size_t n);
 void	simd_scan_pattern(const struct pattern *, long k,
 	    const unsigned char *text, size_t warm, size_t len,
 	    unsigned char eol, uint64_t *bitmap, size_t slice, int variant);

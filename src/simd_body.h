@@ -38,24 +38,84 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	const size_t pad = n + (size_t)k - 1;
 	const ptrdiff_t end = (ptrdiff_t)(warm + len);
 	const vec zero = { 0 };
-	const vec last = zero + ((SB_ET)1 << (n - 1));
+	const vec last = zero + (SB_ET)((SB_ET)1 << (n - 1));
 	const vec nv = zero + (SB_ET)n;
 	const vec kv = zero + (SB_ET)k;
 	const vec ones = ~zero;
+#ifdef SB_VBMI
+	const vec one = zero + 1;
+	const vec top = zero + (SB_ET)((SB_ET)1 << (W - 1));
+#endif
+#ifndef SB_VBMI
 	typedef SB_SET svec __attribute__((vector_size(SB_VBYTES)));
+#endif
 
 	/* PEq as lane words, the top bit (above the pattern: n < W) set for
 	 * the terminator: it marks the resets. */
 	for (size_t c = 0; c < 256; c++)
 		tab[c] = (SB_ET)PEq[c];
 	tab[eol] |= (SB_ET)1 << (W - 1);
+#ifdef SB_VBMI
+	/* The vector transpose: the distinct values of tab (at most 32) as
+	 * classes; cls[c] the class of byte c, val[] the values. */
+	unsigned char cls[256] __attribute__((aligned(64)));
+	SB_ET val[32] __attribute__((aligned(64))) = { 0 };
+	size_t nval = 0;
+	for (size_t c = 0; c < 256 && nval <= 32; c++) {
+		size_t v = 0;
+		while (v < nval && val[v] != tab[c])
+			v++;
+		if (v == nval) {
+			if (nval == 32) {
+				nval = 33;
+				break;
+			}
+			val[nval++] = tab[c];
+		}
+		cls[c] = (unsigned char)v;
+	}
+	/* Lane l reads at l S from lane 0: offsets must fit in 32 bits. */
+	const int vfill = nval <= 32 && (L - 1) * S + B + 4 < ((size_t)1 << 31);
+	__m512i cm0, cm1, cm2, cm3, val0, val1, off0, off1;
+	cm0 = cm1 = cm2 = cm3 = val0 = val1 = off0 = off1 =
+	    _mm512_setzero_si512();
+	if (vfill) {
+		cm0 = _mm512_load_si512((const void *)cls);
+		cm1 = _mm512_load_si512((const void *)(cls + 64));
+		cm2 = _mm512_load_si512((const void *)(cls + 128));
+		cm3 = _mm512_load_si512((const void *)(cls + 192));
+		val0 = _mm512_load_si512((const void *)val);
+		val1 = _mm512_load_si512((const void *)(val + 64 / sizeof(SB_ET) % 32));
+		off0 = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11,
+		    10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi32((int)S));
+		off1 = _mm512_add_epi32(off0, _mm512_set1_epi32((int)(16 * S)));
+	}
+#endif
 
+#ifdef SB_VBMI
+/*
+ * Steps [t0, t0 + cnt) of every lane into eqb with vector code, when every
+ * lane's bytes [t0, t0 + cnt rounded up to 4) lie in the text: per 4 steps
+ * and 16 lanes, one gather of a 32-bit word per lane (its 4 bytes: 4
+ * steps), the bytes mapped to their classes (two 128-entry byte permutes),
+ * then per step the class (low 5 bits after a shift) picks the lane's PEq
+ * word among the 32 values (one 2-register dword permute).  Returns 0 (and
+ * does nothing) when not applicable.
+ */
+#define SB_VFILL(t0, cnt) (vfill && SB_VFILLF(text, (ptrdiff_t)(warm + g) -	\
+	(ptrdiff_t)pad + (ptrdiff_t)(t0), (cnt), end, S, cm0, cm1, cm2, cm3,	\
+	val0, val1, off0, off1, &eqb[0][0]))
+#else
+#define SB_VFILL(t0, cnt) 0
+#endif
 	for (size_t g = 0; g < len; g += S * L) {
 		vec VP0 = ones, VN0 = zero, SC0 = nv;
 		vec VP1 = ones, VN1 = zero, SC1 = nv;
 
 /* Transposes steps [t0, t0 + cnt) of every lane into eqb (cnt <= B). */
 #define SB_FILL(t0, cnt) do {						\
+	if (SB_VFILL(t0, cnt))						\
+		break;							\
 	for (size_t l = 0; l < L; l++) {				\
 		ptrdiff_t q = (ptrdiff_t)(warm + g + l * S) -		\
 		    (ptrdiff_t)pad + (ptrdiff_t)(t0);			\
@@ -74,6 +134,29 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	}								\
 } while (0)
 
+#ifdef SB_VBMI
+/* One Myers step of vector u at row i of the block, AVX-512: the score's
+ * +-1 and the reset by masks (nm: the lanes not at a terminator; a reset
+ * lane gets X = 0, hence VN = 0, and VP = all ones). */
+#define SB_STEP(u, i) do {						\
+	vec Eq = *(const vec *)&eqb[i][(u) * NV];			\
+	SB_MASK nm = SB_M(testn)((__m512i)Eq, (__m512i)top);		\
+	vec X = Eq | VN##u;						\
+	vec D0 = (((X & VP##u) + VP##u) ^ VP##u) | X;			\
+	vec HN = VP##u & D0;						\
+	vec HP = VN##u | ~(VP##u | D0);					\
+	SB_MASK kp = SB_M(test)((__m512i)HP, (__m512i)last);		\
+	SB_MASK kn = SB_M(test)((__m512i)HN, (__m512i)last);		\
+	__m512i sc = SB_I(mask_add)((__m512i)SC##u, kp,			\
+	    (__m512i)SC##u, (__m512i)one);				\
+	sc = SB_I(mask_sub)(sc, kn, sc, (__m512i)one);			\
+	SC##u = (vec)SB_I(mask_mov)((__m512i)nv, nm, sc);		\
+	X = (vec)SB_I(maskz_slli)(nm, (__m512i)HP, 1);			\
+	VN##u = X & D0;							\
+	VP##u = (vec)SB_I(mask_slli)((__m512i)ones, nm,			\
+	    (__m512i)HN, 1) | ~(X | D0);				\
+} while (0)
+#else
 /* One Myers step of vector u at row i of the block. */
 #define SB_STEP(u, i) do {						\
 	vec Eq = *(const vec *)&eqb[i][(u) * NV];			\
@@ -92,6 +175,22 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	VN##u &= ~m;							\
 	SC##u = (SC##u & ~m) | (nv & m);				\
 } while (0)
+#endif
+
+/* ORs lane l's hit word w of steps [r, r + 64) into the bitmap, masked to
+ * its slice and to len. */
+#define SB_PLACE(l, w) do {						\
+	size_t a_ = g + (l) * S, p_ = a_ + r, b_;			\
+	uint64_t w_ = (w);						\
+	b_ = a_ + S < len ? a_ + S : len;				\
+	if (w_ == 0 || p_ >= b_)					\
+		break;							\
+	if (b_ - p_ < 64)						\
+		w_ &= ((uint64_t)1 << (b_ - p_)) - 1;			\
+	bitmap[p_ / 64] |= w_ << (p_ % 64);				\
+	if (p_ % 64 && (w_ >> (64 - p_ % 64)) != 0)			\
+		bitmap[p_ / 64 + 1] |= w_ >> (64 - p_ % 64);		\
+} while (0)
 
 		/* Warm-up: pad steps, no hits. */
 		for (size_t t = 0; t < pad; t += B) {
@@ -103,6 +202,34 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 			}
 		}
 		/* The slices, 64 steps (one bitmap word per lane) at a time. */
+#ifdef SB_VBMI
+		/* Hits: one mask (a bit per lane) per step. */
+		for (size_t r = 0; r < S; r += 64) {
+			uint64_t hm[B], anyh = 0;
+			size_t cnt = S - r < 64 ? S - r : 64;
+
+			SB_FILL(pad + r, cnt);
+			for (size_t i = 0; i < cnt; i++) {
+				SB_STEP(0, i);
+				SB_STEP(1, i);
+				uint64_t h = (uint64_t)SB_CMPLE((__m512i)SC0,
+				    (__m512i)kv) | (uint64_t)SB_CMPLE(
+				    (__m512i)SC1, (__m512i)kv) << NV;
+				hm[i] = h;
+				anyh |= h;
+			}
+			if (anyh == 0)
+				continue;
+			uint64_t wl[L];
+			memset(wl, 0, sizeof(wl));
+			for (size_t i = 0; i < cnt; i++)
+				for (uint64_t h = hm[i]; h; h &= h - 1)
+					wl[__builtin_ctzll(h)] |=
+					    (uint64_t)1 << i;
+			for (size_t l = 0; l < L; l++)
+				SB_PLACE(l, wl[l]);
+		}
+#else
 		for (size_t r = 0; r < S; r += 64) {
 			vec acc0[64 / W], acc1[64 / W];
 			/* (fewer steps only for slices shorter than 64) */
@@ -134,23 +261,16 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 				continue;
 			for (size_t l = 0; l < L; l++) {
 				uint64_t w = 0;
-				size_t a = g + l * S, p = a + r, b;
 				for (size_t h = 0; h < 64 / W; h++)
 					w |= (uint64_t)(l < NV ? acc0[h][l] :
 					    acc1[h][l - NV]) << (h * W % 64);
-				if (w == 0)
-					continue;
-				b = a + S < len ? a + S : len;
-				if (p >= b)
-					continue;
-				if (b - p < 64)
-					w &= ((uint64_t)1 << (b - p)) - 1;
-				bitmap[p / 64] |= w << (p % 64);
-				if (p % 64 && (w >> (64 - p % 64)) != 0)
-					bitmap[p / 64 + 1] |= w >> (64 - p % 64);
+				SB_PLACE(l, w);
 			}
 		}
+#endif
 #undef SB_FILL
+#undef SB_PLACE
+#undef SB_VFILL
 #undef SB_STEP
 	}
 }
@@ -160,3 +280,9 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 #undef SB_VBYTES
 #undef SB_ET
 #undef SB_SET
+#undef SB_VBMI
+#undef SB_VFILLF
+#undef SB_MASK
+#undef SB_M
+#undef SB_I
+#undef SB_CMPLE
