@@ -10,6 +10,7 @@
 
 #include "hostmatch.h"
 #include "simd.h"
+#include "sassy.h"
 #include "filter.h"
 #include "multi.h"
 
@@ -268,6 +269,14 @@ hm_engine(void)
 		return HM_ENGINE_MULTI;
 	if (strcmp(e, "nomulti") == 0)
 		return HM_ENGINE_NOMULTI;
+	if (strcmp(e, "sassy") == 0)
+		return HM_ENGINE_SASSY + SASSY_AUTO;
+	if (strcmp(e, "sassy-generic") == 0)
+		return HM_ENGINE_SASSY + SASSY_GENERIC;
+	if (strcmp(e, "sassy-avx2") == 0)
+		return HM_ENGINE_SASSY + SASSY_AVX2;
+	if (strcmp(e, "sassy-avx512") == 0)
+		return HM_ENGINE_SASSY + SASSY_AVX512;
 	if (strcmp(e, "simd-generic") == 0)
 		return SIMD_GENERIC;
 	if (strcmp(e, "simd-avx2") == 0)
@@ -325,6 +334,13 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		engine = -1;
 	} else if (engine >= 0)
 		filter = multi = -1;
+	int sassy = -1;
+	if (engine >= HM_ENGINE_SASSY &&
+	    engine < HM_ENGINE_SASSY + SASSY_NVARIANTS) {
+		/* forced: the patterns it takes, the others as simd would */
+		sassy = engine - HM_ENGINE_SASSY;
+		engine = SIMD_AUTO;
+	}
 	int scalar = engine == HM_ENGINE_SCALAR ||
 	    (engine < 0 && len < HM_SIMD_MIN);
 	if (filter < 0 && multi < 0 && scalar) {
@@ -351,6 +367,9 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		if (filter >= 0 && flt_scan_pattern(pat, ps->k, ps->icase,
 		    text, warm, len, eol, bitmap, scalar ? -1 : engine,
 		    filter > 0))
+			continue;
+		if (sassy >= 0 && sassy_scan_pattern(pat, ps->k, text, warm,
+		    len, eol, bitmap, sassy))
 			continue;
 		if (!scalar && pat->len <= SIMD_MAXLEN)
 			simd_scan_pattern(pat, ps->k, text, warm, len, eol,

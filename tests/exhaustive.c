@@ -52,6 +52,7 @@
 #include "../src/simd.h"
 #include "../src/filter.h"
 #include "../src/multi.h"
+#include "../src/sassy.h"
 
 #define MAXT 16
 
@@ -202,6 +203,25 @@ run_pattern(const char *p, long k, const struct textset *ts)
 				fail(simd_name(v), p, k, t, len, w, got[0], 1);
 			ncalls += 2;
 		}
+		/* The text-along-the-word engine (sassy.c), every variant
+		 * the CPU runs (it declines n <= k). */
+		for (int v = SASSY_GENERIC; v < SASSY_NVARIANTS; v++) {
+			if (!sassy_supported(v))
+				continue;
+			got[0] = 0;
+			if (!sassy_scan_pattern(&ps.pat[0], k, buf, pad, len,
+			    '\n', got, v))
+				got[0] = w;
+			if (len && got[0] != w)
+				fail(sassy_name(v), p, k, t, len, w, got[0], 0);
+			got[0] = 0;
+			if (!sassy_scan_pattern(&ps.pat[0], k, buf + pad, 0,
+			    len, '\n', got, v))
+				got[0] = w;
+			if (len && got[0] != w)
+				fail(sassy_name(v), p, k, t, len, w, got[0], 0);
+			ncalls += 2;
+		}
 		/* The filter, forced (pieces of any length), verifying with
 		 * the scalar engine and with the SIMD one allowed. */
 		for (int v = -1; v <= best; v += best + 1) {
@@ -241,6 +261,33 @@ run_pattern(const char *p, long k, const struct textset *ts)
 		if (bm[i] != want[i])
 			fail("hm_scan, texts joined", p, k, "", 0, want[i],
 			    bm[i], 0);
+	/* The sassy engine over the joined texts (blocks of 64 across
+	 * records), each variant, and forced through hm_scan. */
+	for (int v = SASSY_GENERIC; v < SASSY_NVARIANTS; v++) {
+		if (!sassy_supported(v))
+			continue;
+		memset(bm, 0, words * 8);
+		if (!sassy_scan_pattern(&ps.pat[0], k, jb, pad, big, '\n', bm,
+		    v))
+			memcpy(bm, want, words * 8);
+		ncalls++;
+		for (size_t i = 0; i < words; i++)
+			if (bm[i] != want[i]) {
+				char name[64];
+				snprintf(name, sizeof(name),
+				    "sassy %s, texts joined, word %zu",
+				    sassy_name(v), i);
+				fail(name, p, k, "", 0, want[i], bm[i], 0);
+			}
+	}
+	setenv("AGREP_GPU_HOST_ENGINE", "sassy", 1);
+	hm_scan(&ps, jb, pad, big, '\n', bm);
+	unsetenv("AGREP_GPU_HOST_ENGINE");
+	ncalls++;
+	for (size_t i = 0; i < words; i++)
+		if (bm[i] != want[i])
+			fail("hm_scan (sassy), texts joined", p, k, "", 0,
+			    want[i], bm[i], 0);
 	/* The filter through hm_scan (AGREP_GPU_HOST_ENGINE=filter), then
 	 * alone with -i over the texts in upper case. */
 	setenv("AGREP_GPU_HOST_ENGINE", "filter", 1);
