@@ -2,7 +2,8 @@
  * hostengine.c: times the host matcher's engines on one file, in one thread,
  * without the tool around them: hm_scan_scalar and each SIMD variant the CPU
  * supports (simd.c), over the whole file as one chunk after a pad of
- * terminators, as scan.c lays it out.  Prints, per engine, the median MB/s
+ * terminators, as scan.c lays it out; then each variant of the
+ * text-along-the-word engine (sassy.c) the CPU supports.  Prints, per engine, the median MB/s
  * of RUNS runs and the hits found (which must agree).
  *
  *   bench/bin/hostengine FILE K PATTERN [RUNS]
@@ -14,15 +15,23 @@
 
 #include "../src/hostmatch.h"
 #include "../src/simd.h"
+#include "../src/sassy.h"
 #include "../src/filter.h"
 #include "../src/scan.h"
 
+/* HOSTENGINE_CPUTIME=1: the thread's CPU time instead of the wall clock
+ * (on a shared, loaded machine, time slices taken by other processes are
+ * then not counted). */
 static double
 now(void)
 {
+	static int cpu = -1;
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (cpu < 0)
+		cpu = getenv("HOSTENGINE_CPUTIME") != NULL &&
+		    *getenv("HOSTENGINE_CPUTIME") == '1';
+	clock_gettime(cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -71,7 +80,8 @@ main(int argc, char **argv)
 	/* v: -1 scalar, SIMD variants, then SIMD_NVARIANTS: the filter
 	 * forced (pieces of any length; skipped when k + 1 > n), +1: hm_scan
 	 * as the tool runs it (automatic choice). */
-	for (int v = -1; v < SIMD_NVARIANTS + 2; v++) {
+	const int SA0 = SIMD_NVARIANTS + 2;	/* then sassy variants */
+	for (int v = -1; v < SA0 + SASSY_NVARIANTS; v++) {
 		double t[64];
 		size_t hits = 0;
 
@@ -79,6 +89,10 @@ main(int argc, char **argv)
 		    !simd_supported(v)))
 			continue;
 		if (v == SIMD_NVARIANTS && (size_t)ps.k + 1 > ps.pat[0].len)
+			continue;
+		if (v >= SA0 && (v == SA0 + SASSY_AUTO ||
+		    !sassy_supported(v - SA0) ||
+		    ps.pat[0].len > SASSY_MAXLEN))
 			continue;
 		if (runs > 64)
 			runs = 64;
@@ -90,6 +104,10 @@ main(int argc, char **argv)
 				memset(bm, 0, words * 8);
 				flt_scan_pattern(&ps.pat[0], ps.k, 0, buf, pad,
 				    len, '\n', bm, SIMD_AUTO, 1);
+			} else if (v >= SA0) {
+				memset(bm, 0, words * 8);
+				sassy_scan_pattern(&ps.pat[0], ps.k, buf, pad,
+				    len, '\n', bm, v - SA0);
 			} else if (v == SIMD_NVARIANTS + 1) {
 				hm_scan(&ps, buf, pad, len, '\n', bm);
 			} else {
@@ -105,9 +123,12 @@ main(int argc, char **argv)
 		double mbs = len / t[runs / 2] / 1e6;
 		if (v < 0)
 			scalar_mbs = mbs;
-		printf("%-8s %8.0f MB/s  x%5.2f  hits %zu\n",
-		    v < 0 ? "scalar" : v == SIMD_NVARIANTS ? "filter" :
-		    v > SIMD_NVARIANTS ? "hm_scan" : simd_name(v), mbs,
+		char sname[32];
+		snprintf(sname, sizeof(sname), "sassy-%s",
+		    v >= SA0 ? sassy_name(v - SA0) : "");
+		printf("%-13s %8.0f MB/s  x%5.2f  hits %zu\n",
+		    v < 0 ? "scalar" : v >= SA0 ? sname : v == SIMD_NVARIANTS ?
+		    "filter" : v > SIMD_NVARIANTS ? "hm_scan" : simd_name(v), mbs,
 		    mbs / scalar_mbs,
 		    hits);
 	}

@@ -23,6 +23,10 @@
 
 #include "sassy.h"
 
+#ifndef SA_EVERY
+#define SA_EVERY 1
+#endif
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SA_X86 1
 #include <immintrin.h>
@@ -54,20 +58,54 @@ sa_init(void)
 	}
 }
 
-/* Whether some prefix base + sum(deltas[0..j]) of the row is <= k (a
- * lower bound of the row's cells, see sassy_body.h). */
+/* Whether base + some prefix sum of the deltas (P: +1, N: -1) of a
+ * segment of cnt >= 1 cells is <= k, 8 deltas at a time by the table pmin;
+ * past the last nonzero delta the cells all hold the final sum, so the
+ * loop ends there. */
 static inline int
-sa_any_le(uint64_t P, uint64_t N, long base, long k)
+sa_seg_le(uint64_t P, uint64_t N, long s, long k)
 {
-	long s = base;
-
-	for (int b = 0; b < 64; b += 8) {
-		unsigned pb = (unsigned)(P >> b) & 255, nb = (unsigned)(N >> b) & 255;
+	while ((P | N) != 0) {
+		unsigned pb = (unsigned)P & 255, nb = (unsigned)N & 255;
 		if (s + pmin[pb | nb << 8] <= k)
 			return 1;
 		s += __builtin_popcount(pb) - __builtin_popcount(nb);
+		P >>= 8;
+		N >>= 8;
 	}
-	return 0;
+	return s <= k;
+}
+
+/*
+ * Whether some cell of row r is <= k: the row's cells are base + the
+ * prefix sums of its deltas (P: +1, N: -1), restarting at r after each
+ * terminator column (bit of E; the terminator's own cell is r).  Exact
+ * (the hit test uses it too).  A cheap test first: every cell is at least
+ * min(base, r) - popcount(N); then segment by segment between terminators.
+ */
+static inline int
+sa_any_le(uint64_t P, uint64_t N, uint64_t E, long base, long r, long k)
+{
+	if ((base < r ? base : r) - __builtin_popcountll(N) > k)
+		return 0;
+	if (E == 0)
+		return sa_seg_le(P, N, base, k);
+	if (r <= k)
+		return 1;		/* the terminator's own cell */
+	for (;;) {
+		int e = __builtin_ctzll(E);
+		uint64_t below = ((uint64_t)1 << e) - 1;
+		if (e > 0 && sa_seg_le(P & below, N & below, base, k))
+			return 1;
+		if (e == 63)
+			return 0;
+		P >>= e + 1;
+		N >>= e + 1;
+		E >>= e + 1;
+		base = r;
+		if (E == 0)
+			return sa_seg_le(P, N, base, k);
+	}
 }
 
 #ifdef SA_X86

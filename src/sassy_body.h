@@ -21,9 +21,7 @@
  * Terminators: at a terminator column e the vertical delta is forced to +1
  * (D[i][e] = i), its horizontal delta is held as 0 and its Eq bit as 0, so
  * that no carry of the addition crosses it: e acts as a left boundary for
- * e + 1.  (Held as 0, the row's prefix sums after e are lower bounds of
- * the true values, which is all the stop test needs; hits are counted with
- * the reset.)
+ * e + 1.  Row values restart at i after e (sa_any_le, the hit loop).
  *
  * Early stop.  After row r of a block, if every cell of row r is > k, the
  * left boundary column is > k from row r down, and every terminator column
@@ -31,8 +29,8 @@
  * the block stops.  Its right column then holds +1 deltas below row r,
  * an overestimate of cells that are > k, which changes no cell <= k (a cell
  * <= k is reached by a path of cells <= k).  lowB: the rows whose boundary
- * value is <= k (from the previous block's right column).  The row's
- * minimum comes from a table over byte pairs of (Ph, Nh).
+ * value is <= k (from the previous block's right column).  Whether a row
+ * holds a cell <= k: sa_any_le (sassy.c).
  */
 
 SA_ATTR static void
@@ -88,12 +86,13 @@ SA_NAME(const struct sa_pat *sp, long k, const unsigned char *text,
 			Nh = HP & X & nE;
 			if (r == n)
 				break;
-			if ((lowB >> r) == 0 && !sa_any_le(Ph, Nh, Br, k)) {
+			if ((r - k) % SA_EVERY == 0 && (lowB >> r) == 0 && Er > k &&
+			    !sa_any_le(Ph, Nh, E, Br, (long)r, k)) {
 				nCP |= ~(uint64_t)0 << r;
 				break;
 			}
 		}
-		if (r == n && sa_any_le(Ph, Nh, Br, k)) {
+		if (r == n && sa_any_le(Ph, Nh, E, Br, (long)r, k)) {
 			long v = Br;
 			for (size_t j = 0; j < 64; j++) {
 				if (E >> j & 1) {
