@@ -3,7 +3,8 @@
  * without the tool around them: hm_scan_scalar and each SIMD variant the CPU
  * supports (simd.c), over the whole file as one chunk after a pad of
  * terminators, as scan.c lays it out; then each variant of the
- * text-along-the-word engine (sassy.c) the CPU supports.  Prints, per engine, the median MB/s
+ * text-along-the-word engine (sassy.c) the CPU supports, with the pattern
+ * rows it computed per 64-byte block in brackets.  Prints, per engine, the median MB/s
  * of RUNS runs and the hits found (which must agree).
  *
  *   bench/bin/hostengine FILE K PATTERN [RUNS]
@@ -83,7 +84,7 @@ main(int argc, char **argv)
 	const int SA0 = SIMD_NVARIANTS + 2;	/* then sassy variants */
 	for (int v = -1; v < SA0 + SASSY_NVARIANTS; v++) {
 		double t[64];
-		size_t hits = 0;
+		size_t hits = 0, srows = 0;
 
 		if (v == SIMD_AUTO || (v >= 0 && v < SIMD_NVARIANTS &&
 		    !simd_supported(v)))
@@ -107,7 +108,7 @@ main(int argc, char **argv)
 			} else if (v >= SA0) {
 				memset(bm, 0, words * 8);
 				sassy_scan_pattern(&ps.pat[0], ps.k, buf, pad,
-				    len, '\n', bm, v - SA0);
+				    len, '\n', bm, v - SA0, &srows);
 			} else if (v == SIMD_NVARIANTS + 1) {
 				hm_scan(&ps, buf, pad, len, '\n', bm);
 			} else {
@@ -123,10 +124,14 @@ main(int argc, char **argv)
 		double mbs = len / t[runs / 2] / 1e6;
 		if (v < 0)
 			scalar_mbs = mbs;
-		char sname[32];
+		char sname[48];
 		snprintf(sname, sizeof(sname), "sassy-%s",
 		    v >= SA0 ? sassy_name(v - SA0) : "");
-		printf("%-13s %8.0f MB/s  x%5.2f  hits %zu\n",
+		if (v >= SA0)
+			snprintf(sname + strlen(sname), sizeof(sname) -
+			    strlen(sname), "(%.2f)", srows / ((pad + len +
+			    63) / 64.0));
+		printf("%-20s %8.0f MB/s  x%5.2f  hits %zu\n",
 		    v < 0 ? "scalar" : v >= SA0 ? sname : v == SIMD_NVARIANTS ?
 		    "filter" : v > SIMD_NVARIANTS ? "hm_scan" : simd_name(v), mbs,
 		    mbs / scalar_mbs,

@@ -202,13 +202,15 @@ sassy_name(int variant)
  * text[0, warm) only builds state (the scan starts at text[0] as at a
  * record start).  Returns 0, doing nothing, when the engine does not take
  * the pattern: longer than SASSY_MAXLEN, n <= k, or a pattern byte that
- * stands for more than 4 text bytes.
+ * stands for more than 4 text bytes.  *rows (when not NULL): the pattern
+ * rows computed, summed over the blocks of 64 bytes (its cost).
  */
 int
 sassy_scan_pattern(const struct pattern *pat, long k,
     const unsigned char *text, size_t warm, size_t len, unsigned char eol,
-    uint64_t *bitmap, int variant)
+    uint64_t *bitmap, int variant, size_t *rows)
 {
+	size_t dummy;
 	struct sa_pat sp;
 
 	if (pat->len == 0 || pat->len > SASSY_MAXLEN || (long)pat->len <= k ||
@@ -233,6 +235,9 @@ sassy_scan_pattern(const struct pattern *pat, long k,
 			sp.cls[i][0] = eol;
 			sp.ncls[i] = 1;
 		}
+	if (rows == NULL)
+		rows = &dummy;
+	*rows = 0;
 	if (len == 0)
 		return 1;
 	if (variant == SASSY_AUTO || !sassy_supported(variant)) {
@@ -247,14 +252,14 @@ sassy_scan_pattern(const struct pattern *pat, long k,
 	switch (variant) {
 #ifdef SA_X86
 	case SASSY_AVX512:
-		sa_avx512(&sp, k, text, warm, len, eol, bitmap);
+		*rows = sa_avx512(&sp, k, text, warm, len, eol, bitmap);
 		break;
 	case SASSY_AVX2:
-		sa_avx2(&sp, k, text, warm, len, eol, bitmap);
+		*rows = sa_avx2(&sp, k, text, warm, len, eol, bitmap);
 		break;
 #endif
 	default:
-		sa_generic(&sp, k, text, warm, len, eol, bitmap);
+		*rows = sa_generic(&sp, k, text, warm, len, eol, bitmap);
 	}
 	return 1;
 }

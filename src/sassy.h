@@ -30,6 +30,6 @@ int	sassy_supported(int variant);
 const char *sassy_name(int variant);
 int	sassy_scan_pattern(const struct pattern *, long k,
 	    const unsigned char *text, size_t warm, size_t len,
-	    unsigned char eol, uint64_t *bitmap, int variant);
+	    unsigned char eol, uint64_t *bitmap, int variant, size_t *rows);
 
 #endif

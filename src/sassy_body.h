@@ -33,7 +33,7 @@
  * holds a cell <= k: sa_any_le (sassy.c).
  */
 
-SA_ATTR static void
+SA_ATTR static size_t
 SA_NAME(const struct sa_pat *sp, long k, const unsigned char *text,
     size_t warm, size_t len, unsigned char eol, uint64_t *bitmap)
 {
@@ -41,6 +41,7 @@ SA_NAME(const struct sa_pat *sp, long k, const unsigned char *text,
 	uint64_t CP = ~(uint64_t)0, CN = 0;	/* record start: +1 deltas */
 	uint64_t lowB = ((uint64_t)2 << k) - 1;	/* B[i] = i <= k */
 	unsigned char tail[64];
+	size_t rows = 0;
 
 	for (size_t q = 0; q < end; q += 64) {
 		const unsigned char *bp = text + q;
@@ -106,10 +107,12 @@ SA_NAME(const struct sa_pat *sp, long k, const unsigned char *text,
 				}
 			}
 		}
+		rows += r;
 		CP = nCP;
 		CN = nCN;
 		lowB = lowE;
 	}
+	return rows;
 }
 
 #undef SA_NAME

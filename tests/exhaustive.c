@@ -27,6 +27,12 @@
  * joined texts in upper case; and on records of up to 12000 bytes (its
  * SIMD verification) against hm_scan_scalar.
  *
+ * The text-along-the-word engine (sassy.c): every variant the CPU runs on
+ * each text alone (with and without warm-up) and on the joined texts,
+ * forced through hm_scan (AGREP_GPU_HOST_ENGINE=sassy), and hm_scan's
+ * timed choice between it and the lanes with tiny probes
+ * (AGREP_GPU_SASSY_PROBE=64:sassy, 128:lanes, 64).
+ *
  * The shared many-pattern filter (multi.c), forced through hm_scan
  * (AGREP_GPU_HOST_ENGINE=multi: pieces of one byte and up), record by
  * record (it sets one true end bit per selected record, not every one):
@@ -210,13 +216,13 @@ run_pattern(const char *p, long k, const struct textset *ts)
 				continue;
 			got[0] = 0;
 			if (!sassy_scan_pattern(&ps.pat[0], k, buf, pad, len,
-			    '\n', got, v))
+			    '\n', got, v, NULL))
 				got[0] = w;
 			if (len && got[0] != w)
 				fail(sassy_name(v), p, k, t, len, w, got[0], 0);
 			got[0] = 0;
 			if (!sassy_scan_pattern(&ps.pat[0], k, buf + pad, 0,
-			    len, '\n', got, v))
+			    len, '\n', got, v, NULL))
 				got[0] = w;
 			if (len && got[0] != w)
 				fail(sassy_name(v), p, k, t, len, w, got[0], 0);
@@ -268,7 +274,7 @@ run_pattern(const char *p, long k, const struct textset *ts)
 			continue;
 		memset(bm, 0, words * 8);
 		if (!sassy_scan_pattern(&ps.pat[0], k, jb, pad, big, '\n', bm,
-		    v))
+		    v, NULL))
 			memcpy(bm, want, words * 8);
 		ncalls++;
 		for (size_t i = 0; i < words; i++)
@@ -280,6 +286,23 @@ run_pattern(const char *p, long k, const struct textset *ts)
 				fail(name, p, k, "", 0, want[i], bm[i], 0);
 			}
 	}
+	/* The automatic choice between the lanes and sassy (hm_scan's timed
+	 * probe) with a probe of 64 or 128 bytes (every split at a 64-byte
+	 * block), sassy or the lanes forced after it, or timed. */
+	static const char *const probes[] = { "64:sassy", "128:lanes", "64" };
+	for (size_t i = 0; i < 3; i++) {
+		setenv("AGREP_GPU_SASSY_PROBE", probes[i], 1);
+		hm_scan(&ps, jb, pad, big, '\n', bm);
+		ncalls++;
+		for (size_t w = 0; w < words; w++)
+			if (bm[w] != want[w]) {
+				char name[64];
+				snprintf(name, sizeof(name),
+				    "hm_scan, probe %s, word %zu", probes[i], w);
+				fail(name, p, k, "", 0, want[w], bm[w], 0);
+			}
+	}
+	unsetenv("AGREP_GPU_SASSY_PROBE");
 	setenv("AGREP_GPU_HOST_ENGINE", "sassy", 1);
 	hm_scan(&ps, jb, pad, big, '\n', bm);
 	unsetenv("AGREP_GPU_HOST_ENGINE");
