@@ -311,7 +311,9 @@ hm_now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	/* the thread's CPU time: a time slice lost to another process
+	 * during a probe does not count */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -325,10 +327,11 @@ hm_now(void)
  * when they are common (mercy k=2, 'God' k=1, phrases: 0.25-0.6x), which
  * neither n nor k tells (bench/RESULTS-simd.md, "Text along the word").  So,
  * on a chunk of at least HM_SASSY_MIN bytes, the first HM_SASSY_PROBE bytes
- * go through sassy, the next HM_SASSY_PROBE through the lanes, both timed,
- * and the rest through the faster (each part warmed up n + k - 1 bytes
- * early, as the lanes' slices are: same hits either way).  Smaller chunks
- * take the lanes.  AGREP_GPU_SASSY_PROBE=BYTES[:sassy|:lanes] (tests): the
+ * go through sassy, the next HM_SASSY_PROBE through the lanes, both timed
+ * (thread CPU time), and the rest through sassy only when it was at least
+ * 10 % faster (its losses are larger than its wins).  Each part is warmed
+ * up n + k - 1 bytes early, as the lanes' slices are: same hits either
+ * way.  Smaller chunks take the lanes.  AGREP_GPU_SASSY_PROBE=BYTES[:sassy|:lanes] (tests): the
  * probe's length (any chunk of 2 x BYTES + 1 or more probes), and the
  * choice forced after it.
  */
@@ -372,7 +375,7 @@ lanes_or_sassy(const struct pattern *pat, long k, const unsigned char *text,
 	    bitmap + P / 64, 0, variant);
 	double t2 = hm_now();
 	const unsigned char *rest = text + 2 * P + warm - pad;
-	if (pick > 0 || (pick == 0 && t1 - t0 < t2 - t1))
+	if (pick > 0 || (pick == 0 && t1 - t0 < 0.9 * (t2 - t1)))
 		sassy_scan_pattern(pat, k, rest, pad, len - 2 * P, eol,
 		    bitmap + 2 * P / 64, SASSY_AUTO, NULL);
 	else
