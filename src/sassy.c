@@ -23,10 +23,6 @@
 
 #include "sassy.h"
 
-#ifndef SA_EVERY
-#define SA_EVERY 1
-#endif
-
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SA_X86 1
 #include <immintrin.h>

@@ -87,7 +87,7 @@ SA_NAME(const struct sa_pat *sp, long k, const unsigned char *text,
 			Nh = HP & X & nE;
 			if (r == n)
 				break;
-			if ((r - k) % SA_EVERY == 0 && (lowB >> r) == 0 && Er > k &&
+			if ((lowB >> r) == 0 && Er > k &&
 			    !sa_any_le(Ph, Nh, E, Br, (long)r, k)) {
 				nCP |= ~(uint64_t)0 << r;
 				break;
