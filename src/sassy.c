@@ -3,9 +3,10 @@
  * One 64-bit word holds 64 text bytes of one DP row; the rows of a block
  * are computed until none of its cells can be within k, so its cost per
  * block is the number of rows needed, about k + a few on prose, instead of
- * the pattern's length (the lanes engine of simd.c pays every row, but
- * packs 32 bytes of pattern rows per lane... see bench/RESULTS-simd.md for
- * which wins where).
+ * the pattern's length (the lanes engine of simd.c pays every pattern row
+ * for every byte, but steps 16 to 32 lanes at once).  On English text it
+ * wins only where the pattern's bytes are rare (bench/RESULTS-simd.md, "Text
+ * along the word"): hm_scan picks it by a timed probe (hostmatch.c).
  *
  * Variants differ only in how a row's match mask is made from the block:
  * AVX-512BW (one compare into a mask register), AVX2 (two compares and
