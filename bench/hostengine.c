@@ -2,7 +2,9 @@
  * hostengine.c: times the host matcher's engines on one file, in one thread,
  * without the tool around them: hm_scan_scalar and each SIMD variant the CPU
  * supports (simd.c), over the whole file as one chunk after a pad of
- * terminators, as scan.c lays it out.  Prints, per engine, the median MB/s
+ * terminators, as scan.c lays it out; then each variant of the
+ * text-along-the-word engine (sassy.c) the CPU supports, with the pattern
+ * rows it computed per 64-byte block in brackets.  Prints, per engine, the median MB/s
  * of RUNS runs and the hits found (which must agree).
  *
  *   bench/bin/hostengine FILE K PATTERN [RUNS]
@@ -14,19 +16,25 @@
 
 #include "../src/hostmatch.h"
 #include "../src/simd.h"
+#include "../src/sassy.h"
 #include "../src/filter.h"
 #include "../src/scan.h"
 
-/* HOSTENGINE_CPU=1: the thread's CPU time instead of the wall clock (on a
- * shared machine, time spent preempted does not count). */
-static clockid_t clk = CLOCK_MONOTONIC;
-
+/* HOSTENGINE_CPUTIME=1 (or HOSTENGINE_CPU=1): the thread's CPU time instead
+ * of the wall clock (on a shared, loaded machine, time slices taken by other
+ * processes are then not counted). */
 static double
 now(void)
 {
+	static int cpu = -1;
 	struct timespec ts;
 
-	clock_gettime(clk, &ts);
+	if (cpu < 0)
+		cpu = (getenv("HOSTENGINE_CPUTIME") != NULL &&
+		    *getenv("HOSTENGINE_CPUTIME") == '1') ||
+		    (getenv("HOSTENGINE_CPU") != NULL &&
+		    *getenv("HOSTENGINE_CPU") == '1');
+	clock_gettime(cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -49,8 +57,6 @@ main(int argc, char **argv)
 	long sz;
 	int runs = argc > 4 ? atoi(argv[4]) : 5;
 
-	if (getenv("HOSTENGINE_CPU") != NULL && atoi(getenv("HOSTENGINE_CPU")))
-		clk = CLOCK_THREAD_CPUTIME_ID;
 	if (argc < 4 || (f = fopen(argv[1], "rb")) == NULL) {
 		fprintf(stderr, "usage: hostengine FILE K PATTERN [RUNS]\n");
 		return 2;
@@ -77,14 +83,19 @@ main(int argc, char **argv)
 	/* v: -1 scalar, SIMD variants, then SIMD_NVARIANTS: the filter
 	 * forced (pieces of any length; skipped when k + 1 > n), +1: hm_scan
 	 * as the tool runs it (automatic choice). */
-	for (int v = -1; v < SIMD_NVARIANTS + 2; v++) {
+	const int SA0 = SIMD_NVARIANTS + 2;	/* then sassy variants */
+	for (int v = -1; v < SA0 + SASSY_NVARIANTS; v++) {
 		double t[64];
-		size_t hits = 0;
+		size_t hits = 0, srows = 0;
 
 		if (v == SIMD_AUTO || (v >= 0 && v < SIMD_NVARIANTS &&
 		    !simd_supported(v)))
 			continue;
 		if (v == SIMD_NVARIANTS && (size_t)ps.k + 1 > ps.pat[0].len)
+			continue;
+		if (v >= SA0 && (v == SA0 + SASSY_AUTO ||
+		    !sassy_supported(v - SA0) ||
+		    ps.pat[0].len > SASSY_MAXLEN))
 			continue;
 		if (runs > 64)
 			runs = 64;
@@ -96,6 +107,10 @@ main(int argc, char **argv)
 				memset(bm, 0, words * 8);
 				flt_scan_pattern(&ps.pat[0], ps.k, 0, buf, pad,
 				    len, '\n', bm, SIMD_AUTO, 1);
+			} else if (v >= SA0) {
+				memset(bm, 0, words * 8);
+				sassy_scan_pattern(&ps.pat[0], ps.k, buf, pad,
+				    len, '\n', bm, v - SA0, &srows);
 			} else if (v == SIMD_NVARIANTS + 1) {
 				hm_scan(&ps, buf, pad, len, '\n', bm);
 			} else {
@@ -111,9 +126,16 @@ main(int argc, char **argv)
 		double mbs = len / t[runs / 2] / 1e6;
 		if (v < 0)
 			scalar_mbs = mbs;
-		printf("%-8s %8.0f MB/s  x%5.2f  hits %zu  (best %.0f)\n",
-		    v < 0 ? "scalar" : v == SIMD_NVARIANTS ? "filter" :
-		    v > SIMD_NVARIANTS ? "hm_scan" : simd_name(v), mbs,
+		char sname[48];
+		snprintf(sname, sizeof(sname), "sassy-%s",
+		    v >= SA0 ? sassy_name(v - SA0) : "");
+		if (v >= SA0)
+			snprintf(sname + strlen(sname), sizeof(sname) -
+			    strlen(sname), "(%.2f)", srows / ((pad + len +
+			    63) / 64.0));
+		printf("%-20s %8.0f MB/s  x%5.2f  hits %zu  (best %.0f)\n",
+		    v < 0 ? "scalar" : v >= SA0 ? sname : v == SIMD_NVARIANTS ?
+		    "filter" : v > SIMD_NVARIANTS ? "hm_scan" : simd_name(v), mbs,
 		    mbs / scalar_mbs,
 		    hits, len / t[0] / 1e6);
 	}

@@ -16,9 +16,9 @@ tests/bin/%: tests/%.c tests/buf.h
 
 # tests/exhaustive.bats: the host engines against a DP on every small case,
 # plain and with AddressSanitizer/UBSan (run there on a smaller set: -q).
-EXH_SRCS = tests/exhaustive.c src/filter.c src/multi.c src/hostmatch.c src/simd.c \
+EXH_SRCS = tests/exhaustive.c src/filter.c src/multi.c src/hostmatch.c src/simd.c src/sassy.c \
 	   src/pattern.c src/pool.c src/util.c src/utf8.c
-EXH_DEPS = $(EXH_SRCS) src/simd_body.h $(wildcard src/*.h)
+EXH_DEPS = $(EXH_SRCS) src/simd_body.h src/sassy_body.h $(wildcard src/*.h)
 TEST_PROGS += tests/bin/exhaustive tests/bin/exhaustive-san
 
 tests/bin/exhaustive: $(EXH_DEPS)
