@@ -28,6 +28,7 @@
 #include "filter.h"
 #include "hostmatch.h"
 #include "simd.h"
+#include "util.h"
 
 /*
  * When the alternative is the AVX-512 VBMI engine (simd_fast: 1.5-2.3 GB/s
@@ -79,24 +80,12 @@ static const unsigned short freq[256] = {
 	['5'] = 10, ['6'] = 8, ['7'] = 8, ['8'] = 8, ['9'] = 10,
 };
 
-static inline unsigned char
-fold(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
-}
-
-static inline int
-isalpha_ascii(unsigned char c)
-{
-	return fold(c) >= 'a' && fold(c) <= 'z';
-}
-
 static unsigned
 rank(unsigned char c, int icase)
 {
 	unsigned f = freq[c] ? freq[c] : 1;
 
-	if (icase && isalpha_ascii(c)) {
+	if (icase && ascii_letter(c)) {
 		unsigned char o = c ^ 0x20;
 		f += freq[o] ? freq[o] : 1;
 	}
@@ -122,7 +111,7 @@ piece_at(const struct piece *p, const unsigned char *t, int icase)
 	if (!icase)
 		return memcmp(t, p->s, p->len) == 0;
 	for (size_t i = 0; i < p->len; i++)
-		if (fold(t[i]) != fold(p->s[i]))
+		if (ascii_fold(t[i]) != ascii_fold(p->s[i]))
 			return 0;
 	return 1;
 }
@@ -309,8 +298,8 @@ pick(struct piece *p, int icase)
 	}
 	p->i1 = i1;
 	p->i2 = i2;
-	p->m1 = icase && isalpha_ascii(p->s[i1]) ? 0x20 : 0;
-	p->m2 = icase && isalpha_ascii(p->s[i2]) ? 0x20 : 0;
+	p->m1 = icase && ascii_letter(p->s[i1]) ? 0x20 : 0;
+	p->m2 = icase && ascii_letter(p->s[i2]) ? 0x20 : 0;
 	p->b1 = p->s[i1] | p->m1;
 	p->b2 = p->s[i2] | p->m2;
 }

@@ -76,18 +76,6 @@ struct mflt {
 
 static const uint32_t qmask[5] = { 0, 0xff, 0xffff, 0xffffff, 0xffffffff };
 
-static inline unsigned char
-fold(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
-}
-
-static inline int
-isletter(unsigned char c)
-{
-	return fold(c) >= 'a' && fold(c) <= 'z';
-}
-
 /* The hash of a key of q bytes (the bytes above q are zero). */
 static inline uint32_t
 mhash(uint32_t key, unsigned q)
@@ -161,7 +149,7 @@ mf_build(const struct patset *ps, unsigned char eol, int force)
 			e->word = e->mask = e->lmask = 0;
 			for (size_t i = 0; i < 8 && i < b - a; i++) {
 				unsigned char c = pat->str[a + i];
-				uint64_t mk = m->icase && isletter(c) ? 0x20 : 0;
+				uint64_t mk = m->icase && ascii_letter(c) ? 0x20 : 0;
 				e->mask |= mk << (8 * i);
 				e->lmask |= (uint64_t)0xff << (8 * i);
 				e->word |= (uint64_t)(c | mk) << (8 * i);
@@ -187,7 +175,7 @@ mf_build(const struct patset *ps, unsigned char eol, int force)
 		if (m->in[p])
 			for (size_t i = 0; i < ps->pat[p].len; i++)
 				m->pv[64 * p + i] = m->icase ?
-				    fold(ps->pat[p].str[i]) : ps->pat[p].str[i];
+				    ascii_fold(ps->pat[p].str[i]) : ps->pat[p].str[i];
 #ifdef MF_X86
 	m->avx2 = __builtin_cpu_supports("avx2");
 #endif
@@ -316,7 +304,7 @@ piece_at(const struct mflt *m, const struct ment *e, const unsigned char *t,
 		j = 8;
 	}
 	for (; j < e->len; j++)
-		if (m->icase ? fold(t[i + j]) != fold(s[j]) : t[i + j] != s[j])
+		if (m->icase ? ascii_fold(t[i + j]) != ascii_fold(s[j]) : t[i + j] != s[j])
 			return 0;
 	return 1;
 }
@@ -369,7 +357,7 @@ MF_WINDOW(window_peq, , , EQ_PEQ)
 	const __m256i P1 = _mm256_load_si256((const void *)(m->pv + 64 * p + 32)); \
 	const int icase = m->icase;
 #define EQ_AVX2(c) __extension__ ({					\
-	__m256i C = _mm256_set1_epi8((char)(icase ? fold(c) : (c)));	\
+	__m256i C = _mm256_set1_epi8((char)(icase ? ascii_fold(c) : (c)));	\
 	(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(P0, C)) | \
 	    (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(P1, C)) \
 	    << 32; })

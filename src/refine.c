@@ -82,19 +82,13 @@ end_ok(const unsigned char *line, size_t len, size_t j)
 	return 1;
 }
 
-static unsigned char
-lower(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
 /* Bytes, or symbols: -i folds ASCII here (other characters are folded in
  * their symbols). */
 static int
 differ(unsigned char a, unsigned char b)
 {
 	if (ps->icase)
-		return lower(a) != lower(b);
+		return ascii_fold(a) != ascii_fold(b);
 	return a != b;
 }
 

@@ -17,4 +17,18 @@ void	 util_set_sink(void (*)(const char *, size_t));
 void	 warnx_(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	 fatalx(const char *, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* ASCII case only, whatever the locale (-i folds other characters in
+ * their UTF-8 symbols, utf8.c): filter.c, multi.c and refine.c. */
+static inline unsigned char
+ascii_fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+static inline int
+ascii_letter(unsigned char c)
+{
+	return ascii_fold(c) >= 'a' && ascii_fold(c) <= 'z';
+}
+
 #endif
