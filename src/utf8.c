@@ -327,9 +327,9 @@ u8_map_pattern(struct u8map *m, const unsigned char *raw, size_t len,
 	size_t n = 0;
 	uint32_t cp;
 
-	for (size_t i = 0; i < len; i += u8_char(raw + i, len - i, &cp)) {
+	for (size_t i = 0; i < len;) {
 		int s;
-		u8_char(raw + i, len - i, &cp);
+		i += u8_char(raw + i, len - i, &cp);
 		if ((s = pattern_symbol(m, cp)) < 0)
 			return -1;
 		sym[n++] = (unsigned char)s;
