@@ -59,8 +59,9 @@
 
 /*
  * Rough byte frequencies of English text (per 10,000 bytes); unlisted bytes
- * count as 1.  Only their order matters: it picks the two bytes of a piece
- * that the search tests first.
+ * count as 1.  Here only their order matters: it picks the two bytes of a
+ * piece that the search tests first; multi.c multiplies them into a
+ * piece's expected frequency when it chooses where to cut patterns.
  */
 static const unsigned short freq[256] = {
 	['\n'] = 200, ['\t'] = 10, [' '] = 1700,
@@ -80,8 +81,8 @@ static const unsigned short freq[256] = {
 	['5'] = 10, ['6'] = 8, ['7'] = 8, ['8'] = 8, ['9'] = 10,
 };
 
-static unsigned
-rank(unsigned char c, int icase)
+unsigned
+flt_byte_rank(unsigned char c, int icase)
 {
 	unsigned f = freq[c] ? freq[c] : 1;
 
@@ -286,14 +287,15 @@ pick(struct piece *p, int icase)
 	size_t i1 = 0, i2 = 0;
 
 	for (size_t i = 1; i < p->len; i++)
-		if (rank(p->s[i], icase) < rank(p->s[i1], icase))
+		if (flt_byte_rank(p->s[i], icase) <
+		    flt_byte_rank(p->s[i1], icase))
 			i1 = i;
 	if (p->len > 1) {
 		i2 = i1 == 0 ? 1 : 0;
 		for (size_t i = 0; i < p->len; i++)
-			if (i != i1 && (rank(p->s[i], icase) <
-			    rank(p->s[i2], icase) || (p->s[i2] == p->s[i1] &&
-			    p->s[i] != p->s[i1])))
+			if (i != i1 && (flt_byte_rank(p->s[i], icase) <
+			    flt_byte_rank(p->s[i2], icase) ||
+			    (p->s[i2] == p->s[i1] && p->s[i] != p->s[i1])))
 				i2 = i;
 	}
 	p->i1 = i1;

@@ -52,5 +52,6 @@
 int	flt_scan_pattern(const struct pattern *, long k, int icase,
 	    const unsigned char *text, size_t warm, size_t len,
 	    unsigned char eol, uint64_t *bitmap, int variant, int force);
+unsigned flt_byte_rank(unsigned char c, int icase);
 
 #endif

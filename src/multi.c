@@ -31,10 +31,12 @@
  * patset, under a lock) and only read while scanning: calls from several
  * threads are independent.
  */
+#include <float.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter.h"
 #include "multi.h"
 #include "util.h"
 
@@ -71,7 +73,8 @@ struct mflt {
 	size_t nent;
 	unsigned char *pv;	/* pattern p in pv[64 p, 64 p + 64), folded
 				 * under -i, zero-padded (64-byte aligned) */
-	int avx2;		/* windows compare bytes with AVX2 */
+	int avx2;		/* windows compare bytes with AVX2 (1) or
+				 * AVX-512BW (2) */
 };
 
 static const uint32_t qmask[5] = { 0, 0xff, 0xffff, 0xffffff, 0xffffffff };
@@ -108,6 +111,59 @@ log2_at_least(size_t n, unsigned lo, unsigned hi)
 }
 
 /*
+ * Where to cut pattern s[0, n) into np pieces: cut[0] = 0 < cut[1] < ...
+ * < cut[np] = n, the cuts with the least summed cost.  A piece's cost is
+ * its expected number of occurrences per text byte by the byte
+ * frequencies of filter.c (English text), times what a verification costs
+ * (about half a step per window byte), plus the same for its key of up to
+ * 4 bytes (the lookups); a piece that holds the terminator never occurs
+ * inside a record and costs nothing.  Products of the frequencies, not
+ * sums of logarithms: 64 factors of at least 1e-4 stay above DBL_MIN.
+ * Even cuts when the search (np n^2 steps) would cost more than the scan
+ * saves.
+ */
+static void
+cut_pattern(const unsigned char *s, size_t n, size_t np, long k, int icase,
+    unsigned char eol, size_t *cut)
+{
+	double P[MF_MAXLEN + 1], best[MF_MAXLEN + 1][MF_MAXLEN + 1];
+	unsigned char from[MF_MAXLEN + 1][MF_MAXLEN + 1];
+	size_t E[MF_MAXLEN + 1];
+	const double verify = 1 + (double)(n + 2 * (size_t)k) / 2;
+
+	for (size_t j = 0; j <= np; j++)
+		cut[j] = j * n / np;
+	if (np * n * n > 65536)
+		return;
+	P[0] = 1;
+	E[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		P[i + 1] = P[i] * (flt_byte_rank(s[i], icase) / 10000.0);
+		E[i + 1] = E[i] + (s[i] == eol);
+	}
+	for (size_t i = 0; i <= n; i++)
+		best[0][i] = i == 0 ? 0 : DBL_MAX;
+	for (size_t j = 1; j <= np; j++)
+		for (size_t b = 0; b <= n; b++) {
+			best[j][b] = DBL_MAX;
+			for (size_t a = j - 1; a < b; a++) {
+				size_t qa = a + 4 < b ? a + 4 : b;
+				double c = E[b] != E[a] ? 0 :
+				    P[b] / P[a] * verify + P[qa] / P[a];
+				if (best[j - 1][a] + c < best[j][b]) {
+					best[j][b] = best[j - 1][a] + c;
+					from[j][b] = (unsigned char)a;
+				}
+			}
+		}
+	for (size_t j = np, b = n; j > 0; j--) {
+		cut[j] = b;
+		b = from[j][b];
+	}
+	cut[0] = 0;
+}
+
+/*
  * Builds the filter for the patterns of ps that it can cover, for records
  * ending at eol.  force: pieces of any length (1 byte and up, whatever
  * MF_MINPIECE), and no pattern ever leaves (the tests' setting).  Never fails (xmalloc).
@@ -135,10 +191,12 @@ mf_build(const struct patset *ps, unsigned char eol, int force)
 		const size_t n = pat->len;
 		if (n > MF_MAXLEN || n < pieces || n / pieces < minpiece)
 			continue;
+		size_t cut[MF_MAXLEN + 1];
 		m->in[p] = 1;
 		m->nin++;
+		cut_pattern(pat->str, n, pieces, ps->k, m->icase, eol, cut);
 		for (size_t j = 0; j < pieces; j++) {
-			size_t a = j * n / pieces, b = (j + 1) * n / pieces;
+			size_t a = cut[j], b = cut[j + 1];
 			struct ment *e = &m->ent[m->nent];
 			if (memchr(pat->str + a, eol, b - a) != NULL)
 				continue;	/* never inside a record */
@@ -177,7 +235,8 @@ mf_build(const struct patset *ps, unsigned char eol, int force)
 				m->pv[64 * p + i] = m->icase ?
 				    ascii_fold(ps->pat[p].str[i]) : ps->pat[p].str[i];
 #ifdef MF_X86
-	m->avx2 = __builtin_cpu_supports("avx2");
+	m->avx2 = __builtin_cpu_supports("avx512bw") ? 2 :
+	    __builtin_cpu_supports("avx2");
 #endif
 	/* About 32 bitmap bits per piece (few false hits, and the bitmap
 	 * stays in L2: 256 KB at most), one bucket per piece. */
@@ -362,6 +421,15 @@ MF_WINDOW(window_peq, , , EQ_PEQ)
 	    (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(P1, C)) \
 	    << 32; })
 MF_WINDOW(window_avx2, __attribute__((target("avx2"))), SETUP_AVX2, EQ_AVX2)
+
+/* AVX-512BW: the pattern in one register, Eq in one compare to a mask. */
+#define SETUP_AVX512							\
+	const __m512i P = _mm512_load_si512((const void *)(m->pv + 64 * p)); \
+	const int icase = m->icase;
+#define EQ_AVX512(c) ((uint64_t)_mm512_cmpeq_epi8_mask(P,		\
+	_mm512_set1_epi8((char)(icase ? ascii_fold(c) : (c)))))
+MF_WINDOW(window_avx512, __attribute__((target("avx512f,avx512bw"))),
+    SETUP_AVX512, EQ_AVX512)
 #endif
 
 static inline size_t
@@ -369,6 +437,8 @@ window(const struct mflt *m, size_t p, const unsigned char *t, size_t ws,
     size_t we, size_t warm)
 {
 #ifdef MF_X86
+	if (m->avx2 > 1)
+		return window_avx512(m, p, t, ws, we, warm);
 	if (m->avx2)
 		return window_avx2(m, p, t, ws, we, warm);
 #endif
