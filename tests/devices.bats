@@ -149,3 +149,26 @@ has_gpu() {
 	assert_output "$want"
 	assert_equal "$stderr" ''
 }
+
+@test "automatic device: with CPU devices only (POCL) the host keeps an input past its limit; --device=cpu still sends it to POCL" {
+	has_gpu && skip "a GPU is installed: the automatic choice takes it"
+	# 100 patterns of 71 bytes, two Myers words each: with -j1 the host's
+	# limit is 512 MiB / 200 words, about 2.7 MB, and the input is 3.4 MB.
+	local i
+	for ((i = 0; i < 100; i++)); do
+		printf 'line %03d holds a pattern of more than sixty-four bytes, needle %03d here\n' \
+		    "$((i * 7))" "$i"
+	done > pats
+	for ((i = 0; i < 700; i++)); do cat text; done > big
+	printf 'line 014 holds a pattern of more than sixty-four bytes, neXdle 002 here\n' >> big
+	[ "$(wc -c < big)" -gt 3000000 ]
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    agrep-gpu -j1 -c -k2 -f pats big
+	assert_output 1
+	# AGREP_GPU_STATS reports only when an OpenCL device scanned
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    agrep-gpu --device=cpu -j1 -c -k2 -f pats big
+	assert_output 1
+	[[ "$stderr" == *"stats:"*"kernel"* ]] || { echo "POCL did not scan: $stderr"; return 1; }
+}
