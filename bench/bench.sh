@@ -166,7 +166,7 @@ if want agrep-gpu; then
                 note "agrep-gpu --list-devices failed ($(head -c 200 "$TMP/devs.err")): measuring its default device only"
             fi
             if ! ((${#TOOLS[@]})); then TOOLS+=("agrep-gpu/default"); DEVDESC[agrep-gpu/default]="default device"; fi
-            TOOLS+=("agrep-gpu/host"); DEVDESC[agrep-gpu/host]="one-thread host matcher (--device=host)"
+            TOOLS+=("agrep-gpu/host"); DEVDESC[agrep-gpu/host]="host matcher on every core, SIMD lanes and filters (--device=host)"
         fi
     else
         note "agrep-gpu not found at $AGREP_GPU (not built yet?): skipped"

@@ -152,7 +152,8 @@ scan_blocks(const struct pattern *pat, long k, const unsigned char *text,
 /*
  * A pattern longer than PAT_MAXLEN (allowed at k = 0 only): sets the bit
  * of the end of the first occurrence in text[warm, warm + len) of each
- * record, searched from text[0] so that one may begin in the warm-up bytes.  -i folds ASCII case.
+ * record, searched from text[0] so that one may begin in the warm-up
+ * bytes.  -i folds ASCII case.
  * A pattern holding the terminator never matches.
  */
 static void

@@ -19,7 +19,8 @@
  * v of sassy.h as HM_ENGINE_SASSY + v */
 #define HM_ENGINE_SASSY	110
 /* Chunks shorter than this stay on the scalar engine (the SIMD one is
- * 1.7-2x faster at 1 KB, 3x at 4 KB on the 2-core EPYC: bench/RESULTS-simd.md). */
+ * 1.7-2x faster at 1 KB, 3x at 4 KB on the 2-core EPYC:
+ * bench/RESULTS-simd.md). */
 #define HM_SIMD_MIN	1024
 
 /* hostmatch.c */

@@ -2,12 +2,14 @@
  * multi.c: the shared pigeonhole filter for many patterns (issue 10).
  *
  * A match with at most k edits of a pattern cut into k + 1 disjoint pieces
- * holds one piece exactly (filter.c says why).  Here the pieces of all the
+ * holds one piece exactly (filter.c says why).  Each pattern is cut where
+ * its pieces are rarest by English byte frequencies (cut_pattern; 22% fewer
+ * candidates than even cuts for 1,000 Bible words).  The pieces of all the
  * patterns that can be filtered go into one hash table, keyed by their
  * first q bytes (q = min(piece length, 4); -i folds the key with | 0x20,
  * which maps both cases of a letter to one key).  The text is walked record
- * by record (a match never spans a terminator); at each position the key
- * of each q in use is hashed, tested in a bitmap of 2^bbits bits that says
+ * by record (a match never spans a terminator); at each position the key of
+ * each q in use is hashed, tested in a bitmap of 2^bbits bits that says
  * whether any piece's key hashes there (most positions stop here), and
  * otherwise the bucket's pieces are compared in full.  A piece of pattern p
  * starting at offset a of p that occurs at text[i] puts every match that
@@ -22,8 +24,9 @@
  *
  * Patterns longer than MF_MAXLEN bytes, with pieces shorter than
  * MF_MINPIECE (by default 1: none), or with k + 1 > n are not covered:
- * hm_scan gives them to the engines (the longer ones to filter.c).  A covered pattern whose windows grow past MF_DENSITY of a
- * chunk leaves the filter for that chunk (mf_scan returns it) and the
+ * hm_scan gives them to the engines (the longer ones to filter.c).  A
+ * covered pattern whose windows grow past MF_DENSITY of a chunk leaves the
+ * filter for that chunk (mf_scan returns it) and the
  * engines scan the chunk for it too: a piece such as "e " that occurs
  * everywhere costs no more than the pattern's own scan.
  *
@@ -166,7 +169,8 @@ cut_pattern(const unsigned char *s, size_t n, size_t np, long k, int icase,
 /*
  * Builds the filter for the patterns of ps that it can cover, for records
  * ending at eol.  force: pieces of any length (1 byte and up, whatever
- * MF_MINPIECE), and no pattern ever leaves (the tests' setting).  Never fails (xmalloc).
+ * MF_MINPIECE), and no pattern ever leaves (the tests' setting).  Never
+ * fails (xmalloc).
  */
 struct mflt *
 mf_build(const struct patset *ps, unsigned char eol, int force)

@@ -12,7 +12,10 @@
 #    (the SIMD verification), with case flips for -i;
 #  - -o against the scalar engine (the oracle has no -o);
 #  - the automatic choice (filter where it pays, giving up when candidates
-#    are dense) on the King James Bible, when bible(1) is there.
+#    are dense) on the King James Bible, when bible(1) is there;
+#  - the automatic choice on random DNA, where the pair tests agree so often
+#    that the filter gives up for the engines (SIMD, or scalar past 63
+#    bytes) part way through, with planted copies before and after.
 # Knobs: FILTER_SEEDS (random cases, default 24).
 load test_helper
 load check_helper
@@ -140,6 +143,46 @@ edits() {
              "10|And God saw the light, that it was good: and God divided the light from the darkness."; do
         check "AGREP_GPU_DEVICE=host" "" -c -k "${c%%|*}" "${c#*|}" "$kjv"
         check "AGREP_GPU_DEVICE=host" "" -n -i -k "${c%%|*}" "${c#*|}" "$kjv"
+    done
+    end_checks
+}
+
+@test "filter (automatic, giving up on noisy pair tests) on random DNA" {
+    # 1,600 random lines of 250 bases (400 KB); every 37th line holds a copy
+    # of a 60-byte (SIMD engine) or 105-byte (scalar engine) pattern with
+    # 0-6 random edits.  The pair tests agree at 18-34 % of the positions:
+    # the filter gives up after 70-330 KB, the engines take the rest.
+    local p60=gtaccgcaacgcacccgtcgagcacacaactacgtttgctgaagtgtaggtctagaccgc
+    local p105=${p60}acgtacgtagctagctagcatcgatcgactagctacgatcgatcg
+    local dna="$BATS_TEST_TMPDIR/dna"
+    awk -v P1="$p60" -v P2="$p105" 'BEGIN {
+        srand(7); split("a c g t", B, " ")
+        for (l = 1; l <= 1600; l++) {
+            s = ""
+            for (i = 0; i < 250; i++) s = s B[int(rand() * 4) + 1]
+            if (l % 37 == 0) {
+                c = l % 2 ? P1 : P2
+                for (e = int(rand() * 7); e > 0; e--) {
+                    pos = int(rand() * length(c)) + 1; t = int(rand() * 3)
+                    b = B[int(rand() * 4) + 1]
+                    if (t == 0) c = substr(c, 1, pos - 1) b substr(c, pos + 1)
+                    else if (t == 1) c = substr(c, 1, pos - 1) substr(c, pos + 1)
+                    else c = substr(c, 1, pos - 1) b substr(c, pos)
+                }
+                at = int(rand() * 150)
+                s = substr(s, 1, at) c substr(s, at + 1)
+            }
+            print s
+        }
+    }' > "$dna"
+    begin_checks
+    local k
+    for k in 1 3 5; do
+        check "AGREP_GPU_DEVICE=host" "" -c -k "$k" "$p60" "$dna"
+        check "AGREP_GPU_DEVICE=host" "" -n -k "$k" "$p60" "$dna"
+    done
+    for k in 3 6 10; do
+        check "AGREP_GPU_DEVICE=host" "" -n -k "$k" "$p105" "$dna"
     done
     end_checks
 }
