@@ -7,7 +7,11 @@
 # slices of 1 byte and more, and the shared many-pattern filter on every
 # pattern, pair and whole set of those (tests/exhaustive.c).  Under `make
 # check-sanitize` (AGREP_GPU names the build/san binary) the same program
-# built with AddressSanitizer and UBSan runs instead.
+# built with AddressSanitizer and UBSan runs instead.  The second test runs
+# the OpenCL kernel on POCL over the same sets (tests/exhaustive_ocl.c):
+# slices of 64 bytes and more, one lane or vector lanes, and chunks cut at
+# every offset with the warm-up in the pad (not under the sanitizers: POCL
+# is not built for them).
 load test_helper
 
 @test "exhaustive: host engines agree with the DP on every small case" {
@@ -18,6 +22,19 @@ load test_helper
         return 1
     fi
     run "$prog"
+    echo "$output"
+    assert_success
+    assert_output --partial "all agree with the DP"
+    echo "# $output" >&3
+}
+
+@test "exhaustive: the OpenCL kernel on POCL agrees with the DP on every small case" {
+    case $AGREP_GPU in */san/*) skip "POCL under the sanitizers: not run" ;; esac
+    if ! command -v exhaustive-ocl >/dev/null; then
+        echo "tests/bin/exhaustive-ocl missing: run 'make test-progs'" >&2
+        return 1
+    fi
+    run exhaustive-ocl
     echo "$output"
     assert_success
     assert_output --partial "all agree with the DP"

@@ -1,6 +1,6 @@
 /*
  * exhaustive.c: bounded-exhaustive check of the host matcher's engines
- * against a Sellers dynamic-programming oracle computed here, bit by bit
+ * against a Sellers dynamic-programming oracle (exh_common.h), bit by bit
  * (bit j: a match with at most k unit-cost edits ends at text[j]; the state
  * resets at every '\n'; at a '\n' itself the bit is set when n <= k, the
  * empty match, as the engines do).
@@ -60,44 +60,11 @@
 #include "../src/filter.h"
 #include "../src/multi.h"
 #include "../src/sassy.h"
+#include "exh_common.h"
 
-#define MAXT 16
 
 static long ncases, ncalls;
 static int best;		/* the variant SIMD_AUTO runs */
-
-/* Sellers' DP: sets bit j of *bits when a match ends at t[j]. */
-static uint64_t
-oracle(const char *p, size_t n, long k, const char *t, size_t len)
-{
-	long C[8], D[8];
-	uint64_t bits = 0;
-
-	for (size_t i = 0; i <= n; i++)
-		C[i] = (long)i;
-	for (size_t j = 0; j < len; j++) {
-		if (t[j] == '\n') {
-			for (size_t i = 0; i <= n; i++)
-				C[i] = (long)i;
-			if ((long)n <= k)
-				bits |= (uint64_t)1 << j;
-			continue;
-		}
-		D[0] = 0;
-		for (size_t i = 1; i <= n; i++) {
-			long v = C[i - 1] + (p[i - 1] != t[j]);
-			if (C[i] + 1 < v)
-				v = C[i] + 1;
-			if (D[i - 1] + 1 < v)
-				v = D[i - 1] + 1;
-			D[i] = v;
-		}
-		memcpy(C, D, sizeof(C));
-		if (C[n] <= k)
-			bits |= (uint64_t)1 << j;
-	}
-	return bits;
-}
 
 static void
 fail(const char *what, const char *p, long k, const char *t, size_t len,
@@ -110,34 +77,6 @@ fail(const char *what, const char *p, long k, const char *t, size_t len,
 	fprintf(stderr, "\" (%zu bytes): want %#llx got %#llx\n", len,
 	    (unsigned long long)want, (unsigned long long)got);
 	exit(1);
-}
-
-/* The text of index idx (mixed radix: length first) over alpha. */
-struct textset {
-	char (*t)[MAXT];
-	size_t *len;
-	size_t count;
-};
-
-static void
-make_texts(struct textset *ts, const char *alpha, size_t maxlen)
-{
-	size_t a = strlen(alpha), total = 0, pw = 1;
-
-	for (size_t l = 0; l <= maxlen; l++, pw *= a)
-		total += pw;
-	ts->t = calloc(total, MAXT);
-	ts->len = calloc(total, sizeof(size_t));
-	ts->count = 0;
-	pw = 1;
-	for (size_t l = 0; l <= maxlen; l++, pw *= a) {
-		for (size_t v = 0; v < pw; v++) {
-			size_t x = v;
-			for (size_t j = 0; j < l; j++, x /= a)
-				ts->t[ts->count][j] = alpha[x % a];
-			ts->len[ts->count++] = l;
-		}
-	}
 }
 
 static void
@@ -557,25 +496,6 @@ run_multi(const char *alpha, size_t maxn, const struct textset *ts, int pairs)
 }
 
 /* Every pattern of length 1..maxn over alpha, every k, every text of ts. */
-static void
-run_set(const char *alpha, size_t maxn, const struct textset *ts)
-{
-	size_t a = strlen(alpha), pw = 1;
-	char p[8];
-
-	for (size_t n = 1; n <= maxn; n++) {
-		pw *= a;
-		for (size_t v = 0; v < pw; v++) {
-			size_t x = v;
-			for (size_t j = 0; j < n; j++, x /= a)
-				p[j] = alpha[x % a];
-			p[n] = '\0';
-			for (long k = 0; k <= (long)n; k++)
-				run_pattern(p, k, ts);
-		}
-	}
-}
-
 int
 main(int argc, char **argv)
 {
@@ -589,8 +509,8 @@ main(int argc, char **argv)
 			best = v;
 	make_texts(&t1, "ab\n", quick ? 6 : 8);
 	make_texts(&t2, "abc\n", quick ? 5 : 6);
-	run_set("ab", quick ? 3 : 4, &t1);
-	run_set("abc", quick ? 2 : 3, &t2);
+	exh_each_pattern("ab", quick ? 3 : 4, &t1, run_pattern);
+	exh_each_pattern("abc", quick ? 2 : 3, &t2, run_pattern);
 	long_records();
 	run_multi("ab", quick ? 3 : 4, quick ? &t2 : &t1, 1);
 	run_multi("abc", quick ? 2 : 3, &t2, 0);

@@ -18,7 +18,8 @@ tests/bin/%: tests/%.c tests/buf.h
 # plain and with AddressSanitizer/UBSan (run there on a smaller set: -q).
 EXH_SRCS = tests/exhaustive.c src/filter.c src/multi.c src/hostmatch.c src/simd.c src/sassy.c \
 	   src/pattern.c src/pool.c src/util.c src/utf8.c
-EXH_DEPS = $(EXH_SRCS) src/simd_body.h src/sassy_body.h $(wildcard src/*.h)
+EXH_DEPS = $(EXH_SRCS) tests/exh_common.h src/simd_body.h src/sassy_body.h \
+	   $(wildcard src/*.h)
 TEST_PROGS += tests/bin/exhaustive tests/bin/exhaustive-san
 
 tests/bin/exhaustive: $(EXH_DEPS)
@@ -31,5 +32,15 @@ tests/bin/exhaustive-san: $(EXH_DEPS)
 	    -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	    -o $@ $(EXH_SRCS) -lpthread
 
+# tests/exhaustive_ocl.c: the OpenCL kernel on POCL against the same DP.
+EXHO_SRCS = tests/exhaustive_ocl.c src/scan.c src/ocl.c src/pattern.c \
+	   src/hostmatch.c src/simd.c src/sassy.c src/filter.c src/multi.c \
+	   src/util.c src/utf8.c src/pool.c build/kernels.c
+TEST_PROGS += tests/bin/exhaustive-ocl
+
+tests/bin/exhaustive-ocl: $(EXHO_SRCS) tests/exh_common.h $(wildcard src/*.h)
+	@mkdir -p tests/bin
+	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ $(EXHO_SRCS) $(LDLIBS)
+
 # (test-progs' prerequisites were expanded above, before these were added)
-test-progs: tests/bin/exhaustive tests/bin/exhaustive-san
+test-progs: tests/bin/exhaustive tests/bin/exhaustive-san tests/bin/exhaustive-ocl

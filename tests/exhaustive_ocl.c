@@ -1,0 +1,203 @@
+/*
+ * exhaustive_ocl.c: the bounded-exhaustive check of the OpenCL kernel on the
+ * CPU device (POCL), against the DP oracle of exh_common.h: every pattern of
+ * length 1-4 over {a,b} with every text of length 0-8 over {a,b,\n}, and
+ * every pattern of length 1-3 over {a,b,c} with every text of length 0-6
+ * over {a,b,c,\n}, for every k from 0 to the pattern's length (-q: 1-3 /
+ * 0-6 and 1-2 / 0-5).
+ *
+ * Per pattern and k, all the texts of the set joined by '\n' (each keeps its
+ * own answer: the state resets at a terminator) go through scan.c's device
+ * scanner, and every hit bit is compared with the oracle's:
+ *   - as one chunk, with slices of 64 bytes (the smallest: every work-item
+ *     lane starts a slice, warmed up on the n + k - 1 bytes before it, and
+ *     the slice boundaries fall at every offset of the short texts), of 192
+ *     bytes, and of scan.c's own choice;
+ *   - the same with one lane per work-item (AGREP_GPU_LANES=1, the shape
+ *     scan.c gives GPUs);
+ *   - in chunks of 1-1,000 bytes cut anywhere, inside records too (the
+ *     lengths cycle through 1, 2, 3, 5, 8, ... so that the cuts fall at
+ *     every offset), each after a pad that holds the bytes before it
+ *     (scan_submit's warm-up, as search.c gives a record cut in pieces),
+ *     with 64-byte slices.
+ * A scanner is kept per shape (slice, lanes): opening one builds the
+ * program; a new pattern set reuses it through scan_set_patterns.
+ *
+ * Prints the counts and the time; exit 1 at the first difference (with the
+ * case), 2 without an OpenCL CPU device.
+ *
+ *   tests/bin/exhaustive-ocl [-q]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../src/ocl.h"
+#include "../src/pattern.h"
+#include "../src/scan.h"
+#include "exh_common.h"
+
+/* The scanner shapes: slice (0: scan.c's choice) and lanes (0: its own). */
+static const struct shape {
+	size_t slice;
+	int lanes;
+} shapes[] = { { 64, 0 }, { 192, 0 }, { 0, 0 }, { 64, 1 }, { 192, 1 },
+    { 0, 1 } };
+#define NSHAPES (sizeof(shapes) / sizeof(shapes[0]))
+
+static struct ocl_dev dev;
+static struct scanner sc[NSHAPES];
+static int open_[NSHAPES];
+static long ncases, nscans, nchunks;
+
+/* The scanner of shape i for ps, with room for cap bytes. */
+static struct scanner *
+scanner(size_t i, const struct patset *ps, size_t cap)
+{
+	struct scanner *s = &sc[i];
+
+	if (!open_[i]) {
+		if (shapes[i].lanes)
+			setenv("AGREP_GPU_LANES", "1", 1);
+		if (scan_open_device(s, ps, '\n', cap, &dev,
+		    shapes[i].slice) == -1) {
+			fprintf(stderr, "exhaustive-ocl: the scanner did not "
+			    "open\n");
+			exit(2);
+		}
+		unsetenv("AGREP_GPU_LANES");
+		open_[i] = 1;
+		return s;
+	}
+	if (scan_set_patterns(s, ps) == -1) {
+		fprintf(stderr, "exhaustive-ocl: pattern upload failed\n");
+		exit(2);
+	}
+	if (s->cap < cap)
+		scan_grow(s, cap);
+	return s;
+}
+
+static void
+differs(const char *how, size_t i, const char *p, long k, size_t at,
+    int want)
+{
+	fprintf(stderr, "exhaustive-ocl: %s (slice %zu%s) differs: pattern "
+	    "\"%s\" k=%ld, joined texts, byte %zu: want %d got %d\n", how,
+	    shapes[i].slice, shapes[i].lanes ? ", one lane" : "", p, k, at,
+	    want, !want);
+	exit(1);
+}
+
+/* Scans text[from, from + len) as one chunk of s (the pad: the bytes
+ * before from when warm, else terminators) and compares its bits with
+ * want's from there on. */
+static void
+scan_check(struct scanner *s, size_t i, const unsigned char *text,
+    size_t from, size_t len, int warm, const uint64_t *want, const char *p,
+    long k, const char *how)
+{
+	unsigned char *chunk = scan_chunk(s, 0);
+	const uint64_t *bm;
+
+	memcpy(chunk, text + from, len);
+	if (warm)
+		for (size_t b = 1; b <= s->pad; b++)
+			chunk[-(ptrdiff_t)b] = b <= from ? text[from - b] : '\n';
+	if (scan_submit(s, 0, len, len, warm) != 0 ||
+	    (bm = scan_wait(s, 0)) == NULL) {
+		fprintf(stderr, "exhaustive-ocl: the scan failed\n");
+		exit(2);
+	}
+	nscans++;
+	for (size_t j = 0; j < len; j++) {
+		int w = want[(from + j) / 64] >> ((from + j) % 64) & 1;
+		if ((int)(bm[j / 64] >> (j % 64) & 1) != w)
+			differs(how, i, p, k, from + j, w);
+	}
+}
+
+/* One pattern and k over the texts of ts, joined. */
+static void
+run_pattern(const char *p, long k, const struct textset *ts)
+{
+	struct patset ps;
+	char err[128];
+	size_t n = strlen(p), big = 0, off = 0;
+	unsigned char *text;
+	uint64_t *want;
+
+	pat_init(&ps, (int)k, 0);
+	pat_add(&ps, p, n);
+	if (pat_compile(&ps, err, sizeof(err)) != 0) {
+		fprintf(stderr, "exhaustive-ocl: %s\n", err);
+		exit(2);
+	}
+	for (size_t x = 0; x < ts->count; x++)
+		big += ts->len[x] + 1;
+	text = malloc(big);
+	want = calloc((big + 63) / 64, 8);
+	for (size_t x = 0; x < ts->count; x++) {
+		const size_t len = ts->len[x];
+		const uint64_t w = oracle(p, n, k, ts->t[x], len) |
+		    (uint64_t)((long)n <= k) << len;	/* at its '\n' */
+		memcpy(text + off, ts->t[x], len);
+		text[off + len] = '\n';
+		for (size_t j = 0; j <= len; j++)
+			if (w >> j & 1)
+				want[(off + j) / 64] |= (uint64_t)1 <<
+				    ((off + j) % 64);
+		off += len + 1;
+		ncases++;
+	}
+	for (size_t i = 0; i < NSHAPES; i++)
+		scan_check(scanner(i, &ps, big), i, text, 0, big, 0, want, p,
+		    k, "one chunk");
+	/* Chunks of 1, 2, 3, 5, 8, ... 987 bytes, in turn. */
+	size_t f0 = 1, f1 = 2;
+	for (size_t from = 0, len; from < big; from += len) {
+		len = f0 < big - from ? f0 : big - from;
+		scan_check(scanner(0, &ps, big), 0, text, from, len, 1, want,
+		    p, k, "chunks cut anywhere");
+		nchunks++;
+		size_t f2 = f0 + f1 > 1000 ? 1 : f0 + f1;
+		f0 = f1;
+		f1 = f2;
+	}
+	free(text);
+	free(want);
+	pat_free(&ps);
+}
+
+int
+main(int argc, char **argv)
+{
+	int quick = argc > 1 && strcmp(argv[1], "-q") == 0;
+	struct textset t1, t2;
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (ocl_choose("cpu", &dev) == -1) {
+		fprintf(stderr, "exhaustive-ocl: no OpenCL CPU device "
+		    "(install pocl-opencl-icd)\n");
+		return 2;
+	}
+	make_texts(&t1, "ab\n", quick ? 6 : 8);
+	make_texts(&t2, "abc\n", quick ? 5 : 6);
+	exh_each_pattern("ab", quick ? 3 : 4, &t1, run_pattern);
+	exh_each_pattern("abc", quick ? 2 : 3, &t2, run_pattern);
+	for (size_t i = 0; i < NSHAPES; i++)
+		if (open_[i])
+			scan_close(&sc[i]);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	printf("exhaustive-ocl: %ld cases, %ld scans (%ld of chunks cut "
+	    "anywhere), %s, all agree with the DP; %.1f s\n", ncases, nscans,
+	    nchunks, dev.name, (double)(t.tv_sec - t0.tv_sec) +
+	    (t.tv_nsec - t0.tv_nsec) * 1e-9);
+	free(t1.t);
+	free(t1.len);
+	free(t2.t);
+	free(t2.len);
+	return 0;
+}
