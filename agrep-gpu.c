@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/cpu.h"
 #include "src/ocl.h"
 #include "src/options.h"
 #include "src/output.h"
@@ -517,8 +518,13 @@ main(int argc, char **argv)
 		apply(c, &o, &a);
 	opt_silent = o.silent;
 	settle(&o, &a);
-	if (a.list_devices)
-		return ocl_list(stdout) == 0 ? 0 : 2;
+	(void)cpu_level();	/* a bad AGREP_GPU_ISA stops here, exit 2 */
+	if (a.list_devices) {
+		int r = ocl_list(stdout);
+		printf("host: %s instruction set (AGREP_GPU_ISA caps it)\n",
+		    cpu_level_name(cpu_level()));
+		return r == 0 ? 0 : 2;
+	}
 	if (!a.have_pattern) {
 		if (optind >= argc)
 			usage(stderr);

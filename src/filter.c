@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "filter.h"
 #include "hostmatch.h"
 #include "simd.h"
@@ -383,7 +384,7 @@ flt_scan_pattern(const struct pattern *pat, long k, int icase,
 	if (f.npc == 0)
 		return 1;	/* no match can lie inside a record */
 #ifdef FLT_X86
-	if (__builtin_cpu_supports("avx2"))
+	if (cpu_has(CPU_AVX2))
 		gaveup = search_avx2(&f, &at);
 	else
 		gaveup = search_sse2(&f, &at);

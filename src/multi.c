@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "filter.h"
 #include "multi.h"
 #include "util.h"
@@ -249,8 +250,7 @@ mf_build(const struct patset *ps, unsigned char eol, int force)
 				m->pv[64 * p + i] = m->icase ?
 				    ascii_fold(ps->pat[p].str[i]) : ps->pat[p].str[i];
 #ifdef MF_X86
-	m->avx2 = __builtin_cpu_supports("avx512bw") ? 2 :
-	    __builtin_cpu_supports("avx2");
+	m->avx2 = cpu_has(CPU_AVX512BW) ? 2 : cpu_has(CPU_AVX2);
 #endif
 	/* About 32 bitmap bits per piece (few false hits, and the bitmap
 	 * stays in L2: 256 KB at most), one bucket per piece. */

@@ -11,7 +11,7 @@
  * Variants differ only in how a row's match mask is made from the block:
  * AVX-512BW (one compare into a mask register), AVX2 (two compares and
  * movemasks), generic (SSE2 on x86-64, a byte loop elsewhere); chosen at
- * run time with __builtin_cpu_supports.  A pattern byte stands for up to 4
+ * run time by what cpu.c allows.  A pattern byte stands for up to 4
  * text bytes (-i folds case into PEq: 2); a pattern with a wider class is
  * declined (sassy_scan_pattern returns 0).
  *
@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "sassy.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -176,10 +177,9 @@ sassy_supported(int variant)
 		return 1;
 #ifdef SA_X86
 	case SASSY_AVX2:
-		return __builtin_cpu_supports("avx2");
+		return cpu_has(CPU_AVX2);
 	case SASSY_AVX512:
-		return __builtin_cpu_supports("avx512f") &&
-		    __builtin_cpu_supports("avx512bw");
+		return cpu_has(CPU_AVX512BW);
 #endif
 	default:
 		return 0;

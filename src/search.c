@@ -13,11 +13,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu.h"
 #include "hostmatch.h"
 #include "multi.h"
 #include "input.h"
@@ -188,6 +190,9 @@ search_init(const struct options *o, const struct patset *ps)
 	for (int i = 0; i < S.nw; i++)
 		scan_open_host(&S.w[i].host, ps, o->eol, cap);
 	S.exact = S.w[0].host.exact;
+	if (getenv("AGREP_GPU_STATS") != NULL)
+		fprintf(stderr, "agrep-gpu: host: %d workers, %s instruction "
+		    "set\n", S.nw, cpu_level_name(cpu_level()));
 	/* Ranges of half a chunk, the other half for the record at its end;
 	 * not tiny even when the chunks are (AGREP_GPU_CHUNK in tests). */
 	S.range = cap / 2 > RANGE_MIN ? cap / 2 : RANGE_MIN;

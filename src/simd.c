@@ -8,7 +8,7 @@
  * bit of a lane marks terminators); 64-byte patterns stay scalar.
  * Variants, chosen at run time (simd_scan_pattern, SIMD_AUTO):
  *   - x86-64: AVX-512 (target "avx512f,avx512bw", 64-byte vectors: 2 x 16
- *     lanes of 32 bits), when __builtin_cpu_supports says so;
+ *     lanes of 32 bits), when cpu.c allows it;
  *   - x86-64: AVX2 (target "avx2", 32-byte vectors);
  *   - everywhere: generic GCC vector extensions with 16-byte vectors, which
  *     the compiler lowers to SSE2 on any x86-64, NEON on aarch64, or scalar
@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "simd.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -210,10 +211,9 @@ simd_supported(int variant)
 		return 1;
 #ifdef SIMD_X86
 	case SIMD_AVX2:
-		return __builtin_cpu_supports("avx2");
+		return cpu_has(CPU_AVX2);
 	case SIMD_AVX512:
-		return __builtin_cpu_supports("avx512f") &&
-		    __builtin_cpu_supports("avx512bw");
+		return cpu_has(CPU_AVX512BW);
 #endif
 	default:
 		return 0;
@@ -234,7 +234,7 @@ simd_fast(int variant, size_t n)
 		return 0;
 	if (variant == SIMD_AUTO || !simd_supported(variant))
 		variant = simd_supported(SIMD_AVX512) ? SIMD_AVX512 : -1;
-	return variant == SIMD_AVX512 && __builtin_cpu_supports("avx512vbmi");
+	return variant == SIMD_AVX512 && cpu_has(CPU_AVX512VBMI);
 #else
 	(void)variant;
 	(void)n;
@@ -297,12 +297,12 @@ simd_scan_pattern(const struct pattern *pat, long k, const unsigned char *text,
 	switch (variant) {
 #ifdef SIMD_X86
 	case SIMD_AVX512:
-		if (pat->len < 16 && __builtin_cpu_supports("avx512vbmi"))
+		if (pat->len < 16 && cpu_has(CPU_AVX512VBMI))
 			/* (k >= n: every position matches, as with k = n) */
 			eng_avx512vbmi_16(pat->peq, pat->len, k < (long)pat->len
 			    ? k : (long)pat->len, text, warm, len, eol, bitmap,
 			    slice);
-		else if (!wide && __builtin_cpu_supports("avx512vbmi"))
+		else if (!wide && cpu_has(CPU_AVX512VBMI))
 			eng_avx512vbmi_32(pat->peq, pat->len, k, text, warm,
 			    len, eol, bitmap, slice);
 		else
