@@ -30,7 +30,8 @@ OBJS	 = $(SRCS:%.c=$(B)/%.o) $(B)/kernels.o
 DEPS_DEBIAN = build-essential pkg-config ocl-icd-opencl-dev opencl-headers \
 	   pocl-opencl-icd clinfo bats bats-assert bats-support tre-agrep \
 	   bible-kjv clang libclang-rt-14-dev valgrind openmpi-bin libopenmpi-dev python3 \
-	   fortunes-ru fortunes-de
+	   fortunes-ru fortunes-de qemu-user gcc-aarch64-linux-gnu \
+	   libc6-dev-arm64-cross parallel
 
 all: $(BIN)
 
@@ -65,11 +66,25 @@ SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	   -fno-sanitize-recover=undefined
 SAN_OBJS = $(SRCS:%.c=build/san/%.o) build/san/kernels.o
 
+# make check: the suite a contributor runs (every engine against the
+# oracle).  make check-all: that, then the sanitizer, TSan, MPI, qemu
+# (other instruction sets, aarch64), fuzzing, valgrind and .deb passes (CI).
 check: agrep-gpu test-progs
 	bats tests/
+
+check-all: check
 	$(MAKE) check-sanitize
 	$(MAKE) check-tsan
 	$(MAKE) check-mpi
+	$(MAKE) check-qemu
+	$(MAKE) fuzz FUZZ_SECONDS=60
+	bash tests/valgrind.sh
+	sh tests/deb.sh
+
+# The host engines' suites as CPUs without AVX-512 (Haswell: AVX2) and
+# without AVX (Nehalem) run them, under qemu-x86_64 (tests/qemu.sh).
+check-qemu: agrep-gpu test-progs
+	bash tests/qemu.sh
 
 # The MPI build against single-process runs (tests/mpi.bats), when Open MPI
 # is installed.
@@ -162,4 +177,4 @@ deb:
 clean:
 	rm -rf build agrep-gpu tests/bin bench/bin tests/fuzz/bin tests/fuzz/work
 
-.PHONY: all deps check check-sanitize check-tsan check-mpi install uninstall clean deb
+.PHONY: all deps check check-all check-qemu check-sanitize check-tsan check-mpi install uninstall clean deb
