@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# Instruction sets (src/cpu.c): AGREP_GPU_ISA caps what the host engines may
+# use.  For every level this CPU has (baseline, avx2, avx512bw, avx512), the
+# level in use is the cap, and the many-pattern filter, the single-pattern
+# filters and SIMD lanes, --show-edits and --json give output byte-identical
+# to the uncapped run; the host engines' bounded-exhaustive check passes at
+# each level.  Levels above this CPU's are proved by tests/qemu.sh (make
+# check-qemu: the same suites as a Haswell and a Nehalem under qemu).
+load test_helper
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+    command -v bible >/dev/null ||
+        { echo "bible missing: 'make deps' installs it (bible-kjv)" >&2; return 1; }
+    bible "Gen1:1-Rev22:21" > "$BATS_FILE_TMPDIR/kjv.txt"
+    # 60 words of 5-12 letters (the shared filter: 12 patterns and more),
+    # and 300 for the pattern tables' larger sizes
+    tr -cs 'A-Za-z' '\n' < "$BATS_FILE_TMPDIR/kjv.txt" | awk 'length > 4 && length < 13' |
+        sort -u | awk 'NR % 37 == 1' | head -60 > "$BATS_FILE_TMPDIR/w60"
+    tr -cs 'A-Za-z' '\n' < "$BATS_FILE_TMPDIR/kjv.txt" | awk 'length > 2' |
+        sort -u | awk 'NR % 41 == 3' | head -300 > "$BATS_FILE_TMPDIR/w300"
+    # random DNA (900 KB of 150-base lines) and 24-base primers taken from
+    # it: the filters' give-up rules, where every piece matches everywhere
+    awk 'BEGIN { srand(7); for (i = 0; i < 6000; i++) { s = "";
+        for (j = 0; j < 150; j++) s = s substr("ACGT", int(rand() * 4) + 1, 1);
+        print s } }' > "$BATS_FILE_TMPDIR/rnd"
+    awk 'NR % 300 == 1 { print substr($0, NR % 100 + 1, 24) }' "$BATS_FILE_TMPDIR/rnd" \
+        > "$BATS_FILE_TMPDIR/rndpat"
+}
+
+setup() {
+    K="$BATS_FILE_TMPDIR/kjv.txt"
+    D="$BATS_FILE_TMPDIR"
+    export AGREP_GPU_DEVICE=host
+}
+
+# The levels this CPU has, lowest first.
+levels() {
+    local top all="baseline avx2 avx512bw avx512" l
+    top=$(agrep-gpu --list-devices 2>/dev/null | sed -n 's/^host: \([a-z0-9]*\) instruction set.*/\1/p')
+    [ -n "$top" ] || { echo "no host line in --list-devices" >&2; return 1; }
+    for l in $all; do
+        echo "$l"
+        [ "$l" = "$top" ] && return 0
+    done
+}
+
+# same ARGS...: the output and status of every capped level are the
+# uncapped run's.
+same() {
+    local l rc=0 want wrc=0
+    # (--json's elapsed times differ from run to run)
+    want=$(agrep-gpu "$@" | sed 's/"elapsed[^}]*}//g') || wrc=$?
+    [ "$wrc" -le 1 ] || { echo "uncapped: exit $wrc: $*"; return 1; }
+    for l in $(levels); do
+        rc=0
+        got=$(AGREP_GPU_ISA=$l agrep-gpu "$@" | sed 's/"elapsed[^}]*}//g') || rc=$?
+        if [ "$rc" != "$wrc" ] || [ "$got" != "$want" ]; then
+            echo "AGREP_GPU_ISA=$l differs (exit $rc, uncapped $wrc): agrep-gpu $*"
+            diff <(echo "$want") <(echo "$got") | head -5
+            return 1
+        fi
+    done
+}
+
+@test "isa: each cap is the level in use, and a bad cap is an error" {
+    local l
+    run -0 levels
+    for l in $(levels); do
+        run -0 --separate-stderr env AGREP_GPU_ISA=$l AGREP_GPU_STATS=1 agrep-gpu -c -k1 LORD "$K"
+        assert_output 6386
+        assert_regex "$stderr" "host: [0-9]+ workers, $l instruction set"
+    done
+    run -2 --separate-stderr env AGREP_GPU_ISA=sse9 agrep-gpu -c LORD "$K"
+    assert_output ''
+    assert_regex "$stderr" "AGREP_GPU_ISA: unknown instruction set 'sse9'"
+}
+
+@test "isa: many patterns (the shared filter), every cap, same output" {
+    local k
+    for k in 0 1 2; do
+        same -c -k "$k" -f "$D/w60" "$K"
+    done
+    same -n -k1 -i -f "$D/w300" "$K"
+    same -o -b -k1 -f "$D/w60" "$K"
+    same -w -n -k1 -f "$D/w60" "$K"
+    same -x -c -k1 -f "$D/w60" "$K"
+    same -c -k3 -f "$D/rndpat" "$D/rnd"
+    same -n -k1 -f "$D/rndpat" "$D/rnd"
+}
+
+@test "isa: one pattern (SIMD lanes, filters, scalar), every cap, same output" {
+    local k p
+    for p in LORD mercy endureth righteousness 'for his mercy endureth for ever' \
+        'And it came to pass, when the LORD would take up Elijah into heaven' \
+        'Abraham begat Isaac; and Isaac begat Jacob; and Jacob begat Judas and his brethren'; do
+        for k in 1 3; do
+            same -c -k "$k" "$p" "$K"
+        done
+        same -n -i -k2 "$p" "$K"
+    done
+    same -c -k2 -j1 ACGTACGTTGCA "$D/rnd"
+    same -c -k5 "$(head -c 60 "$D/rnd")" "$D/rnd"
+}
+
+@test "isa: --show-edits, --show-cost and --json, every cap, same output" {
+    same -n --show-edits -k2 mercy "$K"
+    same --show-cost -o -k3 righteousness "$K"
+    same --json -k1 -f "$D/w60" "$K"
+    same --json --show-edits -k1 'for his mercy endureth for ever' "$K"
+}
+
+@test "isa: the host engines agree with the DP at every cap (exhaustive -q)" {
+    local l
+    for l in $(levels); do
+        run -0 env AGREP_GPU_ISA=$l exhaustive -q
+        assert_output --partial "all agree with the DP"
+    done
+}
