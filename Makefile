@@ -69,15 +69,26 @@ SAN_OBJS = $(SRCS:%.c=build/san/%.o) build/san/kernels.o
 # make check: the suite a contributor runs (every engine against the
 # oracle).  make check-all: that, then the sanitizer, TSan, MPI, qemu
 # (other instruction sets, aarch64), fuzzing, valgrind and .deb passes (CI).
-check: agrep-gpu test-progs
-	bats tests/
+# BATS runs the suites' files two at a time (or one per core) when GNU
+# parallel is there; AGREP_GPU_TESTS=full (make check-full) runs every
+# random case the suites have, make check a quarter of them.
+NPROC	?= $(shell nproc 2>/dev/null || echo 2)
+BATS	?= bats $(shell command -v parallel >/dev/null 2>&1 && \
+	   echo --jobs $(NPROC) --no-parallelize-within-files)
 
+check: agrep-gpu test-progs
+	$(BATS) tests/
+
+check-full: agrep-gpu test-progs
+	AGREP_GPU_TESTS=full $(BATS) tests/
+
+CHECK_FUZZ_SECONDS ?= 30
 check-all: check
 	$(MAKE) check-sanitize
 	$(MAKE) check-tsan
 	$(MAKE) check-mpi
 	$(MAKE) check-qemu
-	$(MAKE) fuzz FUZZ_SECONDS=60
+	$(MAKE) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	bash tests/valgrind.sh
 	sh tests/deb.sh
 
@@ -110,7 +121,7 @@ check-sanitize: build/san/agrep-gpu test-progs
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	bats tests/
+	$(BATS) tests/
 
 # ThreadSanitizer over the suites that run several threads hardest (the
 # whole suite twice would double CI's time): threads (-j1 against -j2, -j3,
@@ -137,7 +148,7 @@ build/tsan/agrep-gpu: $(TSAN_OBJS)
 check-tsan: build/tsan/agrep-gpu test-progs
 	AGREP_GPU=$(CURDIR)/build/tsan/agrep-gpu \
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(CURDIR)/tests/tsan.supp" \
-	bats $(TSAN_SUITES)
+	$(BATS) $(TSAN_SUITES)
 
 install: agrep-gpu
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
@@ -177,4 +188,4 @@ deb:
 clean:
 	rm -rf build agrep-gpu tests/bin bench/bin tests/fuzz/bin tests/fuzz/work
 
-.PHONY: all deps check check-all check-qemu check-sanitize check-tsan check-mpi install uninstall clean deb
+.PHONY: all deps check check-full check-all check-qemu check-sanitize check-tsan check-mpi install uninstall clean deb

@@ -10,12 +10,12 @@
 #  - tre-agrep on the King James Bible (one verse per line) for 70..200 byte
 #    phrases, k up to 10, lines and costs (tre-agrep -s).
 #
-# Knobs: LONG_SEEDS (random cases, default 40).  A failure prints a repro
+# Knobs: LONG_SEEDS (random cases, default 10; 40 with AGREP_GPU_TESTS=full).  A failure prints a repro
 # line to run from the top of the repository.
 load test_helper
 load check_helper
 
-NSEEDS="${LONG_SEEDS:-40}"
+NSEEDS="${LONG_SEEDS:-$(depth 10 40)}"
 FLAGSETS=("" "-i" "-v" "-c" "-n" "-i -n" "-v -c" "-n --show-cost" "-x" "-w -i" "-i --show-cost" "-w -n")
 CHUNKS=(64 100 192 257 1000 4096)
 HUGE="-n 500:4096 -k 0:12 -p 1:2 -b 5000:12000"

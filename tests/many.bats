@@ -11,7 +11,7 @@
 # pieces and across their boundaries), copies with edits placed at every
 # piece boundary, at line starts and ends, with case flips; -i, -w, -x, -v,
 # -c, -o, -z, small chunks; and the engine choice (many patterns stay on
-# the host).  Knobs: MULTI_SEEDS (random cases, default 16).
+# the host).  Knobs: MULTI_SEEDS (random cases, default 6; 16 with AGREP_GPU_TESTS=full).
 load test_helper
 load check_helper
 bats_require_minimum_version 1.5.0
@@ -36,7 +36,7 @@ join_verses() {
          END        { if (v != "") print v }'
 }
 
-MSEEDS="${MULTI_SEEDS:-16}"
+MSEEDS="${MULTI_SEEDS:-$(depth 6 16)}"
 MULTI="AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=multi"
 
 # mphrases N: N phrases of 4..40 bytes cut from the Bible lines (every 37th

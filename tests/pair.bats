@@ -9,12 +9,12 @@
 #  - a guard that these checks do reach the PAIR code: a kernel whose PAIR
 #    path records no hits must fail them.
 #
-# Knobs: PAIR_SEEDS (random cases, default 24).  Other suites run the same
+# Knobs: PAIR_SEEDS (random cases, default 6; 24 with AGREP_GPU_TESTS=full).  Other suites run the same
 # path with AGREP_GPU_LANES=1 in the environment (bats tests/property.bats...).
 load test_helper
 load check_helper
 
-NSEEDS="${PAIR_SEEDS:-24}"
+NSEEDS="${PAIR_SEEDS:-$(depth 6 24)}"
 FLAGSETS=("" "-n" "-c" "-i" "-v -c" "-n --show-cost" "-w -n" "-x")
 CHUNKS=(64 100 192 257 1000)
 

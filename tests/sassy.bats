@@ -7,11 +7,11 @@
 # against the naive DP oracle: random cases with planted copies near the
 # threshold k (tests/casegen.c), with -i, -w, -x, -v, -c, -n, -z and small
 # chunks (matches straddling them); and the Bible cases of the benchmark.
-# Knobs: SASSY_SEEDS (random cases, default 12).
+# Knobs: SASSY_SEEDS (random cases, default 4; 12 with AGREP_GPU_TESTS=full).
 load test_helper
 load check_helper
 
-NSEEDS="${SASSY_SEEDS:-12}"
+NSEEDS="${SASSY_SEEDS:-$(depth 4 12)}"
 FORCE="AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=sassy"
 
 setup_file() {

@@ -14,3 +14,9 @@ export PATH="$BATS_RUN_TMPDIR/bin:$TOP/tests/bin:$PATH"
 export AGREP_GPU_DEVICE="${AGREP_GPU_DEVICE:-cpu}"
 export LC_ALL=C
 unset GREP_COLORS NO_COLOR AGREP_GPU_CHUNK AGREP_GPU_SLICE AGREP_GPU_HOST_MAX
+# depth QUICK FULL: the default of a suite's random-case knob: QUICK for
+# `make check` (a contributor's run, minutes), FULL when AGREP_GPU_TESTS=full
+# (`make check-full`: every seed the suites had before they were trimmed).
+depth() {
+	if [ "${AGREP_GPU_TESTS:-quick}" = full ]; then echo "$2"; else echo "$1"; fi
+}

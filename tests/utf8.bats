@@ -11,7 +11,7 @@ setup_file() {
     need_tools oracle u8gen
     local c="$BATS_FILE_TMPDIR/cases" s
     mkdir -p "$c"
-    for ((s = 1; s <= ${UTF8_SEEDS:-60}; s++)); do
+    for ((s = 1; s <= ${UTF8_SEEDS:-$(depth 15 60)}; s++)); do
         u8gen "$s" "$c/t.$s" "$c/p.$s" > "$c/k.$s"
         tr '\n' '\0' < "$c/t.$s" > "$c/z.$s"
     done
@@ -129,7 +129,7 @@ setup() {
     begin_checks
     local s k fl flags=("" "-i" "-w" "-x -i" "-c -v" "-n --show-cost" "-w -i -n")
     export LC_ALL=C.UTF-8
-    for ((s = 1; s <= ${UTF8_SEEDS:-60}; s++)); do
+    for ((s = 1; s <= ${UTF8_SEEDS:-$(depth 15 60)}; s++)); do
         k=$(cat "$CASES/k.$s")
         fl="--utf8 ${flags[s % ${#flags[@]}]}"
         # shellcheck disable=SC2086
