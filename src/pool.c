@@ -368,6 +368,19 @@ pool_submit(pool_fn fn, void *arg)
 	pthread_mutex_unlock(&P.mu);
 }
 
+/* Submits the run's last job: when no worker thread has started (no job
+ * came before it), it runs now in this thread as worker 0, so that a
+ * search of one small input starts no thread. */
+void
+pool_submit_last(pool_fn fn, void *arg)
+{
+	if (P.nthreads > 1 && !P.started) {
+		run_job(job_new(fn, arg), 0);
+		return;
+	}
+	pool_submit(fn, arg);
+}
+
 /* Waits until every job submitted so far has run and been written. */
 void
 pool_drain(void)

@@ -25,6 +25,7 @@ void	pool_start(int nthreads, size_t out_cap, int line_buffered);
 int	pool_workers(void);
 int	pool_threaded(void);
 void	pool_submit(pool_fn, void *arg);
+void	pool_submit_last(pool_fn, void *arg);
 void	pool_drain(void);
 void	pool_end(void);
 void	pool_emit(const void *, size_t);

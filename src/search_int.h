@@ -18,7 +18,7 @@
 #define CHUNK_GPU	(64u << 20)
 #define RANGE_MIN	256		/* bytes of a range at least */
 #define RANGE_SLOW	(4u << 20)	/* ranges when the scan is costly */
-#define RANGE_SMALL	(1u << 20)	/* ranges of smaller files, at least */
+#define RANGE_SMALL	(256u << 10)	/* ranges of smaller files, at least */
 #define HOST_PER_WORKER	((size_t)512 << 20) /* default host limit per worker */
 
 /* One worker's state: its own host matcher slots, its own slots on every

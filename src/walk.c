@@ -114,11 +114,13 @@ batch_flush(void)
 	batch = NULL;
 }
 
-/* Submits what the walk holds back; call before waiting for the jobs. */
+/* Submits what the walk holds back; call once, after the last input. */
 void
 search_flush(void)
 {
-	batch_flush();
+	if (batch != NULL)
+		pool_submit_last(file_job, batch);
+	batch = NULL;
 }
 
 /* Returns 1 when a job reported a problem (exit status 2). */
