@@ -8,9 +8,11 @@ MANDIR	 = $(PREFIX)/share/man/man1
 CC	?= cc
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
-LDLIBS	 = -lOpenCL -lpthread
+# libOpenCL is not linked: src/clload.c opens it at run time (dlopen, in
+# glibc's libc since 2.34; -ldl for older ones).
+LDLIBS	 = -ldl -lpthread
 
-SRCS	 = agrep-gpu.c src/filter.c src/multi.c src/hostmatch.c src/input.c src/ocl.c \
+SRCS	 = agrep-gpu.c src/clload.c src/filter.c src/multi.c src/hostmatch.c src/input.c src/ocl.c \
 	   src/output.c src/pattern.c src/pool.c src/range.c src/refine.c \
 	   src/scan.c src/search.c src/walk.c \
 	   src/simd.c src/sassy.c src/cpu.c src/util.c src/edits.c src/json.c src/utf8.c

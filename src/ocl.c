@@ -39,7 +39,8 @@ ocl_errstr(cl_int err)
 }
 
 /* Lists every device of every platform into a new array; returns 0, or -1
- * when there is no OpenCL platform or device at all. */
+ * when there is no OpenCL platform or device at all, or no OpenCL library
+ * to load (every OpenCL use starts here: this loads it, see clload.h). */
 int
 ocl_devices(struct ocl_dev **out, size_t *count)
 {
@@ -50,6 +51,8 @@ ocl_devices(struct ocl_dev **out, size_t *count)
 
 	*out = NULL;
 	*count = 0;
+	if (clload() == -1)
+		return -1;
 	if (clGetPlatformIDs(0, NULL, &np) != CL_SUCCESS || np == 0)
 		return -1;
 	plats = xcalloc(np, sizeof(*plats));

@@ -2,8 +2,7 @@
 #ifndef AGREP_OCL_H
 #define AGREP_OCL_H
 
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "clload.h"	/* the OpenCL API, loaded at run time */
 #include <stdio.h>
 
 #define OCL_MAXDEV	8	/* devices one search uses at most */

@@ -150,6 +150,50 @@ has_gpu() {
 	assert_equal "$stderr" ''
 }
 
+# libOpenCL is loaded at run time (src/clload.c): AGREP_GPU_OPENCL_LIB
+# names another file, here one that is missing or that is no OpenCL library.
+@test "no OpenCL library: the no-driver message, the host's lines, exit 2" {
+	run -0 agrep-gpu --device=host -k 1 needle text
+	local want="$output" lib
+	for lib in "$PWD/missing/libOpenCL.so.1" libm.so.6; do
+		run -2 --separate-stderr env AGREP_GPU_OPENCL_LIB="$lib" \
+		    AGREP_GPU_HOST_MAX=0 agrep-gpu --device=cpu -k 1 needle text
+		[ -z "$output" ] || assert_output "$want"
+		assert_regex "$stderr" 'no OpenCL platform or device found'
+		assert_regex "$stderr" 'POCL'
+		run -2 --separate-stderr env AGREP_GPU_OPENCL_LIB="$lib" \
+		    agrep-gpu --list-devices
+		assert_output --regexp '^host: [a-z0-9]+ instruction set'
+		assert_regex "$stderr" 'no OpenCL platform or device found'
+	done
+}
+
+@test "no OpenCL library: the host matcher and small inputs need none" {
+	run -0 agrep-gpu --device=host -n -k 1 needle text
+	local want="$output"
+	run -0 --separate-stderr env AGREP_GPU_OPENCL_LIB=/nonexistent.so \
+	    AGREP_GPU_HOST_MAX=0 agrep-gpu --device=host -n -k 1 needle text
+	assert_output "$want"
+	assert_equal "$stderr" ''
+	run -0 --separate-stderr env AGREP_GPU_OPENCL_LIB=/nonexistent.so \
+	    agrep-gpu -n -k 1 needle text
+	assert_output "$want"
+	assert_equal "$stderr" ''
+}
+
+@test "libOpenCL is loaded only when a device is looked for" {
+	# LD_DEBUG=files: the dynamic loader names each library it opens
+	run -0 --separate-stderr env LD_DEBUG=files \
+	    agrep-gpu --device=host -c -k 1 needle text
+	assert_output "$(agrep-gpu --device=host -c -k 1 needle text)"
+	refute_regex "$stderr" 'libOpenCL'
+	run -0 --separate-stderr env LD_DEBUG=files \
+	    agrep-gpu -c -k 1 needle text
+	refute_regex "$stderr" 'libOpenCL'
+	run --separate-stderr env LD_DEBUG=files agrep-gpu --list-devices
+	assert_regex "$stderr" 'file=libOpenCL\.so\.1'
+}
+
 @test "automatic device: with CPU devices only (POCL) the host keeps an input past its limit; --device=cpu still sends it to POCL" {
 	has_gpu && skip "a GPU is installed: the automatic choice takes it"
 	# 100 patterns of 71 bytes, two Myers words each: with -j1 the host's

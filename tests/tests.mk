@@ -33,7 +33,7 @@ tests/bin/exhaustive-san: $(EXH_DEPS)
 	    -o $@ $(EXH_SRCS) -lpthread
 
 # tests/exhaustive_ocl.c: the OpenCL kernel on POCL against the same DP.
-EXHO_SRCS = tests/exhaustive_ocl.c src/scan.c src/ocl.c src/pattern.c \
+EXHO_SRCS = tests/exhaustive_ocl.c src/scan.c src/ocl.c src/clload.c src/pattern.c \
 	   src/hostmatch.c src/simd.c src/sassy.c src/cpu.c src/filter.c src/multi.c \
 	   src/util.c src/utf8.c src/pool.c build/kernels.c
 TEST_PROGS += tests/bin/exhaustive-ocl
