@@ -90,6 +90,7 @@ check-all: check
 	$(MAKE) check-tsan
 	$(MAKE) check-mpi
 	$(MAKE) check-qemu
+	$(MAKE) check-aarch64
 	$(MAKE) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	bash tests/valgrind.sh
 	sh tests/deb.sh
@@ -106,6 +107,34 @@ check-mpi: agrep-gpu test-progs
 		$(MAKE) MPI=1 BIN=build/mpi/agrep-gpu && \
 		AGREP_GPU_MPI=$(CURDIR)/build/mpi/agrep-gpu bats tests/mpi.bats; \
 	else echo "check-mpi: no mpicc/mpirun (apt-get install openmpi-bin libopenmpi-dev)"; fi
+
+# 64-bit Arm (issue 19): make cross-aarch64 builds build/aarch64/agrep-gpu
+# with Debian's cross compiler (gcc-aarch64-linux-gnu), warnings as errors;
+# the host engines take their portable paths there.  make check-aarch64
+# runs the host engines' cases under qemu-aarch64 with -j1 against this
+# machine's output, and the bounded-exhaustive check (tests/aarch64.sh).
+CROSS_CC = aarch64-linux-gnu-gcc
+CROSS_OBJS = $(SRCS:%.c=build/aarch64/%.o) build/aarch64/kernels.o
+
+build/aarch64/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CROSS_CC) $(CFLAGS) -Werror -c -o $@ $<
+
+build/aarch64/kernels.o: build/kernels.c
+	@mkdir -p $(dir $@)
+	$(CROSS_CC) $(CFLAGS) -Werror -c -o $@ $<
+
+build/aarch64/agrep-gpu: $(CROSS_OBJS)
+	$(CROSS_CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CROSS_OBJS) $(LDLIBS)
+
+build/aarch64/exhaustive: $(EXH_DEPS)
+	@mkdir -p $(dir $@)
+	$(CROSS_CC) $(CFLAGS) -Werror -o $@ $(EXH_SRCS) -lpthread
+
+cross-aarch64: build/aarch64/agrep-gpu build/aarch64/exhaustive
+
+check-aarch64: agrep-gpu
+	bash tests/aarch64.sh
 
 build/san/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -190,4 +219,4 @@ deb:
 clean:
 	rm -rf build agrep-gpu tests/bin bench/bin tests/fuzz/bin tests/fuzz/work
 
-.PHONY: all deps check check-full check-all check-qemu check-sanitize check-tsan check-mpi install uninstall clean deb
+.PHONY: all deps check check-full check-all check-qemu check-aarch64 cross-aarch64 check-sanitize check-tsan check-mpi install uninstall clean deb
