@@ -154,16 +154,17 @@ check-sanitize: build/san/agrep-gpu test-progs
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(BATS) tests/
 
-# ThreadSanitizer over the suites that run several threads hardest (the
-# whole suite twice would double CI's time): threads (-j1 against -j2, -j3,
-# -j8 over the option matrix, trees, stdin, -q, failing outputs),
-# multidev and parity.  chunking.bats passed too (2026-11-23) but takes
-# ten minutes under TSan; robust.bats's 5 MB exact searches are quadratic
-# under TSan's memmem interceptor.  Each suppression in tests/tsan.supp
-# says why it is there.
+# ThreadSanitizer over the suites that run several threads hardest: threads
+# (-j1 against -j2, -j3, -j8 over the option matrix, trees, stdin, -q,
+# failing outputs), multidev, parity and chunking (tiny chunks through the
+# devices' slots).  atexit_sleep_ms=0: TSan otherwise sleeps a second at
+# every exit, which made these suites take eight minutes instead of two.
+# robust.bats's 5 MB exact searches are quadratic under TSan's memmem
+# interceptor.  Each suppression in tests/tsan.supp says why it is there.
 TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 TSAN_OBJS = $(SRCS:%.c=build/tsan/%.o) build/tsan/kernels.o
-TSAN_SUITES = tests/threads.bats tests/multidev.bats tests/parity.bats
+TSAN_SUITES = tests/threads.bats tests/multidev.bats tests/parity.bats \
+	      tests/chunking.bats
 
 build/tsan/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -178,7 +179,7 @@ build/tsan/agrep-gpu: $(TSAN_OBJS)
 
 check-tsan: build/tsan/agrep-gpu test-progs
 	AGREP_GPU=$(CURDIR)/build/tsan/agrep-gpu \
-	TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(CURDIR)/tests/tsan.supp" \
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 atexit_sleep_ms=0 suppressions=$(CURDIR)/tests/tsan.supp" \
 	$(BATS) $(TSAN_SUITES)
 
 install: agrep-gpu
