@@ -19,6 +19,9 @@ x86_64) ;;
 *) echo "qemu.sh: not an x86-64 machine: nothing to do"; exit 0 ;;
 esac
 SUITES=${QEMU_SUITES:-"tests/many.bats tests/edits.bats tests/json.bats tests/filter.bats tests/sassy.bats tests/kjv.bats"}
+jobs=
+command -v parallel >/dev/null &&
+	jobs="--jobs $(nproc) --no-parallelize-within-files"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # (the features TCG lacks are dropped: qemu would warn on stderr)
@@ -37,5 +40,5 @@ for cpu in "Nehalem:baseline" "Haswell-noTSX,-pcid,-x2apic,-tsc-deadline,-invpci
 	echo "== ${model%%,*}: $want"
 	qemu-x86_64 -cpu "$model" tests/bin/exhaustive -q
 	# shellcheck disable=SC2086
-	AGREP_GPU="$run" AGREP_GPU_DEVICE=host bats $SUITES
+	AGREP_GPU="$run" AGREP_GPU_DEVICE=host bats $jobs $SUITES
 done
