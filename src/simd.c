@@ -9,7 +9,9 @@
  * Variants, chosen at run time (simd_scan_pattern, SIMD_AUTO):
  *   - x86-64: AVX-512 (target "avx512f,avx512bw", 64-byte vectors: 2 x 16
  *     lanes of 32 bits), when cpu.c allows it;
- *   - x86-64: AVX2 (target "avx2", 32-byte vectors);
+ *   - x86-64: AVX2 (target "avx2", 32-byte vectors), with 16-bit lanes
+ *     and a vector transpose (byte unpacks, PEq by nibble lookups) for
+ *     patterns under 16 bytes;
  *   - everywhere: generic GCC vector extensions with 16-byte vectors, which
  *     the compiler lowers to SSE2 on any x86-64, NEON on aarch64, or scalar
  *     code elsewhere.
@@ -151,11 +153,85 @@ sb_vfill16(const unsigned char *text, ptrdiff_t q0, size_t cnt, ptrdiff_t end,
 	return 1;
 }
 
+/*
+ * The transpose of eng_avx2_16 (16-bit lanes, patterns under 16 bytes; no
+ * VBMI needed): steps [q0, q0 + cnt) of the 32 lanes into eqb[step][lane],
+ * when all of them, rounded up to 16 steps, lie in text[0, end).  Per 16
+ * steps: 16 loads of two 16-byte rows (two lanes, one per 128-bit half),
+ * a 16 x 16 byte transpose in each half (4 rounds of 16 byte unpacks: each
+ * round rotates the 8-bit index row:position left by one bit, so 4 rounds
+ * swap row and position), then per step the lanes' PEq words by nibbles:
+ * bit j of PEq[c] is set iff bit j of lo[c & 15] and of hi[c >> 4] are
+ * (exact when every bit's byte set is a product of its nibble sets, which
+ * the caller checks), each table split in a low-byte and a high-byte
+ * vpshufb table; a byte unpack of the two halves gives the words.  Byte
+ * position p of a step's 32 bytes becomes word sb_perm16(p) of the row
+ * (unpacklo/hi work within 128-bit halves), so position p reads that lane.
+ */
+#define sb_perm16(p)	(((p) & 7) | ((p) >> 3 & 1) << 4 | ((p) >> 4 & 1) << 3)
+
+__attribute__((target("avx2"))) static inline int
+sb_nfill16(const unsigned char *text, ptrdiff_t q0, size_t cnt, ptrdiff_t end,
+    size_t S, __m256i lol, __m256i loh, __m256i hil, __m256i hih,
+    uint16_t *eqb)
+{
+	const size_t c16 = (cnt + 15) & ~(size_t)15;
+	const __m256i m4 = _mm256_set1_epi8(0x0f);
+
+	if (q0 < 0 || q0 + (ptrdiff_t)(31 * S + c16) > end)
+		return 0;
+	for (size_t i = 0; i < cnt; i += 16) {
+		const unsigned char *base = text + q0 + i;
+		__m256i x[16], y[16];
+		for (int b = 0; b < 16; b++)
+			x[b] = _mm256_inserti128_si256(_mm256_castsi128_si256(
+			    _mm_loadu_si128((const __m128i *)(const void *)(
+			    base + (size_t)sb_perm16(b) * S))),
+			    _mm_loadu_si128((const __m128i *)(const void *)(
+			    base + (size_t)sb_perm16(b + 16) * S)), 1);
+		for (int r = 0; r < 2; r++) {
+			for (int j = 0; j < 8; j++) {
+				y[2 * j] = _mm256_unpacklo_epi8(x[j], x[j + 8]);
+				y[2 * j + 1] = _mm256_unpackhi_epi8(x[j],
+				    x[j + 8]);
+			}
+			for (int j = 0; j < 8; j++) {
+				x[2 * j] = _mm256_unpacklo_epi8(y[j], y[j + 8]);
+				x[2 * j + 1] = _mm256_unpackhi_epi8(y[j],
+				    y[j + 8]);
+			}
+		}
+		uint16_t *e = eqb + i * 32;
+		for (int s = 0; s < 16; s++, e += 32) {
+			__m256i c = x[s];
+			__m256i lo = _mm256_and_si256(c, m4);
+			__m256i hi = _mm256_and_si256(_mm256_srli_epi16(c, 4),
+			    m4);
+			__m256i bl = _mm256_and_si256(_mm256_shuffle_epi8(lol,
+			    lo), _mm256_shuffle_epi8(hil, hi));
+			__m256i bh = _mm256_and_si256(_mm256_shuffle_epi8(loh,
+			    lo), _mm256_shuffle_epi8(hih, hi));
+			_mm256_store_si256((__m256i *)(void *)e,
+			    _mm256_unpacklo_epi8(bl, bh));
+			_mm256_store_si256((__m256i *)(void *)(e + 16),
+			    _mm256_unpackhi_epi8(bl, bh));
+		}
+	}
+	return 1;
+}
+
 #define SB_NAME		eng_avx2_32
 #define SB_ATTR		__attribute__((target("avx2")))
 #define SB_VBYTES	32
 #define SB_ET		uint32_t
 #define SB_SET		int32_t
+#include "simd_body.h"
+#define SB_NAME		eng_avx2_16
+#define SB_ATTR		__attribute__((target("avx2")))
+#define SB_VBYTES	32
+#define SB_ET		uint16_t
+#define SB_SET		int16_t
+#define SB_NIB		1
 #include "simd_body.h"
 #define SB_NAME		eng_avx2_64
 #define SB_ATTR		__attribute__((target("avx2")))
@@ -221,10 +297,11 @@ simd_supported(int variant)
 }
 
 /*
- * Whether simd_scan_pattern(variant) runs a pattern of n bytes on the
- * AVX-512 VBMI engine (vector transpose; about 1.5x the plain AVX-512 one
- * on the Bible): the filter (filter.c) then needs sparser candidates to
- * pay.
+ * Whether simd_scan_pattern(variant) runs a pattern of n bytes on a vector
+ * transpose: the AVX-512 VBMI engines (under 32 bytes; about 1.5x the plain
+ * AVX-512 one on the Bible) or the AVX2 16-bit one (under 16 bytes; about
+ * 2x the AVX2 32-bit one): the filter (filter.c) then needs sparser
+ * candidates to pay.
  */
 int
 simd_fast(int variant, size_t n)
@@ -233,7 +310,10 @@ simd_fast(int variant, size_t n)
 	if (n >= 32 || n == 0)
 		return 0;
 	if (variant == SIMD_AUTO || !simd_supported(variant))
-		variant = simd_supported(SIMD_AVX512) ? SIMD_AVX512 : -1;
+		variant = simd_supported(SIMD_AVX512) ? SIMD_AVX512 :
+		    simd_supported(SIMD_AVX2) ? SIMD_AVX2 : -1;
+	if (variant == SIMD_AVX2)
+		return n < 16;
 	return variant == SIMD_AVX512 && cpu_has(CPU_AVX512VBMI);
 #else
 	(void)variant;
@@ -253,8 +333,8 @@ simd_name(int variant)
 }
 
 /* Lanes of a variant for a pattern of n bytes (for the automatic slice
- * length): 16-bit lanes on the VBMI engine below 16 bytes, 32-bit ones
- * below 32, else 64-bit. */
+ * length): 16-bit lanes on the VBMI and AVX2 engines below 16 bytes,
+ * 32-bit ones below 32, else 64-bit. */
 static size_t
 lanes(int variant, size_t n)
 {
@@ -310,8 +390,13 @@ simd_scan_pattern(const struct pattern *pat, long k, const unsigned char *text,
 			    pat->len, k, text, warm, len, eol, bitmap, slice);
 		return;
 	case SIMD_AVX2:
-		(wide ? eng_avx2_64 : eng_avx2_32)(pat->peq, pat->len, k,
-		    text, warm, len, eol, bitmap, slice);
+		if (pat->len < 16)
+			eng_avx2_16(pat->peq, pat->len, k < (long)pat->len ?
+			    k : (long)pat->len, text, warm, len, eol, bitmap,
+			    slice);
+		else
+				(wide ? eng_avx2_64 : eng_avx2_32)(pat->peq, pat->len,
+			    k, text, warm, len, eol, bitmap, slice);
 		return;
 #endif
 	default:
