@@ -103,21 +103,20 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	for (size_t c = 0; c < 256; c++)
 		if ((SB_ET)(nlo[c & 15] & nhi[c >> 4]) != tab[c])
 			nib = 0;
-	unsigned char nt[4][16];
-	for (size_t c = 0; c < 16; c++) {
-		nt[0][c] = (unsigned char)nlo[c];
-		nt[1][c] = (unsigned char)(nlo[c] >> 8);
-		nt[2][c] = (unsigned char)nhi[c];
-		nt[3][c] = (unsigned char)(nhi[c] >> 8);
+	/* ntab[j]: byte j of nlo's words, ntab[E + j]: of nhi's (vpshufb
+	 * tables, both 128-bit halves). */
+	enum { E = sizeof(SB_ET) };
+	unsigned char nt[2 * E][16];
+	__m256i ntab[2 * E];
+	for (size_t j = 0; j < E; j++) {
+		for (size_t c = 0; c < 16; c++) {
+			nt[j][c] = (unsigned char)(nlo[c] >> 8 * j);
+			nt[E + j][c] = (unsigned char)(nhi[c] >> 8 * j);
+		}
 	}
-	const __m256i nlol = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-	    (const __m128i *)(const void *)nt[0]));
-	const __m256i nloh = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-	    (const __m128i *)(const void *)nt[1]));
-	const __m256i nhil = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-	    (const __m128i *)(const void *)nt[2]));
-	const __m256i nhih = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-	    (const __m128i *)(const void *)nt[3]));
+	for (size_t j = 0; j < 2 * E; j++)
+		ntab[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+		    (const __m128i *)(const void *)nt[j]));
 #endif
 
 #ifdef SB_VBMI
@@ -134,9 +133,8 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	(ptrdiff_t)pad + (ptrdiff_t)(t0), (cnt), end, S, cm0, cm1, cm2, cm3,	\
 	val0, val1, off0, off1, &eqb[0][0]))
 #elif defined(SB_NIB)
-#define SB_VFILL(t0, cnt) (nib && sb_nfill16(text, (ptrdiff_t)(warm + g) -	\
-	(ptrdiff_t)pad + (ptrdiff_t)(t0), (cnt), end, S, nlol, nloh, nhil,	\
-	nhih, &eqb[0][0]))
+#define SB_VFILL(t0, cnt) (nib && SB_VFILLF(text, (ptrdiff_t)(warm + g) -	\
+	(ptrdiff_t)pad + (ptrdiff_t)(t0), (cnt), end, S, ntab, &eqb[0][0]))
 #else
 #define SB_VFILL(t0, cnt) 0
 #endif

@@ -21,6 +21,8 @@
  * (generic, avx2, avx512) with slices of 1, 2, 3, 5, 7, 63, 64, 65 bytes and the
  * automatic length, and through hm_scan: there lanes start their warm-up
  * inside other texts, across terminators, and every bit is compared.
+ * Patterns of every length 1-63 over random texts, every SIMD variant
+ * and slice, against hm_scan_scalar.
  * PEq tables that are no product of nibble sets (peq['r'] |= peq['a'],
  * texts over {a,b,r,\n}): every SIMD variant and slice on the joined
  * texts (the AVX2 16-bit engine's scalar fill).
@@ -572,6 +574,78 @@ run_nonproduct(const char *p, long k, const struct textset *ts)
 	pat_free(&ps);
 }
 
+/*
+ * Patterns of every length 1-63 (the engines of 16-bit, 32-bit and 64-bit
+ * lanes and their vector transposes: the sets above stop at 4 bytes), cut
+ * from random texts over {a,b} or {a,b,c,d} with records of 0-199 bytes,
+ * k 0-7 or n, every SIMD variant with slices 1-65 and automatic, after a
+ * warm-up of 0-70 bytes, against hm_scan_scalar (own PRNG).
+ */
+static void
+long_patterns(int quick)
+{
+	uint64_t x = 987654321;
+	size_t big = quick ? 6000 : 20000;
+	unsigned char *t = malloc(big);
+	uint64_t *want = malloc((big + 63) / 64 * 8);
+	uint64_t *got = malloc((big + 63) / 64 * 8);
+	static const size_t slices[] = { 1, 2, 3, 5, 16, 63, 64, 65, 0 };
+
+	for (int r = 0; r < 63 * 4; r++) {
+		size_t i = 0, n = 1 + (size_t)r % 63;
+		const char *alpha = r / 63 % 2 ? "abcd" : "ab";
+		while (i < big) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			size_t rl = (x >> 33) % 200;
+			for (size_t j = 0; j < rl && i < big; j++, i++) {
+				x = x * 6364136223846793005ULL + 1;
+				t[i] = (unsigned char)alpha[(x >> 40) %
+				    strlen(alpha)];
+			}
+			if (i < big)
+				t[i++] = '\n';
+		}
+		x = x * 6364136223846793005ULL + 1;
+		size_t at = (x >> 20) % (big - n);
+		long k = (x >> 50) % 9 == 8 ? (long)n : (long)((x >> 50) % 9);
+		size_t warm = (x >> 12) % 71;
+		char p[64];
+		struct patset ps;
+		for (size_t j = 0; j < n; j++)
+			p[j] = t[at + j] == '\n' ? 'a' : (char)t[at + j];
+		p[n] = '\0';
+		compile(&ps, p, k, 0);
+		hm_scan_scalar(&ps, t, warm, big - warm, '\n', want);
+		ncases++;
+		for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++) {
+			if (!simd_supported(v))
+				continue;
+			for (size_t s = 0; s < sizeof(slices) /
+			    sizeof(slices[0]); s++) {
+				memset(got, 0, (big - warm + 63) / 64 * 8);
+				simd_scan_pattern(&ps.pat[0], k, t, warm,
+				    big - warm, '\n', got, slices[s], v);
+				ncalls++;
+				for (size_t w = 0; w < (big - warm + 63) / 64;
+				    w++)
+					if (got[w] != want[w]) {
+						fprintf(stderr, "exhaustive: "
+						    "%s on long patterns "
+						    "differs: pattern %s k=%ld "
+						    "warm=%zu slice %zu word "
+						    "%zu\n", simd_name(v), p, k,
+						    warm, slices[s], w);
+						exit(1);
+					}
+			}
+		}
+		pat_free(&ps);
+	}
+	free(t);
+	free(want);
+	free(got);
+}
+
 /* Every pattern of length 1..maxn over alpha, every k, every text of ts. */
 int
 main(int argc, char **argv)
@@ -591,6 +665,7 @@ main(int argc, char **argv)
 	make_texts(&t3, "abr\n", quick ? 4 : 5);
 	exh_each_pattern("ab", quick ? 3 : 4, &t3, run_nonproduct);
 	long_records();
+	long_patterns(quick);
 	run_multi("ab", quick ? 3 : 4, quick ? &t2 : &t1, 1);
 	run_multi("abc", quick ? 2 : 3, &t2, 0);
 	clock_gettime(CLOCK_MONOTONIC, &t);
