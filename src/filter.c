@@ -34,7 +34,8 @@
 
 /*
  * When the alternative is the AVX-512 VBMI engine (simd_fast: 1.5-2.3 GB/s
- * on one core for patterns under 32 bytes, Bible x8), the filter pays only
+ * on one core for patterns under 32 bytes, Bible x8) or the AVX2 16-bit one
+ * (simd_fast too: 2.5-3 GB/s under 16 bytes), the filter pays only
  * with few, long, rare pieces (bench/RESULTS-simd.md, 2026-11-23 evening):
  *   FLT_MINPIECE_FAST, FLT_MAXPIECES_FAST: pieces of at least 4 bytes, at
  *     most 3 of them (Jerusalem k=1, pieces of 4-5: 1.4x the engine;

@@ -92,6 +92,33 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	}
 #endif
 
+#ifdef SB_NIB
+	/* The AVX2 transpose (sb_nfill16): PEq by nibbles, when exact. */
+	SB_ET nlo[16] = { 0 }, nhi[16] = { 0 };
+	for (size_t c = 0; c < 256; c++) {
+		nlo[c & 15] |= tab[c];
+		nhi[c >> 4] |= tab[c];
+	}
+	int nib = 1;
+	for (size_t c = 0; c < 256; c++)
+		if ((SB_ET)(nlo[c & 15] & nhi[c >> 4]) != tab[c])
+			nib = 0;
+	/* ntab[j]: byte j of nlo's words, ntab[E + j]: of nhi's (vpshufb
+	 * tables, both 128-bit halves). */
+	enum { E = sizeof(SB_ET) };
+	unsigned char nt[2 * E][16];
+	__m256i ntab[2 * E];
+	for (size_t j = 0; j < E; j++) {
+		for (size_t c = 0; c < 16; c++) {
+			nt[j][c] = (unsigned char)(nlo[c] >> 8 * j);
+			nt[E + j][c] = (unsigned char)(nhi[c] >> 8 * j);
+		}
+	}
+	for (size_t j = 0; j < 2 * E; j++)
+		ntab[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+		    (const __m128i *)(const void *)nt[j]));
+#endif
+
 #ifdef SB_VBMI
 /*
  * Steps [t0, t0 + cnt) of every lane into eqb with vector code, when every
@@ -105,6 +132,9 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 #define SB_VFILL(t0, cnt) (vfill && SB_VFILLF(text, (ptrdiff_t)(warm + g) -	\
 	(ptrdiff_t)pad + (ptrdiff_t)(t0), (cnt), end, S, cm0, cm1, cm2, cm3,	\
 	val0, val1, off0, off1, &eqb[0][0]))
+#elif defined(SB_NIB)
+#define SB_VFILL(t0, cnt) (nib && SB_VFILLF(text, (ptrdiff_t)(warm + g) -	\
+	(ptrdiff_t)pad + (ptrdiff_t)(t0), (cnt), end, S, ntab, &eqb[0][0]))
 #else
 #define SB_VFILL(t0, cnt) 0
 #endif
@@ -281,6 +311,7 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 #undef SB_ET
 #undef SB_SET
 #undef SB_VBMI
+#undef SB_NIB
 #undef SB_VFILLF
 #undef SB_MASK
 #undef SB_M

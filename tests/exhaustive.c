@@ -21,6 +21,11 @@
  * (generic, avx2, avx512) with slices of 1, 2, 3, 5, 7, 63, 64, 65 bytes and the
  * automatic length, and through hm_scan: there lanes start their warm-up
  * inside other texts, across terminators, and every bit is compared.
+ * Patterns of every length 1-63 over random texts, every SIMD variant
+ * and slice, against hm_scan_scalar.
+ * PEq tables that are no product of nibble sets (peq['r'] |= peq['a'],
+ * texts over {a,b,r,\n}): every SIMD variant and slice on the joined
+ * texts (the AVX2 16-bit engine's scalar fill).
  * The pigeonhole filter (filter.c), forced to run with pieces of any
  * length (k + 1 > n: it declines), on each text alone and on the joined
  * texts through hm_scan (AGREP_GPU_HOST_ENGINE=filter), and with -i on the
@@ -495,12 +500,158 @@ run_multi(const char *alpha, size_t maxn, const struct textset *ts, int pairs)
 	}
 }
 
+/*
+ * PEq tables that are not a product of nibble sets (the AVX2 16-bit
+ * engine's vector transpose declines them and fills with scalar code):
+ * every pattern over {a,b} with 'r' (0x72) matching wherever 'a' (0x61)
+ * does (peq['r'] |= peq['a']), every k, over all texts of ts (over
+ * {a,b,r,\n}) joined, every SIMD variant and slice; the oracle reads 'r'
+ * as 'a'.
+ */
+static void
+run_nonproduct(const char *p, long k, const struct textset *ts)
+{
+	struct patset ps;
+	size_t n = strlen(p), pad = n + (size_t)k - 1, big = 0, off = 0;
+	char t[MAXT];
+	unsigned char *jb;
+	uint64_t *want, *bm;
+	size_t words;
+
+	compile(&ps, p, k, 0);
+	for (size_t c = 0; c < ps.pat[0].nwords; c++)
+		ps.pat[0].peq['r' * ps.pat[0].nwords + c] |=
+		    ps.pat[0].peq['a' * ps.pat[0].nwords + c];
+	for (size_t x = 0; x < ts->count; x++)
+		big += ts->len[x] + 1;
+	jb = malloc(pad + big);
+	memset(jb, '\n', pad);
+	words = (big + 63) / 64;
+	want = calloc(words, 8);
+	bm = malloc(words * 8);
+	for (size_t x = 0; x < ts->count; x++) {
+		size_t len = ts->len[x];
+		uint64_t w;
+
+		for (size_t j = 0; j < len; j++)
+			t[j] = ts->t[x][j] == 'r' ? 'a' : ts->t[x][j];
+		w = oracle(p, n, k, t, len);
+		ncases++;
+		memcpy(jb + pad + off, ts->t[x], len);
+		jb[pad + off + len] = '\n';
+		for (size_t j = 0; j < len; j++)
+			if (w >> j & 1)
+				want[(off + j) / 64] |= (uint64_t)1 <<
+				    ((off + j) % 64);
+		if ((long)n <= k)
+			want[(off + len) / 64] |= (uint64_t)1 <<
+			    ((off + len) % 64);
+		off += len + 1;
+	}
+	static const size_t slices[] = { 1, 2, 5, 16, 63, 64, 0 };
+	for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++) {
+		if (!simd_supported(v))
+			continue;
+		for (size_t s = 0; s < sizeof(slices) / sizeof(slices[0]); s++) {
+			memset(bm, 0, words * 8);
+			simd_scan_pattern(&ps.pat[0], k, jb, pad, big, '\n', bm,
+			    slices[s], v);
+			ncalls++;
+			for (size_t i = 0; i < words; i++)
+				if (bm[i] != want[i]) {
+					char name[80];
+					snprintf(name, sizeof(name), "%s, "
+					    "'r' as 'a', texts joined, word %zu",
+					    simd_name(v), i);
+					fail(name, p, k, "", 0, want[i], bm[i],
+					    slices[s]);
+				}
+		}
+	}
+	free(jb);
+	free(want);
+	free(bm);
+	pat_free(&ps);
+}
+
+/*
+ * Patterns of every length 1-63 (the engines of 16-bit, 32-bit and 64-bit
+ * lanes and their vector transposes: the sets above stop at 4 bytes), cut
+ * from random texts over {a,b} or {a,b,c,d} with records of 0-199 bytes,
+ * k 0-7 or n, every SIMD variant with slices 1-65 and automatic, after a
+ * warm-up of 0-70 bytes, against hm_scan_scalar (own PRNG).
+ */
+static void
+long_patterns(int quick)
+{
+	uint64_t x = 987654321;
+	size_t big = quick ? 6000 : 20000;
+	unsigned char *t = malloc(big);
+	uint64_t *want = malloc((big + 63) / 64 * 8);
+	uint64_t *got = malloc((big + 63) / 64 * 8);
+	static const size_t slices[] = { 1, 2, 3, 5, 16, 63, 64, 65, 0 };
+
+	for (int r = 0; r < 63 * 4; r++) {
+		size_t i = 0, n = 1 + (size_t)r % 63;
+		const char *alpha = r / 63 % 2 ? "abcd" : "ab";
+		while (i < big) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			size_t rl = (x >> 33) % 200;
+			for (size_t j = 0; j < rl && i < big; j++, i++) {
+				x = x * 6364136223846793005ULL + 1;
+				t[i] = (unsigned char)alpha[(x >> 40) %
+				    strlen(alpha)];
+			}
+			if (i < big)
+				t[i++] = '\n';
+		}
+		x = x * 6364136223846793005ULL + 1;
+		size_t at = (x >> 20) % (big - n);
+		long k = (x >> 50) % 9 == 8 ? (long)n : (long)((x >> 50) % 9);
+		size_t warm = (x >> 12) % 71;
+		char p[64];
+		struct patset ps;
+		for (size_t j = 0; j < n; j++)
+			p[j] = t[at + j] == '\n' ? 'a' : (char)t[at + j];
+		p[n] = '\0';
+		compile(&ps, p, k, 0);
+		hm_scan_scalar(&ps, t, warm, big - warm, '\n', want);
+		ncases++;
+		for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++) {
+			if (!simd_supported(v))
+				continue;
+			for (size_t s = 0; s < sizeof(slices) /
+			    sizeof(slices[0]); s++) {
+				memset(got, 0, (big - warm + 63) / 64 * 8);
+				simd_scan_pattern(&ps.pat[0], k, t, warm,
+				    big - warm, '\n', got, slices[s], v);
+				ncalls++;
+				for (size_t w = 0; w < (big - warm + 63) / 64;
+				    w++)
+					if (got[w] != want[w]) {
+						fprintf(stderr, "exhaustive: "
+						    "%s on long patterns "
+						    "differs: pattern %s k=%ld "
+						    "warm=%zu slice %zu word "
+						    "%zu\n", simd_name(v), p, k,
+						    warm, slices[s], w);
+						exit(1);
+					}
+			}
+		}
+		pat_free(&ps);
+	}
+	free(t);
+	free(want);
+	free(got);
+}
+
 /* Every pattern of length 1..maxn over alpha, every k, every text of ts. */
 int
 main(int argc, char **argv)
 {
 	int quick = argc > 1 && strcmp(argv[1], "-q") == 0;
-	struct textset t1, t2;
+	struct textset t1, t2, t3;
 	struct timespec t0, t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -511,7 +662,10 @@ main(int argc, char **argv)
 	make_texts(&t2, "abc\n", quick ? 5 : 6);
 	exh_each_pattern("ab", quick ? 3 : 4, &t1, run_pattern);
 	exh_each_pattern("abc", quick ? 2 : 3, &t2, run_pattern);
+	make_texts(&t3, "abr\n", quick ? 4 : 5);
+	exh_each_pattern("ab", quick ? 3 : 4, &t3, run_nonproduct);
 	long_records();
+	long_patterns(quick);
 	run_multi("ab", quick ? 3 : 4, quick ? &t2 : &t1, 1);
 	run_multi("abc", quick ? 2 : 3, &t2, 0);
 	clock_gettime(CLOCK_MONOTONIC, &t);
@@ -526,5 +680,7 @@ main(int argc, char **argv)
 	free(t1.len);
 	free(t2.t);
 	free(t2.len);
+	free(t3.t);
+	free(t3.len);
 	return 0;
 }
