@@ -36,3 +36,8 @@ bench/bin/hostengine: bench/hostengine.c src/filter.c src/filter.h src/multi.c s
 .PHONY: bench-pipeline
 bench-pipeline: bench/bin/myers_ref $(BENCH_DEPS)
 	bash bench/pipeline.sh
+
+# Small inputs against grep, with page faults (bench/small.sh).
+.PHONY: bench-small
+bench-small: $(BENCH_DEPS)
+	bash bench/small.sh
