@@ -177,12 +177,19 @@ main(int argc, char **argv)
 	struct textset t1, t2;
 	struct timespec t0, t;
 
+	/* The device: AGREP_GPU_DEVICE (gpu, cpu or an index, to run this on
+	 * a GPU machine), the CPU device (POCL) by default or for "host". */
+	const char *spec = getenv("AGREP_GPU_DEVICE");
+	if (spec == NULL || *spec == '\0' || strcmp(spec, "host") == 0 ||
+	    strcmp(spec, "auto") == 0)
+		spec = "cpu";
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (ocl_choose("cpu", &dev) == -1) {
-		fprintf(stderr, "exhaustive-ocl: no OpenCL CPU device "
-		    "(install pocl-opencl-icd)\n");
+	if (ocl_choose(spec, &dev) == -1) {
+		fprintf(stderr, "exhaustive-ocl: no OpenCL %s device "
+		    "(install pocl-opencl-icd)\n", spec);
 		return 2;
 	}
+	printf("exhaustive-ocl: on %s\n", dev.name);
 	make_texts(&t1, "ab\n", quick ? 6 : 8);
 	make_texts(&t2, "abc\n", quick ? 5 : 6);
 	exh_each_pattern("ab", quick ? 3 : 4, &t1, run_pattern);
