@@ -23,17 +23,19 @@ head -c 1024 "$K" > "$D/k1k.txt"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# mean TOOLCMD: mean ms of hyperfine over RUNS runs
+# mean CMD: mean ms of hyperfine over RUNS runs (its mean system ms in
+# $TMP/sys)
 mean() {
 	hyperfine -N -i --style none --output=pipe --warmup 5 --runs "$RUNS" \
 	    --export-csv "$TMP/hf.csv" -- "$1" >/dev/null 2>&1 || true
-	awk -F, 'NR == 2 { printf "%.2f", $2 * 1000 }' "$TMP/hf.csv"
+	awk -F, 'NR == 2 { printf "%.2f", $6 * 1000 > "'"$TMP/sys"'";
+	    printf "%.2f", $2 * 1000 }' "$TMP/hf.csv"
 }
-# faults CMD: "minor faults / system ms" of one run
+# faults CMD: "minor faults of one run / mean system ms" (after mean CMD)
 faults() {
 	# shellcheck disable=SC2086 # the command's words
-	/usr/bin/time -o "$TMP/tm" -f '%R %S' $1 > "$TMP/o" 2>/dev/null || true
-	tail -1 "$TMP/tm" | awk '{ printf "%d / %.1f", $1, $2 * 1000 }'
+	/usr/bin/time -o "$TMP/tm" -f '%R' $1 > "$TMP/o" 2>/dev/null || true
+	printf '%d / %s' "$(tail -1 "$TMP/tm")" "$(cat "$TMP/sys")"
 }
 # row LABEL FLOOR CMD...: one line of the table, the ratio to FLOOR's mean
 row() {
@@ -55,7 +57,8 @@ row() {
 	echo "$(date -u +%Y-%m-%d), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)," \
 	    "host level $("$B" --list-devices 2>/dev/null | sed -n 's/^host: \([a-z0-9]*\).*/\1/p')."
 	echo "Mean of $RUNS runs (hyperfine, output to a pipe), then the minor page"
-	echo "faults / system ms of one run; the ratio is to grep -c -F of the same pattern."
+	echo "faults of one run / hyperfine's mean system ms; the ratio is to grep -c -F"
+	echo "of the same pattern."
 	echo
 } > "$TMP/head"
 

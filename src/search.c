@@ -238,6 +238,8 @@ search_init(const struct options *o, const struct patset *ps)
 		S.host_max = S.host_max > SIZE_MAX / (dev / work) ? SIZE_MAX :
 		    S.host_max * (dev / work);
 	S.host_slow = work > 4;
+	S.split_min = o->chunk ? 0 : (S.exact ? SPLIT_MIN_EXACT : SPLIT_MIN) /
+	    work;
 	/* Then the scan dominates: smaller ranges share it out better over
 	 * several devices. */
 	if (S.host_slow && S.range > RANGE_SLOW)

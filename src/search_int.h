@@ -20,6 +20,15 @@
 #define RANGE_SLOW	(4u << 20)	/* ranges when the scan is costly */
 #define RANGE_SMALL	(256u << 10)	/* ranges of smaller files, at least */
 #define HOST_PER_WORKER	((size_t)512 << 20) /* default host limit per worker */
+/* A file is cut into ranges for the workers (and their threads started)
+ * only from this many bytes per pattern word of work: one thread is faster
+ * below.  2-core AMD EPYC, 2026-11-25, hyperfine, -j1 against -j2: -c -k1
+ * LORD breaks even between 0.6 and 1.2 MB (1.3 against 1.6 ms at 300 KB,
+ * 2.1 against 2.0 at 1.2 MB, 3.5 against 2.8 at 2.4 MB); exact -c LORD
+ * (memmem) near 2.4 MB (1.5 against 1.7 ms at 1.2 MB, 2.1 against 2.0 at
+ * 2.4 MB).  AGREP_GPU_CHUNK (tests) cuts at any size. */
+#define SPLIT_MIN	((size_t)1 << 20)
+#define SPLIT_MIN_EXACT	((size_t)2 << 20)
 
 /* One worker's state: its own host matcher slots, its own slots on every
  * device in use, and where its current input stands. */
@@ -57,6 +66,8 @@ struct search {
 	size_t		 host_max;	/* inputs this small stay on the host:
 					 * AGREP_GPU_HOST_MAX over the work
 					 * per byte (patterns x blocks) */
+	size_t		 split_min;	/* files this small stay whole (one
+					 * job, no threads): SPLIT_MIN */
 	int		 host_slow;	/* that work is large: wait for the
 					 * device rather than start on the host */
 	struct pool_text devmsg;	/* what opening the devices said */

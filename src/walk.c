@@ -160,6 +160,7 @@ submit_input(const char *path, int show_name, const struct stat *st)
 		return;
 	if (path != NULL && st != NULL && S_ISREG(st->st_mode) &&
 	    (uint64_t)st->st_size > range_for((uint64_t)st->st_size) + 1 &&
+	    (uint64_t)st->st_size >= S.split_min &&
 	    ranges_ok() && access(path, R_OK) == 0 && S.file_hook == NULL) {
 		batch_flush();
 		submit_ranges(path, show_name, (uint64_t)st->st_size);
