@@ -530,10 +530,13 @@ out_long_record(struct fstate *fs, FILE *tmp, uintmax_t len, int terminated,
 
 	if (binary && !opt->text && opt->eol == '\n')
 		fs->binary = 1;
-	if (hit != opt->invert && !fs->last ?
-	    selected(fs, 0, fs->off + len + terminated) :
+	/* (decided before selected(), which sets fs->last on -m's last
+	 * record: that one is still printed as selected) */
+	const int sel = hit != opt->invert && !fs->last;
+
+	if (sel ? selected(fs, 0, fs->off + len + terminated) :
 	    fs->after-- > 0 && !fs->binary) {
-		char sep = hit != opt->invert && !fs->last ? ':' : '-';
+		char sep = sel ? ':' : '-';
 		group_sep(fs, fs->off);
 		prefix(fs, sep, fs->lines + 1, fs->off, 0, (size_t)len);
 		rewind(tmp);

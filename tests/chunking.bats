@@ -200,6 +200,33 @@ check_chunk() {
 	assert_success
 }
 
+@test "-m: a last allowed record around and past the chunk size is printed as selected, host and device" {
+	# Lines 2 and 4 short with an 'a', line 5 of L bytes of a-h and spaces
+	# (L around the 4096-byte chunk and far past it), then more lines with
+	# an 'a': -m 3 ends on the long line, which is selected (':'), not
+	# context; found tried as a new user would (issue 22).
+	local L m how fail=0
+	for L in 4000 4094 4095 4096 4097 4100 8191 8192 8193 70000; do
+		{ echo "line one"; echo "a short"; echo "line three"; echo "another a"
+		  awk -v n="$L" 'BEGIN { srand(n); s = ""; for (i = 0; i < n; i++)
+		      s = s substr("abcdefgh ", int(rand() * 9) + 1, 1); print s }'
+		  echo "sixth a"; echo "seventh"; } > mtext
+		for m in 3 4; do
+			for how in "--device=host" "--device=cpu AGREP_GPU_HOST_MAX=0"; do
+				grep -n -m "$m" -A1 a mtext > want
+				# shellcheck disable=SC2086
+				env AGREP_GPU_CHUNK=4096 ${how#* } agrep-gpu ${how%% *} -n -m "$m" -A1 a mtext > got
+				cmp -s want got || { echo "L=$L -m $m $how: $(diff want got | cut -c1-40 | head -4)"; fail=1; }
+				grep -n -m "$m" a mtext > want
+				# shellcheck disable=SC2086
+				env AGREP_GPU_CHUNK=4096 ${how#* } agrep-gpu ${how%% *} -k0 -n -m "$m" a mtext > got
+				cmp -s want got || { echo "L=$L -m $m -k0 $how: $(diff want got | cut -c1-40 | head -4)"; fail=1; }
+			done
+		done
+	done
+	[ "$fail" = 0 ]
+}
+
 @test "on the device, each file is searched on its own bytes" {
 	printf 'xx needle\n' > s1
 	printf 'nothing\nneedle\n' > s2
