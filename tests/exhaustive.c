@@ -84,6 +84,39 @@ fail(const char *what, const char *p, long k, const char *t, size_t len,
 	exit(1);
 }
 
+/*
+ * Every SIMD variant this CPU runs, with each slice of slices[0, ns), over
+ * text[0, warm) of warm-up and text[warm, warm + len): each bitmap must be
+ * want's.  what names the case in the message of a failure.
+ */
+static void
+simd_each(const struct pattern *pat, const char *p, long k,
+    const unsigned char *text, size_t warm, size_t len, const uint64_t *want,
+    uint64_t *bm, const size_t *slices, size_t ns, const char *what)
+{
+	size_t words = (len + 63) / 64;
+
+	for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++) {
+		if (!simd_supported(v))
+			continue;
+		for (size_t s = 0; s < ns; s++) {
+			memset(bm, 0, words * 8);
+			simd_scan_pattern(pat, k, text, warm, len, '\n', bm,
+			    slices[s], v);
+			ncalls++;
+			for (size_t i = 0; i < words; i++)
+				if (bm[i] != want[i]) {
+					char name[128];
+					snprintf(name, sizeof(name),
+					    "%s, %s, word %zu", simd_name(v),
+					    what, i);
+					fail(name, p, k, "", 0, want[i], bm[i],
+					    slices[s]);
+				}
+		}
+	}
+}
+
 static void
 compile(struct patset *ps, const char *p, long k, int icase)
 {
@@ -186,25 +219,8 @@ run_pattern(const char *p, long k, const struct textset *ts)
 	}
 	/* All texts joined, slices of every small length. */
 	static const size_t slices[] = { 1, 2, 3, 5, 7, 63, 64, 65, 0 };
-	for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++) {
-		if (!simd_supported(v))
-			continue;
-		for (size_t s = 0; s < sizeof(slices) / sizeof(slices[0]); s++) {
-			memset(bm, 0, words * 8);
-			simd_scan_pattern(&ps.pat[0], k, jb, pad, big, '\n', bm,
-			    slices[s], v);
-			ncalls++;
-			for (size_t i = 0; i < words; i++)
-				if (bm[i] != want[i]) {
-					char name[64];
-					snprintf(name, sizeof(name),
-					    "%s, texts joined, word %zu",
-					    simd_name(v), i);
-					fail(name, p, k, "", 0, want[i], bm[i],
-					    slices[s]);
-				}
-		}
-	}
+	simd_each(&ps.pat[0], p, k, jb, pad, big, want, bm, slices,
+	    sizeof(slices) / sizeof(slices[0]), "texts joined");
 	hm_scan(&ps, jb, pad, big, '\n', bm);
 	ncalls++;
 	for (size_t i = 0; i < words; i++)
@@ -549,25 +565,8 @@ run_nonproduct(const char *p, long k, const struct textset *ts)
 		off += len + 1;
 	}
 	static const size_t slices[] = { 1, 2, 5, 16, 63, 64, 0 };
-	for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++) {
-		if (!simd_supported(v))
-			continue;
-		for (size_t s = 0; s < sizeof(slices) / sizeof(slices[0]); s++) {
-			memset(bm, 0, words * 8);
-			simd_scan_pattern(&ps.pat[0], k, jb, pad, big, '\n', bm,
-			    slices[s], v);
-			ncalls++;
-			for (size_t i = 0; i < words; i++)
-				if (bm[i] != want[i]) {
-					char name[80];
-					snprintf(name, sizeof(name), "%s, "
-					    "'r' as 'a', texts joined, word %zu",
-					    simd_name(v), i);
-					fail(name, p, k, "", 0, want[i], bm[i],
-					    slices[s]);
-				}
-		}
-	}
+	simd_each(&ps.pat[0], p, k, jb, pad, big, want, bm, slices,
+	    sizeof(slices) / sizeof(slices[0]), "'r' as 'a', texts joined");
 	free(jb);
 	free(want);
 	free(bm);
@@ -617,28 +616,10 @@ long_patterns(int quick)
 		compile(&ps, p, k, 0);
 		hm_scan_scalar(&ps, t, warm, big - warm, '\n', want);
 		ncases++;
-		for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++) {
-			if (!simd_supported(v))
-				continue;
-			for (size_t s = 0; s < sizeof(slices) /
-			    sizeof(slices[0]); s++) {
-				memset(got, 0, (big - warm + 63) / 64 * 8);
-				simd_scan_pattern(&ps.pat[0], k, t, warm,
-				    big - warm, '\n', got, slices[s], v);
-				ncalls++;
-				for (size_t w = 0; w < (big - warm + 63) / 64;
-				    w++)
-					if (got[w] != want[w]) {
-						fprintf(stderr, "exhaustive: "
-						    "%s on long patterns "
-						    "differs: pattern %s k=%ld "
-						    "warm=%zu slice %zu word "
-						    "%zu\n", simd_name(v), p, k,
-						    warm, slices[s], w);
-						exit(1);
-					}
-			}
-		}
+		char what[64];
+		snprintf(what, sizeof(what), "long patterns, warm=%zu", warm);
+		simd_each(&ps.pat[0], p, k, t, warm, big - warm, want, got,
+		    slices, sizeof(slices) / sizeof(slices[0]), what);
 		pat_free(&ps);
 	}
 	free(t);
