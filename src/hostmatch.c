@@ -14,6 +14,8 @@
 #include "sassy.h"
 #include "filter.h"
 #include "multi.h"
+#include "pp.h"
+#include "util.h"
 
 /* Sets bit j of the bitmap. */
 static inline void
@@ -271,6 +273,10 @@ hm_engine(void)
 		return HM_ENGINE_MULTI;
 	if (strcmp(e, "nomulti") == 0)
 		return HM_ENGINE_NOMULTI;
+	if (strcmp(e, "pp") == 0)
+		return HM_ENGINE_PP;
+	if (strcmp(e, "nopp") == 0)
+		return HM_ENGINE_NOPP;
 	if (strcmp(e, "sassy") == 0)
 		return HM_ENGINE_SASSY + SASSY_AUTO;
 	if (strcmp(e, "sassy-generic") == 0)
@@ -392,6 +398,34 @@ lanes_or_sassy(const struct pattern *pat, long k, const unsigned char *text,
 		    bitmap + 2 * P / 64, 0, variant);
 }
 
+/* One pattern that no shared engine took, as hm_scan chose. */
+static void
+scan_one(const struct patset *ps, const struct pattern *pat,
+    const unsigned char *text, size_t warm, size_t len, unsigned char eol,
+    uint64_t *bitmap, int engine, int filter, int sassy, int scalar,
+    int autosel)
+{
+	if (pat->len > PAT_MAXLEN) {
+		scan_long_exact(pat, ps->icase, text, warm, len, eol, bitmap);
+		return;
+	}
+	if (filter >= 0 && flt_scan_pattern(pat, ps->k, ps->icase, text, warm,
+	    len, eol, bitmap, scalar ? -1 : engine, filter > 0))
+		return;
+	if (sassy >= 0 && sassy_scan_pattern(pat, ps->k, text, warm, len, eol,
+	    bitmap, sassy, NULL))
+		return;
+	if (!scalar && pat->len <= SIMD_MAXLEN && autosel)
+		lanes_or_sassy(pat, ps->k, text, warm, len, eol, bitmap,
+		    engine);
+	else if (!scalar && pat->len <= SIMD_MAXLEN)
+		simd_scan_pattern(pat, ps->k, text, warm, len, eol, bitmap, 0,
+		    engine);
+	else
+		hm_scan_range(pat, ps->k, text, 0, warm + len, warm, eol,
+		    bitmap);
+}
+
 /*
  * Patterns of up to 63 bytes go to the SIMD engine when the chunk holds at
  * least HM_SIMD_MIN bytes (below it, the lanes' warm-up and set-up cost more
@@ -412,9 +446,14 @@ void
 hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
     size_t len, unsigned char eol, uint64_t *bitmap)
 {
-	int engine = hm_engine(), filter = 0, multi = 0;
+	int engine = hm_engine(), filter = 0, multi = 0, pp = 0;
 
-	if (engine == HM_ENGINE_MULTI || engine == HM_ENGINE_NOMULTI) {
+	if (engine == HM_ENGINE_PP || engine == HM_ENGINE_NOPP) {
+		pp = engine == HM_ENGINE_PP ? 1 : -1;
+		if (pp > 0)
+			multi = -1;
+		engine = -1;
+	} else if (engine == HM_ENGINE_MULTI || engine == HM_ENGINE_NOMULTI) {
 		multi = engine == HM_ENGINE_MULTI ? 1 : -1;
 		engine = -1;
 	} else if (engine == HM_ENGINE_FILTER || engine == HM_ENGINE_NOFILTER) {
@@ -444,33 +483,28 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 	const struct mflt *mf = multi_for(ps, eol, multi, &own);
 	unsigned char *left = mf != NULL ? mf_scan(mf, text, warm, len,
 	    bitmap) : NULL;
+	size_t *ppidx = NULL, npp = 0;
+	if (pp > 0 || (pp == 0 && !scalar))
+		ppidx = xcalloc(ps->npat, sizeof(*ppidx));
 	for (size_t p = 0; p < ps->npat; p++) {
 		const struct pattern *pat = &ps->pat[p];
 		if (mf != NULL && mf_covers(mf, p) &&
 		    (left == NULL || !left[p]))
 			continue;
-		if (pat->len > PAT_MAXLEN) {
-			scan_long_exact(pat, ps->icase, text, warm, len, eol,
-			    bitmap);
+		if (ppidx != NULL && pp_eligible(pat)) {
+			ppidx[npp++] = p;
 			continue;
 		}
-		if (filter >= 0 && flt_scan_pattern(pat, ps->k, ps->icase,
-		    text, warm, len, eol, bitmap, scalar ? -1 : engine,
-		    filter > 0))
-			continue;
-		if (sassy >= 0 && sassy_scan_pattern(pat, ps->k, text, warm,
-		    len, eol, bitmap, sassy, NULL))
-			continue;
-		if (!scalar && pat->len <= SIMD_MAXLEN && autosel)
-			lanes_or_sassy(pat, ps->k, text, warm, len, eol,
-			    bitmap, engine);
-		else if (!scalar && pat->len <= SIMD_MAXLEN)
-			simd_scan_pattern(pat, ps->k, text, warm, len, eol,
-			    bitmap, 0, engine);
-		else
-			hm_scan_range(pat, ps->k, text, 0, warm + len, warm,
-			    eol, bitmap);
+		scan_one(ps, pat, text, warm, len, eol, bitmap, engine, filter,
+		    sassy, scalar, autosel);
 	}
+	if (npp > 0 && (pp > 0 || npp >= PP_MINPAT))
+		pp_scan(ps, ppidx, npp, text, warm, len, eol, bitmap, engine);
+	else
+		for (size_t x = 0; x < npp; x++)
+			scan_one(ps, &ps->pat[ppidx[x]], text, warm, len, eol,
+			    bitmap, engine, filter, sassy, scalar, autosel);
+	free(ppidx);
 	free(left);
 	mf_free(own);
 }
