@@ -21,6 +21,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define PP_X86 1
+#include <immintrin.h>
 #endif
 
 /* Text bytes per block: every group's batch walks one block (in L1) before
@@ -46,6 +47,8 @@
 #define PP_NAME		pp_avx512
 #define PP_ATTR		__attribute__((target("avx512f,avx512bw")))
 #define PP_VBYTES	64
+#define PP_ORNOR(a, b, c)	((vec)_mm512_ternarylogic_epi32((__m512i)(a), \
+	(__m512i)(b), (__m512i)(c), 0xf1))
 #include "pp_body.h"
 #endif
 
