@@ -398,6 +398,17 @@ lanes_or_sassy(const struct pattern *pat, long k, const unsigned char *text,
 		    bitmap + 2 * P / 64, 0, variant);
 }
 
+/*
+ * Whether the pigeonhole filters cannot help pat at k: its k + 1 pieces
+ * hold PP_PIECE - 1 bytes or fewer (24-base primers at k = 4; the
+ * pattern-parallel engine's measured choice, with PP_MINPAT, below).
+ */
+static int
+pp_short(const struct pattern *pat, long k)
+{
+	return pp_eligible(pat) && (long)pat->len < PP_PIECE * (k + 1);
+}
+
 /* One pattern that no shared engine took, as hm_scan chose. */
 static void
 scan_one(const struct patset *ps, const struct pattern *pat,
@@ -479,19 +490,31 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 	if (engine < 0)
 		engine = SIMD_AUTO;
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
+	/* The pattern-parallel engine: forced, or automatic for PP_MINPAT
+	 * patterns or more whose pieces are too short for the filters (then
+	 * without the shared filter when they are half of the set or more),
+	 * and for those the shared filter gave up in this chunk. */
+	size_t *ppidx = NULL, npp = 0, nshort = 0;
+	if (pp == 0 && !scalar)
+		for (size_t p = 0; p < ps->npat; p++)
+			nshort += pp_short(&ps->pat[p], ps->k);
+	if (pp == 0 && nshort >= PP_MINPAT && 2 * nshort >= ps->npat &&
+	    multi == 0)
+		multi = -1;
+	if (pp > 0 || (pp == 0 && !scalar))
+		ppidx = xcalloc(ps->npat, sizeof(*ppidx));
 	struct mflt *own;
 	const struct mflt *mf = multi_for(ps, eol, multi, &own);
 	unsigned char *left = mf != NULL ? mf_scan(mf, text, warm, len,
 	    bitmap) : NULL;
-	size_t *ppidx = NULL, npp = 0;
-	if (pp > 0 || (pp == 0 && !scalar))
-		ppidx = xcalloc(ps->npat, sizeof(*ppidx));
 	for (size_t p = 0; p < ps->npat; p++) {
 		const struct pattern *pat = &ps->pat[p];
 		if (mf != NULL && mf_covers(mf, p) &&
 		    (left == NULL || !left[p]))
 			continue;
-		if (ppidx != NULL && pp_eligible(pat)) {
+		if (ppidx != NULL && pp_eligible(pat) && (pp > 0 ||
+		    (nshort >= PP_MINPAT && pp_short(pat, ps->k)) ||
+		    (mf != NULL && mf_covers(mf, p)))) {
 			ppidx[npp++] = p;
 			continue;
 		}
