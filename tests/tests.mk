@@ -18,7 +18,7 @@ tests/bin/%: tests/%.c tests/buf.h
 # plain and with AddressSanitizer/UBSan (run there on a smaller set: -q).
 EXH_SRCS = tests/exhaustive.c src/filter.c src/multi.c src/hostmatch.c src/simd.c src/pp.c src/sassy.c src/cpu.c \
 	   src/pattern.c src/pool.c src/util.c src/utf8.c
-EXH_DEPS = $(EXH_SRCS) tests/exh_common.h src/simd_body.h src/sassy_body.h \
+EXH_DEPS = $(EXH_SRCS) tests/exh_common.h src/simd_body.h src/pp_body.h src/sassy_body.h \
 	   $(wildcard src/*.h)
 TEST_PROGS += tests/bin/exhaustive tests/bin/exhaustive-san
 
