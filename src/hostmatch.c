@@ -251,7 +251,10 @@ hm_scan_range(const struct pattern *pat, long k, const unsigned char *text,
  * HM_ENGINE_MULTI (multi: the shared many-pattern filter of multi.c for
  * any number of patterns, never giving a pattern up; the
  * automatic choice for the patterns it does not cover), HM_ENGINE_NOMULTI
- * (nomulti: the automatic choice without the shared filter), or -1
+ * (nomulti: the automatic choice without the shared filter),
+ * HM_ENGINE_PP (pp: the pattern-parallel engine of pp.c for every pattern
+ * it takes, any number, without the filters; the automatic choice for
+ * the others), HM_ENGINE_NOPP (nopp: the automatic choice without it), or -1
  * (unset: choose by length and number, the filters where they pay).  A
  * forced scalar or SIMD engine runs without any filter.  Read at every
  * call: no static state.
@@ -452,6 +455,9 @@ scan_one(const struct patset *ps, const struct pattern *pat,
  * engines when they do not apply or when its candidates are too dense.
  * With the shared filter, a record gets one hit (not every match end):
  * all that output needs.
+ * PP_MINPAT patterns or more of up to 32 bytes whose pieces are too short
+ * for the filters (pp.h), and the patterns the shared filter gives up in
+ * the chunk, go through the pattern-parallel engine (pp.c) together.
  */
 void
 hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
