@@ -14,6 +14,8 @@
 #include "sassy.h"
 #include "filter.h"
 #include "multi.h"
+#include "pp.h"
+#include "util.h"
 
 /* Sets bit j of the bitmap. */
 static inline void
@@ -249,7 +251,10 @@ hm_scan_range(const struct pattern *pat, long k, const unsigned char *text,
  * HM_ENGINE_MULTI (multi: the shared many-pattern filter of multi.c for
  * any number of patterns, never giving a pattern up; the
  * automatic choice for the patterns it does not cover), HM_ENGINE_NOMULTI
- * (nomulti: the automatic choice without the shared filter), or -1
+ * (nomulti: the automatic choice without the shared filter),
+ * HM_ENGINE_PP (pp: the pattern-parallel engine of pp.c for every pattern
+ * it takes, any number, without the filters; the automatic choice for
+ * the others), HM_ENGINE_NOPP (nopp: the automatic choice without it), or -1
  * (unset: choose by length and number, the filters where they pay).  A
  * forced scalar or SIMD engine runs without any filter.  Read at every
  * call: no static state.
@@ -271,6 +276,10 @@ hm_engine(void)
 		return HM_ENGINE_MULTI;
 	if (strcmp(e, "nomulti") == 0)
 		return HM_ENGINE_NOMULTI;
+	if (strcmp(e, "pp") == 0)
+		return HM_ENGINE_PP;
+	if (strcmp(e, "nopp") == 0)
+		return HM_ENGINE_NOPP;
 	if (strcmp(e, "sassy") == 0)
 		return HM_ENGINE_SASSY + SASSY_AUTO;
 	if (strcmp(e, "sassy-generic") == 0)
@@ -393,6 +402,45 @@ lanes_or_sassy(const struct pattern *pat, long k, const unsigned char *text,
 }
 
 /*
+ * Whether the pigeonhole filters cannot help pat at k: its k + 1 pieces
+ * hold PP_PIECE - 1 bytes or fewer (24-base primers at k = 4; the
+ * pattern-parallel engine's measured choice, with PP_MINPAT, below).
+ */
+static int
+pp_short(const struct pattern *pat, long k)
+{
+	return pp_eligible(pat) && (long)pat->len < PP_PIECE * (k + 1);
+}
+
+/* One pattern that no shared engine took, as hm_scan chose. */
+static void
+scan_one(const struct patset *ps, const struct pattern *pat,
+    const unsigned char *text, size_t warm, size_t len, unsigned char eol,
+    uint64_t *bitmap, int engine, int filter, int sassy, int scalar,
+    int autosel)
+{
+	if (pat->len > PAT_MAXLEN) {
+		scan_long_exact(pat, ps->icase, text, warm, len, eol, bitmap);
+		return;
+	}
+	if (filter >= 0 && flt_scan_pattern(pat, ps->k, ps->icase, text, warm,
+	    len, eol, bitmap, scalar ? -1 : engine, filter > 0))
+		return;
+	if (sassy >= 0 && sassy_scan_pattern(pat, ps->k, text, warm, len, eol,
+	    bitmap, sassy, NULL))
+		return;
+	if (!scalar && pat->len <= SIMD_MAXLEN && autosel)
+		lanes_or_sassy(pat, ps->k, text, warm, len, eol, bitmap,
+		    engine);
+	else if (!scalar && pat->len <= SIMD_MAXLEN)
+		simd_scan_pattern(pat, ps->k, text, warm, len, eol, bitmap, 0,
+		    engine);
+	else
+		hm_scan_range(pat, ps->k, text, 0, warm + len, warm, eol,
+		    bitmap);
+}
+
+/*
  * Patterns of up to 63 bytes go to the SIMD engine when the chunk holds at
  * least HM_SIMD_MIN bytes (below it, the lanes' warm-up and set-up cost more
  * than they save; bench/hostengine.sh), on chunks of HM_SASSY_MIN bytes or
@@ -407,14 +455,22 @@ lanes_or_sassy(const struct pattern *pat, long k, const unsigned char *text,
  * engines when they do not apply or when its candidates are too dense.
  * With the shared filter, a record gets one hit (not every match end):
  * all that output needs.
+ * PP_MINPAT patterns or more of up to 32 bytes whose pieces are too short
+ * for the filters (pp.h), and the patterns the shared filter gives up in
+ * the chunk, go through the pattern-parallel engine (pp.c) together.
  */
 void
 hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
     size_t len, unsigned char eol, uint64_t *bitmap)
 {
-	int engine = hm_engine(), filter = 0, multi = 0;
+	int engine = hm_engine(), filter = 0, multi = 0, pp = 0;
 
-	if (engine == HM_ENGINE_MULTI || engine == HM_ENGINE_NOMULTI) {
+	if (engine == HM_ENGINE_PP || engine == HM_ENGINE_NOPP) {
+		pp = engine == HM_ENGINE_PP ? 1 : -1;
+		if (pp > 0)
+			multi = -1;
+		engine = -1;
+	} else if (engine == HM_ENGINE_MULTI || engine == HM_ENGINE_NOMULTI) {
 		multi = engine == HM_ENGINE_MULTI ? 1 : -1;
 		engine = -1;
 	} else if (engine == HM_ENGINE_FILTER || engine == HM_ENGINE_NOFILTER) {
@@ -440,6 +496,19 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 	if (engine < 0)
 		engine = SIMD_AUTO;
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
+	/* The pattern-parallel engine: forced, or automatic for PP_MINPAT
+	 * patterns or more whose pieces are too short for the filters (then
+	 * without the shared filter when they are half of the set or more),
+	 * and for those the shared filter gave up in this chunk. */
+	size_t *ppidx = NULL, npp = 0, nshort = 0;
+	if (pp == 0 && !scalar)
+		for (size_t p = 0; p < ps->npat; p++)
+			nshort += pp_short(&ps->pat[p], ps->k);
+	if (pp == 0 && nshort >= PP_MINPAT && 2 * nshort >= ps->npat &&
+	    multi == 0)
+		multi = -1;
+	if (pp > 0 || (pp == 0 && !scalar))
+		ppidx = xcalloc(ps->npat, sizeof(*ppidx));
 	struct mflt *own;
 	const struct mflt *mf = multi_for(ps, eol, multi, &own);
 	unsigned char *left = mf != NULL ? mf_scan(mf, text, warm, len,
@@ -449,28 +518,22 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		if (mf != NULL && mf_covers(mf, p) &&
 		    (left == NULL || !left[p]))
 			continue;
-		if (pat->len > PAT_MAXLEN) {
-			scan_long_exact(pat, ps->icase, text, warm, len, eol,
-			    bitmap);
+		if (ppidx != NULL && pp_eligible(pat) && (pp > 0 ||
+		    (nshort >= PP_MINPAT && pp_short(pat, ps->k)) ||
+		    (mf != NULL && mf_covers(mf, p)))) {
+			ppidx[npp++] = p;
 			continue;
 		}
-		if (filter >= 0 && flt_scan_pattern(pat, ps->k, ps->icase,
-		    text, warm, len, eol, bitmap, scalar ? -1 : engine,
-		    filter > 0))
-			continue;
-		if (sassy >= 0 && sassy_scan_pattern(pat, ps->k, text, warm,
-		    len, eol, bitmap, sassy, NULL))
-			continue;
-		if (!scalar && pat->len <= SIMD_MAXLEN && autosel)
-			lanes_or_sassy(pat, ps->k, text, warm, len, eol,
-			    bitmap, engine);
-		else if (!scalar && pat->len <= SIMD_MAXLEN)
-			simd_scan_pattern(pat, ps->k, text, warm, len, eol,
-			    bitmap, 0, engine);
-		else
-			hm_scan_range(pat, ps->k, text, 0, warm + len, warm,
-			    eol, bitmap);
+		scan_one(ps, pat, text, warm, len, eol, bitmap, engine, filter,
+		    sassy, scalar, autosel);
 	}
+	if (npp > 0 && (pp > 0 || npp >= PP_MINPAT))
+		pp_scan(ps, ppidx, npp, text, warm, len, eol, bitmap, engine);
+	else
+		for (size_t x = 0; x < npp; x++)
+			scan_one(ps, &ps->pat[ppidx[x]], text, warm, len, eol,
+			    bitmap, engine, filter, sassy, scalar, autosel);
+	free(ppidx);
 	free(left);
 	mf_free(own);
 }

@@ -15,6 +15,10 @@
 /* hm_engine(): the shared many-pattern filter forced / off */
 #define HM_ENGINE_MULTI	103
 #define HM_ENGINE_NOMULTI	104
+/* hm_engine(): the pattern-parallel engine (pp.c) forced for every
+ * pattern it takes / off */
+#define HM_ENGINE_PP	105
+#define HM_ENGINE_NOPP	106
 /* hm_engine(): the text-along-the-word engine (sassy.c) forced, variant
  * v of sassy.h as HM_ENGINE_SASSY + v */
 #define HM_ENGINE_SASSY	110

@@ -50,6 +50,15 @@
  * two, as at a chunk boundary inside a long record); a pair runs one of
  * these four ways, in turn.
  *
+ * The pattern-parallel engine (pp.c): every variant the CPU runs and
+ * hm_scan forced to it (AGREP_GPU_HOST_ENGINE=pp), against hm_scan_scalar
+ * bit by bit: every pattern of length 1-4 over {a,b} alone, every pair
+ * and all together, every k from 0 to 5, over the texts of set 1 joined
+ * (-i over them in upper case, cut at an offset), the same over {a,b,c}
+ * (lengths 1-3, set 2) alone and all together (39 patterns: several
+ * vectors), and random sets of 1-70 patterns of 1-32 bytes over {a,c,g,t}
+ * at k 0-7 over random records.
+ *
  * Prints the number of cases and the time; exit 1 on the first difference
  * (with the case), 0 when all agree.
  *
@@ -65,6 +74,7 @@
 #include "../src/filter.h"
 #include "../src/multi.h"
 #include "../src/sassy.h"
+#include "../src/pp.h"
 #include "exh_common.h"
 
 
@@ -627,6 +637,169 @@ long_patterns(int quick)
 	free(got);
 }
 
+/*
+ * The pattern-parallel engine (pp.c) on the patterns pats[idx[0, np)] at
+ * k over text[0, warm + len): every variant the CPU runs (pp_scan
+ * directly) and hm_scan forced to it (AGREP_GPU_HOST_ENGINE=pp), bit by
+ * bit against hm_scan_scalar of the same set.
+ */
+static void
+pp_check(char (*pats)[40], const size_t *idx, size_t np, long k, int icase,
+    const unsigned char *text, size_t warm, size_t len)
+{
+	struct patset ps;
+	char err[128];
+	size_t words = (len + 63) / 64;
+	uint64_t *want = malloc(words * 8 + 8), *got = malloc(words * 8 + 8);
+	size_t *all = malloc(np * sizeof(*all));
+
+	pat_init(&ps, (int)k, icase);
+	for (size_t j = 0; j < np; j++) {
+		pat_add(&ps, pats[idx[j]], strlen(pats[idx[j]]));
+		all[j] = j;
+	}
+	if (pat_compile(&ps, err, sizeof(err)) != 0) {
+		fprintf(stderr, "exhaustive: %s\n", err);
+		exit(2);
+	}
+	hm_scan_scalar(&ps, text, warm, len, '\n', want);
+	for (int v = SIMD_GENERIC; v <= SIMD_NVARIANTS; v++) {
+		if (v < SIMD_NVARIANTS && !simd_supported(v))
+			continue;
+		memset(got, 0, words * 8 + 8);
+		if (v < SIMD_NVARIANTS)
+			pp_scan(&ps, all, np, text, warm, len, '\n', got, v);
+		else {
+			setenv("AGREP_GPU_HOST_ENGINE", "pp", 1);
+			hm_scan(&ps, text, warm, len, '\n', got);
+			unsetenv("AGREP_GPU_HOST_ENGINE");
+		}
+		ncalls++;
+		for (size_t w = 0; w < words; w++)
+			if (got[w] != want[w]) {
+				fprintf(stderr, "exhaustive: pp %s differs: k=%ld "
+				    "-i %d, %zu patterns (first \"%s\"%s%s), "
+				    "warm %zu len %zu, word %zu: want %#llx got "
+				    "%#llx\n", v < SIMD_NVARIANTS ? simd_name(v) :
+				    "hm_scan", k, icase, np, pats[idx[0]], np > 1 ?
+				    ", last \"" : "", np > 1 ? pats[idx[np - 1]] :
+				    "", warm, len, w, (unsigned long long)want[w],
+				    (unsigned long long)got[w]);
+				exit(1);
+			}
+	}
+	pat_free(&ps);
+	free(want);
+	free(got);
+	free(all);
+}
+
+/*
+ * The pattern-parallel engine over every pattern of length 1..maxn over
+ * alpha, for every k from 0 to maxn + 1 (k >= n: every position): each
+ * alone, every pair (pairs), all together, over the texts of ts joined
+ * by '\n' after a pad of terminators, with -i over the joined texts in
+ * upper case, and cut at an offset (the bytes before it are warm-up).
+ */
+static void
+run_pp(const char *alpha, size_t maxn, const struct textset *ts, int pairs)
+{
+	char pats[128][40];
+	size_t np = 0, a = strlen(alpha), pw = 1, big = 0, pad = 8;
+
+	for (size_t n = 1; n <= maxn; n++) {
+		pw *= a;
+		for (size_t v = 0; v < pw && np < 128; v++, np++) {
+			size_t x = v;
+			for (size_t j = 0; j < n; j++, x /= a)
+				pats[np][j] = alpha[x % a];
+			pats[np][n] = '\0';
+		}
+	}
+	for (size_t x = 0; x < ts->count; x++)
+		big += ts->len[x] + 1;
+	unsigned char *jb = malloc(pad + big), *ub = malloc(pad + big);
+	memset(jb, '\n', pad);
+	for (size_t x = 0, off = 0; x < ts->count; x++) {
+		memcpy(jb + pad + off, ts->t[x], ts->len[x]);
+		jb[pad + off + ts->len[x]] = '\n';
+		off += ts->len[x] + 1;
+	}
+	for (size_t i = 0; i < pad + big; i++)
+		ub[i] = jb[i] >= 'a' && jb[i] <= 'z' ? jb[i] - ('a' - 'A') :
+		    jb[i];
+	size_t idx[128];
+	for (size_t p = 0; p < np; p++)
+		idx[p] = p;
+	for (long k = 0; k <= (long)maxn + 1; k++) {
+		size_t cut = pad + (size_t)k * 37 % big;
+		for (size_t p = 0; p < np; p++) {
+			pp_check(pats, idx + p, 1, k, 0, jb, pad, big);
+			pp_check(pats, idx + p, 1, k, 0, jb, cut, pad + big -
+			    cut);
+			for (size_t q = p + 1; pairs && q < np; q++) {
+				size_t two[2] = { p, q };
+				pp_check(pats, two, 2, k, (p + q) % 2,
+				    (p + q) % 2 ? ub : jb, (p + q) % 3 ? pad :
+				    cut, pad + big - ((p + q) % 3 ? pad : cut));
+			}
+		}
+		pp_check(pats, idx, np, k, 0, jb, pad, big);
+		pp_check(pats, idx, np, k, 1, ub, pad, big);
+		pp_check(pats, idx, np, k, 0, jb, cut, pad + big - cut);
+		ncases += (long)np;
+	}
+	free(jb);
+	free(ub);
+}
+
+/*
+ * The pattern-parallel engine on random patterns of 1-32 bytes over
+ * {a,c,g,t} (cut from the text, or random), 1-70 of them, k 0..7, over
+ * random records of 0-200 bytes, against hm_scan_scalar.
+ */
+static void
+pp_random(int quick)
+{
+	uint64_t x = 2323;
+	size_t big = 20000;
+	unsigned char *t = malloc(big);
+	char pats[70][40];
+
+	for (int r = 0; r < (quick ? 40 : 200); r++) {
+		size_t i = 0;
+		while (i < big) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			size_t rl = (x >> 33) % 200;
+			for (size_t j = 0; j < rl && i < big; j++, i++) {
+				x = x * 6364136223846793005ULL + 1;
+				t[i] = "acgt"[(x >> 40) % 4];
+			}
+			if (i < big)
+				t[i++] = '\n';
+		}
+		x = x * 6364136223846793005ULL + 1;
+		size_t np = 1 + (x >> 33) % 70, idx[70];
+		long k = (long)((x >> 20) % 8);
+		size_t warm = (x >> 12) % 71;
+		for (size_t p = 0; p < np; p++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			size_t n = 1 + (x >> 33) % 32, at = (x >> 13) % (big - n);
+			for (size_t j = 0; j < n; j++) {
+				char c = (char)t[at + j];
+				if (c == '\n' || (x >> 60) == 0)
+					c = "acgt"[(x >> (j % 40)) % 4];
+				pats[p][j] = c;
+			}
+			pats[p][n] = '\0';
+			idx[p] = p;
+		}
+		pp_check(pats, idx, np, k, 0, t, warm, big - warm);
+		ncases++;
+	}
+	free(t);
+}
+
 /* Every pattern of length 1..maxn over alpha, every k, every text of ts. */
 int
 main(int argc, char **argv)
@@ -649,6 +822,9 @@ main(int argc, char **argv)
 	long_patterns(quick);
 	run_multi("ab", quick ? 3 : 4, quick ? &t2 : &t1, 1);
 	run_multi("abc", quick ? 2 : 3, &t2, 0);
+	run_pp("ab", quick ? 3 : 4, quick ? &t2 : &t1, 1);
+	run_pp("abc", quick ? 2 : 3, &t2, 0);
+	pp_random(quick);
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	printf("exhaustive: %ld cases, %ld engine calls, variants:", ncases,
 	    ncalls);

@@ -1,0 +1,106 @@
+#!/usr/bin/env bats
+# The pattern-parallel host engine (src/pp.c, issue 23): many short
+# patterns at a high k, one pattern per SIMD lane.  Random DNA reads (150
+# bases a line, 400 lines) with 40 primers of 8-32 bases cut from them
+# (some mutated, some in upper case for -i), k 0..6, with -c, -n, -o, -w
+# and -i (-o: against forced off only; the oracle has no -o): the engine forced on (AGREP_GPU_HOST_ENGINE=pp; at every ISA
+# level: AGREP_GPU_ISA=baseline, avx2, uncapped), forced off (nopp) and
+# automatic, against the oracle; tiny chunks (the warm-up across chunk
+# boundaries).  Then 300 primers on 6,000 reads (-o and -w on 300) (several vectors of
+# patterns, several blocks of text), forced on against forced off.
+load test_helper
+load check_helper
+bats_require_minimum_version 1.5.0
+
+# reads SEED LINES: LINES random reads of 150 bases (awk's PRNG, seeded)
+reads() {
+    awk -v s="$1" -v n="$2" 'BEGIN { srand(s); split("a c g t", b, " ")
+        for (i = 0; i < n; i++) { l = ""
+            for (j = 0; j < 150; j++) l = l b[int(rand() * 4) + 1]
+            print l } }'
+}
+
+# primers SEED N FILE: N primers of 8-32 bases cut from the reads of FILE,
+# one in 3 with a substitution, one in 5 in upper case
+primers() {
+    awk -v s="$1" -v n="$2" 'BEGIN { srand(s) } { r[NR] = $0 }
+        END { split("a c g t", b, " ")
+            for (i = 0; i < n; i++) {
+                l = r[int(rand() * NR) + 1]; len = 8 + int(rand() * 25)
+                p = substr(l, 1 + int(rand() * (151 - len)), len)
+                if (i % 3 == 1) { x = 1 + int(rand() * len)
+                    p = substr(p, 1, x - 1) b[int(rand() * 4) + 1] substr(p, x + 1) }
+                if (i % 5 == 2) p = toupper(p)
+                print p } }' "$3"
+}
+
+setup_file() {
+    need_tools oracle
+    case_dir
+    reads 23 400 > "$CASES/reads"
+    primers 5 40 "$CASES/reads" > "$CASES/primers"
+    reads 7 6000 > "$CASES/big"
+    primers 11 300 "$CASES/big" > "$CASES/p300"
+    head -300 "$CASES/big" > "$CASES/small"
+}
+
+setup() {
+    begin_checks
+    GEN="(reads/primers: tests/pp.bats setup_file)"
+}
+
+FLAGS=("-c" "-n" "-w" "-c -i" "-n -w" "-i -n")
+
+@test "pp: forced on, off and automatic agree with the oracle on primers in DNA reads" {
+    local k f i=0 isa
+    for k in 0 1 2 3 4 5 6; do
+        for f in "${FLAGS[@]}"; do
+            i=$((i + 1))
+            [ $((i % 4)) -eq $((k % 4)) ] || continue
+            for isa in baseline avx2 ""; do
+                # shellcheck disable=SC2086
+                check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=pp AGREP_GPU_ISA=$isa" "" \
+                    $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            done
+            # shellcheck disable=SC2086
+            check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nopp" "" \
+                $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            # shellcheck disable=SC2086
+            check "AGREP_GPU_DEVICE=host" "" $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            # shellcheck disable=SC2086
+            check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=pp AGREP_GPU_CHUNK=$((300 + 41 * k))" "" \
+                $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+        done
+    done
+    end_checks
+}
+
+@test "pp: 300 primers on 6,000 reads, forced on agrees with forced off" {
+    local k f in
+    for k in 0 3 4 6; do
+        for f in -c -n "-o -i" -w; do
+            [ "$k" -lt 6 ] || [ "$f" = -c ] || continue
+            # -o and -w refine every selected line: on 500 reads only
+            in=$CASES/big
+            case $f in -o*|-w) in=$CASES/small ;; esac
+            # shellcheck disable=SC2086
+            AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nopp agrep-gpu $f -k "$k" \
+                -f "$CASES/p300" "$in" > "$BATS_TEST_TMPDIR/want" || true
+            for isa in avx2 ""; do
+                # shellcheck disable=SC2086
+                AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=pp AGREP_GPU_ISA=$isa \
+                    agrep-gpu $f -k "$k" -f "$CASES/p300" "$in" \
+                    > "$BATS_TEST_TMPDIR/got" || true
+                if ! cmp -s "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"; then
+                    echo "differs: AGREP_GPU_ISA=$isa agrep-gpu $f -k $k -f p300 $in"
+                    diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got" | head -5
+                    return 1
+                fi
+            done
+        done
+    done
+    # and the automatic choice at k = 4 (the engine without the filters)
+    AGREP_GPU_DEVICE=host agrep-gpu -c -k4 -f "$CASES/p300" "$CASES/big" > "$BATS_TEST_TMPDIR/a"
+    AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nopp agrep-gpu -c -k4 -f "$CASES/p300" "$CASES/big" > "$BATS_TEST_TMPDIR/b"
+    cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+}
