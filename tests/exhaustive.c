@@ -470,23 +470,35 @@ multi_set(char (*pats)[8], const size_t *idx, size_t np, long k,
 	free(bm);
 }
 
+/* Every string of length 1..maxn over alpha, shortest first, into rows
+ * of width bytes of pats (at most max of them); returns how many. */
+static size_t
+all_strings(const char *alpha, size_t maxn, char *pats, size_t width,
+    size_t max)
+{
+	size_t np = 0, a = strlen(alpha), pw = 1;
+
+	for (size_t n = 1; n <= maxn && n < width; n++) {
+		pw *= a;
+		for (size_t v = 0; v < pw && np < max; v++, np++) {
+			size_t x = v;
+			for (size_t j = 0; j < n; j++, x /= a)
+				pats[np * width + j] = alpha[x % a];
+			pats[np * width + n] = '\0';
+		}
+	}
+	return np;
+}
+
 /* The shared filter over every pattern of length 1..maxn over alpha (see
  * the top): alone, in pairs (pairs: every pair), all together. */
 static void
 run_multi(const char *alpha, size_t maxn, const struct textset *ts, int pairs)
 {
 	char pats[128][8];
-	size_t np = 0, a = strlen(alpha), pw = 1, big = 0, sets = 0;
+	size_t np = all_strings(alpha, maxn, &pats[0][0], sizeof(pats[0]), 128);
+	size_t big = 0, sets = 0;
 
-	for (size_t n = 1; n <= maxn; n++) {
-		pw *= a;
-		for (size_t v = 0; v < pw && np < 128; v++, np++) {
-			size_t x = v;
-			for (size_t j = 0; j < n; j++, x /= a)
-				pats[np][j] = alpha[x % a];
-			pats[np][n] = '\0';
-		}
-	}
 	for (size_t x = 0; x < ts->count; x++)
 		big += ts->len[x] + 1;
 	size_t words = (big + 63) / 64;
@@ -705,17 +717,9 @@ static void
 run_pp(const char *alpha, size_t maxn, const struct textset *ts, int pairs)
 {
 	char pats[128][40];
-	size_t np = 0, a = strlen(alpha), pw = 1, big = 0, pad = 8;
+	size_t np = all_strings(alpha, maxn, &pats[0][0], sizeof(pats[0]), 128);
+	size_t big = 0, pad = 8;
 
-	for (size_t n = 1; n <= maxn; n++) {
-		pw *= a;
-		for (size_t v = 0; v < pw && np < 128; v++, np++) {
-			size_t x = v;
-			for (size_t j = 0; j < n; j++, x /= a)
-				pats[np][j] = alpha[x % a];
-			pats[np][n] = '\0';
-		}
-	}
 	for (size_t x = 0; x < ts->count; x++)
 		big += ts->len[x] + 1;
 	unsigned char *jb = malloc(pad + big), *ub = malloc(pad + big);
