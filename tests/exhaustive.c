@@ -127,6 +127,28 @@ simd_each(const struct pattern *pat, const char *p, long k,
 	}
 }
 
+/* The texts of ts joined, each followed by a terminator, after pad
+ * terminators (warm-up); *big gets the joined texts' length (pad not
+ * counted).  The caller frees it. */
+static unsigned char *
+join_texts(const struct textset *ts, size_t pad, size_t *big)
+{
+	size_t n = 0;
+	unsigned char *jb;
+
+	for (size_t x = 0; x < ts->count; x++)
+		n += ts->len[x] + 1;
+	jb = malloc(pad + n);
+	memset(jb, '\n', pad);
+	for (size_t x = 0, off = 0; x < ts->count; x++) {
+		memcpy(jb + pad + off, ts->t[x], ts->len[x]);
+		jb[pad + off + ts->len[x]] = '\n';
+		off += ts->len[x] + 1;
+	}
+	*big = n;
+	return jb;
+}
+
 static void
 compile(struct patset *ps, const char *p, long k, int icase)
 {
@@ -153,10 +175,7 @@ run_pattern(const char *p, long k, const struct textset *ts)
 	size_t words;
 
 	compile(&ps, p, k, 0);
-	for (size_t x = 0; x < ts->count; x++)
-		big += ts->len[x] + 1;
-	jb = malloc(pad + big);
-	memset(jb, '\n', pad);
+	jb = join_texts(ts, pad, &big);
 	words = (big + 63) / 64;
 	want = calloc(words, 8);
 	bm = malloc(words * 8);
@@ -167,9 +186,6 @@ run_pattern(const char *p, long k, const struct textset *ts)
 		uint64_t w = oracle(p, n, k, t, len);
 
 		ncases++;
-		/* Joined: the text, then a terminator. */
-		memcpy(jb + pad + off, t, len);
-		jb[pad + off + len] = '\n';
 		for (size_t j = 0; j < len; j++)
 			if (w >> j & 1)
 				want[(off + j) / 64] |= (uint64_t)1 << ((off + j) % 64);
@@ -386,17 +402,9 @@ multi_set(char (*pats)[8], const size_t *idx, size_t np, long k,
 	size_t big = 0, pad = 4 + (size_t)k;
 	char err[128];
 
-	for (size_t x = 0; x < ts->count; x++)
-		big += ts->len[x] + 1;
+	unsigned char *jb = join_texts(ts, pad, &big);
 	size_t words = (big + 63) / 64;
-	unsigned char *jb = malloc(pad + big);
 	uint64_t *w = calloc(words, 8), *bm = malloc(words * 8 + 8);
-	memset(jb, '\n', pad);
-	for (size_t x = 0, off = 0; x < ts->count; x++) {
-		memcpy(jb + pad + off, ts->t[x], ts->len[x]);
-		jb[pad + off + ts->len[x]] = '\n';
-		off += ts->len[x] + 1;
-	}
 	for (size_t i = 0; i < words; i++)
 		for (size_t j = 0; j < np; j++)
 			w[i] |= want[idx[j]][i];
@@ -560,10 +568,7 @@ run_nonproduct(const char *p, long k, const struct textset *ts)
 	for (size_t c = 0; c < ps.pat[0].nwords; c++)
 		ps.pat[0].peq['r' * ps.pat[0].nwords + c] |=
 		    ps.pat[0].peq['a' * ps.pat[0].nwords + c];
-	for (size_t x = 0; x < ts->count; x++)
-		big += ts->len[x] + 1;
-	jb = malloc(pad + big);
-	memset(jb, '\n', pad);
+	jb = join_texts(ts, pad, &big);
 	words = (big + 63) / 64;
 	want = calloc(words, 8);
 	bm = malloc(words * 8);
@@ -575,8 +580,6 @@ run_nonproduct(const char *p, long k, const struct textset *ts)
 			t[j] = ts->t[x][j] == 'r' ? 'a' : ts->t[x][j];
 		w = oracle(p, n, k, t, len);
 		ncases++;
-		memcpy(jb + pad + off, ts->t[x], len);
-		jb[pad + off + len] = '\n';
 		for (size_t j = 0; j < len; j++)
 			if (w >> j & 1)
 				want[(off + j) / 64] |= (uint64_t)1 <<
@@ -718,17 +721,9 @@ run_pp(const char *alpha, size_t maxn, const struct textset *ts, int pairs)
 {
 	char pats[128][40];
 	size_t np = all_strings(alpha, maxn, &pats[0][0], sizeof(pats[0]), 128);
-	size_t big = 0, pad = 8;
+	size_t big, pad = 8;
+	unsigned char *jb = join_texts(ts, pad, &big), *ub = malloc(pad + big);
 
-	for (size_t x = 0; x < ts->count; x++)
-		big += ts->len[x] + 1;
-	unsigned char *jb = malloc(pad + big), *ub = malloc(pad + big);
-	memset(jb, '\n', pad);
-	for (size_t x = 0, off = 0; x < ts->count; x++) {
-		memcpy(jb + pad + off, ts->t[x], ts->len[x]);
-		jb[pad + off + ts->len[x]] = '\n';
-		off += ts->len[x] + 1;
-	}
 	for (size_t i = 0; i < pad + big; i++)
 		ub[i] = jb[i] >= 'a' && jb[i] <= 'z' ? jb[i] - ('a' - 'A') :
 		    jb[i];
