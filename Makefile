@@ -14,7 +14,7 @@ LDLIBS	 = -ldl -lpthread
 
 SRCS	 = agrep-gpu.c src/clload.c src/filter.c src/multi.c src/hostmatch.c src/input.c src/ocl.c \
 	   src/output.c src/pattern.c src/pool.c src/range.c src/refine.c \
-	   src/scan.c src/search.c src/walk.c \
+	   src/scan.c src/search.c src/walk.c src/plan.c src/devq.c \
 	   src/simd.c src/pp.c src/sassy.c src/cpu.c src/util.c src/edits.c src/json.c src/utf8.c
 HDRS	 = $(wildcard src/*.h)
 BIN	?= agrep-gpu
@@ -69,7 +69,7 @@ SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 SAN_OBJS = $(SRCS:%.c=build/san/%.o) build/san/kernels.o
 
 # make check: the suite a contributor runs (every engine against the
-# oracle).  make check-all: that, then the sanitizer, TSan, MPI, qemu
+# oracle).  make check-all: that, then POCL forced, the sanitizer, TSan, MPI, qemu
 # (other instruction sets, aarch64), fuzzing, valgrind and .deb passes (CI).
 # BATS runs the suites' files two at a time (or one per core) when GNU
 # parallel is there; AGREP_GPU_TESTS=full (make check-full) runs every
@@ -84,8 +84,15 @@ check: agrep-gpu test-progs
 check-full: agrep-gpu test-progs
 	AGREP_GPU_TESTS=full $(BATS) tests/
 
+# Every suite with every scan on POCL (--device=cpu: the device path, the
+# planner's slots and their threads); on a GPU machine
+# AGREP_GPU_DEVICE=gpu make check does the same on the GPU.
+check-pocl: agrep-gpu test-progs
+	AGREP_GPU_DEVICE=cpu $(BATS) tests/
+
 CHECK_FUZZ_SECONDS ?= 30
 check-all: check
+	$(MAKE) check-pocl
 	$(MAKE) check-sanitize
 	$(MAKE) check-tsan
 	$(MAKE) check-mpi
@@ -220,4 +227,4 @@ deb:
 clean:
 	rm -rf build agrep-gpu tests/bin bench/bin tests/fuzz/bin tests/fuzz/work
 
-.PHONY: all deps check check-full check-all check-qemu check-aarch64 cross-aarch64 check-sanitize check-tsan check-mpi install uninstall clean deb
+.PHONY: all deps check check-full check-pocl check-all check-qemu check-aarch64 cross-aarch64 check-sanitize check-tsan check-mpi install uninstall clean deb

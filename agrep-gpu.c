@@ -552,7 +552,10 @@ main(int argc, char **argv)
 		return 1;
 	}
 
-	pool_start(o.threads, OUT_CAP, o.line_buffered);
+	/* Jobs may leave a device's scan in flight (range.c, devq.c) unless
+	 * every scan is the host's. */
+	pool_start(o.threads, OUT_CAP, o.line_buffered, o.device == NULL ||
+	    strcmp(o.device, "host") != 0);
 	out_init(&o, &a.ps);
 	search_init(&o, &a.ps);
 #ifdef AGREP_MPI

@@ -48,7 +48,9 @@ struct pool {
 	pthread_cond_t	 work;		/* a job was queued */
 	pthread_cond_t	 turn;		/* the head moved on */
 	pthread_t	*tids;
-	int		 nthreads;	/* 1: run jobs inline */
+	int		 nthreads;	/* workers */
+	int		 inline_jobs;	/* one worker and no detached jobs:
+					 * jobs run in the submitting thread */
 	int		 started;	/* worker threads running */
 	struct job	*qhead, *qtail;
 	struct job	**ring;		/* jobs in flight, by seq % maxjobs */
@@ -82,6 +84,7 @@ static struct pool P = {
 };
 static __thread struct job *cur;	/* the job this thread runs */
 static __thread struct pool_text *capt;	/* messages kept for later */
+static __thread int detached;		/* cur was detached: hands off */
 
 /* Writes all of p to fd; a failure on stdout stops the run once. */
 static void
@@ -205,7 +208,7 @@ job_maybe_write(struct job *j)
 {
 	if (j->hold)
 		return;
-	if (P.nthreads <= 1 || job_head(j, j->len >= P.out_cap))
+	if (P.inline_jobs || job_head(j, j->len >= P.out_cap))
 		job_write(j);
 }
 
@@ -242,7 +245,7 @@ drain(void)
 static void
 job_finish(struct job *j)
 {
-	if (P.nthreads <= 1) {
+	if (P.inline_jobs) {
 		job_write(j);
 		job_free(j);
 		return;
@@ -257,10 +260,14 @@ static void
 run_job(struct job *j, int worker)
 {
 	cur = j;
+	detached = 0;
 	if (j->fn != NULL)
 		j->fn(j->arg, worker);	/* it checks pool_quit() itself */
 	cur = NULL;
-	job_finish(j);
+	/* A detached job may be finished, and freed, by now. */
+	if (!detached)
+		job_finish(j);
+	detached = 0;
 }
 
 /* A worker takes jobs in order as long as the process lives (see
@@ -285,17 +292,20 @@ worker_main(void *arg)
 }
 
 /*
- * Sets the pipeline up: nthreads workers (1: jobs run in the caller),
- * out_cap bytes of output a job keeps before it waits for its turn.
- * Threads start with the first job.
+ * Sets the pipeline up: nthreads workers (1: jobs run in the caller unless
+ * detach is set), out_cap bytes of output a job keeps before it waits for
+ * its turn; with detach set, jobs may go on after their function returns
+ * (pool_detach).  Threads start with the first job.
  */
 void
-pool_start(int nthreads, size_t out_cap, int line_buffered)
+pool_start(int nthreads, size_t out_cap, int line_buffered, int detach)
 {
 	P.nthreads = nthreads < 1 ? 1 : nthreads;
+	P.inline_jobs = P.nthreads == 1 && !detach;
 	P.out_cap = out_cap;
 	P.line_buffered = line_buffered;
-	P.maxjobs = 4 * (size_t)P.nthreads;
+	/* Detached jobs (a device's ranges in flight) hold places too. */
+	P.maxjobs = 4 * (size_t)P.nthreads + POOL_DETACHED;
 	P.ring = xcalloc(P.maxjobs, sizeof(*P.ring));
 	P.tids = xcalloc((size_t)P.nthreads, sizeof(*P.tids));
 	util_set_sink(pool_msg);	/* messages keep their place */
@@ -334,7 +344,7 @@ job_new(pool_fn fn, void *arg)
 
 	j->fn = fn;
 	j->arg = arg;
-	if (P.nthreads <= 1)
+	if (P.inline_jobs)
 		return j;
 	pthread_mutex_lock(&P.mu);
 	while (P.next_seq - P.head >= P.maxjobs)
@@ -352,7 +362,7 @@ pool_submit(pool_fn fn, void *arg)
 {
 	struct job *j = job_new(fn, arg);
 
-	if (P.nthreads <= 1) {
+	if (P.inline_jobs) {
 		run_job(j, 0);
 		return;
 	}
@@ -374,7 +384,7 @@ pool_submit(pool_fn fn, void *arg)
 void
 pool_submit_last(pool_fn fn, void *arg)
 {
-	if (P.nthreads > 1 && !P.started) {
+	if (!P.inline_jobs && !P.started) {
 		run_job(job_new(fn, arg), 0);
 		return;
 	}
@@ -385,7 +395,7 @@ pool_submit_last(pool_fn fn, void *arg)
 void
 pool_drain(void)
 {
-	if (P.nthreads > 1) {
+	if (!P.inline_jobs) {
 		pthread_mutex_lock(&P.mu);
 		while (P.head < P.next_seq)
 			pthread_cond_wait(&P.turn, &P.mu);
@@ -450,8 +460,8 @@ pool_msg(const char *p, size_t n)
 		job_maybe_write(cur);
 		return;
 	}
-	if (P.nthreads <= 1 || !P.started || P.ended) {
-		if (P.nthreads <= 1 || P.ended)
+	if (P.inline_jobs || !P.started || P.ended) {
+		if (P.inline_jobs || P.ended)
 			wflush();
 		write_all(2, (const unsigned char *)p, n);
 		return;
@@ -564,4 +574,35 @@ int
 pool_write_error(void)
 {
 	return __atomic_load_n(&P.werr, __ATOMIC_RELAXED);
+}
+
+/*
+ * Detached jobs: a job whose work goes on elsewhere (a device's scan in
+ * flight) returns from its function after pool_detach; the thread that
+ * finishes it takes it over (pool_adopt), so its output lands in the job's
+ * place, and ends it (pool_job_end).  Its place in the output order is
+ * kept meanwhile.  Only with detach set at pool_start.
+ */
+struct job *
+pool_detach(void)
+{
+	if (cur == NULL || P.inline_jobs)
+		return NULL;
+	detached = 1;
+	return cur;
+}
+
+/* The calling thread works for detached job j now. */
+void
+pool_adopt(struct job *j)
+{
+	cur = j;
+}
+
+/* Ends detached job j, which this thread adopted. */
+void
+pool_job_end(struct job *j)
+{
+	cur = NULL;
+	job_finish(j);
 }

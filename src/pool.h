@@ -6,6 +6,11 @@
 #include <stddef.h>
 
 /* A job runs on some worker: worker is its index in [0, pool_workers()). */
+/* Places in the output order kept for detached jobs (pool_detach). */
+#define POOL_DETACHED	32
+
+struct job;
+
 typedef void (*pool_fn)(void *arg, int worker);
 
 /* Where a job's output stood (pool_hold), to drop what came after. */
@@ -21,7 +26,8 @@ struct pool_text {
 };
 
 /* pool.c */
-void	pool_start(int nthreads, size_t out_cap, int line_buffered);
+void	pool_start(int nthreads, size_t out_cap, int line_buffered,
+	    int detach);
 int	pool_workers(void);
 int	pool_threaded(void);
 void	pool_submit(pool_fn, void *arg);
@@ -41,5 +47,8 @@ int	pool_job_printed(void);
 int	pool_quit(void);
 void	pool_set_quit(void);
 int	pool_write_error(void);
+struct job *pool_detach(void);
+void	pool_adopt(struct job *);
+void	pool_job_end(struct job *);
 
 #endif

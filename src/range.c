@@ -12,9 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "devq.h"
 #include "hostmatch.h"
 #include "input.h"
 #include "output.h"
+#include "plan.h"
 #include "pool.h"
 #include "scan.h"
 #include "search.h"
@@ -62,6 +64,7 @@ struct rangejob {
 	size_t		 len;
 	uint64_t	 off;
 	int		 tail;
+	uint64_t	 ticket;	/* its turn at the gate */
 };
 
 /* Can a file be searched range by range?  (See above.) */
@@ -246,75 +249,112 @@ stream_load(struct rangebuf *rb, const unsigned char *data, size_t len)
 	return 1;
 }
 
-/* Runs one range of a large file (see above). */
-static void
-range_job(void *arg, int worker)
+/*
+ * The gate: ranges are placed (host or device slot) one at a time, in the
+ * order they were submitted, so that each device's slots finish in that
+ * order: a range's formatting waits only for ranges before it (their line
+ * counts, the file's state), and those are either running on a worker or
+ * ahead of it in their device's queue.
+ */
+static struct {
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	uint64_t	 next;		/* the next ticket to give */
+	uint64_t	 at;		/* the ticket whose turn it is */
+} G = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+static uint64_t
+gate_ticket(void)
 {
-	struct rangejob *rj = arg;
-	struct bigfile *f = rj->f;
-	struct searcher *w = &S.w[worker];
-	const int idx = rj->idx, scan = search_needs_scan();
+	return __atomic_fetch_add(&G.next, 1, __ATOMIC_RELAXED);
+}
+
+static void
+gate_enter(uint64_t ticket)
+{
+	pthread_mutex_lock(&G.mu);
+	while (G.at != ticket)
+		pthread_cond_wait(&G.cv, &G.mu);
+	pthread_mutex_unlock(&G.mu);
+}
+
+static void
+gate_leave(void)
+{
+	pthread_mutex_lock(&G.mu);
+	G.at++;
+	pthread_cond_broadcast(&G.cv);
+	pthread_mutex_unlock(&G.mu);
+}
+
+/*
+ * Places a range of f that starts at input offset at (len bytes when
+ * streamed): NULL for the host, or a device slot, as the planner says
+ * (AGREP_GPU_HOST_MAX: a file larger than it goes to the devices whole).
+ * May wait for the devices to open or for a free slot.
+ */
+static struct dslot *
+range_place(const struct bigfile *f, uint64_t at, uint64_t len)
+{
+	const uint64_t size = f->path ? f->size : at + len;
+	int state = __atomic_load_n(&S.dev_state, __ATOMIC_ACQUIRE);
+
+	if (opt->host_max != SIZE_MAX || plan_mode() == PLAN_DEVICE) {
+		if (size <= S.host_max || devices_wait() == 0)
+			return NULL;
+		return devq_take(1);
+	}
+	if (plan_place(f->range, state, state == 1 ? devq_queued() : 0,
+	    state == 1 && devq_free()) == PLAN_ON_HOST)
+		return NULL;
+	if (state == 2 && devices_wait() == 0)
+		return NULL;
+	return devq_take(1);
+}
+
+/* A range in hand: where its records lie, and what finishing it needs. */
+struct rangectx {
+	struct bigfile	*f;
+	int		 idx;
+	uint64_t	 at;		/* input offset of the slot's byte 0 */
+	int		 ok;		/* it was read */
+	int		 fd;		/* open while a long tail is to come */
+	struct rangebuf	 rb;
+	struct job	*job;		/* detached, finished by the device */
+	int		 waiting;	/* not detached: the worker waits */
+	int		 done;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+};
+
+/*
+ * Finishes a scanned range (bm: its hits): its line count, its records
+ * formatted from the file's state before it (see above), a record that runs
+ * on past the slot streamed, and the file's state after it published.
+ * w: the searcher that streams a long tail.
+ */
+static void
+range_finish(struct rangectx *c, const uint64_t *bm, struct searcher *w)
+{
+	struct bigfile *f = c->f;
+	struct rangebuf *rb = &c->rb;
+	const int idx = c->idx;
 	const int binary_matters = !opt->text && opt->eol == '\n' &&
 	    !opt->count && !opt->list && !opt->list_none && !opt->quiet;
-	struct rangebuf rb = { 0 };
 	struct fstate fs, before;
-	const uint64_t *bm = NULL;
-	uintmax_t lines = 0;
 	struct pool_mark mark;
-	unsigned char *data = rj->data;
-	const size_t dlen = rj->len;
-	const uint64_t at = f->path ? (uint64_t)idx * f->range : rj->off;
-	int fd = -1, nd, ok = 0, assumed;
+	uintmax_t lines = 0;
+	int assumed;
 
-	if (rj->tail) {
-		stream_tail(w, rj);
-		return;
-	}
-	free(rj);
-	/* Large inputs go to the devices (a streamed one once that much has
-	 * been read). */
-	nd = scan && (f->path ? f->size : at + dlen) > S.host_max ?
-	    device(w, !pool_threaded() || S.host_slow) : 0;
-	/* Of several devices, the one with the fewest ranges in flight: a
-	 * faster one frees up sooner and takes more. */
-	int di = -1;
-	for (int i = 0; i < nd; i++)
-		if (di < 0 || __atomic_load_n(&S.dev_busy[i], __ATOMIC_RELAXED) <
-		    __atomic_load_n(&S.dev_busy[di], __ATOMIC_RELAXED))
-			di = i;
-	if (di >= 0)
-		__atomic_add_fetch(&S.dev_busy[di], 1, __ATOMIC_RELAXED);
-	rb.s = di >= 0 ? &w->dev[di] : &w->host;
-	if (rb.s->cap < 2 * f->range)
-		scan_grow(rb.s, 2 * f->range);
-	if (pool_quit())
-		;
-	else if (f->path == NULL)
-		ok = stream_load(&rb, data, dlen);
-	else if ((fd = open(f->path, O_RDONLY)) == -1 ||
-	    range_read(f, idx, fd, &rb) == -1) {
-		if (!opt->silent)
-			warnx_("%s: %s", f->path, strerror(errno));
-		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
-	} else
-		ok = 1;
-	if (!ok)
-		rb.first = rb.end = 0;
-	if (ok && scan && rb.end > rb.first) {
-		int sub = scan_submit(rb.s, 0, rb.end, rb.filled, 0) == 0;
-		bm = scan_finish(rb.s, 0, sub);
-	}
-	if (di >= 0)
-		__atomic_sub_fetch(&S.dev_busy[di], 1, __ATOMIC_RELAXED);
 	if (opt->lineno)
-		lines = range_lines(f, idx, (rb.end > rb.first ?
-		    out_count_eol(rb.chunk, rb.first, rb.end) : 0) +
-		    (uintmax_t)rb.long_tail);
+		lines = range_lines(f, idx, (rb->end > rb->first ?
+		    out_count_eol(rb->chunk, rb->first, rb->end) : 0) +
+		    (uintmax_t)rb->long_tail);
 	/* Format as if nothing before this range made the file binary or
 	 * done; check, and format again if it did. */
 	out_file_start(&fs, f->name, f->show_name);
 	out_file_size(&fs, f->tsize);
-	fs.off = at + rb.first;
+	fs.off = c->at + rb->first;
 	fs.lines = lines;
 	pool_hold(binary_matters, &mark);
 	if (idx == 0 || range_ready(f, idx)) {
@@ -323,39 +363,156 @@ range_job(void *arg, int worker)
 		fs.done = before.done;
 	}
 	assumed = fs.binary;	/* binary from the range's start */
-	range_format(&fs, &rb, bm);
+	range_format(&fs, rb, bm);
 	before = range_state(f, idx);
 	if ((before.binary && !assumed) || before.done) {
 		pool_restore(&mark);
 		out_file_start(&fs, f->name, f->show_name);
 		out_file_size(&fs, f->tsize);
-		fs.off = at + rb.first;
+		fs.off = c->at + rb->first;
 		fs.lines = lines;
 		fs.binary = before.binary;
 		fs.done = before.done;
-		range_format(&fs, &rb, bm);
+		range_format(&fs, rb, bm);
 	}
 	pool_hold(0, NULL);
-	if (ok && rb.long_tail && !fs.done) {
-		/* The record at rb.end runs on past the slot: stream it. */
-		size_t have = rb.filled - rb.end;
+	if (c->ok && rb->long_tail && !fs.done) {
+		/* The record at rb->end runs on past the slot: stream it. */
+		size_t have = rb->filled - rb->end;
 		int eof = 0;
-		memmove(rb.chunk, rb.chunk + rb.end, have);
-		w->read_pos = (uint64_t)idx * f->range + rb.filled;
+		memmove(rb->chunk, rb->chunk + rb->end, have);
+		w->read_pos = c->at + rb->filled;
 		w->read_left = UINT64_MAX;
-		if (lseek(fd, (off_t)w->read_pos, SEEK_SET) == (off_t)-1 ||
-		    long_record(w, fd, &fs, rb.s, 0, &have, &eof) == -1)
+		if (lseek(c->fd, (off_t)w->read_pos, SEEK_SET) == (off_t)-1 ||
+		    long_record(w, c->fd, &fs, rb->s, 0, &have, &eof) == -1)
 			__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
 	}
-	if (fd != -1)
-		close(fd);
-	free(data);
+	if (c->fd != -1)
+		close(c->fd);
+	c->fd = -1;
 	/* The file's state after this range. */
 	fs.nsel += before.nsel;
 	fs.binary |= before.binary;
 	fs.done |= before.done;
 	fs.name = f->name;
 	range_done(f, &fs);
+}
+
+/* A device finished a range's scan: its thread finishes the range, in the
+ * range's place of the output. */
+static void
+range_resume(void *arg, struct scanner *s, const uint64_t *bm)
+{
+	struct rangectx *c = arg;
+	struct searcher tail;
+
+	(void)s;
+	memset(&tail, 0, sizeof(tail));
+	range_finish(c, bm, &tail);
+	if (!c->waiting) {
+		free(c);
+		return;
+	}
+	pthread_mutex_lock(&c->mu);
+	c->done = 1;
+	pthread_cond_signal(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+}
+
+/* Reads range c of its file (or loads its streamed bytes) into rb->s;
+ * sets c->ok. */
+static void
+range_load(struct rangectx *c, const unsigned char *data, size_t dlen)
+{
+	struct bigfile *f = c->f;
+
+	if (c->rb.s->cap < 2 * f->range)
+		scan_grow(c->rb.s, 2 * f->range);
+	if (pool_quit())
+		;
+	else if (f->path == NULL)
+		c->ok = stream_load(&c->rb, data, dlen);
+	else if ((c->fd = open(f->path, O_RDONLY)) == -1 ||
+	    range_read(f, c->idx, c->fd, &c->rb) == -1) {
+		if (!opt->silent)
+			warnx_("%s: %s", f->path, strerror(errno));
+		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	} else
+		c->ok = 1;
+	if (!c->ok)
+		c->rb.first = c->rb.end = 0;
+}
+
+/* Runs one range of a large input (see above): placed by the planner, then
+ * scanned here on the host, or handed to a device slot (the worker goes
+ * on; the device's thread finishes the range). */
+static void
+range_job(void *arg, int worker)
+{
+	struct rangejob *rj = arg;
+	struct searcher *w = &S.w[worker];
+	const int scan = search_needs_scan();
+	struct rangectx *c;
+	struct dslot *ds = NULL;
+	unsigned char *data = rj->data;
+	const size_t dlen = rj->len;
+
+	gate_enter(rj->ticket);
+	if (rj->tail) {
+		gate_leave();
+		stream_tail(w, rj);
+		return;
+	}
+	c = xcalloc(1, sizeof(*c));
+	c->f = rj->f;
+	c->idx = rj->idx;
+	c->at = c->f->path ? (uint64_t)c->idx * c->f->range : rj->off;
+	c->fd = -1;
+	free(rj);
+	if (scan && !pool_quit())
+		ds = range_place(c->f, c->at, dlen);
+	gate_leave();
+	if (ds != NULL) {
+		int sc = 0;
+		c->rb.s = devq_scanner(ds);
+		range_load(c, data, dlen);
+		free(data);
+		if (c->ok && c->rb.end > c->rb.first)
+			sc = scan_submit(c->rb.s, 0, c->rb.end,
+			    c->rb.filled, 0) != 0 ? -1 : 1;
+		/* Once handed over, c belongs to the device's thread (it
+		 * frees it), unless this worker waits for it. */
+		const int waiting = (c->job = pool_detach()) == NULL;
+		if (waiting) {
+			c->waiting = 1;
+			pthread_mutex_init(&c->mu, NULL);
+			pthread_cond_init(&c->cv, NULL);
+		}
+		devq_hand(ds, sc, c->rb.end - c->rb.first, range_resume, c,
+		    c->job);
+		if (waiting) {
+			pthread_mutex_lock(&c->mu);
+			while (!c->done)
+				pthread_cond_wait(&c->cv, &c->mu);
+			pthread_mutex_unlock(&c->mu);
+			pthread_mutex_destroy(&c->mu);
+			pthread_cond_destroy(&c->cv);
+			free(c);
+		}
+		return;
+	}
+	const double t0 = util_now();
+	const uint64_t *bm = NULL;
+	c->rb.s = &w->host;
+	range_load(c, data, dlen);
+	free(data);
+	if (c->ok && scan && c->rb.end > c->rb.first) {
+		scan_submit(c->rb.s, 0, c->rb.end, c->rb.filled, 0);
+		bm = scan_finish(c->rb.s, 0, 1);
+		plan_host_done(c->rb.end - c->rb.first, util_now() - t0);
+	}
+	range_finish(c, bm, w);
+	free(c);
 }
 
 /* Returns 1 when the ranges before idx are formatted already. */
@@ -401,14 +558,15 @@ submit_ranges(const char *path, int show_name, uint64_t size)
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->cv, NULL);
 	out_file_start(&f->fs, f->name, show_name);
-	if (search_needs_scan() && size > S.host_max)
+	if (search_needs_scan() && devices_pay(path, size))
 		devices_start();
 	/* Every range is submitted, even after -q: each one releases the
 	 * file, and one that quits early does nothing else. */
 	const int n = f->nranges;	/* the last range frees f */
 	for (int i = 0; i < n; i++) {
 		struct rangejob *rj = xmalloc(sizeof(*rj));
-		*rj = (struct rangejob){ .f = f, .idx = i };
+		*rj = (struct rangejob){ .f = f, .idx = i,
+		    .ticket = gate_ticket() };
 		pool_submit(range_job, rj);
 	}
 }
@@ -469,7 +627,8 @@ submit_stream(int fd, const char *name, int show_name)
 		len = eof ? have : t ? (size_t)(t - buf) + 1 : 0;
 		if (!eof && len == 0) {
 			/* A record longer than a range: the ring takes over. */
-			*rj = (struct rangejob){ f, idx, buf, have, off, 1 };
+			*rj = (struct rangejob){ f, idx, buf, have, off, 1,
+			    gate_ticket() };
 			break;
 		}
 		if (len < have) {
@@ -477,10 +636,11 @@ submit_stream(int fd, const char *name, int show_name)
 			carry = xmalloc(ncarry);
 			memcpy(carry, buf + len, ncarry);
 		}
-		if (__atomic_load_n(&S.dev_state, __ATOMIC_RELAXED) == 0 && search_needs_scan() &&
-		    off + len > S.host_max)
+		if (__atomic_load_n(&S.dev_state, __ATOMIC_RELAXED) == 0 &&
+		    search_needs_scan() && stream_pays(buf, len, off + len))
 			devices_start();
-		*rj = (struct rangejob){ f, idx++, buf, len, off, 0 };
+		*rj = (struct rangejob){ f, idx++, buf, len, off, 0,
+		    gate_ticket() };
 		off += len;
 		pthread_mutex_lock(&f->mu);
 		/* Bounded memory: at most two ranges per worker read ahead
@@ -495,7 +655,8 @@ submit_stream(int fd, const char *name, int show_name)
 		pool_submit(range_job, rj);
 		if (eof && have == len) {
 			rj = xcalloc(1, sizeof(*rj));
-			*rj = (struct rangejob){ f, idx, NULL, 0, off, 0 };
+			*rj = (struct rangejob){ f, idx, NULL, 0, off, 0,
+			    gate_ticket() };
 			break;
 		}
 	}

@@ -492,6 +492,20 @@ scan_chunk(struct scanner *s, int slot)
 	return s->slot[slot].buf + s->pad;
 }
 
+/* Tests: AGREP_GPU_FAULT=N makes the Nth device scan of the run fail to
+ * start, as a device that fails mid-run would. */
+static int
+fault_now(void)
+{
+	static long at = -1, scans;
+
+	if (__atomic_load_n(&at, __ATOMIC_RELAXED) < 0) {
+		const char *e = getenv("AGREP_GPU_FAULT");
+		__atomic_store_n(&at, e != NULL ? atol(e) : 0, __ATOMIC_RELAXED);
+	}
+	return at > 0 && __atomic_add_fetch(&scans, 1, __ATOMIC_RELAXED) == at;
+}
+
 static cl_int submit_locked(struct scanner *, struct scan_slot *,
     const unsigned char *, cl_mem, cl_mem, cl_uint, cl_uint, cl_uint,
     cl_uint, cl_uint, cl_uint, size_t, size_t, size_t, size_t);
@@ -594,6 +608,10 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 	npat = (cl_uint)s->ps->npat;
 	k = (cl_uint)s->ps->k;
 	eol = s->eol;
+	if (fault_now()) {
+		warnx_("OpenCL: a fault injected (AGREP_GPU_FAULT)");
+		return -1;
+	}
 	pthread_mutex_lock(s->lock);
 	err = submit_locked(s, sl, host, text, bm, pad_blocks, slice_blocks,
 	    nslices, npat, k, eol, len, tail, bbytes, items);

@@ -20,10 +20,12 @@
 #include <unistd.h>
 
 #include "cpu.h"
+#include "devq.h"
 #include "hostmatch.h"
 #include "multi.h"
 #include "input.h"
 #include "output.h"
+#include "plan.h"
 #include "pool.h"
 #include "scan.h"
 #include "search.h"
@@ -54,6 +56,7 @@ open_devices(void)
 	struct ocl_dev d[OCL_MAXDEV];
 	size_t hostcap = opt->chunk ? opt->chunk : CHUNK_CPU;
 	int n, nd = 0;
+	const double t0 = util_now();
 
 	if ((n = ocl_choose_all(opt->device, d, OCL_MAXDEV)) <= 0) {
 		__atomic_store_n(&S.failed, 1, __ATOMIC_RELAXED);
@@ -86,9 +89,16 @@ open_devices(void)
 		    opt->slice) == -1)
 			warnx_("warning: %s unusable%s", d[i].name, nd == 0 &&
 			    i == n - 1 ? "; using the host matcher" : "");
-		else
+		else {
+			plan_dev_open(nd, d[i].name, !(d[i].type &
+			    CL_DEVICE_TYPE_CPU), util_now() - t0);
 			nd++;
+		}
 	}
+	/* Slots in flight per device: enough for every worker to fill one
+	 * while the device scans others. */
+	if (nd > 0)
+		devq_init(S.dev, nd, S.nw + 2 < 16 ? S.nw + 2 : 16);
 	return nd;
 }
 
@@ -177,6 +187,93 @@ device(struct searcher *w, int wait)
 	return w->ndev;
 }
 
+/* Starts the devices if need be and waits for them; returns the number
+ * open. */
+int
+devices_wait(void)
+{
+	devices_start();
+	pthread_mutex_lock(&S.mu);
+	while (S.dev_state == 2)
+		pthread_cond_wait(&S.cv, &S.mu);
+	pthread_mutex_unlock(&S.mu);
+	return S.dev_state == 1 ? S.ndev : 0;
+}
+
+#define PROBE_BYTES	((size_t)64 << 10)
+#define PROBE_WARM	((size_t)4 << 10)
+
+/* Times the host matcher over the first whole records of text[0, len)
+ * (up to PROBE_BYTES, after a warm-up that builds its tables), for the
+ * planner; once a run. */
+static void
+host_probe(const unsigned char *text, size_t len)
+{
+	const size_t pad = scan_pad(pats);
+	unsigned char *buf;
+	uint64_t *bm;
+	double t0;
+
+	if (plan_probed() || len == 0)
+		return;
+	if (len > PROBE_BYTES) {
+		const unsigned char *t = memrchr(text, opt->eol, PROBE_BYTES);
+		len = t != NULL && t > text + PROBE_BYTES / 4 ?
+		    (size_t)(t - text) + 1 : PROBE_BYTES;
+	}
+	buf = xmalloc(pad + len + 64);
+	bm = xcalloc(len / 64 + 2, sizeof(*bm));
+	memset(buf, opt->eol, pad);
+	memcpy(buf + pad, text, len);
+	hm_scan(pats, buf, pad, len < PROBE_WARM ? len : PROBE_WARM, opt->eol,
+	    bm);
+	t0 = util_now();
+	hm_scan(pats, buf, pad, len, opt->eol, bm);
+	plan_probe(len, util_now() - t0);
+	free(bm);
+	free(buf);
+}
+
+/* Do the devices pay for a file of size bytes?  (The planner's rule, with
+ * the host probed on the file's first bytes; AGREP_GPU_HOST_MAX: larger
+ * files go to the devices.) */
+int
+devices_pay(const char *path, uint64_t size)
+{
+	if (S.dev_state == -1)
+		return 0;
+	if (opt->host_max != SIZE_MAX)
+		return size > S.host_max;
+	if (plan_mode() != PLAN_AUTO)
+		return plan_mode() == PLAN_DEVICE;
+	if (!plan_probed()) {
+		unsigned char *b = xmalloc(PROBE_BYTES);
+		int fd = open(path, O_RDONLY);
+		ssize_t n = fd != -1 ? in_pread(fd, b, PROBE_BYTES, 0) : -1;
+		if (n > 0)
+			host_probe(b, (size_t)n);
+		if (fd != -1)
+			close(fd);
+		free(b);
+	}
+	return plan_start_devices(size);
+}
+
+/* The same for a stream of which total bytes came so far, the last len of
+ * them in buf. */
+int
+stream_pays(const unsigned char *buf, size_t len, uint64_t total)
+{
+	if (S.dev_state == -1)
+		return 0;
+	if (opt->host_max != SIZE_MAX)
+		return total > S.host_max;
+	if (plan_mode() != PLAN_AUTO)
+		return plan_mode() == PLAN_DEVICE;
+	host_probe(buf, len);
+	return plan_start_devices(total);
+}
+
 void
 search_init(const struct options *o, const struct patset *ps)
 {
@@ -196,20 +293,11 @@ search_init(const struct options *o, const struct patset *ps)
 	/* Ranges of half a chunk, the other half for the record at its end;
 	 * not tiny even when the chunks are (AGREP_GPU_CHUNK in tests). */
 	S.range = cap / 2 > RANGE_MIN ? cap / 2 : RANGE_MIN;
-	/* The host's cost per byte grows with the patterns and their blocks
-	 * (work, in patterns of one word); a GPU's hardly does, and past
-	 * o->host_max / work bytes its start-up pays.  With the shared filter
-	 * (multi.c, from MF_MINPAT covered patterns on), the covered patterns
-	 * cost the host about MF_WORK patterns' scan together, whatever their
-	 * number, while a device still scans every one of them (dev): POCL's
-	 * cost grows with them as the host engines' did (2 cores: 1.7 s for
-	 * 100 patterns over 34 MB, the host with the filter 0.31 s on one
-	 * core; 1,000 patterns over the Bible 1.6 s against 0.04 s), a GPU's
-	 * slowly (H100: 0.65 s for 1,000 patterns over 34 MB).  Which device
-	 * opens is not known yet, so the break-even grows by (dev / work)^2:
-	 * 100 patterns of up to 64 bytes stay on the host 20 times longer
-	 * than one pattern (20 GB with the default 1 GiB), 1,000 patterns
-	 * 1,900 times.  bench/RESULTS-many.md. */
+	/* The host's cost per byte, in patterns of one word (work): with
+	 * the shared filter (multi.c) the covered patterns cost about MF_WORK
+	 * patterns' scan together; a device scans every pattern word (dev).
+	 * Work sets the size below which a file stays one job and the range
+	 * size; dev goes into the planner's device model. */
 	size_t work = 0, dev = 0;
 	for (size_t p = 0; p < ps->npat; p++)
 		dev += ps->pat[p].nwords;
@@ -224,19 +312,14 @@ search_init(const struct options *o, const struct patset *ps)
 	if (mf == NULL || work >= dev)
 		work = dev;
 	work = work > 0 ? work : 1;
-	/* By default the limit grows with the workers: the host's speed
-	 * does, a device's start-up does not.  512 MiB a worker: a GPU (0.45 s
-	 * to start, then ~15 GB/s) pays above about 0.4 GB per core of
-	 * ~1 GB/s (H100 machine, 16 cores: the host took 1 GB in 0.13 s
-	 * against 0.41 s, 8.6 GB in 1.09 s against 0.92-1.00 s), and POCL
-	 * was never faster than the host's threads (2 cores, 34-256 MB;
-	 * README, Host matcher break-even). */
-	size_t base = o->host_max != SIZE_MAX ? o->host_max :
-	    HOST_PER_WORKER * (size_t)S.nw;
-	S.host_max = base / work;
-	for (int i = 0; i < 2 && dev > work; i++)
-		S.host_max = S.host_max > SIZE_MAX / (dev / work) ? SIZE_MAX :
-		    S.host_max * (dev / work);
+	/* The planner decides in automatic mode; a device asked for takes
+	 * every scan; AGREP_GPU_HOST_MAX (tests, benchmarks) sends the
+	 * inputs larger than it to the devices. */
+	enum plan_mode mode = o->device != NULL && strcmp(o->device, "host") ==
+	    0 ? PLAN_HOST : auto_device() ? PLAN_AUTO : PLAN_DEVICE;
+	S.host_max = o->host_max != SIZE_MAX ? o->host_max :
+	    mode == PLAN_DEVICE ? 0 : SIZE_MAX;
+	plan_init(ps, mode, S.nw, dev);
 	S.host_slow = work > 4;
 	S.split_min = o->chunk ? 0 : (S.exact ? SPLIT_MIN_EXACT : SPLIT_MIN) /
 	    work;
@@ -244,9 +327,10 @@ search_init(const struct options *o, const struct patset *ps)
 	 * several devices. */
 	if (S.host_slow && S.range > RANGE_SLOW)
 		S.range = RANGE_SLOW;
-	/* Patterns past PAT_MAXLEN (k = 0 only) are the host's (hm_scan). */
-	if ((o->device != NULL && strcmp(o->device, "host") == 0) || S.exact ||
-	    ps->maxlen > PAT_MAXLEN)
+	/* Patterns past PAT_MAXLEN (k = 0 only) are the host's (hm_scan);
+	 * so is the exact search (memmem) unless a device was asked for. */
+	if (mode == PLAN_HOST || (S.exact && mode == PLAN_AUTO &&
+	    o->host_max == SIZE_MAX) || ps->maxlen > PAT_MAXLEN)
 		S.dev_state = -1;
 }
 
@@ -304,8 +388,10 @@ search_end(void)
 			scan_close(&S.w[i].dev[d]);
 		scan_close(&S.w[i].host);
 	}
+	devq_end();
 	for (int i = S.ndev - 1; i >= 0; i--)
 		scan_close(&S.dev[i]);
+	plan_end();
 	free(S.w);
 	S.w = NULL;
 }

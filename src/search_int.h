@@ -83,6 +83,9 @@ extern struct search S;
 
 /* search.c */
 int	 device(struct searcher *, int wait);
+int	 devices_wait(void);
+int	 devices_pay(const char *path, uint64_t size);
+int	 stream_pays(const unsigned char *, size_t, uint64_t total);
 void	 devices_start(void);
 const uint64_t *scan_finish(struct scanner *, int slot, int submitted);
 int	 long_record(struct searcher *, int fd, struct fstate *,

@@ -15,6 +15,7 @@ void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
 void	 util_set_sink(void (*)(const char *, size_t));
 void	 warnx_(const char *, ...) __attribute__((format(printf, 1, 2)));
+double	 util_now(void);
 void	 fatalx(const char *, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 /* ASCII case only, whatever the locale (-i folds other characters in

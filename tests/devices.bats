@@ -138,14 +138,14 @@ has_gpu() {
 
 @test "no OpenCL driver: a small input under the host limit needs no device" {
 	mkdir novendors
-	run -0 --separate-stderr env OCL_ICD_VENDORS="$PWD/novendors" \
-	    agrep-gpu -n needle text
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE \
+	    OCL_ICD_VENDORS="$PWD/novendors" agrep-gpu -n needle text
 	assert_output "$(grep -F -n needle text)"
 	assert_equal "$stderr" ''
 	run -0 agrep-gpu --device=host -n -k 1 needle text
 	local want="$output"
-	run -0 --separate-stderr env OCL_ICD_VENDORS="$PWD/novendors" \
-	    agrep-gpu -n -k 1 needle text
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE \
+	    OCL_ICD_VENDORS="$PWD/novendors" agrep-gpu -n -k 1 needle text
 	assert_output "$want"
 	assert_equal "$stderr" ''
 }
@@ -175,8 +175,8 @@ has_gpu() {
 	    AGREP_GPU_HOST_MAX=0 agrep-gpu --device=host -n -k 1 needle text
 	assert_output "$want"
 	assert_equal "$stderr" ''
-	run -0 --separate-stderr env AGREP_GPU_OPENCL_LIB=/nonexistent.so \
-	    agrep-gpu -n -k 1 needle text
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE \
+	    AGREP_GPU_OPENCL_LIB=/nonexistent.so agrep-gpu -n -k 1 needle text
 	assert_output "$want"
 	assert_equal "$stderr" ''
 }
@@ -187,7 +187,7 @@ has_gpu() {
 	    agrep-gpu --device=host -c -k 1 needle text
 	assert_output "$(agrep-gpu --device=host -c -k 1 needle text)"
 	refute_regex "$stderr" 'libOpenCL'
-	run -0 --separate-stderr env LD_DEBUG=files \
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE LD_DEBUG=files \
 	    agrep-gpu -c -k 1 needle text
 	refute_regex "$stderr" 'libOpenCL'
 	run --separate-stderr env LD_DEBUG=files agrep-gpu --list-devices

@@ -227,12 +227,14 @@ elapsed_lt() {
 	cd "$dir"
 	"${run_as[@]}" test -r a && ! "${run_as[@]}" test -r locked ||
 	    { rm -rf "$dir"; skip "cannot make an unreadable file here"; }
-	run -2 --separate-stderr "${run_as[@]}" "$AGREP_GPU" abc a locked c
+	run -2 --separate-stderr "${run_as[@]}" env -u AGREP_GPU_DEVICE \
+	    "$AGREP_GPU" abc a locked c
 	local out="$output" err="$stderr"
 	run -2 --separate-stderr "${run_as[@]}" "$AGREP_GPU" --device=host -c -k 1 \
 	    abcdef locked d
 	local out2="$output" err2="$stderr"
-	run -2 --separate-stderr "${run_as[@]}" "$AGREP_GPU" -r abc sub
+	run -2 --separate-stderr "${run_as[@]}" env -u AGREP_GPU_DEVICE \
+	    "$AGREP_GPU" -r abc sub
 	local out3="$output" err3="$stderr"
 	cd "$BATS_TEST_TMPDIR"
 	rm -rf "$dir"

@@ -10,8 +10,11 @@ mkdir -p "$BATS_RUN_TMPDIR/bin"
 ln -sf "$AGREP_GPU" "$BATS_RUN_TMPDIR/bin/agrep-gpu"
 # tests/bin holds the test programs the Makefile builds (oracle, generators).
 export PATH="$BATS_RUN_TMPDIR/bin:$TOP/tests/bin:$PATH"
-# Tests run on the CPU OpenCL device (POCL) unless they choose otherwise.
-export AGREP_GPU_DEVICE="${AGREP_GPU_DEVICE:-cpu}"
+# Tests run in automatic mode (the host, on a machine without a GPU) unless
+# they choose otherwise (AGREP_GPU_HOST_MAX=0: the devices) or the run sets
+# AGREP_GPU_DEVICE: `make check-pocl` puts every scan on POCL, and on a GPU
+# machine AGREP_GPU_DEVICE=gpu every scan on the GPU.  Tests of the
+# automatic choice unset it.
 export LC_ALL=C
 unset GREP_COLORS NO_COLOR AGREP_GPU_CHUNK AGREP_GPU_SLICE AGREP_GPU_HOST_MAX
 # depth QUICK FULL: the default of a suite's random-case knob: QUICK for

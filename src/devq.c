@@ -1,0 +1,249 @@
+/*
+ * devq.c: the devices' slots in flight.  Each open device has a few slots
+ * (a scanner clone each: pinned text and bitmap buffers, allocated once
+ * and reused) and threads of its own.  A worker takes a free slot
+ * (devq_take, in the order the ranges were submitted), reads its range
+ * into it, starts the scan and hands the slot over (devq_hand) with what
+ * finishes the range; then it goes on with other work.  The device's
+ * threads take the slots in the order they were taken, wait for their
+ * scans, and run the finishing function (formatting, in the range's place
+ * of the output: pool_adopt).  So a range in flight never holds a worker,
+ * several workers fill a device's slots at once, and each device has its
+ * own queue: the only lock is taken once a range.
+ *
+ * A device whose scan fails gets no more slots: its range is scanned on
+ * the host (scan_finish warns once) and the later ones go to the others
+ * or the host (AGREP_GPU_FAULT, scan.c, fails one for the tests).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devq.h"
+#include "input.h"
+#include "plan.h"
+#include "pool.h"
+#include "search_int.h"
+#include "util.h"
+
+#define DEVQ_SLOTS_MAX	64
+
+struct dslot {
+	struct scanner	 sc;		/* a clone of the device's scanner */
+	int		 dev;
+	int		 cloned;
+	int		 handed;	/* the worker is done with it */
+	int		 scan;		/* 1 submitted, -1 failed, 0 none */
+	uint64_t	 bytes;
+	double		 t_hand;
+	devq_fn		 fn;
+	void		*arg;
+	struct job	*job;		/* the range's job, detached */
+	struct dslot	*next;		/* in the FIFO or the free list */
+};
+
+static struct {
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	int		 ndev;
+	struct scanner	*devs;
+	struct dslot	*slots;
+	struct dslot	*freel[OCL_MAXDEV];
+	int		 nfree[OCL_MAXDEV];
+	struct dslot	*head[OCL_MAXDEV], *tail[OCL_MAXDEV];
+	int		 failed[OCL_MAXDEV];
+	uint64_t	 queued;	/* bytes handed over, not finished */
+} Q = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+/* One of a device's finishing threads; it lives as long as the process
+ * (see pool_end). */
+static void *
+finisher(void *arg)
+{
+	const int d = (int)(intptr_t)arg;
+
+	for (;;) {
+		struct dslot *sl;
+		const uint64_t *bm = NULL;
+
+		pthread_mutex_lock(&Q.mu);
+		while (Q.head[d] == NULL || !Q.head[d]->handed)
+			pthread_cond_wait(&Q.cv, &Q.mu);
+		sl = Q.head[d];
+		if ((Q.head[d] = sl->next) == NULL)
+			Q.tail[d] = NULL;
+		pthread_mutex_unlock(&Q.mu);
+		/* Messages and output go in the range's place from here. */
+		if (sl->job != NULL)
+			pool_adopt(sl->job);
+		if (sl->scan != 0) {
+			bm = sl->scan > 0 ? scan_wait(&sl->sc, 0) : NULL;
+			if (bm == NULL) {
+				__atomic_store_n(&Q.failed[d], 1,
+				    __ATOMIC_RELAXED);
+				bm = scan_finish(&sl->sc, 0, 0);
+			} else
+				plan_dev_done(d, sl->bytes, sl->t_hand,
+				    util_now());
+		}
+		sl->fn(sl->arg, &sl->sc, bm);
+		if (sl->job != NULL)
+			pool_job_end(sl->job);
+		pthread_mutex_lock(&Q.mu);
+		Q.queued -= sl->bytes;
+		sl->next = Q.freel[d];
+		Q.freel[d] = sl;
+		Q.nfree[d]++;
+		pthread_cond_broadcast(&Q.cv);
+		pthread_mutex_unlock(&Q.mu);
+	}
+	return NULL;
+}
+
+/* Sets up slots (per device) and the finishing threads of ndev open
+ * devices (their scanners: devs); once. */
+void
+devq_init(struct scanner *devs, int ndev, int slots)
+{
+	const char *e = getenv("AGREP_GPU_SLOTS");
+
+	if (e != NULL && atoi(e) > 0)
+		slots = atoi(e);
+	slots = slots < 1 ? 1 : slots > DEVQ_SLOTS_MAX ? DEVQ_SLOTS_MAX : slots;
+	Q.devs = devs;
+	Q.slots = xcalloc((size_t)(ndev * slots), sizeof(*Q.slots));
+	for (int d = 0; d < ndev; d++)
+		for (int i = 0; i < slots; i++) {
+			struct dslot *sl = &Q.slots[d * slots + i];
+			sl->dev = d;
+			sl->next = Q.freel[d];
+			Q.freel[d] = sl;
+			Q.nfree[d]++;
+		}
+	/* A finishing thread per slot: each scan is waited for as soon as
+	 * it is done (its time measured), and ranges are formatted side by
+	 * side, even while one waits for the ranges before it. */
+	for (int d = 0; d < ndev; d++)
+		for (int t = 0; t < slots; t++) {
+			pthread_t tid;
+			if (pthread_create(&tid, NULL, finisher,
+			    (void *)(intptr_t)d) != 0)
+				fatalx("cannot create a thread");
+		}
+	pthread_mutex_lock(&Q.mu);
+	Q.ndev = ndev;
+	pthread_mutex_unlock(&Q.mu);
+}
+
+/* The device with the most free slots, or -1; *live: some device has not
+ * failed.  Q.mu held. */
+static int
+pick(int *live)
+{
+	int best = -1;
+
+	*live = 0;
+	for (int d = 0; d < Q.ndev; d++) {
+		if (__atomic_load_n(&Q.failed[d], __ATOMIC_RELAXED))
+			continue;
+		*live = 1;
+		if (Q.nfree[d] > 0 && (best < 0 || Q.nfree[d] > Q.nfree[best]))
+			best = d;
+	}
+	return best;
+}
+
+/* Bytes handed to the devices and not finished yet. */
+uint64_t
+devq_queued(void)
+{
+	return __atomic_load_n(&Q.queued, __ATOMIC_RELAXED);
+}
+
+/* Is a slot free on some device now? */
+int
+devq_free(void)
+{
+	int live, d;
+
+	pthread_mutex_lock(&Q.mu);
+	d = pick(&live);
+	pthread_mutex_unlock(&Q.mu);
+	return d >= 0;
+}
+
+/*
+ * Takes a free slot of the device with the most (with wait set, waiting
+ * for one), and puts it at the end of its device's queue: the caller must
+ * hand it over (devq_hand) whatever happens.  Returns NULL when there is
+ * none (every device failed, or none free and wait clear).
+ */
+struct dslot *
+devq_take(int wait)
+{
+	struct dslot *sl;
+	int d, live;
+
+	pthread_mutex_lock(&Q.mu);
+	while ((d = pick(&live)) < 0 && live && wait)
+		pthread_cond_wait(&Q.cv, &Q.mu);
+	if (d < 0) {
+		pthread_mutex_unlock(&Q.mu);
+		return NULL;
+	}
+	sl = Q.freel[d];
+	Q.freel[d] = sl->next;
+	Q.nfree[d]--;
+	sl->next = NULL;
+	sl->handed = 0;
+	if (Q.tail[d] != NULL)
+		Q.tail[d]->next = sl;
+	else
+		Q.head[d] = sl;
+	Q.tail[d] = sl;
+	pthread_mutex_unlock(&Q.mu);
+	if (!sl->cloned) {
+		scan_clone(&sl->sc, &Q.devs[d]);
+		sl->cloned = 1;
+	}
+	return sl;
+}
+
+/* The slot's scanner: its slot 0 takes the range. */
+struct scanner *
+devq_scanner(struct dslot *sl)
+{
+	return &sl->sc;
+}
+
+/* Hands a slot over: scan 1, its scan was started; -1, it failed to start;
+ * 0, nothing to scan.  fn(arg, scanner, hits) finishes it, as job (detached:
+ * ended after fn; NULL: none). */
+void
+devq_hand(struct dslot *sl, int scan, uint64_t bytes, devq_fn fn, void *arg,
+    struct job *job)
+{
+	pthread_mutex_lock(&Q.mu);
+	sl->job = job;
+	sl->scan = scan;
+	sl->bytes = bytes;
+	sl->fn = fn;
+	sl->arg = arg;
+	sl->t_hand = util_now();
+	sl->handed = 1;
+	Q.queued += bytes;
+	pthread_cond_broadcast(&Q.cv);
+	pthread_mutex_unlock(&Q.mu);
+}
+
+/* Releases the slots' buffers (every slot is free: the jobs drained). */
+void
+devq_end(void)
+{
+	for (int d = 0; d < Q.ndev; d++)
+		for (struct dslot *sl = Q.freel[d]; sl != NULL; sl = sl->next)
+			if (sl->cloned) {
+				scan_close(&sl->sc);
+				sl->cloned = 0;
+			}
+}

@@ -1,0 +1,27 @@
+/* devq.h: the devices' slots in flight: a worker fills a slot and hands
+ * it over; the device's own threads wait for its scan and finish it. */
+#ifndef AGREP_DEVQ_H
+#define AGREP_DEVQ_H
+
+#include <stdint.h>
+
+#include "pool.h"
+#include "scan.h"
+
+struct dslot;
+
+/* What finishes a slot's range once its scan is done (bm: its hits, NULL
+ * when nothing was scanned).  It runs on one of the device's threads. */
+typedef void (*devq_fn)(void *arg, struct scanner *, const uint64_t *bm);
+
+/* devq.c */
+void	 devq_init(struct scanner *devs, int ndev, int slots);
+int	 devq_free(void);
+uint64_t devq_queued(void);
+struct dslot *devq_take(int wait);
+struct scanner *devq_scanner(struct dslot *);
+void	 devq_hand(struct dslot *, int scan, uint64_t bytes, devq_fn,
+	    void *arg, struct job *);
+void	 devq_end(void);
+
+#endif

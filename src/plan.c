@@ -1,0 +1,450 @@
+/*
+ * plan.c: the planner.  It decides where the ranges of a large input are
+ * scanned, from a throughput model that is measured, not assumed:
+ *
+ *  - the host: bytes per second of one worker, first from a probe (the
+ *    host matcher timed over the first bytes of the input, whatever the
+ *    patterns and filters make of them), then from the ranges the workers
+ *    finish;
+ *  - a device: seconds per byte = 1 / feed + work / wps, where work is the
+ *    patterns' 64-bit words (what the kernels scan per text byte), feed the
+ *    rate at which one pattern word is scanned (the copy and the launch
+ *    dominate) and wps the word-bytes per second of a kernel-bound scan;
+ *    plus its start-up (context, program).  The figures of the devices
+ *    opened before are cached ($XDG_CACHE_HOME/agrep-gpu/plan.txt, updated
+ *    at the end of each run that measured them; delete the file, or set
+ *    AGREP_GPU_PLAN_RESET, to start from the built-in priors; nothing is
+ *    read or written with AGREP_GPU_NO_CACHE); during the run, a device's
+ *    own rate (bytes over the time it was busy) replaces the model as soon
+ *    as it finished two ranges.
+ *
+ * The rule (AGREP_GPU_STATS=1 prints the figures and each decision):
+ *  - the devices are started for a file when the host alone would take
+ *    longer than a device's start-up;
+ *  - a range goes to a device with a free slot; when there is none (or the
+ *    device is still starting), the host takes it if it would finish it
+ *    before the devices get to it (ranges are formatted in input order: a
+ *    slow host range would hold up the device ranges after it), else the
+ *    range waits for a device slot.  So the host and the devices share a
+ *    file by their measured speeds, and neither waits on a slow range of
+ *    the other.
+ * --device=host keeps everything on the host; --device=gpu, N, all... put
+ * every scan on the devices (the host reads and formats).
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ocl.h"
+#include "plan.h"
+#include "util.h"
+
+/* Priors, for a device never measured on this machine.  A GPU: H100,
+ * 2026-11-24/25 (bench/RESULTS-h100.md): one pattern ~12 GB/s from ready
+ * (feed), 1,000 primers of one word 1 GiB in 2.1 s (5e11 word-bytes/s),
+ * 0.45 s to start.  POCL on the 2-core machine: 1.5 GB/s for one pattern,
+ * 100 patterns over 34 MB in 1.7 s (2e9 word-bytes/s). */
+#define GPU_FEED	12e9
+#define GPU_WPS		5e11
+#define GPU_START	0.5
+#define CPU_FEED	1.5e9
+#define CPU_WPS		2e9
+#define CPU_START	0.2
+#define CACHE_MAX	32		/* devices remembered */
+#define OPEN_LATE	0.1		/* s: see plan_place */
+
+struct model {
+	char		 name[128];
+	int		 gpu;
+	double		 feed, wps, start;
+};
+
+struct devrun {
+	int		 open;
+	struct model	 m;
+	int		 cached;	/* m came from the cache */
+	uint64_t	 bytes;		/* scanned */
+	int		 ranges;
+	double		 busy;		/* seconds with a range in flight */
+	double		 last;		/* when the last range finished */
+};
+
+static struct {
+	pthread_mutex_t	 mu;
+	enum plan_mode	 mode;
+	int		 workers;
+	double		 work;		/* pattern words */
+	int		 stats;
+	int		 probed;
+	double		 host_rate;	/* bytes/s per worker: probe */
+	uint64_t	 host_bytes;	/* ranges finished on the host */
+	double		 host_secs;
+	int		 host_ranges;
+	struct model	 cache[CACHE_MAX];
+	int		 ncache;
+	struct model	 expect;	/* the device expected before one
+					 * opens */
+	int		 expect_cached;
+	struct devrun	 dev[OCL_MAXDEV];
+	int		 ndev;
+	long		 placed_host;	/* no free slot: ranges the rule gave */
+	long		 placed_dev;
+	double		 t0;		/* plan_init */
+} P = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+/* The cache file's path, or -1. */
+static int
+cache_file(char *path, size_t len, int make)
+{
+	const char *base = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char dir[4096];
+
+	if (getenv("AGREP_GPU_NO_CACHE") != NULL)
+		return -1;
+	if (base != NULL && *base != '\0')
+		snprintf(dir, sizeof(dir), "%s/agrep-gpu", base);
+	else if (home != NULL && *home != '\0')
+		snprintf(dir, sizeof(dir), "%s/.cache/agrep-gpu", home);
+	else
+		return -1;
+	if (make && mkdir(dir, 0700) == -1 && errno != EEXIST) {
+		char parent[4096];
+		snprintf(parent, sizeof(parent), "%s", dir);
+		*strrchr(parent, '/') = '\0';
+		mkdir(parent, 0700);
+		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+			return -1;
+	}
+	if ((size_t)snprintf(path, len, "%s/plan.txt", dir) >= len)
+		return -1;
+	return 0;
+}
+
+/* Reads the cache: one device a line, "name<TAB>gpu feed wps start", the
+ * one opened last first.  A damaged line is skipped. */
+static void
+cache_read(void)
+{
+	char path[4200], line[512];
+	FILE *f;
+
+	if (getenv("AGREP_GPU_PLAN_RESET") != NULL ||
+	    cache_file(path, sizeof(path), 0) == -1 ||
+	    (f = fopen(path, "r")) == NULL)
+		return;
+	while (P.ncache < CACHE_MAX && fgets(line, sizeof(line), f) != NULL) {
+		struct model m;
+		char *tab = strchr(line, '\t');
+		if (tab == NULL || (size_t)(tab - line) >= sizeof(m.name))
+			continue;
+		memcpy(m.name, line, (size_t)(tab - line));
+		m.name[tab - line] = '\0';
+		if (sscanf(tab + 1, "%d %lf %lf %lf", &m.gpu, &m.feed, &m.wps,
+		    &m.start) != 4 || !(m.feed > 0) || !(m.wps > 0) ||
+		    !(m.start >= 0) || m.feed > 1e13 || m.wps > 1e16 ||
+		    m.start > 600)
+			continue;
+		P.cache[P.ncache++] = m;
+	}
+	fclose(f);
+}
+
+/* Writes the cache: the devices of this run first, then the others. */
+static void
+cache_write(void)
+{
+	char path[4200], tmp[4300];
+	FILE *f;
+
+	if (cache_file(path, sizeof(path), 1) == -1)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
+	if ((f = fopen(tmp, "w")) == NULL)
+		return;
+	for (int i = 0; i < P.ndev; i++)
+		if (P.dev[i].open)
+			fprintf(f, "%s\t%d %.6g %.6g %.6g\n", P.dev[i].m.name,
+			    P.dev[i].m.gpu, P.dev[i].m.feed, P.dev[i].m.wps,
+			    P.dev[i].m.start);
+	for (int c = 0; c < P.ncache; c++) {
+		int dup = 0;
+		for (int i = 0; i < P.ndev; i++)
+			dup |= P.dev[i].open &&
+			    strcmp(P.dev[i].m.name, P.cache[c].name) == 0;
+		if (!dup)
+			fprintf(f, "%s\t%d %.6g %.6g %.6g\n", P.cache[c].name,
+			    P.cache[c].gpu, P.cache[c].feed, P.cache[c].wps,
+			    P.cache[c].start);
+	}
+	if (fclose(f) != 0 || rename(tmp, path) == -1)
+		unlink(tmp);
+}
+
+static struct model
+prior(const char *name, int gpu)
+{
+	struct model m = { .gpu = gpu, .feed = gpu ? GPU_FEED : CPU_FEED,
+	    .wps = gpu ? GPU_WPS : CPU_WPS, .start = gpu ? GPU_START :
+	    CPU_START };
+
+	snprintf(m.name, sizeof(m.name), "%s", name);
+	return m;
+}
+
+/* The model's bytes per second for this run's patterns. */
+static double
+model_rate(const struct model *m)
+{
+	return 1.0 / (1.0 / m->feed + P.work / m->wps);
+}
+
+void
+plan_init(const struct patset *ps, enum plan_mode mode, int workers,
+    size_t dev_work)
+{
+	(void)ps;
+	P.mode = mode;
+	P.workers = workers > 0 ? workers : 1;
+	P.work = dev_work > 0 ? (double)dev_work : 1;
+	P.stats = getenv("AGREP_GPU_STATS") != NULL;
+	P.t0 = util_now();
+	if (mode == PLAN_HOST)
+		return;
+	cache_read();
+	/* Before a device opens, the one opened last is expected (a GPU
+	 * where none was ever measured). */
+	P.expect = P.ncache > 0 ? P.cache[0] : prior("(a GPU)", 1);
+	P.expect_cached = P.ncache > 0;
+}
+
+enum plan_mode
+plan_mode(void)
+{
+	return P.mode;
+}
+
+int
+plan_probed(void)
+{
+	return __atomic_load_n(&P.probed, __ATOMIC_ACQUIRE);
+}
+
+/* The host matcher took secs over len bytes of the input (search.c's
+ * probe, once per run): the host's rate per worker until ranges measure
+ * it. */
+void
+plan_probe(size_t len, double secs)
+{
+	pthread_mutex_lock(&P.mu);
+	if (!P.probed) {
+		P.host_rate = (double)len / (secs > 1e-6 ? secs : 1e-6);
+		__atomic_store_n(&P.probed, 1, __ATOMIC_RELEASE);
+		if (P.stats)
+			fprintf(stderr, "agrep-gpu: plan: host probe: %zu bytes "
+			    "in %.2f ms: %.1f MB/s a worker, %d workers\n",
+			    len, secs * 1e3, P.host_rate / 1e6, P.workers);
+	}
+	pthread_mutex_unlock(&P.mu);
+}
+
+/* The host's bytes per second per worker (0: not known). */
+static double
+host_rate(void)
+{
+	if (P.host_ranges >= 2 && P.host_secs > 0)
+		return (double)P.host_bytes / P.host_secs;
+	return P.probed ? P.host_rate : 0;
+}
+
+/* The devices' bytes per second together (the one expected when none is
+ * open yet). */
+static double
+dev_rate(void)
+{
+	double r = 0;
+	int open = 0;
+
+	for (int i = 0; i < P.ndev; i++) {
+		const struct devrun *d = &P.dev[i];
+		if (!d->open)
+			continue;
+		open = 1;
+		r += d->ranges >= 2 && d->busy > 0 ? (double)d->bytes /
+		    d->busy : model_rate(&d->m);
+	}
+	return open ? r : model_rate(&P.expect);
+}
+
+/*
+ * Should the devices be started for an input of size bytes?  In automatic
+ * mode: when the host alone would take longer than the expected device's
+ * start-up (the host searches meanwhile).  Needs the probe.
+ */
+int
+plan_start_devices(uint64_t size)
+{
+	int go;
+
+	if (P.mode != PLAN_AUTO)
+		return P.mode == PLAN_DEVICE;
+	pthread_mutex_lock(&P.mu);
+	double hr = host_rate() * P.workers;
+	double host_s = hr > 0 ? (double)size / hr : INFINITY;
+	double dev_s = P.expect.start + (double)size / model_rate(&P.expect);
+	go = host_s > P.expect.start && dev_s < host_s * 4;
+	if (P.stats)
+		fprintf(stderr, "agrep-gpu: plan: %llu bytes: the host alone "
+		    "%.3f s; %s (%s) %.2f GB/s for %.0f pattern words, start "
+		    "%.2f s: %s\n", (unsigned long long)size, host_s,
+		    P.expect.name, P.expect_cached ? "cached" : "prior",
+		    model_rate(&P.expect) / 1e9, P.work, P.expect.start,
+		    go ? "start the devices" : "the host alone");
+	pthread_mutex_unlock(&P.mu);
+	return go;
+}
+
+/*
+ * Where the next range goes: range bytes, dev_state as search.c's (1 open,
+ * 2 opening, else none), queued: bytes in flight on the devices, slot_free:
+ * a device slot is free now.  Ranges are formatted in input order, so a
+ * range the host takes holds up every device range after it until the
+ * host is done with it: the host takes a range only if it would finish it
+ * before the devices get to it (their start-up left, then what they have
+ * in flight), else the range waits for a device slot.
+ */
+enum plan_where
+plan_place(uint64_t range, int dev_state, uint64_t queued, int slot_free)
+{
+	enum plan_where w;
+
+	if (P.mode == PLAN_HOST || (dev_state != 1 && dev_state != 2))
+		return PLAN_ON_HOST;
+	if (P.mode == PLAN_DEVICE || (dev_state == 1 && slot_free))
+		return PLAN_ON_DEVICE;
+	pthread_mutex_lock(&P.mu);
+	double hr = host_rate();
+	double host_s = hr > 0 ? (double)range / hr : 0;
+	double start_left = 0;
+	if (dev_state == 2) {
+		/* (a device late to open, e.g. building its program for the
+		 * first time, still leaves the host time for short ranges) */
+		start_left = P.expect.start - (util_now() - P.t0);
+		start_left = start_left > OPEN_LATE ? start_left : OPEN_LATE;
+	}
+	double dev_s = start_left + (double)queued / dev_rate();
+	w = host_s <= dev_s ? PLAN_ON_HOST : PLAN_ON_DEVICE;
+	if (w == PLAN_ON_HOST)
+		P.placed_host++;
+	else
+		P.placed_dev++;
+	pthread_mutex_unlock(&P.mu);
+	return w;
+}
+
+/* A host worker finished a range of bytes in secs. */
+void
+plan_host_done(uint64_t bytes, double secs)
+{
+	pthread_mutex_lock(&P.mu);
+	P.host_bytes += bytes;
+	P.host_secs += secs;
+	P.host_ranges++;
+	pthread_mutex_unlock(&P.mu);
+}
+
+/* Device dev (its name, a GPU or not) opened after secs. */
+void
+plan_dev_open(int dev, const char *name, int gpu, double secs)
+{
+	struct devrun *d;
+
+	if (dev < 0 || dev >= OCL_MAXDEV)
+		return;
+	pthread_mutex_lock(&P.mu);
+	d = &P.dev[dev];
+	d->m = prior(name, gpu);
+	for (int c = 0; c < P.ncache; c++)
+		if (strcmp(P.cache[c].name, name) == 0) {
+			d->m = P.cache[c];
+			d->cached = 1;
+			break;
+		}
+	d->m.start = secs;
+	d->open = 1;
+	if (dev >= P.ndev)
+		P.ndev = dev + 1;
+	if (P.stats)
+		fprintf(stderr, "agrep-gpu: plan: device %d, %s: open in %.3f s; "
+		    "model (%s): feed %.2f GB/s, %.3g word-bytes/s: %.2f GB/s "
+		    "for %.0f pattern words\n", dev, name, secs, d->cached ?
+		    "cached" : "prior", d->m.feed / 1e9, d->m.wps,
+		    model_rate(&d->m) / 1e9, P.work);
+	pthread_mutex_unlock(&P.mu);
+}
+
+/* Device dev finished a range of bytes handed to it at t_hand (util_now),
+ * done at t_done; ranges finish in the order they were handed. */
+void
+plan_dev_done(int dev, uint64_t bytes, double t_hand, double t_done)
+{
+	struct devrun *d;
+
+	if (dev < 0 || dev >= OCL_MAXDEV)
+		return;
+	pthread_mutex_lock(&P.mu);
+	d = &P.dev[dev];
+	d->busy += t_done - (t_hand > d->last ? t_hand : d->last);
+	d->last = t_done;
+	d->bytes += bytes;
+	d->ranges++;
+	pthread_mutex_unlock(&P.mu);
+}
+
+/* Prints what the run measured, and keeps the devices' figures. */
+void
+plan_end(void)
+{
+	int update = 0;
+
+	pthread_mutex_lock(&P.mu);
+	if (P.stats && P.host_ranges > 0)
+		fprintf(stderr, "agrep-gpu: plan: host: %d ranges, %llu bytes, "
+		    "%.1f MB/s a worker\n", P.host_ranges,
+		    (unsigned long long)P.host_bytes, P.host_secs > 0 ?
+		    (double)P.host_bytes / P.host_secs / 1e6 : 0);
+	if (P.stats && P.placed_host + P.placed_dev > 0)
+		fprintf(stderr, "agrep-gpu: plan: no slot free: %ld ranges to the "
+		    "host, %ld waited for a device\n", P.placed_host,
+		    P.placed_dev);
+	for (int i = 0; i < P.ndev; i++) {
+		struct devrun *d = &P.dev[i];
+		if (!d->open)
+			continue;
+		double r = d->busy > 0 ? (double)d->bytes / d->busy : 0;
+		if (P.stats && d->ranges > 0)
+			fprintf(stderr, "agrep-gpu: plan: device %d: %d ranges, "
+			    "%llu bytes, %.2f GB/s while busy (model %.2f)\n",
+			    i, d->ranges, (unsigned long long)d->bytes, r / 1e9,
+			    model_rate(&d->m) / 1e9);
+		/* Enough to measure: the model's two figures, one at a time
+		 * (one pattern word: the feed; many: the kernel). */
+		if (d->ranges >= 4 && d->bytes >= (16u << 20) && r > 0) {
+			double inv = 1 / r - P.work / d->m.wps;
+			if (P.work <= 2)
+				d->m.feed = 1 / (inv > 0.1 / r ? inv : 0.1 / r);
+			else if (1 / r > 1 / d->m.feed)
+				d->m.wps = P.work / (1 / r - 1 / d->m.feed);
+			else
+				d->m.wps = P.work * r * 10;
+		}
+		update = 1;
+	}
+	pthread_mutex_unlock(&P.mu);
+	if (update)
+		cache_write();
+}

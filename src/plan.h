@@ -1,0 +1,38 @@
+/* plan.h: the planner: where each range of a large input is scanned (the
+ * host's workers or an OpenCL device), from a measured throughput model. */
+#ifndef AGREP_PLAN_H
+#define AGREP_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pattern.h"
+
+/* How the devices may be used. */
+enum plan_mode {
+	PLAN_AUTO,		/* everything that pays */
+	PLAN_HOST,		/* --device=host: no device */
+	PLAN_DEVICE		/* --device=gpu|N|all...: every scan there */
+};
+
+/* Where a range goes. */
+enum plan_where {
+	PLAN_ON_HOST,
+	PLAN_ON_DEVICE		/* a free slot, or wait for one */
+};
+
+/* plan.c */
+void	plan_init(const struct patset *, enum plan_mode, int workers,
+	    size_t dev_work);
+enum plan_mode plan_mode(void);
+int	plan_probed(void);
+void	plan_probe(size_t len, double secs);
+int	plan_start_devices(uint64_t size);
+enum plan_where plan_place(uint64_t range, int dev_state, uint64_t queued,
+	    int slot_free);
+void	plan_host_done(uint64_t bytes, double secs);
+void	plan_dev_open(int dev, const char *name, int gpu, double secs);
+void	plan_dev_done(int dev, uint64_t bytes, double t_hand, double t_done);
+void	plan_end(void);
+
+#endif

@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# The planner (src/plan.c) and the devices' slots (src/devq.c): --device
+# puts every scan on the device, the automatic mode keeps small inputs on
+# the host, ranges in flight on a device come back in order for every -j,
+# a device that fails mid-run hands its ranges back to the host, and the
+# measured model is cached.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return
+	# 4,000 lines, some with needle exact or with 1-2 edits.
+	awk 'BEGIN { s = 7; for (i = 1; i <= 4000; i++) {
+		s = (s * 69069 + 1) % 4294967296; r = int(s / 65536) % 9
+		w = r == 0 ? "needle" : r == 1 ? "neXdle" : r == 2 ? "nedle" : "thread"
+		printf "%d some text %s and more words here %d\n", i, w, r } }' > text
+	export XDG_CACHE_HOME="$BATS_TEST_TMPDIR/cache"
+}
+
+@test "plan: --device=cpu scans even a small input on the device, same lines" {
+	run -0 --separate-stderr agrep-gpu --device=host -n -k 1 needle text
+	local want="$output"
+	run -0 --separate-stderr env AGREP_GPU_STATS=1 agrep-gpu --device=cpu \
+	    -n -k 1 needle text
+	assert_output "$want"
+	assert_regex "$stderr" 'stats: .*bytes, kernel'
+	# the automatic mode keeps it on the host
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    agrep-gpu -n -k 1 needle text
+	assert_output "$want"
+	refute_regex "$stderr" 'stats:'
+}
+
+@test "plan: --device=cpu with k=0 (the host's exact path otherwise) scans on the device" {
+	run -0 --separate-stderr env AGREP_GPU_STATS=1 agrep-gpu --device=cpu \
+	    -c needle text
+	assert_output "$(grep -c needle text)"
+	assert_regex "$stderr" 'stats: .*bytes, kernel'
+}
+
+@test "plan: ranges through the device's slots print in order for every -j and slot count" {
+	for i in 1 2 3 4 5 6 7 8; do cat text; done > big
+	run -0 agrep-gpu --device=host -n -b -k 1 needle big
+	local want="$output" j slots
+	for j in 1 2 3; do
+		for slots in 1 2 5; do
+			run -0 env AGREP_GPU_CHUNK=4096 AGREP_GPU_SLOTS=$slots \
+			    agrep-gpu --device=cpu -j $j -n -b -k 1 needle big
+			[ "$output" = "$want" ] ||
+			    { echo "-j $j, $slots slots differ"; return 1; }
+		done
+	done
+	run -0 env AGREP_GPU_CHUNK=4096 agrep-gpu --device=cpu -j 2 -c -k 1 \
+	    needle big text
+	assert_output "$(printf 'big:%s\ntext:%s' "$(grep -c -E 'needle|neXdle|nedle' big)" \
+	    "$(grep -c -E 'needle|neXdle|nedle' text)")"
+}
+
+@test "plan: a device scan that fails mid-run goes to the host, nothing lost" {
+	for i in 1 2 3 4 5 6 7 8; do cat text; done > big
+	run -0 agrep-gpu --device=host -n -k 1 needle big
+	local want="$output" j at
+	for j in 1 2 4; do
+		for at in 1 3 20; do
+			run -0 --separate-stderr env AGREP_GPU_CHUNK=4096 \
+			    AGREP_GPU_FAULT=$at agrep-gpu --device=cpu -j $j \
+			    -n -k 1 needle big
+			[ "$output" = "$want" ] ||
+			    { echo "-j $j, fault at $at: lines differ"; return 1; }
+			assert_regex "$stderr" 'fault injected'
+			assert_regex "$stderr" 'device scan failed; using the host matcher'
+		done
+	done
+	# from a pipe too
+	run -0 --separate-stderr env AGREP_GPU_CHUNK=4096 AGREP_GPU_FAULT=2 \
+	    sh -c 'cat big | agrep-gpu --device=cpu -n -k 1 needle'
+	assert_output "$want"
+}
+
+@test "plan: the automatic mode probes the host and says why (AGREP_GPU_STATS)" {
+	for i in $(seq 1 40); do cat text; done > big
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    agrep-gpu -c -k 1 needle big
+	assert_output "$(grep -c -E 'needle|neXdle|nedle' big)"
+	assert_regex "$stderr" 'plan: host probe: [0-9]+ bytes'
+	assert_regex "$stderr" 'plan: [0-9]+ bytes: the host alone [0-9.]+ s;'
+}
+
+@test "plan: a device's measured figures are cached, and not with AGREP_GPU_NO_CACHE" {
+	for i in $(seq 1 120); do cat text; done > big
+	run -0 env AGREP_GPU_NO_CACHE=1 agrep-gpu --device=cpu -c -k 1 needle big
+	[ ! -e cache/agrep-gpu/plan.txt ]
+	run -0 --separate-stderr env AGREP_GPU_STATS=1 agrep-gpu --device=cpu \
+	    -c -k 1 needle big
+	assert_regex "$stderr" 'plan: device 0: [0-9]+ ranges'
+	[ -s cache/agrep-gpu/plan.txt ]
+	run -0 awk -F '\t' 'NF == 2 && split($2, f, " ") == 4 { n++ } END { print n }' \
+	    cache/agrep-gpu/plan.txt
+	assert_output 1
+	# the next run starts from it
+	run -0 --separate-stderr env AGREP_GPU_STATS=1 agrep-gpu --device=cpu \
+	    -c -k 1 needle big
+	assert_regex "$stderr" 'model \(cached\)'
+	# a damaged cache is ignored
+	printf 'garbage\nx\t1 nan 3 4\n' > cache/agrep-gpu/plan.txt
+	run -0 --separate-stderr env AGREP_GPU_STATS=1 agrep-gpu --device=cpu \
+	    -c -k 1 needle big
+	assert_regex "$stderr" 'model \(prior\)'
+}
