@@ -3,6 +3,15 @@
  * in plain C, with the same semantics and variable names as kernels/myers.cl.
  * It is the fast twin of the tests' DP oracle and the engine for inputs so
  * small that starting OpenCL would dominate.
+ *
+ * It is also the host matcher's planner and verifier.  hm_scan chooses, for
+ * each pattern of a chunk, the engine that scans it (this scalar one, the
+ * SIMD lanes of simd.c, sassy.c by a timed probe, the pattern-parallel
+ * pp.c) or a filter: the pigeonhole filter (filter.c) proposes candidate
+ * records, the shared one (multi.c) candidate windows, and the engines here
+ * verify them; a filter that gives up says so, and the planner has the
+ * engines scan the rest.  Calls go one way: filters and engines call
+ * nothing of this module.
  */
 #include <stdlib.h>
 #include <ctype.h>
@@ -238,8 +247,8 @@ hm_scan_scalar(const struct patset *ps, const unsigned char *text, size_t warm,
  * One pattern of at most PAT_MAXLEN bytes on the scalar engine, over
  * text[from, to) only: the state starts fresh at text[from] (which must be
  * text[0] or follow a terminator, as a record starts), and a match ending at
- * text[i], warm <= i < to, sets bit i - warm.  The filter (filter.c)
- * verifies its candidate records with it.
+ * text[i], warm <= i < to, sets bit i - warm.  The pigeonhole filter's
+ * candidate records are verified with it (verify_range).
  */
 void
 hm_scan_range(const struct pattern *pat, long k, const unsigned char *text,
@@ -628,11 +637,13 @@ scan_one(const struct patset *ps, const struct pattern *pat,
  * longer ones to Myers' blocks.
  * Before that, with MF_MINPAT patterns or more that the shared filter
  * (multi.c) covers, it searches the pieces of all of them at once and
- * verifies each candidate record only against the patterns whose piece it
- * holds; then a pattern whose k + 1 pieces are long enough goes through
- * its own pigeonhole filter (filter.c), which verifies only the records
- * holding one of its pieces exactly.  Both hand a pattern back to the
- * engines when they do not apply or when its candidates are too dense.
+ * proposes windows around them, which multi_scan verifies, each only
+ * against the pattern whose piece it holds; then a pattern whose k + 1
+ * pieces are long enough goes through its own pigeonhole filter
+ * (filter.c), which proposes the records holding one of its pieces
+ * exactly, for hm_filter_pattern to verify.  A pattern goes back to the
+ * engines when a filter does not apply or reports its candidates too
+ * dense.
  * With the shared filter, a record gets one hit (not every match end):
  * all that output needs.
  * PP_MINPAT patterns or more of up to 32 bytes whose pieces are too short
