@@ -133,7 +133,7 @@ candidate(struct flt *f, struct flist *l, size_t rs, size_t pos)
 	e = memchr(t + pos, f->eol, f->all - pos);
 	re = e ? (size_t)(e - t) : f->all;
 	if (re > f->warm) {
-		f->verified += re - rs;
+		f->proposed += re - rs;
 		l->w[l->n].from = rs;
 		l->w[l->n].to = re;
 		l->n++;
@@ -158,7 +158,7 @@ any_piece(const struct flt *f, size_t pos)
 static inline int
 too_dense(const struct flt *f, size_t pos)
 {
-	return !f->force && f->verified > pos / f->density + FLT_SLACK;
+	return !f->force && f->proposed > pos / f->density + FLT_SLACK;
 }
 
 /* Whether the pair tests agree so often without a piece behind them that
@@ -330,7 +330,7 @@ flt_start(struct flt *f, const struct pattern *pat, long k, int icase,
 	f->npc = 0;
 	f->maxlen = 0;
 	f->pos = f->rs = 0;
-	f->verified = 0;
+	f->proposed = 0;
 	f->misses = 0;
 	f->noise = simd ? FLT_MISSES_SIMD : FLT_MISSES;
 	f->density = !simd ? FLT_DENSITY : fast ? FLT_DENSITY_FAST :

@@ -23,7 +23,7 @@
  *     piece at every position, so its cost grows with k (a 60-byte phrase:
  *     6 pieces 2.3x the SIMD engine, 10 pieces 0.8x).
  *   FLT_DENSITY, FLT_DENSITY_SIMD: the filter gives up (the engines scan
- *     the rest) once the records it verified exceed 1/FLT_DENSITY of the
+ *     the rest) once the records it proposed exceed 1/FLT_DENSITY of the
  *     bytes searched so far, plus FLT_SLACK bytes (break-even: about a
  *     quarter of the text verified against the SIMD engine, most of it
  *     against the scalar one).
@@ -105,8 +105,8 @@ struct flt {
 	size_t npc, maxlen;
 	size_t pos, rs;		/* where the search goes on; the last record
 				 * start known, no candidate in [rs, pos) */
-	size_t verified;	/* bytes proposed so far */
-	size_t density;		/* give up past verified > bytes / density */
+	size_t proposed;	/* record bytes proposed so far */
+	size_t density;		/* give up past proposed > bytes / density */
 	size_t misses;		/* positions whose pair agreed, no piece */
 	size_t noise;		/* give up past misses > bytes / noise */
 };

@@ -34,7 +34,9 @@
 
 /* The pigeonhole filter's candidates verified a batch at a time: a list
  * on the stack, whatever the chunk's length. */
+#ifndef HM_FILTER_BATCH
 #define HM_FILTER_BATCH	64
+#endif
 
 /* Sets bit j of the bitmap. */
 static inline void
