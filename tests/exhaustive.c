@@ -26,7 +26,8 @@
  * PEq tables that are no product of nibble sets (peq['r'] |= peq['a'],
  * texts over {a,b,r,\n}): every SIMD variant and slice on the joined
  * texts (the AVX2 16-bit engine's scalar fill).
- * The pigeonhole filter (filter.c), forced to run with pieces of any
+ * The pigeonhole filter (filter.c's candidates, verified by
+ * hm_filter_pattern), forced to run with pieces of any
  * length (k + 1 > n: it declines), on each text alone and on the joined
  * texts through hm_scan (AGREP_GPU_HOST_ENGINE=filter), and with -i on the
  * joined texts in upper case; and on records of up to 12000 bytes (its
