@@ -105,7 +105,7 @@ main(int argc, char **argv)
 				hm_scan_scalar(&ps, buf, pad, len, '\n', bm);
 			} else if (v == SIMD_NVARIANTS) {
 				memset(bm, 0, words * 8);
-				flt_scan_pattern(&ps.pat[0], ps.k, 0, buf, pad,
+				hm_filter_pattern(&ps.pat[0], ps.k, 0, buf, pad,
 				    len, '\n', bm, SIMD_AUTO, 1);
 			} else if (v >= SA0) {
 				memset(bm, 0, words * 8);

@@ -4,9 +4,10 @@
  * A match with at most k unit-cost edits of a pattern cut into k + 1
  * disjoint pieces holds at least one piece exactly: each edit touches at
  * most one piece.  So the text is searched for the pieces, exactly (with -i:
- * folding ASCII case), and only the records holding an occurrence go through
- * Myers (hm_scan_range, or the SIMD engine for long ranges), from the
- * record's start: the hit bits are exactly those of a full scan.
+ * folding ASCII case), and the records holding an occurrence are proposed
+ * to the caller, who runs Myers over them from the record's start
+ * (hostmatch.c): the hit bits are exactly those of a full scan.  This
+ * module only proposes; it runs no engine.
  *
  * Search: one pass over text[0, warm + len) (the warm-up bytes too, since a
  * match ending in the chunk may begin before it) tests every piece at every
@@ -14,28 +15,29 @@
  * frequency table, are compared at their offsets, 32 (AVX2) or 16 (SSE2)
  * positions at a time ("packed pair"); a position where both agree for
  * some piece is compared in full.  The first occurrence in a record makes
- * the record a candidate: it is verified, and the search goes on after its
- * terminator (a record is verified once).
+ * the record a candidate: it goes on the caller's list, and the search goes
+ * on after its terminator (a record is proposed once).  The list is the
+ * caller's, of a bounded length: when it is full the search stops, and the
+ * next call goes on where it stopped (the state is in struct flt).
  *
  * A piece that holds the terminator cannot lie inside a record: it is
- * dropped.  When the verified records grow past 1/FLT_DENSITY of the bytes
+ * dropped.  When the proposed records grow past 1/FLT_DENSITY of the bytes
  * searched (1/FLT_DENSITY_SIMD when the alternative is the SIMD engine),
- * the filter gives up and the engines scan the rest (unless forced).  No
- * static mutable state: calls are independent and thread-safe.
+ * the filter gives up (unless forced): the caller's engines scan the rest.
+ * No static mutable state: calls are independent and thread-safe.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu.h"
 #include "filter.h"
-#include "hostmatch.h"
-#include "simd.h"
 #include "util.h"
 
 /*
- * When the alternative is the AVX-512 VBMI engine (simd_fast: 1.5-2.3 GB/s
- * on one core for patterns under 32 bytes, Bible x8) or the AVX2 16-bit one
- * (simd_fast too: 2.5-3 GB/s under 16 bytes), the filter pays only
+ * When the alternative is the AVX-512 VBMI engine (FLT_ALT_FAST, by the
+ * caller's simd_fast: 1.5-2.3 GB/s on one core for patterns under 32
+ * bytes, Bible x8) or the AVX2 16-bit one (FLT_ALT_FAST too: 2.5-3 GB/s
+ * under 16 bytes), the filter pays only
  * with few, long, rare pieces (bench/RESULTS-simd.md, 2026-11-23 evening):
  *   FLT_MINPIECE_FAST, FLT_MAXPIECES_FAST: pieces of at least 4 bytes, at
  *     most 3 of them (Jerusalem k=1, pieces of 4-5: 1.4x the engine;
@@ -96,21 +98,9 @@ flt_byte_rank(unsigned char c, int icase)
 	return f;
 }
 
-/*
- * A piece: bytes s[0, len) of the pattern.  The search compares
- * (text[pos + i] | m) == b at two offsets i1, i2 (m: 0x20 for a letter
- * under -i, so that both cases agree; else 0).
- */
-struct piece {
-	const unsigned char *s;
-	size_t len;
-	size_t i1, i2;
-	unsigned char b1, b2, m1, m2;
-};
-
 /* Whether the piece occurs at text[pos] (pos + len <= end of text). */
 static inline int
-piece_at(const struct piece *p, const unsigned char *t, int icase)
+piece_at(const struct flt_piece *p, const unsigned char *t, int icase)
 {
 	if (!icase)
 		return memcmp(t, p->s, p->len) == 0;
@@ -120,57 +110,20 @@ piece_at(const struct piece *p, const unsigned char *t, int icase)
 	return 1;
 }
 
-struct flt {
-	const struct pattern *pat;
-	long k;
-	int icase, variant, force;
-	const unsigned char *text;
-	size_t warm, all;	/* all = warm + len */
-	unsigned char eol;
-	uint64_t *bitmap;
-	struct piece pc[FLT_MAXPIECES];
-	size_t npc, maxlen;
-	size_t verified;	/* bytes verified so far */
-	size_t density;		/* give up past verified > bytes / density */
-	size_t misses;		/* positions whose pair agreed, no piece */
-	size_t noise;		/* give up past misses > bytes / noise */
+/* The caller's list of candidates: w[0, n) of max. */
+struct flist {
+	struct flt_win *w;
+	size_t n, max;
 };
 
 /*
- * Verifies text[from, to): from is text[0] or follows a terminator; bits
- * are set for matches ending in [max(from, warm), to).  Long ranges go to
- * the SIMD engine (when allowed and the pattern fits it): it starts at a
- * bitmap word boundary at or before the range, whose bytes before the
- * range belong to earlier records or the warm-up (state starting there
- * only finds true matches, and the terminator before from resets it).
- */
-static void
-verify(struct flt *f, size_t from, size_t to)
-{
-	const size_t warm = f->warm;
-
-	if (to <= warm)
-		return;
-	f->verified += to - from;
-	if (f->variant < 0 || f->pat->len > SIMD_MAXLEN ||
-	    to - from < FLT_SIMD_VERIFY) {
-		hm_scan_range(f->pat, f->k, f->text, from, to, warm, f->eol,
-		    f->bitmap);
-		return;
-	}
-	size_t h0 = (from > warm ? from - warm : 0) & ~(size_t)63;
-	size_t st = warm + h0 < from ? warm + h0 : from;
-	simd_scan_pattern(f->pat, f->k, f->text + st, warm + h0 - st,
-	    to - (warm + h0), f->eol, f->bitmap + h0 / 64, 0, f->variant);
-}
-
-/*
  * A candidate at pos (a piece starts there); rs: a record start at or
- * before pos (no terminator is known between them).  Verifies its record;
- * returns the position after the record's terminator (or the end).
+ * before pos (no terminator is known between them).  Lists its record
+ * (unless it ends in the warm-up, where no bit can be set); returns the
+ * position after the record's terminator (or the end).
  */
 static size_t
-candidate(struct flt *f, size_t rs, size_t pos)
+candidate(struct flt *f, struct flist *l, size_t rs, size_t pos)
 {
 	const unsigned char *t = f->text, *e;
 	size_t re;
@@ -179,7 +132,12 @@ candidate(struct flt *f, size_t rs, size_t pos)
 		rs = (size_t)(e - t) + 1;
 	e = memchr(t + pos, f->eol, f->all - pos);
 	re = e ? (size_t)(e - t) : f->all;
-	verify(f, rs, re);
+	if (re > f->warm) {
+		f->proposed += re - rs;
+		l->w[l->n].from = rs;
+		l->w[l->n].to = re;
+		l->n++;
+	}
 	return re + 1;
 }
 
@@ -188,7 +146,7 @@ static inline int
 any_piece(const struct flt *f, size_t pos)
 {
 	for (size_t j = 0; j < f->npc; j++) {
-		const struct piece *p = &f->pc[j];
+		const struct flt_piece *p = &f->pc[j];
 		if (pos + p->len <= f->all && piece_at(p, f->text + pos,
 		    f->icase))
 			return 1;
@@ -200,7 +158,7 @@ any_piece(const struct flt *f, size_t pos)
 static inline int
 too_dense(const struct flt *f, size_t pos)
 {
-	return !f->force && f->verified > pos / f->density + FLT_SLACK;
+	return !f->force && f->proposed > pos / f->density + FLT_SLACK;
 }
 
 /* Whether the pair tests agree so often without a piece behind them that
@@ -213,25 +171,33 @@ too_noisy(const struct flt *f, size_t pos)
 }
 
 /*
- * The search from pos to the end, one position at a time (rs: the last
- * record start known, with no candidate in [rs, pos)): the tail, and the
- * engine where no vector one exists.  Returns 0, or 1 when it gave up (*at:
- * the record start from which the rest is unscanned).
+ * The search from f->pos to the end, one position at a time: the tail,
+ * and the engine where no vector one exists.  Returns FLT_DONE, FLT_MORE
+ * (the list is full; f->pos, f->rs say where to go on) or FLT_GAVEUP
+ * (*at: the record start from which the rest is unsearched).
  */
 static int
-search_scalar(struct flt *f, size_t rs, size_t pos, size_t *at)
+search_scalar(struct flt *f, struct flist *l, size_t *at)
 {
+	size_t pos = f->pos, rs = f->rs;
+
 	while (pos < f->all) {
 		if (any_piece(f, pos)) {
-			pos = rs = candidate(f, rs, pos);
+			pos = rs = candidate(f, l, rs, pos);
 			if (too_dense(f, pos)) {
 				*at = rs;
-				return 1;
+				return FLT_GAVEUP;
+			}
+			if (l->n == l->max) {
+				f->pos = pos;
+				f->rs = rs;
+				return FLT_MORE;
 			}
 		} else
 			pos++;
 	}
-	return 0;
+	f->pos = f->rs = f->all;
+	return FLT_DONE;
 }
 
 #ifdef FLT_X86
@@ -242,12 +208,12 @@ search_scalar(struct flt *f, size_t rs, size_t pos, size_t *at)
  */
 #define FLT_SEARCH(NAME, ATTR, VT, W, LOAD, SET1, OR, AND, CMPEQ, MOVEMASK) \
 ATTR static int								\
-NAME(struct flt *f, size_t *at)						\
+NAME(struct flt *f, struct flist *l, size_t *at)			\
 {									\
 	VT b1[FLT_MAXPIECES], b2[FLT_MAXPIECES];			\
 	VT m1[FLT_MAXPIECES], m2[FLT_MAXPIECES];			\
 	const unsigned char *t = f->text;				\
-	size_t pos = 0, rs = 0;						\
+	size_t pos = f->pos, rs = f->rs;				\
 									\
 	for (size_t j = 0; j < f->npc; j++) {				\
 		b1[j] = SET1((char)f->pc[j].b1);			\
@@ -258,7 +224,7 @@ NAME(struct flt *f, size_t *at)						\
 	while (pos + f->maxlen + W - 1 <= f->all) {			\
 		uint64_t mask = 0;					\
 		for (size_t j = 0; j < f->npc; j++) {			\
-			const struct piece *p = &f->pc[j];		\
+			const struct flt_piece *p = &f->pc[j];		\
 			VT x = OR(LOAD((const void *)(t + pos + p->i1)),\
 			    m1[j]);					\
 			VT y = OR(LOAD((const void *)(t + pos + p->i2)),\
@@ -270,10 +236,10 @@ NAME(struct flt *f, size_t *at)						\
 		while (mask) {						\
 			size_t c = pos + (size_t)__builtin_ctzll(mask);	\
 			if (any_piece(f, c)) {				\
-				next = rs = candidate(f, rs, c);	\
+				next = rs = candidate(f, l, rs, c);	\
 				if (too_dense(f, next)) {		\
 					*at = rs;			\
-					return 1;			\
+					return FLT_GAVEUP;		\
 				}					\
 				break;					\
 			}						\
@@ -282,13 +248,20 @@ NAME(struct flt *f, size_t *at)						\
 		}							\
 		if (too_noisy(f, next)) {				\
 			*at = rs;					\
-			return 1;					\
+			return FLT_GAVEUP;				\
 		}							\
 		pos = next;						\
+		if (l->n == l->max) {					\
+			f->pos = pos;					\
+			f->rs = rs;					\
+			return FLT_MORE;				\
+		}							\
 	}								\
 	/* The tail: from the last record start known, with no	\
 	 * candidate in [rs, pos). */					\
-	return search_scalar(f, rs, pos, at);				\
+	f->pos = pos;							\
+	f->rs = rs;							\
+	return search_scalar(f, l, at);					\
 }
 
 FLT_SEARCH(search_avx2, __attribute__((target("avx2"))), __m256i, 32,
@@ -301,7 +274,7 @@ FLT_SEARCH(search_sse2, , __m128i, 16,
 
 /* Picks the two rarest bytes of a piece (distinct offsets when it has two). */
 static void
-pick(struct piece *p, int icase)
+pick(struct flt_piece *p, int icase)
 {
 	size_t i1 = 0, i2 = 0;
 
@@ -326,24 +299,21 @@ pick(struct piece *p, int icase)
 }
 
 /*
- * ORs into bitmap the bits of the matches of pat (at most k edits) in
- * text[0, warm + len), as hm_scan_range(pat, k, text, 0, warm + len, warm,
- * ...) would, through the filter; returns 1.  Returns 0, having set
- * nothing, when the filter does not apply: k + 1 > n, pieces shorter than
- * FLT_MINPIECE (force: any length), more than FLT_MAXPIECES pieces (or
- * FLT_MAXPIECES_SIMD when the alternative is the SIMD engine).
- * variant: the SIMD variant for long verifications, or -1 for the scalar
- * engine only.  force: no minimum piece length, no giving up.
+ * Sets up f for the search of pat's pieces (at most k edits) in text[0,
+ * warm + len); returns 1.  Returns 0 when the filter does not apply:
+ * k + 1 > n, pieces shorter than FLT_MINPIECE (force: any length), more
+ * than FLT_MAXPIECES pieces (or FLT_MAXPIECES_SIMD when alt is not
+ * FLT_ALT_SCALAR; fewer and longer when it is FLT_ALT_FAST).  alt: what
+ * the caller's engines would cost instead (filter.h).  force: no minimum
+ * piece length, no giving up.
  */
 int
-flt_scan_pattern(const struct pattern *pat, long k, int icase,
+flt_start(struct flt *f, const struct pattern *pat, long k, int icase,
     const unsigned char *text, size_t warm, size_t len, unsigned char eol,
-    uint64_t *bitmap, int variant, int force)
+    int alt, int force)
 {
-	struct flt f;
-	size_t n = pat->len, m = (size_t)k + 1, at = 0;
-	int gaveup, simd = variant >= 0 && n <= SIMD_MAXLEN;
-	int fast = simd && simd_fast(variant, n);
+	size_t n = pat->len, m = (size_t)k + 1;
+	int simd = alt != FLT_ALT_SCALAR, fast = alt == FLT_ALT_FAST;
 
 	if (k < 0 || n < m || m > FLT_MAXPIECES || pat->len > PAT_MAXLEN ||
 	    n / m < (force ? 1 : FLT_MINPIECE) ||
@@ -351,56 +321,67 @@ flt_scan_pattern(const struct pattern *pat, long k, int icase,
 	    (!force && fast && (m > FLT_MAXPIECES_FAST ||
 	    n / m < FLT_MINPIECE_FAST)))
 		return 0;
-	if (len == 0)
-		return 1;
-	f.pat = pat;
-	f.k = k;
-	f.icase = icase;
-	f.variant = variant;
-	f.force = force;
-	f.text = text;
-	f.warm = warm;
-	f.all = warm + len;
-	f.eol = eol;
-	f.bitmap = bitmap;
-	f.npc = 0;
-	f.maxlen = 0;
-	f.verified = 0;
-	f.misses = 0;
-	f.noise = simd ? FLT_MISSES_SIMD : FLT_MISSES;
-	f.density = !simd ? FLT_DENSITY : fast ? FLT_DENSITY_FAST :
+	f->icase = icase;
+	f->force = force;
+	f->text = text;
+	f->warm = warm;
+	f->all = warm + len;
+	f->eol = eol;
+	f->npc = 0;
+	f->maxlen = 0;
+	f->pos = f->rs = 0;
+	f->proposed = 0;
+	f->misses = 0;
+	f->noise = simd ? FLT_MISSES_SIMD : FLT_MISSES;
+	f->density = !simd ? FLT_DENSITY : fast ? FLT_DENSITY_FAST :
 	    FLT_DENSITY_SIMD;
-	for (size_t j = 0; j < m; j++) {
+	for (size_t j = 0; j < m && len > 0; j++) {
 		size_t a = j * n / m, b = (j + 1) * n / m;
-		struct piece *p = &f.pc[f.npc];
+		struct flt_piece *p = &f->pc[f->npc];
 		if (memchr(pat->str + a, eol, b - a) != NULL)
 			continue;	/* never inside a record */
 		p->s = pat->str + a;
 		p->len = b - a;
 		pick(p, icase);
-		if (p->len > f.maxlen)
-			f.maxlen = p->len;
-		f.npc++;
+		if (p->len > f->maxlen)
+			f->maxlen = p->len;
+		f->npc++;
 	}
-	if (f.npc == 0)
-		return 1;	/* no match can lie inside a record */
+	if (f->npc == 0)
+		f->pos = f->rs = f->all;	/* no match can lie inside a
+						 * record (or no text) */
+	return 1;
+}
+
+/*
+ * Lists in w[0, *n) (max >= 1) the next candidate records of the search
+ * set up by flt_start, in text order, each once; returns FLT_MORE when
+ * the list filled up before the end (verify it and call again), FLT_DONE
+ * at the end, FLT_GAVEUP when the candidates grew too dense (verify the
+ * list, then the whole of text[*at, warm + len): *at is a record start).
+ * The search keeps no state outside f: calls are independent and
+ * thread-safe.
+ */
+int
+flt_propose(struct flt *f, struct flt_win *w, size_t max, size_t *n,
+    size_t *at)
+{
+	struct flist l = { w, 0, max };
+	int r;
+
+	if (f->pos >= f->all)
+		r = FLT_DONE;
+	else
 #ifdef FLT_X86
 	if (cpu_has(CPU_AVX2))
-		gaveup = search_avx2(&f, &at);
+		r = search_avx2(f, &l, at);
 	else
-		gaveup = search_sse2(&f, &at);
+		r = search_sse2(f, &l, at);
 #else
-	gaveup = search_scalar(&f, 0, 0, &at);
+		r = search_scalar(f, &l, at);
 #endif
-	if (gaveup) {
-		/* The engines take the rest, from a record start. */
-		if (variant >= 0 && pat->len <= SIMD_MAXLEN && at < f.all) {
-			f.verified = 0;
-			f.force = 1;
-			verify(&f, at, f.all);
-		} else
-			hm_scan_range(pat, k, text, at, f.all, warm, eol,
-			    bitmap);
-	}
-	return 1;
+	*n = l.n;
+	if (r == FLT_GAVEUP)
+		f->pos = f->rs = f->all;
+	return r;
 }

@@ -1,4 +1,8 @@
-/* filter.h: the pigeonhole filter of the host matcher (issue 10). */
+/*
+ * filter.h: the pigeonhole filter of the host matcher (issue 10): it
+ * proposes the records of a chunk that may hold a match of one pattern;
+ * the caller (hostmatch.c) verifies them.
+ */
 #ifndef AGREP_FILTER_H
 #define AGREP_FILTER_H
 
@@ -19,7 +23,7 @@
  *     piece at every position, so its cost grows with k (a 60-byte phrase:
  *     6 pieces 2.3x the SIMD engine, 10 pieces 0.8x).
  *   FLT_DENSITY, FLT_DENSITY_SIMD: the filter gives up (the engines scan
- *     the rest) once the records it verified exceed 1/FLT_DENSITY of the
+ *     the rest) once the records it proposed exceed 1/FLT_DENSITY of the
  *     bytes searched so far, plus FLT_SLACK bytes (break-even: about a
  *     quarter of the text verified against the SIMD engine, most of it
  *     against the scalar one).
@@ -32,8 +36,6 @@
  *     60-byte pattern, k=5, 2 cores).  Against the scalar engine (patterns
  *     over 63 bytes) the filter still paid up to ~22 % (105 bytes, k=3:
  *     0.06 s against 0.11 s on 20 MB of DNA; k=10, 34 %: 0.18 s against 0.11).
- *   FLT_SIMD_VERIFY: ranges to verify at least this long go to the SIMD
- *     engine, shorter ones to the scalar one.
  */
 #ifndef FLT_MINPIECE
 #define FLT_MINPIECE	2
@@ -59,14 +61,62 @@
 #ifndef FLT_MISSES_SIMD
 #define FLT_MISSES_SIMD	16
 #endif
-#ifndef FLT_SIMD_VERIFY
-#define FLT_SIMD_VERIFY	4096
-#endif
+/*
+ * What the caller's engines would cost instead, which sets the thresholds
+ * above: the scalar engine (patterns over SIMD_MAXLEN bytes, small chunks,
+ * a forced scalar engine), the SIMD one, or the SIMD one at the VBMI
+ * engines' speed (simd_fast: stricter limits, below in filter.c).
+ */
+enum { FLT_ALT_SCALAR, FLT_ALT_SIMD, FLT_ALT_FAST };
+
+/* flt_propose's answers. */
+enum {
+	FLT_DONE,		/* the text is searched to its end */
+	FLT_MORE,		/* the list is full: verify it, call again */
+	FLT_GAVEUP		/* candidates too dense: verify the list,
+				 * then scan text[at, warm + len) whole */
+};
+
+/*
+ * A candidate record, text[from, to): from is 0 or follows a terminator,
+ * to is a terminator or the end; the matches ending in [max(from, warm),
+ * to) are the pattern's there.
+ */
+struct flt_win {
+	size_t from, to;
+};
+
+/* A piece: bytes s[0, len) of the pattern, tested first at offsets i1, i2
+ * ((text[pos + i] | m) == b). */
+struct flt_piece {
+	const unsigned char *s;
+	size_t len;
+	size_t i1, i2;
+	unsigned char b1, b2, m1, m2;
+};
+
+/* One search, on the caller's stack (filter.c's fields). */
+struct flt {
+	int icase, force;
+	const unsigned char *text;
+	size_t warm, all;	/* all = warm + len */
+	unsigned char eol;
+	struct flt_piece pc[FLT_MAXPIECES];
+	size_t npc, maxlen;
+	size_t pos, rs;		/* where the search goes on; the last record
+				 * start known, no candidate in [rs, pos) */
+	size_t proposed;	/* record bytes proposed so far */
+	size_t density;		/* give up past proposed > bytes / density */
+	size_t misses;		/* positions whose pair agreed, no piece */
+	size_t noise;		/* give up past misses > bytes / noise */
+};
 
 /* filter.c */
-int	flt_scan_pattern(const struct pattern *, long k, int icase,
+int	flt_start(struct flt *, const struct pattern *, long k, int icase,
 	    const unsigned char *text, size_t warm, size_t len,
-	    unsigned char eol, uint64_t *bitmap, int variant, int force);
+	    unsigned char eol, int alt, int force);
+int	flt_propose(struct flt *, struct flt_win *, size_t max, size_t *n,
+	    size_t *at);
 unsigned flt_byte_rank(unsigned char c, int icase);
 
 #endif

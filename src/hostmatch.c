@@ -3,6 +3,15 @@
  * in plain C, with the same semantics and variable names as kernels/myers.cl.
  * It is the fast twin of the tests' DP oracle and the engine for inputs so
  * small that starting OpenCL would dominate.
+ *
+ * It is also the host matcher's planner and verifier.  hm_scan chooses, for
+ * each pattern of a chunk, the engine that scans it (this scalar one, the
+ * SIMD lanes of simd.c, sassy.c by a timed probe, the pattern-parallel
+ * pp.c) or a filter: the pigeonhole filter (filter.c) proposes candidate
+ * records, the shared one (multi.c) candidate windows, and the engines here
+ * verify them; a filter that gives up says so, and the planner has the
+ * engines scan the rest.  Calls go one way: filters and engines call
+ * nothing of this module.
  */
 #include <stdlib.h>
 #include <ctype.h>
@@ -15,7 +24,19 @@
 #include "filter.h"
 #include "multi.h"
 #include "pp.h"
+#include "cpu.h"
 #include "util.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HM_X86 1
+#include <immintrin.h>
+#endif
+
+/* The pigeonhole filter's candidates verified a batch at a time: a list
+ * on the stack, whatever the chunk's length. */
+#ifndef HM_FILTER_BATCH
+#define HM_FILTER_BATCH	64
+#endif
 
 /* Sets bit j of the bitmap. */
 static inline void
@@ -228,8 +249,8 @@ hm_scan_scalar(const struct patset *ps, const unsigned char *text, size_t warm,
  * One pattern of at most PAT_MAXLEN bytes on the scalar engine, over
  * text[from, to) only: the state starts fresh at text[from] (which must be
  * text[0] or follow a terminator, as a record starts), and a match ending at
- * text[i], warm <= i < to, sets bit i - warm.  The filter (filter.c)
- * verifies its candidate records with it.
+ * text[i], warm <= i < to, sets bit i - warm.  The pigeonhole filter's
+ * candidate records are verified with it (verify_range).
  */
 void
 hm_scan_range(const struct pattern *pat, long k, const unsigned char *text,
@@ -239,6 +260,176 @@ hm_scan_range(const struct pattern *pat, long k, const unsigned char *text,
 		scan_word(pat, k, text, from, to, warm, eol, bitmap);
 	else
 		scan_blocks(pat, k, text, from, to, warm, eol, bitmap);
+}
+
+/*
+ * Verifies text[from, to) for one pattern (at most PAT_MAXLEN bytes): from
+ * is text[0] or follows a terminator; bits are set for matches ending in
+ * [max(from, warm), to).  Ranges of HM_SIMD_VERIFY bytes or more go to
+ * the SIMD engine (variant >= 0 and the pattern fits it): it starts at a
+ * bitmap word boundary at or before the range, whose bytes before the
+ * range belong to earlier records or the warm-up (state starting there
+ * only finds true matches, and the terminator before from resets it).
+ */
+static void
+verify_range(const struct pattern *pat, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    int variant)
+{
+	if (to <= warm)
+		return;
+	if (variant < 0 || pat->len > SIMD_MAXLEN ||
+	    to - from < HM_SIMD_VERIFY) {
+		hm_scan_range(pat, k, text, from, to, warm, eol, bitmap);
+		return;
+	}
+	size_t h0 = (from > warm ? from - warm : 0) & ~(size_t)63;
+	size_t st = warm + h0 < from ? warm + h0 : from;
+	simd_scan_pattern(pat, k, text + st, warm + h0 - st,
+	    to - (warm + h0), eol, bitmap + h0 / 64, 0, variant);
+}
+
+/*
+ * ORs into bitmap the bits of the matches of pat (at most k edits) in
+ * text[0, warm + len), as hm_scan_range(pat, k, text, 0, warm + len, warm,
+ * ...) would, through the pigeonhole filter (filter.c): it proposes
+ * candidate records, HM_FILTER_BATCH at a time, and verify_range scans
+ * them; when it gives up, the rest of the text is scanned whole.  Returns
+ * 1, or 0, having set nothing, when the filter does not apply (flt_start).
+ * variant: the SIMD variant for long verifications, or -1 for the scalar
+ * engine only; it also sets the filter's thresholds.  force: pieces of any
+ * length, no giving up.
+ */
+int
+hm_filter_pattern(const struct pattern *pat, long k, int icase,
+    const unsigned char *text, size_t warm, size_t len, unsigned char eol,
+    uint64_t *bitmap, int variant, int force)
+{
+	struct flt f;
+	struct flt_win w[HM_FILTER_BATCH];
+	size_t n, at = 0;
+	int alt = variant < 0 || pat->len > SIMD_MAXLEN ? FLT_ALT_SCALAR :
+	    simd_fast(variant, pat->len) ? FLT_ALT_FAST : FLT_ALT_SIMD;
+	int r;
+
+	if (!flt_start(&f, pat, k, icase, text, warm, len, eol, alt, force))
+		return 0;
+	do {
+		r = flt_propose(&f, w, HM_FILTER_BATCH, &n, &at);
+		for (size_t i = 0; i < n; i++)
+			verify_range(pat, k, text, w[i].from, w[i].to, warm,
+			    eol, bitmap, variant);
+	} while (r == FLT_MORE);
+	if (r == FLT_GAVEUP)
+		verify_range(pat, k, text, at, warm + len, warm, eol, bitmap,
+		    variant);
+	return 1;
+}
+
+/*
+ * Myers over t[ws, we) from a fresh state (pattern of at most 64 bytes),
+ * Eq from EQ(c) for text byte c: returns the end of the first match
+ * ending at or after warm, or SIZE_MAX.  Bits of Eq above the pattern's
+ * last row do not matter: carries and shifts only move upwards.  The
+ * shared filter's windows (multi_scan); pv: the pattern as 64 bytes
+ * (mf_vector), for the vector compares.
+ */
+#define HM_WINDOW(NAME, ATTR, SETUP, EQ)				\
+ATTR static size_t							\
+NAME(const struct pattern *pat, const unsigned char *pv, long k,	\
+    int icase, const unsigned char *t, size_t ws, size_t we, size_t warm) \
+{									\
+	const uint64_t last = (uint64_t)1 << (pat->len - 1);		\
+	uint64_t VP = ~(uint64_t)0, VN = 0;				\
+	long score = (long)pat->len;					\
+	SETUP								\
+									\
+	for (size_t i = ws; i < we; i++) {				\
+		uint64_t Eq = EQ(t[i]);					\
+		uint64_t X = Eq | VN;					\
+		uint64_t D0 = (((X & VP) + VP) ^ VP) | X;		\
+		uint64_t HN = VP & D0;					\
+		uint64_t HP = VN | ~(VP | D0);				\
+									\
+		score += (HP & last) != 0;				\
+		score -= (HN & last) != 0;				\
+		X = HP << 1;						\
+		VN = X & D0;						\
+		VP = (HN << 1) | ~(X | D0);				\
+		if (score <= k && i >= warm)				\
+			return i;					\
+		/* The score falls by one a byte at most. */		\
+		if (score - (long)(we - 1 - i) > k)			\
+			break;						\
+	}								\
+	return SIZE_MAX;						\
+}
+
+#define SETUP_PEQ	(void)pv; (void)icase;
+#define EQ_PEQ(c)	pat->peq[c]
+HM_WINDOW(window_peq, , SETUP_PEQ, EQ_PEQ)
+
+#ifdef HM_X86
+#define SETUP_AVX2							\
+	const __m256i P0 = _mm256_load_si256((const void *)pv);	\
+	const __m256i P1 = _mm256_load_si256((const void *)(pv + 32));
+#define EQ_AVX2(c) __extension__ ({					\
+	__m256i C = _mm256_set1_epi8((char)(icase ? ascii_fold(c) : (c)));	\
+	(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(P0, C)) | \
+	    (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(P1, C)) \
+	    << 32; })
+HM_WINDOW(window_avx2, __attribute__((target("avx2"))), SETUP_AVX2, EQ_AVX2)
+
+/* AVX-512BW: the pattern in one register, Eq in one compare to a mask. */
+#define SETUP_AVX512							\
+	const __m512i P = _mm512_load_si512((const void *)pv);
+#define EQ_AVX512(c) ((uint64_t)_mm512_cmpeq_epi8_mask(P,		\
+	_mm512_set1_epi8((char)(icase ? ascii_fold(c) : (c)))))
+HM_WINDOW(window_avx512, __attribute__((target("avx512f,avx512bw"))),
+    SETUP_AVX512, EQ_AVX512)
+#endif
+
+/*
+ * The shared filter (multi.c) over text[0, warm + len): each window it
+ * proposes goes through the window engine the CPU runs best; a match sets
+ * its end bit and ends its record's walk.  Returns mf_end's flags of the
+ * patterns that left the filter in this chunk (or NULL).
+ */
+static unsigned char *
+multi_scan(const struct mflt *m, const struct patset *ps,
+    const unsigned char *text, size_t warm, size_t len, uint64_t *bitmap)
+{
+	struct mf_walk w;
+	struct mf_win win;
+	int vec = 0;
+
+	if (!mf_start(&w, m, text, warm, len))
+		return NULL;
+#ifdef HM_X86
+	vec = cpu_has(CPU_AVX512BW) ? 2 : cpu_has(CPU_AVX2);
+#endif
+	while (mf_next(&w, &win)) {
+		const struct pattern *pat = &ps->pat[win.pat];
+		const unsigned char *pv = mf_vector(m, win.pat);
+		size_t end;
+#ifdef HM_X86
+		if (vec > 1)
+			end = window_avx512(pat, pv, ps->k, ps->icase, text,
+			    win.ws, win.we, warm);
+		else if (vec)
+			end = window_avx2(pat, pv, ps->k, ps->icase, text,
+			    win.ws, win.we, warm);
+		else
+#endif
+			end = window_peq(pat, pv, ps->k, ps->icase, text,
+			    win.ws, win.we, warm);
+		if (end == SIZE_MAX)
+			continue;
+		end -= warm;
+		bitmap[end / 64] |= (uint64_t)1 << (end % 64);
+		mf_found(&w);
+	}
+	return mf_end(&w);
 }
 
 /*
@@ -423,7 +614,7 @@ scan_one(const struct patset *ps, const struct pattern *pat,
 		scan_long_exact(pat, ps->icase, text, warm, len, eol, bitmap);
 		return;
 	}
-	if (filter >= 0 && flt_scan_pattern(pat, ps->k, ps->icase, text, warm,
+	if (filter >= 0 && hm_filter_pattern(pat, ps->k, ps->icase, text, warm,
 	    len, eol, bitmap, scalar ? -1 : engine, filter > 0))
 		return;
 	if (sassy >= 0 && sassy_scan_pattern(pat, ps->k, text, warm, len, eol,
@@ -448,11 +639,13 @@ scan_one(const struct patset *ps, const struct pattern *pat,
  * longer ones to Myers' blocks.
  * Before that, with MF_MINPAT patterns or more that the shared filter
  * (multi.c) covers, it searches the pieces of all of them at once and
- * verifies each candidate record only against the patterns whose piece it
- * holds; then a pattern whose k + 1 pieces are long enough goes through
- * its own pigeonhole filter (filter.c), which verifies only the records
- * holding one of its pieces exactly.  Both hand a pattern back to the
- * engines when they do not apply or when its candidates are too dense.
+ * proposes windows around them, which multi_scan verifies, each only
+ * against the pattern whose piece it holds; then a pattern whose k + 1
+ * pieces are long enough goes through its own pigeonhole filter
+ * (filter.c), which proposes the records holding one of its pieces
+ * exactly, for hm_filter_pattern to verify.  A pattern goes back to the
+ * engines when a filter does not apply or reports its candidates too
+ * dense.
  * With the shared filter, a record gets one hit (not every match end):
  * all that output needs.
  * PP_MINPAT patterns or more of up to 32 bytes whose pieces are too short
@@ -511,7 +704,7 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		ppidx = xcalloc(ps->npat, sizeof(*ppidx));
 	struct mflt *own;
 	const struct mflt *mf = multi_for(ps, eol, multi, &own);
-	unsigned char *left = mf != NULL ? mf_scan(mf, text, warm, len,
+	unsigned char *left = mf != NULL ? multi_scan(mf, ps, text, warm, len,
 	    bitmap) : NULL;
 	for (size_t p = 0; p < ps->npat; p++) {
 		const struct pattern *pat = &ps->pat[p];

@@ -27,6 +27,13 @@
  * bench/RESULTS-simd.md). */
 #define HM_SIMD_MIN	1024
 
+/* The pigeonhole filter's candidate records of at least this many bytes
+ * are verified by the SIMD engine, shorter ones by the scalar one (when
+ * the SIMD one is allowed and the pattern fits it). */
+#ifndef HM_SIMD_VERIFY
+#define HM_SIMD_VERIFY	4096
+#endif
+
 /* hostmatch.c */
 int	hm_engine(void);
 void	hm_scan_scalar(const struct patset *, const unsigned char *text,
@@ -36,6 +43,9 @@ void	hm_scan(const struct patset *, const unsigned char *text, size_t warm,
 void	hm_scan_range(const struct pattern *, long k,
 	    const unsigned char *text, size_t from, size_t to, size_t warm,
 	    unsigned char eol, uint64_t *bitmap);
+int	hm_filter_pattern(const struct pattern *, long k, int icase,
+	    const unsigned char *text, size_t warm, size_t len,
+	    unsigned char eol, uint64_t *bitmap, int variant, int force);
 void	hm_exact(const struct pattern *, const unsigned char *text,
 	    size_t len, unsigned char eol, uint64_t *bitmap);
 

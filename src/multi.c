@@ -13,20 +13,23 @@
  * whether any piece's key hashes there (most positions stop here), and
  * otherwise the bucket's pieces are compared in full.  A piece of pattern p
  * starting at offset a of p that occurs at text[i] puts every match that
- * holds it inside text[i - a - k, i - a + n + k) (n = len(p)): Myers runs
- * over that window only (clipped to the record), from a fresh state, which
- * finds exactly the matches that start inside the window.
+ * holds it inside text[i - a - k, i - a + n + k) (n = len(p)): that window
+ * (clipped to the record) is proposed to the caller (mf_next), who runs
+ * Myers over it from a fresh state, which finds exactly the matches that
+ * start inside the window.  This module only proposes; it runs no engine.
  *
  * Output needs one hit per selected record (as with hm_exact): the first
- * match found in a record sets its end bit and the walk goes on at the next
- * record.  So the bits set are true match ends, and every record holding a
- * match of a covered pattern gets at least one, but not every end bit.
+ * match the caller finds in a record sets its end bit, the caller says so
+ * (mf_found) and the walk goes on at the next record.  So the bits set are
+ * true match ends, and every record holding a match of a covered pattern
+ * gets at least one, but not every end bit.  The walk's state is the
+ * caller's struct mf_walk: one window at a time, no list to grow.
  *
  * Patterns longer than MF_MAXLEN bytes, with pieces shorter than
  * MF_MINPIECE (by default 1: none), or with k + 1 > n are not covered:
  * hm_scan gives them to the engines (the longer ones to filter.c).  A
  * covered pattern whose windows grow past MF_DENSITY of a chunk leaves the
- * filter for that chunk (mf_scan returns it) and the
+ * filter for that chunk (mf_end returns it) and the
  * engines scan the chunk for it too: a piece such as "e " that occurs
  * everywhere costs no more than the pattern's own scan.
  *
@@ -39,15 +42,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
 #include "filter.h"
 #include "multi.h"
 #include "util.h"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define MF_X86 1
-#include <immintrin.h>
-#endif
 
 /* One piece: pattern pat, bytes str[off, off + len).  word: its first
  * min(len, 8) bytes, little-endian, ORed with mask (0x20 in the bytes that
@@ -79,9 +76,8 @@ struct mflt {
 	struct ment *ent;
 	size_t nent;
 	unsigned char *pv;	/* pattern p in pv[64 p, 64 p + 64), folded
-				 * under -i, zero-padded (64-byte aligned) */
-	int avx2;		/* windows compare bytes with AVX2 (1) or
-				 * AVX-512BW (2) */
+				 * under -i, zero-padded (64-byte aligned):
+				 * the verifier's (mf_vector) */
 };
 
 static const uint32_t qmask[5] = { 0, 0xff, 0xffff, 0xffffff, 0xffffffff };
@@ -237,9 +233,10 @@ mf_build(const struct patset *ps, unsigned char eol, int force)
 	}
 	if (m->nent == 0)
 		return m;
-	/* The patterns for window(): 64 bytes each, so that Eq for a text
-	 * byte is one vector compare rather than a load from a 2 KB PEq
-	 * table per pattern (10,000 patterns: 20 MB, a cache miss a byte). */
+	/* The patterns for the caller's verifier (mf_vector): 64 bytes
+	 * each, so that Eq for a text byte is one vector compare rather than
+	 * a load from a 2 KB PEq table per pattern (10,000 patterns: 20 MB,
+	 * a cache miss a byte). */
 	m->pv = aligned_alloc(64, m->npat * 64);
 	if (m->pv == NULL)
 		fatalx("out of memory");
@@ -249,9 +246,6 @@ mf_build(const struct patset *ps, unsigned char eol, int force)
 			for (size_t i = 0; i < ps->pat[p].len; i++)
 				m->pv[64 * p + i] = m->icase ?
 				    ascii_fold(ps->pat[p].str[i]) : ps->pat[p].str[i];
-#ifdef MF_X86
-	m->avx2 = cpu_has(CPU_AVX512BW) ? 2 : cpu_has(CPU_AVX2);
-#endif
 	/* About 32 bitmap bits per piece (few false hits, and the bitmap
 	 * stays in L2: 256 KB at most), one bucket per piece. */
 	m->bbits = log2_at_least(m->nent * 32, 12, 21);
@@ -387,226 +381,226 @@ piece_at(const struct mflt *m, const struct ment *e, const unsigned char *t,
 	return 1;
 }
 
-/*
- * Myers over t[ws, we) from a fresh state (pattern of at most 64 bytes),
- * Eq from EQ(c) for text byte c: returns the end of the first match
- * ending at or after warm, or SIZE_MAX.  Bits of Eq above the pattern's
- * last row do not matter: carries and shifts only move upwards.
- */
-#define MF_WINDOW(NAME, ATTR, SETUP, EQ)				\
-ATTR static size_t							\
-NAME(const struct mflt *m, size_t p, const unsigned char *t, size_t ws,	\
-    size_t we, size_t warm)						\
-{									\
-	const struct pattern *pat = &m->pat[p];				\
-	const uint64_t last = (uint64_t)1 << (pat->len - 1);		\
-	const long k = m->k;						\
-	uint64_t VP = ~(uint64_t)0, VN = 0;				\
-	long score = (long)pat->len;					\
-	SETUP								\
-									\
-	for (size_t i = ws; i < we; i++) {				\
-		uint64_t Eq = EQ(t[i]);					\
-		uint64_t X = Eq | VN;					\
-		uint64_t D0 = (((X & VP) + VP) ^ VP) | X;		\
-		uint64_t HN = VP & D0;					\
-		uint64_t HP = VN | ~(VP | D0);				\
-									\
-		score += (HP & last) != 0;				\
-		score -= (HN & last) != 0;				\
-		X = HP << 1;						\
-		VN = X & D0;						\
-		VP = (HN << 1) | ~(X | D0);				\
-		if (score <= k && i >= warm)				\
-			return i;					\
-		/* The score falls by one a byte at most. */		\
-		if (score - (long)(we - 1 - i) > k)			\
-			break;						\
-	}								\
-	return SIZE_MAX;						\
-}
-
-#define EQ_PEQ(c)	pat->peq[c]
-MF_WINDOW(window_peq, , , EQ_PEQ)
-
-#ifdef MF_X86
-#define SETUP_AVX2							\
-	const __m256i P0 = _mm256_load_si256((const void *)(m->pv + 64 * p)); \
-	const __m256i P1 = _mm256_load_si256((const void *)(m->pv + 64 * p + 32)); \
-	const int icase = m->icase;
-#define EQ_AVX2(c) __extension__ ({					\
-	__m256i C = _mm256_set1_epi8((char)(icase ? ascii_fold(c) : (c)));	\
-	(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(P0, C)) | \
-	    (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(P1, C)) \
-	    << 32; })
-MF_WINDOW(window_avx2, __attribute__((target("avx2"))), SETUP_AVX2, EQ_AVX2)
-
-/* AVX-512BW: the pattern in one register, Eq in one compare to a mask. */
-#define SETUP_AVX512							\
-	const __m512i P = _mm512_load_si512((const void *)(m->pv + 64 * p)); \
-	const int icase = m->icase;
-#define EQ_AVX512(c) ((uint64_t)_mm512_cmpeq_epi8_mask(P,		\
-	_mm512_set1_epi8((char)(icase ? ascii_fold(c) : (c)))))
-MF_WINDOW(window_avx512, __attribute__((target("avx512f,avx512bw"))),
-    SETUP_AVX512, EQ_AVX512)
-#endif
-
-static inline size_t
-window(const struct mflt *m, size_t p, const unsigned char *t, size_t ws,
-    size_t we, size_t warm)
-{
-#ifdef MF_X86
-	if (m->avx2 > 1)
-		return window_avx512(m, p, t, ws, we, warm);
-	if (m->avx2)
-		return window_avx2(m, p, t, ws, we, warm);
-#endif
-	return window_peq(m, p, t, ws, we, warm);
-}
-
-struct mscan {
-	const struct mflt *m;
-	const unsigned char *t;
-	size_t warm, all;
-	uint64_t *bitmap;
-	uint32_t *cost;		/* window bytes per pattern */
-	uint32_t limit;		/* past it, the pattern leaves */
-	size_t nleft;
-};
-
+/* mf_walk.q when no position is being looked at. */
+#define MF_NOQ	5
 #define MF_LEFT	UINT32_MAX
 
-/* Verifies pattern e->pat around its piece at text[i], inside the record
- * [rs, re); returns 1 when a match was found (its bit is set). */
-static int
-candidate(struct mscan *s, const struct ment *e, size_t i, size_t rs,
-    size_t re)
+/*
+ * Sets up w for a walk over the records of text[0, warm + len) (the first
+ * warm bytes are warm-up, as for hm_scan); returns 0 when there is nothing
+ * to propose (no piece, no text): mf_end then returns NULL.
+ */
+int
+mf_start(struct mf_walk *w, const struct mflt *m, const unsigned char *text,
+    size_t warm, size_t len)
 {
-	const struct mflt *m = s->m;
-	const struct pattern *pat = &m->pat[e->pat];
-	const size_t k = (size_t)m->k;
-	size_t ws, we, end;
-	uint32_t *c = &s->cost[e->pat];
-
-	if (*c == MF_LEFT)
+	memset(w, 0, sizeof(*w));
+	w->m = m;
+	w->t = text;
+	w->warm = warm;
+	w->all = warm + len;
+	w->q = MF_NOQ;
+	if (m->nent == 0 || len == 0)
 		return 0;
-	ws = i >= rs + e->off + k ? i - e->off - k : rs;
-	we = i + (pat->len - e->off) + k;
-	if (we > re)
-		we = re;
-	if (we <= s->warm)
-		return 0;
-	if (!m->force) {
-		*c += (uint32_t)(we - ws);
-		if (*c > s->limit) {
-			*c = MF_LEFT;	/* the engines scan the chunk for it */
-			s->nleft++;
-			return 0;
-		}
-	}
-	end = window(m, e->pat, s->t, ws, we, s->warm);
-	if (end == SIZE_MAX)
-		return 0;
-	end -= s->warm;
-	s->bitmap[end / 64] |= (uint64_t)1 << (end % 64);
+	w->cost = xcalloc(m->npat, sizeof(*w->cost));
+	w->limit = len / MF_DENSITY + MF_SLACK > UINT32_MAX - 1 ?
+	    UINT32_MAX - 1 : (uint32_t)(len / MF_DENSITY + MF_SLACK);
 	return 1;
 }
 
-/* The pieces whose keys occur at text[i], i + qmin <= re. */
+/* The next record that can hold a piece becomes w's; 0 at the end, or
+ * when every pattern left (the engines do it all). */
 static int
-position(struct mscan *s, size_t i, size_t rs, size_t re)
+next_record(struct mf_walk *w)
 {
-	const struct mflt *m = s->m;
-	const unsigned char *t = s->t;
-	const uint32_t key = key_at(t, i, s->all) |
-	    (m->icase ? 0x20202020u : 0);
+	const struct mflt *m = w->m;
 
-	for (unsigned q = m->qmin; q <= 4 && i + q <= re; q++) {
-		if (!(m->qset >> q & 1))
-			continue;
-		uint32_t h = mhash(key & qmask[q], q);
-		uint32_t bit = h >> (32 - m->bbits);
-		if (!(m->bits[bit / 64] >> (bit % 64) & 1))
-			continue;
-		uint32_t b = h >> (32 - m->hbits);
-		for (uint32_t x = m->start[b]; x < m->start[b + 1]; x++) {
-			const struct ment *e = &m->ent[x];
-			if (e->q != q || i + e->len > re ||
-			    !piece_at(m, e, t, i, s->all))
-				continue;
-			if (candidate(s, e, i, rs, re))
-				return 1;
+	while (w->next < w->all && w->nleft < m->nin) {
+		const unsigned char *e = memchr(w->t + w->next, m->eol,
+		    w->all - w->next);
+		size_t rs = w->next, re = e != NULL ? (size_t)(e - w->t) :
+		    w->all;
+		w->next = re + 1;
+		if (re > w->warm && re - rs >= m->qmin) {
+			w->rs = rs;
+			w->re = re;
+			w->i = rs;
+			w->last = re - m->qmin;
+			return 1;
 		}
 	}
 	return 0;
 }
 
 /*
- * The record text[rs, re) (no terminator inside): stops at its first
- * match.  A position goes further only when its first two bytes begin
- * some piece of 1-2 bytes (the pre table: 8 KB, in L1) or its first three
- * bytes hash where some longer piece's do (pre3, 8 KB): on the Bible, two
- * bytes alone let half of the positions through.
+ * Moves w->i to the next position of the record that may start a piece;
+ * 0 past its last one.  A position goes further only when its first two
+ * bytes begin some piece of 1-2 bytes (the pre table: 8 KB, in L1) or its
+ * first three bytes hash where some longer piece's do (pre3, 8 KB): on the
+ * Bible, two bytes alone let half of the positions through.  Four bytes
+ * load while i + 4 <= all; the last few positions all go further.
  */
-static void
-record(struct mscan *s, size_t rs, size_t re)
+static int
+next_position(struct mf_walk *w)
 {
-	const struct mflt *m = s->m;
-	const unsigned char *t = s->t;
+	const struct mflt *m = w->m;
+	const unsigned char *t = w->t;
 	const uint32_t fold32 = m->icase ? 0x20202020u : 0;
-	size_t i = rs, last = re - m->qmin;	/* re - rs >= qmin */
+	size_t i = w->i, last = w->last;
 
-	/* Four bytes load while i + 4 <= all. */
-	for (; i <= last && i + 4 <= s->all; i++) {
+	for (; i <= last && i + 4 <= w->all; i++) {
 		uint32_t x, y;
 		memcpy(&x, t + i, 4);
 		x |= fold32;
 		y = pre3_hash(x & 0xffffff);
 		x &= 0xffff;
-		if (((m->pre[x / 64] >> (x % 64) & 1) ||
-		    (m->pre3[y / 64] >> (y % 64) & 1)) && position(s, i, rs, re))
-			return;
+		if ((m->pre[x / 64] >> (x % 64) & 1) ||
+		    (m->pre3[y / 64] >> (y % 64) & 1))
+			break;
 	}
-	for (; i <= last; i++)
-		if (position(s, i, rs, re))
-			return;
+	w->i = i;
+	return i <= last;
 }
 
 /*
- * ORs into bitmap a hit for each record of text[0, warm + len) that holds
- * a match of a covered pattern (bits only for ends at or after warm; the
- * first warm bytes are warm-up, as for hm_scan).  Returns NULL, or an array
- * of npat flags (to free) marking the covered patterns that left the
- * filter in this chunk: the caller scans the chunk for them.
+ * The window of pattern e->pat around its piece at text[i], inside the
+ * record [rs, re): every match holding the piece there lies in it.
+ * Returns 0 when it cannot set a bit, or when the pattern left (now or
+ * before: its windows passed the limit, and the engines scan the chunk
+ * for it).
+ */
+static int
+propose(struct mf_walk *w, const struct ment *e, struct mf_win *win)
+{
+	const struct mflt *m = w->m;
+	const struct pattern *pat = &m->pat[e->pat];
+	const size_t k = (size_t)m->k, i = w->i;
+	size_t ws, we;
+	uint32_t *c = &w->cost[e->pat];
+
+	if (*c == MF_LEFT)
+		return 0;
+	ws = i >= w->rs + e->off + k ? i - e->off - k : w->rs;
+	we = i + (pat->len - e->off) + k;
+	if (we > w->re)
+		we = w->re;
+	if (we <= w->warm)
+		return 0;
+	if (!m->force) {
+		*c += (uint32_t)(we - ws);
+		if (*c > w->limit) {
+			*c = MF_LEFT;
+			w->nleft++;
+			return 0;
+		}
+	}
+	win->pat = e->pat;
+	win->ws = ws;
+	win->we = we;
+	return 1;
+}
+
+/*
+ * The next window at position w->i: the pieces whose keys of each length
+ * q (w->q on) occur there, bucket entry w->x on.  0 when the position has
+ * no more.
+ */
+static int
+position(struct mf_walk *w, struct mf_win *win)
+{
+	const struct mflt *m = w->m;
+	const size_t i = w->i;
+
+	for (;;) {
+		while (w->x < w->xend) {
+			const struct ment *e = &m->ent[w->x++];
+			if (e->q != w->q || i + e->len > w->re ||
+			    !piece_at(m, e, w->t, i, w->all))
+				continue;
+			if (propose(w, e, win))
+				return 1;
+		}
+		if (++w->q > 4 || i + w->q > w->re) {
+			w->q = MF_NOQ;
+			return 0;
+		}
+		w->x = w->xend = 0;
+		if (!(m->qset >> w->q & 1))
+			continue;
+		uint32_t h = mhash(w->key & qmask[w->q], w->q);
+		uint32_t bit = h >> (32 - m->bbits);
+		if (!(m->bits[bit / 64] >> (bit % 64) & 1))
+			continue;
+		uint32_t b = h >> (32 - m->hbits);
+		w->x = m->start[b];
+		w->xend = m->start[b + 1];
+	}
+}
+
+/*
+ * The next window to verify, in text order: Myers for pattern win->pat
+ * over text[win->ws, win->we) from a fresh state, whose first match
+ * ending at or after warm (if any) is its record's hit: the caller sets
+ * its bit and calls mf_found.  Returns 0 at the end of the chunk.  One
+ * window at a time, since a match ends the record's walk: the windows
+ * after it are never proposed, nor counted against their patterns.
+ */
+int
+mf_next(struct mf_walk *w, struct mf_win *win)
+{
+	for (;;) {
+		if (w->q != MF_NOQ) {
+			if (position(w, win))
+				return 1;
+			w->i++;
+		}
+		if (w->rs < w->re && next_position(w)) {
+			w->key = key_at(w->t, w->i, w->all) |
+			    (w->m->icase ? 0x20202020u : 0);
+			w->q = w->m->qmin - 1;
+			w->x = w->xend = 0;
+			continue;
+		}
+		w->rs = w->re = 0;
+		if (!next_record(w))
+			return 0;
+	}
+}
+
+/* The last window held a match: the walk goes on at the next record. */
+void
+mf_found(struct mf_walk *w)
+{
+	w->q = MF_NOQ;
+	w->rs = w->re = 0;
+}
+
+/*
+ * Ends the walk; returns NULL, or an array of npat flags (to free) marking
+ * the covered patterns that left the filter in this chunk: the caller
+ * scans the chunk for them.
  */
 unsigned char *
-mf_scan(const struct mflt *m, const unsigned char *text, size_t warm,
-    size_t len, uint64_t *bitmap)
+mf_end(struct mf_walk *w)
 {
-	struct mscan s = { m, text, warm, warm + len, bitmap, NULL, 0, 0 };
+	const struct mflt *m = w->m;
 	unsigned char *left = NULL;
-	size_t rs = 0;
 
-	if (m->nent == 0 || len == 0)
-		return NULL;
-	s.cost = xcalloc(m->npat, sizeof(*s.cost));
-	s.limit = len / MF_DENSITY + MF_SLACK > UINT32_MAX - 1 ? UINT32_MAX - 1 :
-	    (uint32_t)(len / MF_DENSITY + MF_SLACK);
-	while (rs < s.all) {
-		const unsigned char *e = memchr(text + rs, m->eol, s.all - rs);
-		size_t re = e != NULL ? (size_t)(e - text) : s.all;
-		if (re > warm && re - rs >= m->qmin)
-			record(&s, rs, re);
-		rs = re + 1;
-		if (s.nleft == m->nin)
-			break;	/* every pattern left: the engines do it all */
-	}
-	if (s.nleft > 0) {
+	if (w->nleft > 0) {
 		left = xcalloc(m->npat, 1);
 		for (size_t p = 0; p < m->npat; p++)
-			left[p] = s.cost[p] == MF_LEFT ||
-			    (s.nleft == m->nin && m->in[p]);
+			left[p] = w->cost[p] == MF_LEFT ||
+			    (w->nleft == m->nin && m->in[p]);
 	}
-	free(s.cost);
+	free(w->cost);
+	w->cost = NULL;
 	return left;
+}
+
+/* Pattern p as the verifier's vector: 64 bytes, folded under -i,
+ * zero-padded, 64-byte aligned (patterns the filter covers). */
+const unsigned char *
+mf_vector(const struct mflt *m, size_t p)
+{
+	return m->pv + 64 * p;
 }

@@ -1,4 +1,8 @@
-/* multi.h: the shared pigeonhole filter for many patterns (issue 10). */
+/*
+ * multi.h: the shared pigeonhole filter for many patterns (issue 10): it
+ * proposes windows of a chunk that may hold a match; the caller
+ * (hostmatch.c) verifies them.
+ */
 #ifndef AGREP_MULTI_H
 #define AGREP_MULTI_H
 
@@ -47,6 +51,31 @@
 
 struct mflt;
 
+/*
+ * A window to verify: Myers for pattern pat over text[ws, we) from a
+ * fresh state; its first match ending at or after the chunk's warm-up, if
+ * any, is the record's hit (then mf_found).
+ */
+struct mf_win {
+	size_t pat, ws, we;
+};
+
+/* One walk over a chunk, on the caller's stack (multi.c's fields). */
+struct mf_walk {
+	const struct mflt *m;
+	const unsigned char *t;
+	size_t warm, all;	/* text[0, all), the first warm bytes warm-up */
+	uint32_t *cost;		/* window bytes per pattern, or MF_LEFT */
+	uint32_t limit;		/* past it, a pattern leaves */
+	size_t nleft;		/* patterns that left */
+	size_t next;		/* the start of the next record */
+	size_t rs, re;		/* the record walked (rs == re: none) */
+	size_t i, last;		/* its position looked at, its last one */
+	uint32_t key;		/* the (folded) bytes at i */
+	unsigned q;		/* the key length looked up at i */
+	uint32_t x, xend;	/* the bucket entries left for q */
+};
+
 /* multi.c */
 struct mflt *mf_build(const struct patset *, unsigned char eol, int force);
 const struct mflt *mf_get(const struct patset *, unsigned char eol);
@@ -54,7 +83,11 @@ const struct mflt *mf_auto(const struct patset *, unsigned char eol);
 void	mf_free(struct mflt *);
 size_t	mf_covered(const struct mflt *, const struct patset *, size_t *work);
 int	mf_covers(const struct mflt *, size_t p);
-unsigned char *mf_scan(const struct mflt *, const unsigned char *text,
-	    size_t warm, size_t len, uint64_t *bitmap);
+int	mf_start(struct mf_walk *, const struct mflt *,
+	    const unsigned char *text, size_t warm, size_t len);
+int	mf_next(struct mf_walk *, struct mf_win *);
+void	mf_found(struct mf_walk *);
+unsigned char *mf_end(struct mf_walk *);
+const unsigned char *mf_vector(const struct mflt *, size_t p);
 
 #endif

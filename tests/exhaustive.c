@@ -26,7 +26,8 @@
  * PEq tables that are no product of nibble sets (peq['r'] |= peq['a'],
  * texts over {a,b,r,\n}): every SIMD variant and slice on the joined
  * texts (the AVX2 16-bit engine's scalar fill).
- * The pigeonhole filter (filter.c), forced to run with pieces of any
+ * The pigeonhole filter (filter.c's candidates, verified by
+ * hm_filter_pattern), forced to run with pieces of any
  * length (k + 1 > n: it declines), on each text alone and on the joined
  * texts through hm_scan (AGREP_GPU_HOST_ENGINE=filter), and with -i on the
  * joined texts in upper case; and on records of up to 12000 bytes (its
@@ -235,7 +236,7 @@ run_pattern(const char *p, long k, const struct textset *ts)
 		 * the scalar engine and with the SIMD one allowed. */
 		for (int v = -1; v <= best; v += best + 1) {
 			got[0] = 0;
-			if (!flt_scan_pattern(&ps.pat[0], k, 0, buf, pad, len,
+			if (!hm_filter_pattern(&ps.pat[0], k, 0, buf, pad, len,
 			    '\n', got, v, 1))
 				got[0] = w;	/* k + 1 > n: not for it */
 			if (len && got[0] != w)
@@ -313,7 +314,7 @@ run_pattern(const char *p, long k, const struct textset *ts)
 		if (jb[i] >= 'a' && jb[i] <= 'z')
 			jb[i] -= 'a' - 'A';
 	memset(bm, 0, words * 8);
-	if (flt_scan_pattern(&psi.pat[0], k, 1, jb, pad, big, '\n', bm,
+	if (hm_filter_pattern(&psi.pat[0], k, 1, jb, pad, big, '\n', bm,
 	    best, 1)) {
 		ncalls++;
 		for (size_t i = 0; i < words; i++)
@@ -329,7 +330,7 @@ run_pattern(const char *p, long k, const struct textset *ts)
 }
 
 /*
- * The filter's verification of long records (at least FLT_SIMD_VERIFY bytes:
+ * The filter's verification of long records (at least HM_SIMD_VERIFY bytes:
  * the SIMD engine, from a bitmap word boundary before the record), bit by
  * bit against hm_scan_scalar: records of 1..12000 bytes over {a,b,c,d}
  * (its own PRNG), patterns of 2..63 bytes cut from the text, k 0..4,
@@ -370,7 +371,7 @@ long_records(void)
 		hm_scan_scalar(&ps, t, warm, big - warm, '\n', want);
 		for (int v = -1; v <= best; v += best + 1) {
 			memset(got, 0, (big - warm + 63) / 64 * 8);
-			flt_scan_pattern(&ps.pat[0], k, 0, t, warm, big - warm,
+			hm_filter_pattern(&ps.pat[0], k, 0, t, warm, big - warm,
 			    '\n', got, v, 1);
 			ncalls++;
 			for (size_t w = 0; w < (big - warm + 63) / 64; w++)

@@ -124,7 +124,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int v = -1; v <= SIMD_AUTO && ps.maxlen <= PAT_MAXLEN; v++) {
 		memset(got, 0, (words ? words : 1) * sizeof(*got));
 		for (size_t p = 0; p < ps.npat; p++)
-			if (!flt_scan_pattern(&ps.pat[p], ps.k, ps.icase, buf,
+			if (!hm_filter_pattern(&ps.pat[p], ps.k, ps.icase, buf,
 			    pad, fc.len, fc.eol, got, v, 1))
 				hm_scan_range(&ps.pat[p], ps.k, buf, 0,
 				    pad + fc.len, pad, fc.eol, got);
