@@ -170,7 +170,7 @@ check-sanitize: build/san/agrep-gpu test-progs
 # interceptor.  Each suppression in tests/tsan.supp says why it is there.
 TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 TSAN_OBJS = $(SRCS:%.c=build/tsan/%.o) build/tsan/kernels.o
-TSAN_SUITES = tests/threads.bats tests/multidev.bats tests/parity.bats \
+TSAN_SUITES = tests/threads.bats tests/multidev.bats tests/parity.bats tests/plan.bats \
 	      tests/chunking.bats
 
 build/tsan/%.o: %.c $(HDRS)

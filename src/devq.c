@@ -11,19 +11,17 @@
  * several workers fill a device's slots at once, and each device has its
  * own queue: the only lock is taken once a range.
  *
- * A device whose scan fails gets no more slots: its range is scanned on
- * the host (scan_finish warns once) and the later ones go to the others
- * or the host (AGREP_GPU_FAULT, scan.c, fails one for the tests).
+ * A device whose scan fails gets no more slots: the finishing function
+ * learns it (the range is then scanned on the host) and the later ranges
+ * go to the others or the host (AGREP_GPU_FAULT, scan.c, fails one for the tests).
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "devq.h"
-#include "input.h"
 #include "plan.h"
 #include "pool.h"
-#include "search_int.h"
 #include "util.h"
 
 #define DEVQ_SLOTS_MAX	64
@@ -76,17 +74,18 @@ finisher(void *arg)
 		/* Messages and output go in the range's place from here. */
 		if (sl->job != NULL)
 			pool_adopt(sl->job);
+		int failed = 0;
 		if (sl->scan != 0) {
 			bm = sl->scan > 0 ? scan_wait(&sl->sc, 0) : NULL;
 			if (bm == NULL) {
 				__atomic_store_n(&Q.failed[d], 1,
 				    __ATOMIC_RELAXED);
-				bm = scan_finish(&sl->sc, 0, 0);
+				failed = 1;
 			} else
 				plan_dev_done(d, sl->bytes, sl->t_hand,
 				    util_now());
 		}
-		sl->fn(sl->arg, &sl->sc, bm);
+		sl->fn(sl->arg, &sl->sc, bm, failed);
 		if (sl->job != NULL)
 			pool_job_end(sl->job);
 		pthread_mutex_lock(&Q.mu);

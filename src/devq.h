@@ -11,8 +11,10 @@
 struct dslot;
 
 /* What finishes a slot's range once its scan is done (bm: its hits, NULL
- * when nothing was scanned).  It runs on one of the device's threads. */
-typedef void (*devq_fn)(void *arg, struct scanner *, const uint64_t *bm);
+ * when nothing was scanned; failed: the device failed, nothing scanned).
+ * It runs on one of the device's threads. */
+typedef void (*devq_fn)(void *arg, struct scanner *, const uint64_t *bm,
+    int failed);
 
 /* devq.c */
 void	 devq_init(struct scanner *devs, int ndev, int slots);

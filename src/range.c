@@ -401,12 +401,14 @@ range_finish(struct rangectx *c, const uint64_t *bm, struct searcher *w)
 /* A device finished a range's scan: its thread finishes the range, in the
  * range's place of the output. */
 static void
-range_resume(void *arg, struct scanner *s, const uint64_t *bm)
+range_resume(void *arg, struct scanner *s, const uint64_t *bm, int failed)
 {
 	struct rangectx *c = arg;
 	struct searcher tail;
 
-	(void)s;
+	/* A failed device: the host scans the range (one warning). */
+	if (failed)
+		bm = scan_finish(s, 0, 0);
 	memset(&tail, 0, sizeof(tail));
 	range_finish(c, bm, &tail);
 	if (!c->waiting) {
