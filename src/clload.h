@@ -29,7 +29,8 @@
 	X(GetPlatformIDs) X(GetPlatformInfo) X(GetProgramBuildInfo) \
 	X(GetProgramInfo) X(ReleaseCommandQueue) X(ReleaseContext) \
 	X(ReleaseEvent) X(ReleaseKernel) X(ReleaseMemObject) \
-	X(ReleaseProgram) X(RetainEvent) X(SetKernelArg) X(WaitForEvents)
+	X(ReleaseProgram) X(RetainEvent) X(SetEventCallback) X(SetKernelArg) \
+	X(WaitForEvents)
 
 /* One pointer per function, typed as the header declares it. */
 struct clload_api {
@@ -76,6 +77,7 @@ int	clload(void);
 #define clReleaseMemObject		(*clload_api.ReleaseMemObject)
 #define clReleaseProgram		(*clload_api.ReleaseProgram)
 #define clRetainEvent			(*clload_api.RetainEvent)
+#define clSetEventCallback		(*clload_api.SetEventCallback)
 #define clSetKernelArg			(*clload_api.SetKernelArg)
 #define clWaitForEvents			(*clload_api.WaitForEvents)
 

@@ -31,9 +31,11 @@ struct dslot {
 	int		 dev;
 	int		 cloned;
 	int		 handed;	/* the worker is done with it */
+	int		 complete;	/* its scan is done (or none runs) */
 	int		 scan;		/* 1 submitted, -1 failed, 0 none */
 	uint64_t	 bytes;
 	double		 t_hand;
+	double		 fill;		/* seconds the worker took to fill it */
 	devq_fn		 fn;
 	void		*arg;
 	struct job	*job;		/* the range's job, detached */
@@ -70,6 +72,11 @@ finisher(void *arg)
 		sl = Q.head[d];
 		if ((Q.head[d] = sl->next) == NULL)
 			Q.tail[d] = NULL;
+		/* Sleep until the scan is done: NVIDIA's clWaitForEvents
+		 * spins, and a thread a slot spinning takes the cores from
+		 * the workers that read and scan. */
+		while (!sl->complete)
+			pthread_cond_wait(&Q.cv, &Q.mu);
 		pthread_mutex_unlock(&Q.mu);
 		/* Messages and output go in the range's place from here. */
 		if (sl->job != NULL)
@@ -85,7 +92,9 @@ finisher(void *arg)
 				plan_dev_done(d, sl->bytes, sl->t_hand,
 				    util_now());
 		}
+		const double t0 = util_now();
 		sl->fn(sl->arg, &sl->sc, bm, failed);
+		plan_dev_work(d, sl->fill, util_now() - t0);
 		if (sl->job != NULL)
 			pool_job_end(sl->job);
 		pthread_mutex_lock(&Q.mu);
@@ -215,6 +224,27 @@ devq_scanner(struct dslot *sl)
 	return &sl->sc;
 }
 
+/* The OpenCL runtime says a slot's scan is done. */
+static void CL_CALLBACK
+scan_done(cl_event ev, cl_int status, void *arg)
+{
+	struct dslot *sl = arg;
+
+	(void)ev;
+	(void)status;		/* scan_wait reports a failure */
+	pthread_mutex_lock(&Q.mu);
+	sl->complete = 1;
+	pthread_cond_broadcast(&Q.cv);
+	pthread_mutex_unlock(&Q.mu);
+}
+
+/* The worker took secs to fill the slot (statistics). */
+void
+devq_filled(struct dslot *sl, double secs)
+{
+	sl->fill = secs;
+}
+
 /* Hands a slot over: scan 1, its scan was started; -1, it failed to start;
  * 0, nothing to scan.  fn(arg, scanner, hits) finishes it, as job (detached:
  * ended after fn; NULL: none). */
@@ -222,8 +252,15 @@ void
 devq_hand(struct dslot *sl, int scan, uint64_t bytes, devq_fn fn, void *arg,
     struct job *job)
 {
+	cl_event ev = scan > 0 ? sl->sc.slot[0].done : NULL;
+
+	/* Held until the callback is set: the slot may be finished, and its
+	 * event released, before clSetEventCallback returns. */
+	if (ev != NULL)
+		clRetainEvent(ev);
 	pthread_mutex_lock(&Q.mu);
 	sl->job = job;
+	sl->complete = ev == NULL;
 	sl->scan = scan;
 	sl->bytes = bytes;
 	sl->fn = fn;
@@ -233,6 +270,13 @@ devq_hand(struct dslot *sl, int scan, uint64_t bytes, devq_fn fn, void *arg,
 	Q.queued += bytes;
 	pthread_cond_broadcast(&Q.cv);
 	pthread_mutex_unlock(&Q.mu);
+	/* (the callback may run at once, in this thread) */
+	if (ev != NULL) {
+		if (clSetEventCallback(ev, CL_COMPLETE, scan_done, sl) !=
+		    CL_SUCCESS)
+			scan_done(ev, CL_COMPLETE, sl);
+		clReleaseEvent(ev);
+	}
 }
 
 /* Releases the slots' buffers (every slot is free: the jobs drained). */

@@ -21,7 +21,9 @@
  * The rule (AGREP_GPU_STATS=1 prints the figures and each decision):
  *  - the devices are started for a file when the host alone would take
  *    longer than a device's start-up;
- *  - a range goes to a device with a free slot; when there is none (or the
+ *  - a range goes to a device with a free slot, unless reading and
+ *    formatting a device range costs the host's cores more than half what
+ *    scanning it on the host does; when there is none (or the
  *    device is still starting), the host takes it if it would finish it
  *    before the devices get to it (ranges are formatted in input order: a
  *    slow host range would hold up the device ranges after it), else the
@@ -57,6 +59,7 @@
 #define CPU_START	0.2
 #define CACHE_MAX	32		/* devices remembered */
 #define OPEN_LATE	0.1		/* s: see plan_place */
+#define DEV_CPU_SHARE	0.5		/* see dev_cpu_pays */
 
 struct model {
 	char		 name[128];
@@ -72,6 +75,10 @@ struct devrun {
 	int		 ranges;
 	double		 busy;		/* seconds with a range in flight */
 	double		 last;		/* when the last range finished */
+	double		 first;		/* when the first range was handed */
+	double		 fill;		/* seconds the workers spent reading
+					 * and submitting its ranges */
+	double		 fmt;		/* seconds its threads formatted */
 };
 
 static struct {
@@ -274,10 +281,40 @@ dev_rate(void)
 		if (!d->open)
 			continue;
 		open = 1;
-		r += d->ranges >= 2 && d->busy > 0 ? (double)d->bytes /
-		    d->busy : model_rate(&d->m);
+		/* What it achieved since its first range: a device fed by
+		 * the workers is no faster than they fill it, however fast
+		 * it scans while busy. */
+		r += d->ranges >= 2 && d->last > d->first ? (double)d->bytes /
+		    (d->last - d->first) : model_rate(&d->m);
 	}
 	return open ? r : model_rate(&P.expect);
+}
+
+/*
+ * Does a device range cost the host less than scanning it itself?  A
+ * device range costs the host's cores too: a worker reads it into the slot
+ * and a device thread formats it.  Where that costs about what the host's
+ * own scan does (a search the host does at 1 GB/s a core: 8.6 GB -c -k2
+ * mercy on the H100 machine, where reading and formatting a device range
+ * cost 0.65 ns a byte against 1 ns, yet the mix ran 1.12 s against 0.71 s
+ * for the host alone), the device adds threads, not speed.  Measured from
+ * the ranges so far; until then, yes.  P.mu held.
+ */
+static int
+dev_cpu_pays(void)
+{
+	uint64_t bytes = 0;
+	double cpu = 0, hr = host_rate();
+	int ranges = 0;
+
+	for (int i = 0; i < P.ndev; i++) {
+		bytes += P.dev[i].bytes;
+		cpu += P.dev[i].fill + P.dev[i].fmt;
+		ranges += P.dev[i].ranges;
+	}
+	if (ranges < 4 || bytes == 0 || hr <= 0)
+		return 1;
+	return cpu / (double)bytes < DEV_CPU_SHARE / hr;
 }
 
 /*
@@ -324,9 +361,14 @@ plan_place(uint64_t range, int dev_state, uint64_t queued, int slot_free)
 
 	if (P.mode == PLAN_HOST || (dev_state != 1 && dev_state != 2))
 		return PLAN_ON_HOST;
-	if (P.mode == PLAN_DEVICE || (dev_state == 1 && slot_free))
+	if (P.mode == PLAN_DEVICE)
 		return PLAN_ON_DEVICE;
 	pthread_mutex_lock(&P.mu);
+	if (dev_state == 1 && slot_free) {
+		w = dev_cpu_pays() ? PLAN_ON_DEVICE : PLAN_ON_HOST;
+		pthread_mutex_unlock(&P.mu);
+		return w;
+	}
 	double hr = host_rate();
 	double host_s = hr > 0 ? (double)range / hr : 0;
 	double start_left = 0;
@@ -398,10 +440,25 @@ plan_dev_done(int dev, uint64_t bytes, double t_hand, double t_done)
 		return;
 	pthread_mutex_lock(&P.mu);
 	d = &P.dev[dev];
+	if (d->ranges == 0)
+		d->first = t_hand;
 	d->busy += t_done - (t_hand > d->last ? t_hand : d->last);
 	d->last = t_done;
 	d->bytes += bytes;
 	d->ranges++;
+	pthread_mutex_unlock(&P.mu);
+}
+
+/* Time spent on a range of device dev outside the device: reading and
+ * submitting it (fill), formatting it (fmt). */
+void
+plan_dev_work(int dev, double fill, double fmt)
+{
+	if (dev < 0 || dev >= OCL_MAXDEV)
+		return;
+	pthread_mutex_lock(&P.mu);
+	P.dev[dev].fill += fill;
+	P.dev[dev].fmt += fmt;
 	pthread_mutex_unlock(&P.mu);
 }
 
@@ -428,9 +485,12 @@ plan_end(void)
 		double r = d->busy > 0 ? (double)d->bytes / d->busy : 0;
 		if (P.stats && d->ranges > 0)
 			fprintf(stderr, "agrep-gpu: plan: device %d: %d ranges, "
-			    "%llu bytes, %.2f GB/s while busy (model %.2f)\n",
-			    i, d->ranges, (unsigned long long)d->bytes, r / 1e9,
-			    model_rate(&d->m) / 1e9);
+			    "%llu bytes, %.2f GB/s while busy (model %.2f); "
+			    "filling %.3f s (%.2f GB/s a thread), formatting "
+			    "%.3f s\n", i, d->ranges, (unsigned long long)d->bytes,
+			    r / 1e9, model_rate(&d->m) / 1e9, d->fill,
+			    d->fill > 0 ? (double)d->bytes / d->fill / 1e9 : 0,
+			    d->fmt);
 		/* Enough to measure: the model's two figures, one at a time
 		 * (one pattern word: the feed; many: the kernel). */
 		if (d->ranges >= 4 && d->bytes >= (16u << 20) && r > 0) {

@@ -476,12 +476,14 @@ range_job(void *arg, int worker)
 	gate_leave();
 	if (ds != NULL) {
 		int sc = 0;
+		const double t0 = util_now();
 		c->rb.s = devq_scanner(ds);
 		range_load(c, data, dlen);
 		free(data);
 		if (c->ok && c->rb.end > c->rb.first)
 			sc = scan_submit(c->rb.s, 0, c->rb.end,
 			    c->rb.filled, 0) != 0 ? -1 : 1;
+		devq_filled(ds, util_now() - t0);
 		/* Once handed over, c belongs to the device's thread (it
 		 * frees it), unless this worker waits for it. */
 		const int waiting = (c->job = pool_detach()) == NULL;
@@ -508,12 +510,16 @@ range_job(void *arg, int worker)
 	c->rb.s = &w->host;
 	range_load(c, data, dlen);
 	free(data);
-	if (c->ok && scan && c->rb.end > c->rb.first) {
+	const uint64_t bytes = c->ok && scan ? c->rb.end - c->rb.first : 0;
+	if (bytes > 0) {
 		scan_submit(c->rb.s, 0, c->rb.end, c->rb.filled, 0);
 		bm = scan_finish(c->rb.s, 0, 1);
-		plan_host_done(c->rb.end - c->rb.first, util_now() - t0);
 	}
 	range_finish(c, bm, w);
+	/* reading, scanning and formatting: what a device range costs the
+	 * host too (plan.c, dev_cpu_pays) */
+	if (bytes > 0)
+		plan_host_done(bytes, util_now() - t0);
 	free(c);
 }
 
