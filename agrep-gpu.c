@@ -589,9 +589,14 @@ main(int argc, char **argv)
 	if (out_finish() == -1 || search_failed())
 		status = 1;
 	release(&o, &a);
-	if (out_quit())
-		return 0;	/* -q: a match wins over errors, as in grep */
-	if (status)
-		return 2;
-	return search_matched() ? 0 : 1;
+	status = out_quit() ? 0 :	/* -q: a match wins over errors */
+	    status ? 2 : search_matched() ? 0 : 1;
+	/* A device still building its program, given nothing: the search is
+	 * done without it, and the process must not unload OpenCL under
+	 * that build (search_end). */
+	if (search_abandoned()) {
+		fflush(NULL);
+		_exit(status);
+	}
+	return status;
 }

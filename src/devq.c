@@ -47,6 +47,8 @@ static struct {
 	pthread_cond_t	 cv;
 	int		 ndev;
 	struct scanner	*devs;
+	size_t		 cap;		/* bytes a slot is made for */
+	int		 made, total;	/* slots made by their threads, of */
 	struct dslot	*slots;
 	struct dslot	*freel[OCL_MAXDEV];
 	int		 nfree[OCL_MAXDEV];
@@ -60,8 +62,25 @@ static struct {
 static void *
 finisher(void *arg)
 {
-	const int d = (int)(intptr_t)arg;
+	struct dslot *mine = arg;
+	const int d = mine->dev;
 
+	/* First its slot's buffers, made here and side by side with the
+	 * others' (pinned memory is slow to allocate: 16 slots of 16 MiB
+	 * took the workers about a second of their time on the H100
+	 * machine), then the slot is free for the workers. */
+	scan_clone(&mine->sc, &Q.devs[d]);
+	if (mine->sc.cap < Q.cap)
+		scan_grow(&mine->sc, Q.cap);
+	(void)scan_chunk(&mine->sc, 0);
+	mine->cloned = 1;
+	pthread_mutex_lock(&Q.mu);
+	Q.made++;
+	mine->next = Q.freel[d];
+	Q.freel[d] = mine;
+	Q.nfree[d]++;
+	pthread_cond_broadcast(&Q.cv);
+	pthread_mutex_unlock(&Q.mu);
 	for (;;) {
 		struct dslot *sl;
 		const uint64_t *bm = NULL;
@@ -108,10 +127,10 @@ finisher(void *arg)
 	return NULL;
 }
 
-/* Sets up slots (per device) and the finishing threads of ndev open
- * devices (their scanners: devs); once. */
+/* Sets up slots (per device, made for chunks of cap bytes) and the
+ * finishing threads of ndev open devices (their scanners: devs); once. */
 void
-devq_init(struct scanner *devs, int ndev, int slots)
+devq_init(struct scanner *devs, int ndev, int slots, size_t cap)
 {
 	const char *e = getenv("AGREP_GPU_SLOTS");
 
@@ -119,23 +138,19 @@ devq_init(struct scanner *devs, int ndev, int slots)
 		slots = atoi(e);
 	slots = slots < 1 ? 1 : slots > DEVQ_SLOTS_MAX ? DEVQ_SLOTS_MAX : slots;
 	Q.devs = devs;
+	Q.cap = cap;
+	Q.total = ndev * slots;
 	Q.slots = xcalloc((size_t)(ndev * slots), sizeof(*Q.slots));
-	for (int d = 0; d < ndev; d++)
-		for (int i = 0; i < slots; i++) {
-			struct dslot *sl = &Q.slots[d * slots + i];
-			sl->dev = d;
-			sl->next = Q.freel[d];
-			Q.freel[d] = sl;
-			Q.nfree[d]++;
-		}
 	/* A finishing thread per slot: each scan is waited for as soon as
 	 * it is done (its time measured), and ranges are formatted side by
-	 * side, even while one waits for the ranges before it. */
+	 * side, even while one waits for the ranges before it.  Each makes
+	 * one slot first. */
 	for (int d = 0; d < ndev; d++)
 		for (int t = 0; t < slots; t++) {
+			struct dslot *sl = &Q.slots[d * slots + t];
 			pthread_t tid;
-			if (pthread_create(&tid, NULL, finisher,
-			    (void *)(intptr_t)d) != 0)
+			sl->dev = d;
+			if (pthread_create(&tid, NULL, finisher, sl) != 0)
 				fatalx("cannot create a thread");
 		}
 	pthread_mutex_lock(&Q.mu);
@@ -210,10 +225,6 @@ devq_take(int wait)
 		Q.head[d] = sl;
 	Q.tail[d] = sl;
 	pthread_mutex_unlock(&Q.mu);
-	if (!sl->cloned) {
-		scan_clone(&sl->sc, &Q.devs[d]);
-		sl->cloned = 1;
-	}
 	return sl;
 }
 
@@ -283,6 +294,12 @@ devq_hand(struct dslot *sl, int scan, uint64_t bytes, devq_fn fn, void *arg,
 void
 devq_end(void)
 {
+	/* (a short run may end while threads still make their slots from
+	 * the devices' scanners, which are closed next) */
+	pthread_mutex_lock(&Q.mu);
+	while (Q.made < Q.total)
+		pthread_cond_wait(&Q.cv, &Q.mu);
+	pthread_mutex_unlock(&Q.mu);
 	for (int d = 0; d < Q.ndev; d++)
 		for (struct dslot *sl = Q.freel[d]; sl != NULL; sl = sl->next)
 			if (sl->cloned) {

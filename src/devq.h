@@ -3,6 +3,7 @@
 #ifndef AGREP_DEVQ_H
 #define AGREP_DEVQ_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pool.h"
@@ -17,7 +18,7 @@ typedef void (*devq_fn)(void *arg, struct scanner *, const uint64_t *bm,
     int failed);
 
 /* devq.c */
-void	 devq_init(struct scanner *devs, int ndev, int slots);
+void	 devq_init(struct scanner *devs, int ndev, int slots, size_t cap);
 int	 devq_free(void);
 uint64_t devq_queued(void);
 struct dslot *devq_take(int wait);

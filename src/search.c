@@ -77,6 +77,10 @@ open_devices(void)
 		if (!gpu)
 			return 0;
 	}
+	/* From here on there is nothing to report but warnings. */
+	pthread_mutex_lock(&S.mu);
+	S.dev_found = 1;
+	pthread_mutex_unlock(&S.mu);
 	for (int i = 0; i < n; i++) {
 		size_t cap = opt->chunk ? opt->chunk :
 		    d[i].type & CL_DEVICE_TYPE_GPU && !pool_threaded() ?
@@ -98,7 +102,8 @@ open_devices(void)
 	/* Slots in flight per device: enough for every worker to fill one
 	 * while the device scans others. */
 	if (nd > 0)
-		devq_init(S.dev, nd, S.nw + 2 < 16 ? S.nw + 2 : 16);
+		devq_init(S.dev, nd, S.nw + 2 < 16 ? S.nw + 2 : 16,
+		    2 * S.range);
 	return nd;
 }
 
@@ -364,6 +369,14 @@ search_options(void)
 	return opt;
 }
 
+/* Returns 1 when the run ended with a device still opening (search_end):
+ * the process must end with _exit. */
+int
+search_abandoned(void)
+{
+	return S.abandoned;
+}
+
 /* Returns 1 when the asked-for device could not be had. */
 int
 search_failed(void)
@@ -374,11 +387,18 @@ search_failed(void)
 void
 search_end(void)
 {
-	/* Devices still being opened are waited for. */
+	/* Devices still being opened are waited for, unless they were found
+	 * (so there is nothing to report) and only their programs are being
+	 * built: then nothing waits for them, the search is done, and the
+	 * process ends without them (search_abandoned). */
 	pthread_mutex_lock(&S.mu);
-	while (S.dev_state == 2)
+	if (S.dev_state == 2 && S.dev_found && plan_mode() == PLAN_AUTO)
+		S.abandoned = 1;
+	while (S.dev_state == 2 && !S.abandoned)
 		pthread_cond_wait(&S.cv, &S.mu);
 	pthread_mutex_unlock(&S.mu);
+	if (S.abandoned)
+		return;
 	if (S.devmsg.len > 0)
 		pool_msg(S.devmsg.buf, S.devmsg.len);
 	free(S.devmsg.buf);

@@ -21,6 +21,7 @@ int	search_cwd(void);
 int	search_stdin(int show_name);
 int	search_matched(void);
 int	search_failed(void);
+int	search_abandoned(void);
 void	search_end(void);
 int	search_jobs_failed(void);
 void	search_flush(void);

@@ -74,6 +74,9 @@ struct search {
 	int		(*file_hook)(const char *, int); /* searches a whole
 					 * file instead (MPI) */
 	int		 job_failed;	/* a job reported a problem (atomic) */
+	int		 dev_found;	/* devices found; opening them is only
+					 * building (S.mu) */
+	int		 abandoned;	/* search_end left them opening */
 };
 
 extern struct search S;
