@@ -48,7 +48,7 @@ static struct {
 	int		 ndev;
 	struct scanner	*devs;
 	size_t		 cap;		/* bytes a slot is made for */
-	int		 made, total;	/* slots made by their threads, of */
+	int		 total;		/* slots of every device */
 	struct dslot	*slots;
 	struct dslot	*freel[OCL_MAXDEV];
 	int		 nfree[OCL_MAXDEV];
@@ -75,7 +75,6 @@ finisher(void *arg)
 	(void)scan_chunk(&mine->sc, 0);
 	mine->cloned = 1;
 	pthread_mutex_lock(&Q.mu);
-	Q.made++;
 	mine->next = Q.freel[d];
 	Q.freel[d] = mine;
 	Q.nfree[d]++;
@@ -294,11 +293,18 @@ devq_hand(struct dslot *sl, int scan, uint64_t bytes, devq_fn fn, void *arg,
 void
 devq_end(void)
 {
-	/* (a short run may end while threads still make their slots from
-	 * the devices' scanners, which are closed next) */
+	/* Every slot back: a short run may end while threads still make
+	 * their slots from the devices' scanners (closed next), and a job
+	 * ends (pool_job_end) just before its slot goes back. */
 	pthread_mutex_lock(&Q.mu);
-	while (Q.made < Q.total)
+	for (;;) {
+		int nfree = 0;
+		for (int d = 0; d < Q.ndev; d++)
+			nfree += Q.nfree[d];
+		if (nfree == Q.total)
+			break;
 		pthread_cond_wait(&Q.cv, &Q.mu);
+	}
 	pthread_mutex_unlock(&Q.mu);
 	for (int d = 0; d < Q.ndev; d++)
 		for (struct dslot *sl = Q.freel[d]; sl != NULL; sl = sl->next)

@@ -60,6 +60,10 @@
 #define CACHE_MAX	32		/* devices remembered */
 #define OPEN_LATE	0.1		/* s: see plan_place */
 #define DEV_CPU_SHARE	0.5		/* see dev_cpu_pays */
+/* Seconds of the host's cores a byte scanned on a device costs (reading it
+ * into a slot, formatting it), before a run measures it: H100 machine,
+ * 8.6 GB -c -k2 mercy, GPU alone, 3.7 s reading and 2.8 s formatting. */
+#define DEV_HOST_COST	0.76e-9
 
 struct model {
 	char		 name[128];
@@ -333,7 +337,10 @@ plan_start_devices(uint64_t size)
 	double hr = host_rate() * P.workers;
 	double host_s = hr > 0 ? (double)size / hr : INFINITY;
 	double dev_s = P.expect.start + (double)size / model_rate(&P.expect);
-	go = host_s > P.expect.start && dev_s < host_s * 4;
+	/* (and not where a device range would cost the host's cores about
+	 * what its own scan does: see dev_cpu_pays) */
+	go = host_s > P.expect.start && dev_s < host_s * 4 &&
+	    DEV_HOST_COST < DEV_CPU_SHARE * P.workers / hr;
 	if (P.stats)
 		fprintf(stderr, "agrep-gpu: plan: %llu bytes: the host alone "
 		    "%.3f s; %s (%s) %.2f GB/s for %.0f pattern words, start "

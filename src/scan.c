@@ -494,16 +494,25 @@ scan_chunk(struct scanner *s, int slot)
 
 /* Tests: AGREP_GPU_FAULT=N makes the Nth device scan of the run fail to
  * start, as a device that fails mid-run would. */
+static long fault_at;
+
+static void
+fault_init(void)
+{
+	const char *e = getenv("AGREP_GPU_FAULT");
+
+	fault_at = e != NULL ? atol(e) : 0;
+}
+
 static int
 fault_now(void)
 {
-	static long at = -1, scans;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	static long scans;
 
-	if (__atomic_load_n(&at, __ATOMIC_RELAXED) < 0) {
-		const char *e = getenv("AGREP_GPU_FAULT");
-		__atomic_store_n(&at, e != NULL ? atol(e) : 0, __ATOMIC_RELAXED);
-	}
-	return at > 0 && __atomic_add_fetch(&scans, 1, __ATOMIC_RELAXED) == at;
+	pthread_once(&once, fault_init);
+	return fault_at > 0 &&
+	    __atomic_add_fetch(&scans, 1, __ATOMIC_RELAXED) == fault_at;
 }
 
 static cl_int submit_locked(struct scanner *, struct scan_slot *,

@@ -100,10 +100,11 @@ open_devices(void)
 		}
 	}
 	/* Slots in flight per device: enough for every worker to fill one
-	 * while the device scans others. */
+	 * while the device scans others, and for one worker (-j1) to run
+	 * ahead of the device. */
 	if (nd > 0)
-		devq_init(S.dev, nd, S.nw + 2 < 16 ? S.nw + 2 : 16,
-		    2 * S.range);
+		devq_init(S.dev, nd, S.nw + 2 < 8 ? 8 : S.nw + 2 < 16 ?
+		    S.nw + 2 : 16, 2 * S.range);
 	return nd;
 }
 
