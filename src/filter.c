@@ -345,7 +345,9 @@ flt_scan_pattern(const struct pattern *pat, long k, int icase,
 	int gaveup, simd = variant >= 0 && n <= SIMD_MAXLEN;
 	int fast = simd && simd_fast(variant, n);
 
-	if (k < 0 || n < m || m > FLT_MAXPIECES || pat->len > PAT_MAXLEN ||
+	/* (a pattern with classes has no exact pieces: regex.c) */
+	if (pat->cls || k < 0 || n < m || m > FLT_MAXPIECES ||
+	    pat->len > PAT_MAXLEN ||
 	    n / m < (force ? 1 : FLT_MINPIECE) ||
 	    (!force && simd && m > FLT_MAXPIECES_SIMD) ||
 	    (!force && fast && (m > FLT_MAXPIECES_FAST ||

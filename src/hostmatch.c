@@ -15,6 +15,7 @@
 #include "filter.h"
 #include "multi.h"
 #include "pp.h"
+#include "regex.h"
 #include "util.h"
 
 /* Sets bit j of the bitmap. */
@@ -222,6 +223,9 @@ hm_scan_scalar(const struct patset *ps, const unsigned char *text, size_t warm,
 			scan_blocks(&ps->pat[p], ps->k, text, 0, warm + len,
 			    warm, eol, bitmap);
 	}
+	for (size_t r = 0; r < ps->nre; r++)
+		re_scan(ps->re[r].re, ps->k, text, 0, warm + len, warm, eol,
+		    bitmap);
 }
 
 /*
@@ -536,6 +540,9 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 	free(ppidx);
 	free(left);
 	mf_free(own);
+	for (size_t r = 0; r < ps->nre; r++)
+		re_scan(ps->re[r].re, ps->k, text, 0, warm + len, warm, eol,
+		    bitmap);
 }
 
 /*
