@@ -548,6 +548,9 @@ main(int argc, char **argv)
 	a.ps.icase = o.icase;
 	a.ps.utf8 = u8_mode(a.utf8);
 	a.ps.chars = o.word || o.show_edits;
+	/* (tests: every expression with repetition or | as an automaton) */
+	a.ps.no_expand = getenv("AGREP_GPU_RE_EXPAND") != NULL &&
+	    strcmp(getenv("AGREP_GPU_RE_EXPAND"), "0") == 0;
 	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
 		fatalx("%s", err);
 	/* Expressions with repetition, alternation or anchors run as

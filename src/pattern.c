@@ -178,6 +178,42 @@ too_many_symbols(char *errbuf, size_t errlen)
 	return -1;
 }
 
+/* Adds a fixed sequence of n classes as a Myers pattern (its units go to
+ * units[0, n)): a string when each class holds one unit, else a pattern
+ * with classes.  (Nothing is added past PAT_MAXLEN: the caller refuses.) */
+static void
+add_classes(struct patset *ps, const struct re_class *cls, size_t n,
+    unsigned char *units, size_t *cap)
+{
+	struct pattern *p;
+	int single = 1;
+
+	if (n > PAT_MAXLEN)
+		return;
+	for (size_t i = 0; i < n && single; i++) {
+		int c = 0;
+		for (int w = 0; w < 4; w++)
+			c += __builtin_popcountll(cls[i].w[w]);
+		single = c == 1;
+	}
+	p = new_pattern(ps, cap);
+	p->len = n;
+	p->nwords = (n + 63) / 64;
+	build_peq_classes(p, cls, units, ps->icase);
+	if (single) {
+		p->cls = 0;	/* str is the pattern: a string */
+		free(p->peq);
+		build_peq(p, ps->icase);
+	} else
+		ps->has_cls = 1;
+	if (n <= (size_t)ps->k)
+		ps->all_lines = 1;
+	if (p->len > ps->maxlen)
+		ps->maxlen = p->len;
+	if (p->nwords > ps->maxwords)
+		ps->maxwords = p->nwords;
+}
+
 /* Adds the expression of kind RE_CLASSES or RE_NFA (units u[0, n), its
  * source src[0, srclen)).  Returns 0, or -1 with a message. */
 static int
@@ -186,7 +222,7 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
     unsigned char **extra, char *errbuf, size_t errlen)
 {
 	struct re_opts ro = { ps->syntax, ps->icase, ps->u8 != NULL,
-	    ps->iupac };
+	    ps->iupac, ps->no_expand };
 	struct re_result r;
 	struct pattern *p;
 
@@ -222,24 +258,31 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
 			r.cls[i].w[r.lit[i] / 64] |= (uint64_t)1 <<
 			    (r.lit[i] % 64);
 	}
+	if (r.kind != RE_ALTS) {
+		add_classes(ps, r.cls, r.n, *extra, cap);
+		*extra += r.n;
+	} else {
+		/* one Myers pattern a word, their units in a buffer of
+		 * their own (a language can hold more than its source) */
+		unsigned char *units = xmalloc(r.n + 1);
+		ps->bufs = xreallocarray(ps->bufs, ps->nbufs + 1,
+		    sizeof(*ps->bufs));
+		ps->bufs[ps->nbufs++] = units;
+		for (size_t w = 0, o = 0; w < r.nword; o += r.wlen[w++])
+			if (r.wlen[w] > PAT_MAXLEN)
+				r.n = r.wlen[w];
+		if (r.n <= PAT_MAXLEN)
+			for (size_t w = 0, o = 0; w < r.nword;
+			    o += r.wlen[w++])
+				add_classes(ps, r.cls + o, r.wlen[w],
+				    units + o, cap);
+	}
 	if (r.n > PAT_MAXLEN) {
 		snprintf(errbuf, errlen, "expression of %zu positions is "
 		    "longer than the limit of %d", r.n, PAT_MAXLEN);
 		re_result_free(&r);
 		return -1;
 	}
-	p = new_pattern(ps, cap);
-	p->len = r.n;
-	p->nwords = (r.n + 63) / 64;
-	build_peq_classes(p, r.cls, *extra, ps->icase);
-	*extra += r.n;
-	ps->has_cls = 1;
-	if (r.n <= (size_t)ps->k)
-		ps->all_lines = 1;
-	if (p->len > ps->maxlen)
-		ps->maxlen = p->len;
-	if (p->nwords > ps->maxwords)
-		ps->maxwords = p->nwords;
 	re_result_free(&r);
 	return 0;
 }
@@ -266,7 +309,8 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 	for (size_t i = 0; i < ps->storelen; i++) {
 		if (ps->store[i] != '\n')
 			continue;
-		struct re_opts ro = { ps->syntax, 0, 0, ps->iupac };
+		struct re_opts ro = { ps->syntax, 0, 0, ps->iupac,
+		    ps->no_expand };
 		const unsigned char *s = (const unsigned char *)ps->store +
 		    start;
 		size_t len = i - start;
@@ -379,6 +423,9 @@ pat_free(struct patset *ps)
 		re_nfa_free((struct re_nfa *)ps->re[i].re);
 	free(ps->re);
 	free(ps->extra);
+	for (size_t i = 0; i < ps->nbufs; i++)
+		free(ps->bufs[i]);
+	free(ps->bufs);
 	free(ps->store);
 	free(ps->symstore);
 	u8_map_free(ps->u8);

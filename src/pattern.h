@@ -52,12 +52,16 @@ struct patset {
 				 * first use; pat_free frees it */
 	int syntax;		/* enum re_syntax: -F, -G (default), -E */
 	int iupac;		/* --dna: IUPAC codes are classes */
+	int no_expand;		/* no small languages as words (regex.c;
+				 * AGREP_GPU_RE_EXPAND=0, tests) */
 	int has_cls;		/* some pattern of pat[] has classes */
 	struct pattern *re;	/* expressions of the automaton (regex.c):
 				 * the host's re_scan only; str, len: the
 				 * source, for messages */
 	size_t nre;
 	unsigned char *extra;	/* unescaped literals, class units */
+	unsigned char **bufs;	/* the units of expanded languages */
+	size_t nbufs;
 };
 
 /* pattern.c */

@@ -777,6 +777,117 @@ strip_anchors(struct parser *p, int root, int *bol, int *eol)
 	return root;
 }
 
+/* A set of words, each a sequence of classes (expand). */
+struct words {
+	struct re_class	*c;	/* the words one after the other */
+	size_t		*len;
+	size_t		 n, total;
+};
+
+static void
+words_free(struct words *w)
+{
+	free(w->c);
+	free(w->len);
+	memset(w, 0, sizeof(*w));
+}
+
+static void
+words_add(struct words *w, const struct re_class *a, size_t na,
+    const struct re_class *b, size_t nb)
+{
+	w->c = xreallocarray(w->c, w->total + na + nb + 1, sizeof(*w->c));
+	w->len = xreallocarray(w->len, w->n + 1, sizeof(*w->len));
+	memcpy(w->c + w->total, a, na * sizeof(*a));
+	memcpy(w->c + w->total + na, b, nb * sizeof(*b));
+	w->len[w->n++] = na + nb;
+	w->total += na + nb;
+}
+
+/* x := every word of x followed by every word of y; 0, or -1 past
+ * RE_EXPAND_MAX words. */
+static int
+words_cat(struct words *x, const struct words *y)
+{
+	struct words r = { NULL, NULL, 0, 0 };
+
+	if (x->n * y->n > RE_EXPAND_MAX)
+		return -1;
+	for (size_t i = 0, oi = 0; i < x->n; oi += x->len[i++])
+		for (size_t j = 0, oj = 0; j < y->n; oj += y->len[j++])
+			words_add(&r, x->c + oi, x->len[i], y->c + oj,
+			    y->len[j]);
+	words_free(x);
+	*x = r;
+	return 0;
+}
+
+/*
+ * The words of the language under n when it is finite and holds at most
+ * RE_EXPAND_MAX of them (as sequences of classes: "colou?r" is color and
+ * colour, "(a|b)c" is ac and bc); 0, or -1 (then *w is empty).
+ */
+static int
+expand(const struct parser *p, int n, struct words *w)
+{
+	const struct node *x = &p->nd[n];
+	struct words y = { NULL, NULL, 0, 0 };
+
+	memset(w, 0, sizeof(*w));
+	switch (x->op) {
+	case N_EMPTY:
+		words_add(w, NULL, 0, NULL, 0);
+		return 0;
+	case N_CLASS:
+		words_add(w, &x->c, 1, NULL, 0);
+		return 0;
+	case N_CAT:
+		if (expand(p, x->a, w) == 0 && expand(p, x->b, &y) == 0 &&
+		    words_cat(w, &y) == 0) {
+			words_free(&y);
+			return 0;
+		}
+		break;
+	case N_ALT:
+		if (expand(p, x->a, w) == 0 && expand(p, x->b, &y) == 0 &&
+		    w->n + y.n <= RE_EXPAND_MAX) {
+			for (size_t j = 0, o = 0; j < y.n; o += y.len[j++])
+				words_add(w, y.c + o, y.len[j], NULL, 0);
+			words_free(&y);
+			return 0;
+		}
+		break;
+	case N_REP: {
+		if (x->max < 0 || x->max > RE_EXPAND_MAX)
+			break;
+		struct words one, acc = { NULL, NULL, 0, 0 };
+		if (expand(p, x->a, &one) == -1)
+			break;
+		words_add(&acc, NULL, 0, NULL, 0);
+		int ok = 1;
+		for (int i = 0; ok && i <= x->max; i++) {
+			if (i >= x->min)
+				for (size_t j = 0, o = 0; j < acc.n;
+				    o += acc.len[j++])
+					words_add(w, acc.c + o, acc.len[j],
+					    NULL, 0);
+			ok = w->n <= RE_EXPAND_MAX && (i == x->max ||
+			    words_cat(&acc, &one) == 0);
+		}
+		words_free(&one);
+		words_free(&acc);
+		if (ok)
+			return 0;
+		break;
+	}
+	default:
+		break;
+	}
+	words_free(w);
+	words_free(&y);
+	return -1;
+}
+
 /* Builds the automaton of the tree at root. */
 static struct re_nfa *
 build_nfa(struct parser *p, int root, int bol, int eol)
@@ -892,6 +1003,18 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 		free(p.nd);
 		return -1;
 	}
+	/* A small finite language: its words, for the Myers engines
+	 * (host and devices, filters, many patterns). */
+	struct words w;
+	if (!bol && !eol && !o->no_expand && expand(&p, root, &w) == 0) {
+		r->kind = RE_ALTS;
+		r->cls = w.c;
+		r->wlen = w.len;
+		r->nword = w.n;
+		r->n = w.total;
+		free(p.nd);
+		return 0;
+	}
 	r->kind = RE_NFA;
 	r->nfa = build_nfa(&p, root, bol, eol);
 	free(p.nd);
@@ -913,6 +1036,7 @@ re_nfa_free(struct re_nfa *a)
 void
 re_result_free(struct re_result *r)
 {
+	free(r->wlen);
 	free(r->lit);
 	free(r->cls);
 	re_nfa_free(r->nfa);

@@ -18,8 +18,12 @@ enum re_syntax { RE_FIXED, RE_BASIC, RE_EXTENDED };
 enum re_kind {
 	RE_LITERAL,	/* bytes (symbols) only: a plain pattern */
 	RE_CLASSES,	/* a fixed sequence of classes: Myers with PEq */
-	RE_NFA		/* anything else: the automaton */
+	RE_NFA,		/* anything else: the automaton */
+	RE_ALTS		/* a small finite language: its words, each a
+			 * fixed sequence of classes (Myers patterns) */
 };
+
+#define RE_EXPAND_MAX	8	/* words of a language expanded (RE_ALTS) */
 
 /* A set of bytes (or symbols in UTF-8 mode): bit c of w[c / 64]. */
 struct re_class {
@@ -32,6 +36,7 @@ struct re_opts {
 	int	 icase;		/* fold ASCII case in classes */
 	int	 symbols;	/* units >= 0x80 are UTF-8 mode symbols */
 	int	 iupac;		/* --dna: IUPAC codes are classes */
+	int	 no_expand;	/* never RE_ALTS (tests) */
 };
 
 /*
@@ -58,8 +63,12 @@ struct re_nfa {
 struct re_result {
 	int		 kind;		/* enum re_kind */
 	unsigned char	*lit;		/* RE_LITERAL: the units */
-	struct re_class	*cls;		/* RE_CLASSES: one per position */
-	size_t		 n;		/* units or classes */
+	struct re_class	*cls;		/* RE_CLASSES: one per position;
+					 * RE_ALTS: the words one after the
+					 * other */
+	size_t		 n;		/* units or classes (in all) */
+	size_t		*wlen;		/* RE_ALTS: the words' lengths */
+	size_t		 nword;
 	struct re_nfa	*nfa;		/* RE_NFA */
 };
 

@@ -77,7 +77,7 @@ setup() {
 	assert_regex "$stderr" 'Perl'
 	run -2 --separate-stderr agrep-gpu -E 'a|^b' t
 	assert_regex "$stderr" 'only at the start and the end'
-	run -2 --separate-stderr agrep-gpu -E -k1 --show-edits 'colou?r' t
+	run -2 --separate-stderr agrep-gpu -E -k1 --show-edits 'colou*r' t
 	assert_regex "$stderr" 'show-edits'
 }
 
@@ -104,16 +104,18 @@ setup() {
 			for s in 1 2 3; do
 				n=$((n + 1))
 				want=$(reoracle -k$k "$e" r$s || true)
-				for envs in "AGREP_GPU_DEVICE=host" ""; do
+				for envs in "AGREP_GPU_DEVICE=host" "" "AGREP_GPU_RE_EXPAND=0"; do
 					got=$(env $envs agrep-gpu -E -k$k "$e" r$s || true)
 					[ "$got" = "$want" ] || { echo "lines: $envs -k$k '$e' r$s"; diff <(echo "$want") <(echo "$got"); return 1; }
 				done
 				got=$(agrep-gpu -E -k$k -c "$e" r$s || true)
 				[ "$got" = "$(echo -n "$want" | grep -c '^' || true)" ] || { echo "-c: -k$k '$e'"; return 1; }
-				got=$(agrep-gpu -E -k$k --show-cost "$e" r$s || true)
-				[ "$got" = "$(reoracle -s -k$k "$e" r$s || true)" ] || { echo "cost: -k$k '$e'"; return 1; }
-				got=$(agrep-gpu -E -x -k$k "$e" r$s || true)
-				[ "$got" = "$(reoracle -x -k$k "$e" r$s || true)" ] || { echo "-x: -k$k '$e'"; return 1; }
+				for x in 1 0; do
+					got=$(AGREP_GPU_RE_EXPAND=$x agrep-gpu -E -k$k --show-cost "$e" r$s || true)
+					[ "$got" = "$(reoracle -s -k$k "$e" r$s || true)" ] || { echo "cost: -k$k '$e' expand=$x"; return 1; }
+					got=$(AGREP_GPU_RE_EXPAND=$x agrep-gpu -E -x -k$k "$e" r$s || true)
+					[ "$got" = "$(reoracle -x -k$k "$e" r$s || true)" ] || { echo "-x: -k$k '$e' expand=$x"; return 1; }
+				done
 			done
 		done
 	done
@@ -157,7 +159,10 @@ setup() {
 @test "expressions: -o, --color, -w, --best-match, --json" {
 	run agrep-gpu -E -o '[a-z]+our?' t
 	assert_output "$(grep -E -o '[a-z]+our?' t)"
+	# (a finite language is its words: -o as for those strings)
 	run agrep-gpu -E -k1 -o 'colou?r' t
+	assert_output "$(agrep-gpu -F -k1 -o -e color -e colour t)"
+	run env AGREP_GPU_RE_EXPAND=0 agrep-gpu -E -k1 -o 'colou?r' t
 	assert_output "$(printf 'color\ncolour\ncolr')"
 	run agrep-gpu -E --color=always 'o+' t
 	assert_output "$(grep -E --color=always 'o+' t)"
@@ -183,6 +188,20 @@ setup() {
 	run agrep-gpu -F --dna GTGNCAG d
 	assert_output "$(head -3 d)"
 	run -1 agrep-gpu GTGYCAG d
+}
+
+@test "small finite languages are searched as their words (colou?r, (a|b)c)" {
+	for e in 'colou?r' '(a|b)c' 'gr(a|e)y' 'o{1,2}' 'timeout|timed out'; do
+		for k in 0 1 2; do
+			run agrep-gpu -E -k$k -n "$e" t
+			assert_output "$(AGREP_GPU_RE_EXPAND=0 agrep-gpu -E -k$k -n "$e" t)"
+			run agrep-gpu -E -k$k -o "$e" t
+			[ "$k" -gt 0 ] || assert_output "$(grep -E -o "$e" t)"
+		done
+	done
+	# --show-edits then works: the words are patterns
+	run agrep-gpu -E -k1 --show-edits 'colou?r' t
+	assert_output "$(agrep-gpu -F -k1 --show-edits -e color -e colour t)"
 }
 
 @test "several -e: literals, classes and expressions in one pass" {
