@@ -1110,21 +1110,24 @@ start_rows(const struct re_nfa *a, long k, uint64_t *R, uint64_t *t)
  * (a match, an inserted text byte, a substitution, a skipped position),
  * I the initial state unless ^ anchors the match at the record start.
  */
-/* T[D] for an automaton of one word (up to 64 states). */
-static inline uint64_t
-follow1(const uint64_t *T, uint64_t D)
+/* T[D] for an automaton of one word (up to 64 states) of G groups of 8
+ * states: G lookups, no branch (T[g][0] is empty). */
+static inline __attribute__((always_inline)) uint64_t
+follow1(const uint64_t *T, uint64_t D, const int G)
 {
-	uint64_t out = 0;
+	uint64_t out = T[D & 0xff];
 
-	for (const uint64_t *t = T; D != 0; D >>= 8, t += 256)
-		out |= t[D & 0xff];
+	for (int g = 1; g < G; g++)
+		out |= T[g * 256 + (D >> (8 * g) & 0xff)];
 	return out;
 }
 
-/* re_scan for an automaton of one word: the same steps on registers. */
-static void
-re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
-    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+/* re_scan for an automaton of one word: the same steps on registers;
+ * G, the groups of 8 states, a constant in each copy (re_scan1). */
+static inline __attribute__((always_inline)) void
+re_scan1_g(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    const int G)
 {
 	const size_t rows = (size_t)k + 1;
 	const uint64_t init = a->bol ? 0 : 1, fin = a->final[0];
@@ -1134,7 +1137,7 @@ re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
 
 	R0[0] = 1;
 	for (size_t j = 1; j < rows; j++)
-		R0[j] = R0[j - 1] | follow1(T, R0[j - 1]);
+		R0[j] = R0[j - 1] | follow1(T, R0[j - 1], G);
 	memcpy(R, R0, sizeof(R));
 	if (!a->eol && ls < to && ls >= warm && (R[k] & fin))
 		hit(bitmap, ls - warm);
@@ -1151,13 +1154,13 @@ re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
 			continue;
 		}
 		const uint64_t Bc = B[c];
-		uint64_t tprev = follow1(T, R[0]);
+		uint64_t tprev = follow1(T, R[0], G);
 		uint64_t prev = R[0], nprev = (tprev & Bc) | init;
 		R[0] = nprev;
 		for (size_t j = 1; j < rows; j++) {
-			uint64_t r = R[j], t = follow1(T, r);
+			uint64_t r = R[j], t = follow1(T, r, G);
 			uint64_t n = (t & Bc) | prev | tprev | nprev |
-			    follow1(T, nprev) | init;
+			    follow1(T, nprev, G) | init;
 			prev = r;
 			tprev = t;
 			R[j] = nprev = n;
@@ -1167,6 +1170,22 @@ re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
 	}
 	if (a->eol && ls < to && to - 1 >= warm && (R[k] & fin))
 		hit(bitmap, to - 1 - warm);
+}
+
+static void
+re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	switch (a->ngroups) {
+	case 1: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 1); break;
+	case 2: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 2); break;
+	case 3: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 3); break;
+	case 4: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 4); break;
+	case 5: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 5); break;
+	case 6: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 6); break;
+	case 7: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 7); break;
+	default: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 8); break;
+	}
 }
 
 void

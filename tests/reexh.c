@@ -30,7 +30,7 @@ static long ncase, nfail, nrefused;
 static struct re_nfa *
 automaton(const char *expr)
 {
-	struct re_opts o = { RE_EXTENDED, 0, 0, 0 };
+	struct re_opts o = { RE_EXTENDED, 0, 0, 0, 0 };
 	struct re_result r;
 	char err[200], buf[256];
 	const char *s = expr;
