@@ -541,7 +541,7 @@ has_ops(const struct parser *p, int n)
 
 	if (x->op == N_CAT)
 		return has_ops(p, x->a) || has_ops(p, x->b);
-	return x->op != N_CLASS;
+	return x->op != N_CLASS && x->op != N_EMPTY;
 }
 
 /* Appends the classes of a tree of N_CAT and N_CLASS, left to right. */
@@ -551,7 +551,7 @@ flatten(const struct parser *p, int n, struct re_class *out, size_t *k)
 	if (p->nd[n].op == N_CAT) {
 		flatten(p, p->nd[n].a, out, k);
 		flatten(p, p->nd[n].b, out, k);
-	} else
+	} else if (p->nd[n].op == N_CLASS)
 		out[(*k)++] = p->nd[n].c;
 }
 
@@ -561,7 +561,7 @@ count_classes(const struct parser *p, int n)
 	if (p->nd[n].op == N_CAT)
 		return count_classes(p, p->nd[n].a) +
 		    count_classes(p, p->nd[n].b);
-	return 1;
+	return p->nd[n].op == N_CLASS;
 }
 
 /* Glushkov states the tree needs (saturating at RE_MAXSTATES + 1). */
@@ -798,8 +798,10 @@ words_add(struct words *w, const struct re_class *a, size_t na,
 {
 	w->c = xreallocarray(w->c, w->total + na + nb + 1, sizeof(*w->c));
 	w->len = xreallocarray(w->len, w->n + 1, sizeof(*w->len));
-	memcpy(w->c + w->total, a, na * sizeof(*a));
-	memcpy(w->c + w->total + na, b, nb * sizeof(*b));
+	if (na > 0)
+		memcpy(w->c + w->total, a, na * sizeof(*a));
+	if (nb > 0)
+		memcpy(w->c + w->total + na, b, nb * sizeof(*b));
 	w->len[w->n++] = na + nb;
 	w->total += na + nb;
 }
@@ -886,6 +888,50 @@ expand(const struct parser *p, int n, struct words *w)
 	words_free(w);
 	words_free(&y);
 	return -1;
+}
+
+/* Appends the items of the top concatenation under n, left to right. */
+static void
+top_items(const struct parser *p, int n, int *items, size_t *ni)
+{
+	if (p->nd[n].op == N_CAT) {
+		top_items(p, p->nd[n].a, items, ni);
+		top_items(p, p->nd[n].b, items, ni);
+	} else if (p->nd[n].op != N_EMPTY)
+		items[(*ni)++] = n;
+}
+
+/*
+ * The prefilter's material: the runs of single units in the top
+ * concatenation (in "the (LORD|Lord)+ God", "the " and " God").  Every
+ * word of the language holds them, disjoint and in order, so a match with
+ * k edits holds one of k + 1 disjoint pieces of them exactly (re_scan).
+ */
+static void
+literal_runs(const struct parser *p, int root, struct re_nfa *a)
+{
+	int *items = xcalloc(p->nn + 1, sizeof(int));
+	size_t ni = 0, run = 0;
+
+	top_items(p, root, items, &ni);
+	a->seg = xmalloc(ni + 1);
+	a->seglen = xcalloc(ni + 1, sizeof(*a->seglen));
+	a->nseg = 0;
+	size_t at = 0;
+	for (size_t i = 0; i <= ni; i++) {
+		const struct node *x = i < ni ? &p->nd[items[i]] : NULL;
+		if (x != NULL && x->op == N_CLASS && cls_count(&x->c) == 1) {
+			for (unsigned u = 0; u < 256; u++)
+				if (cls_has(&x->c, u))
+					a->seg[at++] = (unsigned char)u;
+			run++;
+			continue;
+		}
+		if (run > 0)
+			a->seglen[a->nseg++] = run;
+		run = 0;
+	}
+	free(items);
 }
 
 /* Builds the automaton of the tree at root. */
@@ -1017,6 +1063,8 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 	}
 	r->kind = RE_NFA;
 	r->nfa = build_nfa(&p, root, bol, eol);
+	if (!o->icase)
+		literal_runs(&p, root, r->nfa);
 	free(p.nd);
 	return 0;
 }
@@ -1030,6 +1078,8 @@ re_nfa_free(struct re_nfa *a)
 	free(a->B);
 	free(a->final);
 	free(a->T);
+	free(a->seg);
+	free(a->seglen);
 	free(a);
 }
 
@@ -1188,8 +1238,100 @@ re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
 	}
 }
 
+static void re_scan_all(const struct re_nfa *, long, const unsigned char *,
+    size_t, size_t, size_t, unsigned char, uint64_t *);
+
+#define RE_MINPIECE	3	/* the prefilter's shortest piece */
+#define RE_MAXPIECES	16
+
+/*
+ * Cuts the literal runs into k + 1 disjoint pieces as long as they can be
+ * (all of one length, at least RE_MINPIECE); returns their number (0: no
+ * prefilter), their starts in a->seg in at[], their length in *plen.
+ */
+static size_t
+pieces(const struct re_nfa *a, long k, unsigned char eol, size_t *at,
+    size_t *plen)
+{
+	size_t want = (size_t)k + 1, best = 0;
+
+	if (a->seg == NULL || want > RE_MAXPIECES)
+		return 0;
+	for (size_t len = RE_MINPIECE;; len++) {
+		size_t n = 0, any = 0;
+		for (size_t s = 0; s < a->nseg; s++) {
+			n += a->seglen[s] / len;
+			any |= a->seglen[s] >= len;
+		}
+		if (n >= want)
+			best = len;
+		if (!any || n < want)
+			break;
+	}
+	if (best == 0)
+		return 0;
+	size_t n = 0, o = 0;
+	for (size_t s = 0; s < a->nseg && n < want; o += a->seglen[s++])
+		for (size_t i = 0; i + best <= a->seglen[s] && n < want;
+		    i += best)
+			at[n++] = o + i;
+	for (size_t i = 0; i < n; i++)
+		if (memchr(a->seg + at[i], eol, best) != NULL)
+			return 0;
+	*plen = best;
+	return n;
+}
+
+/*
+ * re_scan with the prefilter: only the records holding one of the pieces
+ * exactly go through the automaton.  When they turn out to be most of the
+ * text, the rest is scanned whole.
+ */
 void
 re_scan(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	size_t at[RE_MAXPIECES], next[RE_MAXPIECES], np, plen = 0;
+	size_t pos = from, scanned = 0;
+
+	if (k < 0 || (np = pieces(a, k, eol, at, &plen)) == 0) {
+		re_scan_all(a, k, text, from, to, warm, eol, bitmap);
+		return;
+	}
+	for (size_t i = 0; i < np; i++)
+		next[i] = SIZE_MAX - 1;		/* not looked for yet */
+	while (pos < to) {
+		size_t m = SIZE_MAX;
+		for (size_t i = 0; i < np; i++) {
+			if (next[i] == SIZE_MAX)
+				continue;	/* none left */
+			if (next[i] == SIZE_MAX - 1 || next[i] < pos) {
+				const unsigned char *f = memmem(text + pos,
+				    to - pos, a->seg + at[i], plen);
+				next[i] = f ? (size_t)(f - text) : SIZE_MAX;
+			}
+			if (next[i] < m)
+				m = next[i];
+		}
+		if (m == SIZE_MAX)
+			break;
+		const unsigned char *b = memrchr(text + pos, eol, m - pos);
+		size_t ls = b ? (size_t)(b - text) + 1 : pos;
+		const unsigned char *e = memchr(text + m, eol, to - m);
+		size_t end = e ? (size_t)(e - text) + 1 : to;
+		re_scan_all(a, k, text, ls, end, warm, eol, bitmap);
+		scanned += end - ls;
+		pos = end;
+		/* candidates everywhere: the filter only costs */
+		if (pos - from >= 65536 && scanned > (pos - from) / 2) {
+			re_scan_all(a, k, text, pos, to, warm, eol, bitmap);
+			return;
+		}
+	}
+}
+
+static void
+re_scan_all(const struct re_nfa *a, long k, const unsigned char *text,
     size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
 {
 	const size_t nw = a->nw, rows = (size_t)k + 1;

@@ -55,6 +55,11 @@ struct re_nfa {
 					 * follow[8 g + b] for bits b of v */
 	size_t		 ngroups;	/* (nstate + 7) / 8 */
 	int		 bol, eol;	/* anchored by ^, by $ */
+	unsigned char	*seg;		/* the literal runs every word holds,
+					 * in order, one after the other
+					 * (the prefilter; NULL with -i) */
+	size_t		*seglen;
+	size_t		 nseg;
 	size_t		 minlen;	/* the shortest word of the language */
 	size_t		 maxlen;	/* the longest, SIZE_MAX if none */
 };

@@ -9,7 +9,8 @@
  * $ and both; each text is one line of a file that holds them all.  A line
  * is selected by the engine when a hit lies in it; by the oracle when its
  * least cost is <= k.  Then SEEDS random expressions (classes, ., ?, *, +,
- * {m,n}, |, groups, anchors) over random lines of {a, b, c}.  Expressions
+ * {m,n}, |, groups, anchors) over random lines of {a, b, c}, some with
+ * literal runs long enough for re_scan's prefilter.  Expressions
  * that src/regex.c reads as literals or fixed classes are checked too: their
  * automaton is built by hand here (the tool runs them through Myers).
  * Prints one line per disagreement and exits 1 if any, else 0.
@@ -147,12 +148,13 @@ static void
 gen(char *b, int d)
 {
 	static const char *const atoms[] = { "a", "b", "c", ".", "[ab]",
-	    "[^a]", "[a-c]", "ab", "ba" };
+	    "[^a]", "[a-c]", "ab", "ba", "abca", "bcab", "cabc" };
 	int r = rnd(d > 0 ? 10 : 4);
 	char x[256], y[256];
 
 	if (r < 4) {
-		strcpy(b, atoms[rnd(9)]);
+		/* (runs of 3 or more literals: the prefilter's pieces) */
+		strcpy(b, atoms[rnd(12)]);
 		return;
 	}
 	gen(x, d - 1);
