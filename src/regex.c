@@ -8,9 +8,13 @@
  *   - a fixed sequence of classes (., [...], \w, --dna codes): a Myers
  *     pattern whose PEq table holds, at each position, every unit of its
  *     class; every PEq engine runs it unchanged (pattern.c);
+ *   - a small finite language without anchors (colou?r, (a|b)c): its
+ *     words, at most RE_EXPAND_MAX, each a fixed sequence of classes (so
+ *     each a Myers pattern, as with several -e);
  *   - anything else (*, +, ?, {m,n}, |, ^, $): the Glushkov automaton of
  *     the expression, run bit-parallel with k + 1 rows of states (Wu and
- *     Manber's agrep; Navarro and Raffinot's NR-grep), re_scan below.
+ *     Manber's agrep; Navarro and Raffinot's NR-grep), re_scan below,
+ *     behind a prefilter on pieces of the literal runs every word holds.
  *
  * Approximate semantics (tre-agrep's -k): a record is selected when some
  * substring of it is within k edits of some word of the language.  ^ and $

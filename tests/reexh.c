@@ -13,6 +13,10 @@
  * literal runs long enough for re_scan's prefilter.  Expressions
  * that src/regex.c reads as literals or fixed classes are checked too: their
  * automaton is built by hand here (the tool runs them through Myers).
+ * Last, the parser on random strings of syntax characters (20,000 with -q,
+ * else 200,000), in the three syntaxes: each one refused with a message or
+ * compiled and run; build it with -fsanitize=address,undefined to check
+ * its memory (tests.mk's reexh-san, run by tests/regex.bats when built).
  * Prints one line per disagreement and exits 1 if any, else 0.
  */
 #include <stdint.h>
@@ -178,6 +182,49 @@ gen(char *b, int d)
 	}
 }
 
+/*
+ * The parser on strings of syntax characters: every one is either refused
+ * with a message or compiled, and an automaton scans a line without
+ * fault (run under the sanitizers by hand: see tests.mk).
+ */
+static void
+fuzz_parser(int n)
+{
+	static const char alpha[] = "ab.[]^$*+?{}()|\\,0123-:=wWsS<>";
+	unsigned char s[24], text[300];
+	uint64_t bm[8];
+	char err[200];
+
+	memset(text, 'a', sizeof(text));
+	for (int i = 0; i < (int)sizeof(text); i += 7)
+		text[i] = "ab\nxb,-("[i % 9];
+	for (int t = 0; t < n; t++) {
+		size_t len = rnd(sizeof(s));
+		for (size_t i = 0; i < len; i++)
+			s[i] = (unsigned char)alpha[rnd(sizeof(alpha) - 1)];
+		for (int syn = RE_FIXED; syn <= RE_EXTENDED; syn++) {
+			struct re_opts o = { syn, (int)rnd(2), (int)rnd(2),
+			    (int)rnd(2), (int)rnd(2) };
+			struct re_result r;
+			err[0] = '\0';
+			if (re_compile(s, len, &o, &r, err, sizeof(err)) != 0) {
+				if (err[0] == '\0') {
+					printf("FAIL no message for '%.*s'\n",
+					    (int)len, s);
+					nfail++;
+				}
+				continue;
+			}
+			if (r.kind == RE_NFA) {
+				memset(bm, 0, sizeof(bm));
+				re_scan(r.nfa, (long)rnd(3), text, 0,
+				    sizeof(text) - 64, 64, '\n', bm);
+			}
+			re_result_free(&r);
+		}
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -237,6 +284,7 @@ main(int argc, char **argv)
 		}
 		check(e2, (int)rnd(4), rlines, 40);
 	}
+	fuzz_parser(quick ? 20000 : 200000);
 	printf("all: %ld cases, %ld failures (%ld expressions refused)\n",
 	    ncase, nfail, nrefused);
 	return nfail > 0;

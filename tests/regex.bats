@@ -88,6 +88,14 @@ setup() {
 	assert_output --partial ", 0 failures"
 }
 
+@test "the parser and the automaton under AddressSanitizer and UBSan (small set)" {
+	[ -x "$TOP/tests/bin/reexh-san" ] || skip "tests/bin/reexh-san not built"
+	run "$TOP/tests/bin/reexh-san" -q -r 200
+	echo "$output" | tail -3
+	assert_success
+	assert_output --partial ", 0 failures"
+}
+
 # random expressions over {a, b, c} with the tool itself, lines and costs
 @test "random expressions: lines, -c, -x and --show-cost as the oracle (host and default)" {
 	local n=0 e k

@@ -44,11 +44,18 @@ tests/bin/exhaustive-ocl: $(EXHO_SRCS) tests/exh_common.h $(wildcard src/*.h)
 
 # tests/regex.bats: the expression automaton (src/regex.c) against the naive
 # oracle of tests/reoracle.c on every small case (tests/reexh.c).
-TEST_PROGS += tests/bin/reexh
+TEST_PROGS += tests/bin/reexh tests/bin/reexh-san
 
 tests/bin/reexh: tests/reexh.c tests/reoracle.c src/regex.c src/regex.h src/util.c src/util.h
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ tests/reexh.c src/regex.c src/util.c -lpthread
 
+tests/bin/reexh-san: tests/reexh.c tests/reoracle.c src/regex.c src/regex.h src/util.c src/util.h
+	@mkdir -p tests/bin
+	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -O1 -fno-omit-frame-pointer \
+	    -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	    -o $@ tests/reexh.c src/regex.c src/util.c -lpthread
+
 # (test-progs' prerequisites were expanded above, before these were added)
-test-progs: tests/bin/exhaustive tests/bin/exhaustive-san tests/bin/exhaustive-ocl tests/bin/reexh
+test-progs: tests/bin/exhaustive tests/bin/exhaustive-san tests/bin/exhaustive-ocl tests/bin/reexh \
+	tests/bin/reexh-san
