@@ -467,6 +467,8 @@ postfix(struct parser *p, int n)
 			}
 		} else
 			break;
+		if (p->nd[n].op == N_EMPTY)
+			continue;	/* the empty string repeated */
 		r = node(p, N_REP, n, -1);
 		p->nd[r].min = min;
 		p->nd[r].max = max;
@@ -492,25 +494,35 @@ concatenation(struct parser *p)
 		    p->depth > 0)))
 			break;
 		int a;
-		/* A leading repetition operator is literal, as in grep. */
-		if (!fixed && start && (u == '*' || (!bre && (u == '+' ||
-		    u == '?' || u == '{')))) {
+		/* A leading repetition operator: literal in a BRE; in an
+		 * ERE it repeats the empty string, as in GNU grep (which
+		 * warns). */
+		if (!fixed && bre && start && u == '*') {
 			p->i++;
 			a = literal(p, u);
-		} else
+		} else if (!fixed && !bre && start && (u == '*' || u == '+' ||
+		    u == '?' || u == '{'))
+			a = node(p, N_EMPTY, -1, -1);
+		else
 			a = atom(p, start);
 		if (a < 0)
 			return -1;
-		/* A repetition operator right after a leading ^ is
-		 * literal too. */
-		if (start && p->nd[a].op == N_BOL && p->i < p->len &&
-		    (p->s[p->i] == '*' || (!bre && (p->s[p->i] == '+' ||
-		    p->s[p->i] == '?' || p->s[p->i] == '{')))) {
+		/* After a leading ^: * is literal in a BRE; in an ERE the
+		 * anchor is repeated, so it stays if it must occur. */
+		if (bre && start && p->nd[a].op == N_BOL && p->i < p->len &&
+		    p->s[p->i] == '*') {
 			n = a;
 			a = literal(p, p->s[p->i++]);
 		}
 		if ((a = postfix(p, a)) < 0)
 			return -1;
+		if (p->nd[a].op == N_REP) {
+			int b = a, must = 1;
+			for (; p->nd[b].op == N_REP; b = p->nd[b].a)
+				must &= p->nd[b].min > 0;
+			if (p->nd[b].op == N_BOL)
+				a = must ? b : node(p, N_EMPTY, -1, -1);
+		}
 		n = n < 0 ? a : node(p, N_CAT, n, a);
 	}
 	return n < 0 ? node(p, N_EMPTY, -1, -1) : n;
@@ -754,6 +766,26 @@ glushkov(const struct parser *p, struct gl *g, int n, struct glset *out)
 	}
 }
 
+/* Does the tree under n hold an anchor? */
+static int
+has_anchor(const struct parser *p, int n)
+{
+	const struct node *x = &p->nd[n];
+
+	switch (x->op) {
+	case N_BOL:
+	case N_EOL:
+		return 1;
+	case N_CAT:
+	case N_ALT:
+		return has_anchor(p, x->a) || has_anchor(p, x->b);
+	case N_REP:
+		return has_anchor(p, x->a);
+	default:
+		return 0;
+	}
+}
+
 /* Removes a leading ^ and a trailing $ of the whole expression; returns
  * the root, or -1 when an anchor is left elsewhere. */
 static int
@@ -775,10 +807,7 @@ strip_anchors(struct parser *p, int root, int *bol, int *eol)
 		*bol = 1;
 		p->nd[n].op = N_EMPTY;
 	}
-	for (size_t i = 0; i < p->nn; i++)
-		if (p->nd[i].op == N_BOL || p->nd[i].op == N_EOL)
-			return -1;
-	return root;
+	return has_anchor(p, root) ? -1 : root;
 }
 
 /* A set of words, each a sequence of classes (expand). */

@@ -8,6 +8,7 @@
  * language of EXPR.  -s prefixes each line with "COST:" (its least cost).
  *
  * EXPR is an extended expression over bytes: literal bytes, \x (the byte x),
+ * a leading *, + or ? (repeating the empty string, as GNU grep -E reads it),
  * ., [...] with ranges and ^, ( ), |, *, +, ?, {m}, {m,}, {m,n}, a leading
  * ^ and a trailing $ (the substring starts at the line start, ends at its
  * end).  Enough for the random and exhaustive tests; written apart from
@@ -104,6 +105,10 @@ p_cat(void)
 {
 	int n = mk(T_EMPTY, -1, -1);
 
+	/* a leading *, + or ? repeats the empty string (GNU grep -E) */
+	while (pos < slen && (src[pos] == '*' || src[pos] == '+' ||
+	    src[pos] == '?'))
+		pos++;
 	while (pos < slen && src[pos] != '|' && src[pos] != ')') {
 		if (src[pos] == '$' && pos + 1 == slen)
 			break;
@@ -261,6 +266,10 @@ ro_build(const char *expr)
 	if (slen > 0 && src[0] == '^') {
 		bol = 1;
 		pos = 1;
+		/* ^* and ^? may leave the anchor out: (^)* */
+		for (; pos < slen && (src[pos] == '*' || src[pos] == '+' ||
+		    src[pos] == '?'); pos++)
+			bol &= src[pos] == '+';
 	}
 	int root = p_alt();
 	if (pos < slen && src[pos] == '$' && pos + 1 == slen) {
