@@ -19,6 +19,7 @@
 #include "src/output.h"
 #include "src/pattern.h"
 #include "src/pool.h"
+#include "src/regex.h"
 #include "src/search.h"
 #include "src/utf8.h"
 #include "src/util.h"
@@ -39,7 +40,7 @@ enum {
 	OPT_LIST_DEVICES, OPT_HELP, OPT_NO_ICASE, OPT_MAX_ERRORS, OPT_COLOR,
 	OPT_SHOW_COST, OPT_BEST, OPT_INCLUDE, OPT_EXCLUDE, OPT_EXCLUDE_DIR,
 	OPT_SHOW_EDITS, OPT_JSON, OPT_GROUP_SEP, OPT_NO_GROUP_SEP,
-	OPT_BINARY_FILES, OPT_UTF8, OPT_BYTES
+	OPT_BINARY_FILES, OPT_UTF8, OPT_BYTES, OPT_DNA
 };
 
 static const char short_opts[] =
@@ -83,6 +84,8 @@ static const struct option long_opts[] = {
 	{ "extended-regexp",	no_argument,	   NULL, 'E' },
 	{ "basic-regexp",	no_argument,	   NULL, 'G' },
 	{ "perl-regexp",	no_argument,	   NULL, 'P' },
+	{ "dna",		no_argument,	   NULL, OPT_DNA },
+	{ "iupac",		no_argument,	   NULL, OPT_DNA },
 	{ "word-regexp",	no_argument,	   NULL, 'w' },
 	{ "line-regexp",	no_argument,	   NULL, 'x' },
 	{ "only-matching",	no_argument,	   NULL, 'o' },
@@ -122,7 +125,13 @@ usage(FILE *fp)
 "\n"
 "Matching:\n"
 "  -k, --max-errors=NUM      allow NUM errors (default 0); also -NUM, e.g. -2\n"
-"  -e, --regexp=PATTERN      use PATTERN (repeatable; literal bytes)\n"
+"  -G, --basic-regexp        PATTERNs are basic regular expressions (the\n"
+"                            default, as in grep)\n"
+"  -E, --extended-regexp     PATTERNs are extended regular expressions\n"
+"  -F, --fixed-strings       PATTERNs are strings\n"
+"      --dna, --iupac        IUPAC codes in PATTERNs (N, R, Y, ...) stand\n"
+"                            for their bases\n"
+"  -e, --regexp=PATTERN      use PATTERN (repeatable)\n"
 "  -f, --file=FILE           take patterns from FILE, one per line\n"
 "  -i, -y, --ignore-case     fold case (Unicode in UTF-8 mode, else ASCII);\n"
 "                            --no-ignore-case undoes it\n"
@@ -132,7 +141,6 @@ usage(FILE *fp)
 "  -v, --invert-match        select non-matching lines\n"
 "  -w, --word-regexp         the match starts and ends at word boundaries\n"
 "  -x, --line-regexp         the whole line is within k errors\n"
-"  -F, --fixed-strings       accepted: patterns are always literal\n"
 "  -z, --null-data           records end in NUL, not newline\n"
 "\n"
 "Output:\n"
@@ -402,10 +410,14 @@ apply(int c, struct options *o, struct args *a)
 			    "(read, skip or recurse)", optarg);
 		break;
 	case 'a': o->text = 1; o->binary_nomatch = 0; break;
-	case 'U': case 'F': break;
-	case 'E': case 'G': case 'P':
-		fatalx("regular expressions are not supported: patterns are "
-		    "literal (-F)");
+	case 'U': break;
+	case 'F': a->ps.syntax = RE_FIXED; break;
+	case 'G': a->ps.syntax = RE_BASIC; break;
+	case 'E': a->ps.syntax = RE_EXTENDED; break;
+	case 'P':
+		fatalx("Perl regular expressions (-P) are not supported; "
+		    "-E reads extended ones");
+	case OPT_DNA: a->ps.iupac = 1; break;
 	case OPT_LABEL: o->label = optarg; break;
 	case 'z': o->eol = '\0'; break;
 	case 'Z': o->null_name = 1; break;
@@ -510,6 +522,7 @@ main(int argc, char **argv)
 	o.group_sep = "--";
 	o.device = getenv("AGREP_GPU_DEVICE");
 	pat_init(&a.ps, 0, 0);
+	a.ps.syntax = RE_BASIC;		/* as grep */
 #ifdef AGREP_MPI
 	mpi_start(&argc, &argv);
 #endif
@@ -535,8 +548,19 @@ main(int argc, char **argv)
 	a.ps.icase = o.icase;
 	a.ps.utf8 = u8_mode(a.utf8);
 	a.ps.chars = o.word || o.show_edits;
+	/* (tests: every expression with repetition or | as an automaton) */
+	a.ps.no_expand = getenv("AGREP_GPU_RE_EXPAND") != NULL &&
+	    strcmp(getenv("AGREP_GPU_RE_EXPAND"), "0") == 0;
 	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
 		fatalx("%s", err);
+	/* Expressions with repetition, alternation or anchors run as
+	 * automata (regex.c): no alignment with a pattern to show yet. */
+	if (a.ps.nre > 0 && o.show_edits)
+		fatalx("--show-edits is not supported with expressions that "
+		    "have *, +, ?, {m,n}, |, ^ or $ (classes and . are)");
+	if (a.ps.nre > 0 && o.k > RE_MAXK && !o.best)
+		fatalx("-k above %d is not supported with expressions that "
+		    "have *, +, ?, {m,n}, |, ^ or $", RE_MAXK);
 	o.chunk = env_size("AGREP_GPU_CHUNK", 0, 1);
 	if (o.chunk > CHUNK_MAX) {
 		warnx_("warning: AGREP_GPU_CHUNK capped at %u bytes", CHUNK_MAX);
@@ -547,7 +571,7 @@ main(int argc, char **argv)
 	/* Nothing can be selected (-m 0, -f /dev/null, -v ''): as grep, open
 	 * no file and exit 1; -L still lists the files. */
 	if (!o.list_none && (o.max_count == 0 || (a.ps.npat == 0 &&
-	    !o.invert) || (o.invert && a.ps.all_lines && !o.word && !o.line))) {
+	    a.ps.nre == 0 && !o.invert) || (o.invert && a.ps.all_lines && !o.word && !o.line))) {
 		release(&o, &a);
 		return 1;
 	}

@@ -92,7 +92,7 @@ _agrep_gpu()
     $split && return
 
     local long='--max-errors= --regexp= --file= --ignore-case --no-ignore-case
-        --utf8 --bytes
+        --utf8 --bytes --dna --iupac
         --invert-match --word-regexp --line-regexp --fixed-strings
         --extended-regexp --basic-regexp --perl-regexp --null-data
         --count --only-matching --color= --colour= --show-cost --show-edits --json --best-match

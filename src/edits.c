@@ -19,11 +19,25 @@
 #include "edits.h"
 #include "util.h"
 
+/* What a pattern position is compared by: its byte, or (peq not NULL)
+ * the PEq table of a pattern with classes (regex.c), nw words a row. */
+struct cmp {
+	const unsigned char	*pat;
+	const uint64_t		*peq;
+	size_t			 nw;
+	int			 icase;
+};
+
 static int
-differ(unsigned char a, unsigned char b, int icase)
+differ_at(const struct cmp *q, size_t i, unsigned char b)
 {
-	return icase ? tolower(a) != tolower(b) : a != b;
+	if (q->peq != NULL)
+		return !(q->peq[(size_t)b * q->nw + i / 64] >> (i % 64) & 1);
+	return q->icase ? tolower(q->pat[i]) != tolower(b) : q->pat[i] != b;
 }
+
+static char *align(const struct cmp *, size_t n, const unsigned char *text,
+    size_t m, size_t *nops);
 
 /*
  * Aligns pat[0, n) with text[0, m) at least cost; returns the operations
@@ -33,6 +47,26 @@ differ(unsigned char a, unsigned char b, int icase)
 char *
 ed_ops(const unsigned char *pat, size_t n, const unsigned char *text,
     size_t m, int icase, size_t *nops)
+{
+	struct cmp q = { pat, NULL, 0, icase };
+
+	return align(&q, n, text, m, nops);
+}
+
+/* The same for a pattern of n positions given by its PEq table (nw words
+ * a row): position i matches the bytes whose row has bit i. */
+char *
+ed_ops_peq(const uint64_t *peq, size_t nw, size_t n,
+    const unsigned char *text, size_t m, size_t *nops)
+{
+	struct cmp q = { NULL, peq, nw, 0 };
+
+	return align(&q, n, text, m, nops);
+}
+
+static char *
+align(const struct cmp *q, size_t n, const unsigned char *text, size_t m,
+    size_t *nops)
 {
 	const size_t w = m + 1;
 	unsigned *d = xreallocarray(NULL, (n + 1) * w, sizeof(*d));
@@ -46,7 +80,7 @@ ed_ops(const unsigned char *pat, size_t n, const unsigned char *text,
 		row[0] = (unsigned)ii;
 		for (size_t jj = 1; jj <= m; jj++) {
 			unsigned v = up[jj - 1] +
-			    (unsigned)differ(pat[ii - 1], text[jj - 1], icase);
+			    (unsigned)differ_at(q, ii - 1, text[jj - 1]);
 			if (up[jj] + 1 < v)
 				v = up[jj] + 1;
 			if (row[jj - 1] + 1 < v)
@@ -56,7 +90,7 @@ ed_ops(const unsigned char *pat, size_t n, const unsigned char *text,
 	}
 	while (i > 0 || j > 0) {
 		unsigned here = d[i * w + j];
-		int x = i > 0 && j > 0 ? differ(pat[i - 1], text[j - 1], icase) : 0;
+		int x = i > 0 && j > 0 ? differ_at(q, i - 1, text[j - 1]) : 0;
 		if (i > 0 && j > 0 && d[(i - 1) * w + j - 1] + (unsigned)x == here) {
 			rev[k++] = x ? 'X' : '=';
 			i--;

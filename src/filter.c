@@ -315,7 +315,9 @@ flt_start(struct flt *f, const struct pattern *pat, long k, int icase,
 	size_t n = pat->len, m = (size_t)k + 1;
 	int simd = alt != FLT_ALT_SCALAR, fast = alt == FLT_ALT_FAST;
 
-	if (k < 0 || n < m || m > FLT_MAXPIECES || pat->len > PAT_MAXLEN ||
+	/* (a pattern with classes has no exact pieces: regex.c) */
+	if (pat->cls || k < 0 || n < m || m > FLT_MAXPIECES ||
+	    pat->len > PAT_MAXLEN ||
 	    n / m < (force ? 1 : FLT_MINPIECE) ||
 	    (!force && simd && m > FLT_MAXPIECES_SIMD) ||
 	    (!force && fast && (m > FLT_MAXPIECES_FAST ||

@@ -25,6 +25,7 @@
 #include "multi.h"
 #include "pp.h"
 #include "cpu.h"
+#include "regex.h"
 #include "util.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -243,6 +244,9 @@ hm_scan_scalar(const struct patset *ps, const unsigned char *text, size_t warm,
 			scan_blocks(&ps->pat[p], ps->k, text, 0, warm + len,
 			    warm, eol, bitmap);
 	}
+	for (size_t r = 0; r < ps->nre; r++)
+		re_scan(ps->re[r].re, ps->k, text, 0, warm + len, warm, eol,
+		    bitmap);
 }
 
 /*
@@ -729,6 +733,9 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 	free(ppidx);
 	free(left);
 	mf_free(own);
+	for (size_t r = 0; r < ps->nre; r++)
+		re_scan(ps->re[r].re, ps->k, text, 0, warm + len, warm, eol,
+		    bitmap);
 }
 
 /*

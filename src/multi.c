@@ -200,8 +200,9 @@ mf_build(const struct patset *ps, unsigned char eol, int force)
 	for (size_t p = 0; p < ps->npat; p++) {
 		const struct pattern *pat = &ps->pat[p];
 		const size_t n = pat->len;
-		if (n > MF_MAXLEN || n < pieces || n / pieces < minpiece)
-			continue;
+		if (pat->cls || n > MF_MAXLEN || n < pieces ||
+		    n / pieces < minpiece)
+			continue;	/* (classes: no exact pieces) */
 		size_t cut[MF_MAXLEN + 1];
 		m->in[p] = 1;
 		m->nin++;

@@ -633,8 +633,11 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 			/* Record by record: each one may be printed. */
 			le = line_end(text, pos, lim);
 			fs->binary |= pos >= bin_at;
+			/* (with its terminator: an expression's empty match
+			 * in an empty record is a hit there, regex.c) */
+			size_t e1 = le < lim ? le + 1 : le;
 			record(fs, &c, pos, le, all ||
-			    scan_next_hit(bitmap, pos, le) < le);
+			    scan_next_hit(bitmap, pos, e1) < e1);
 			pos = le + 1;
 			continue;
 		}

@@ -7,6 +7,7 @@
 
 #include "multi.h"
 #include "pattern.h"
+#include "regex.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -16,6 +17,7 @@ pat_init(struct patset *ps, int k, int icase)
 	memset(ps, 0, sizeof(*ps));
 	ps->k = k;
 	ps->icase = icase;
+	ps->syntax = RE_FIXED;	/* main makes -G the default */
 }
 
 /* Appends one pattern string; a newline inside it separates several patterns,
@@ -103,32 +105,273 @@ needs_symbols(const struct patset *ps)
 	return !u8_valid((const unsigned char *)ps->store, ps->storelen);
 }
 
-/* Splits the stored text into patterns and builds their tables.  Returns 0,
- * or -1 with a message in errbuf. */
+/* Fills p->peq from classes (regex.c): bit i of PEq[c] is set when class
+ * i holds c (either case with -i); str gets one unit of each. */
+static void
+build_peq_classes(struct pattern *p, const struct re_class *cls,
+    unsigned char *units, int icase)
+{
+	size_t nw = p->nwords;
+
+	p->peq = xcalloc(256 * nw, sizeof(*p->peq));
+	for (size_t i = 0; i < p->len; i++) {
+		uint64_t bit = (uint64_t)1 << (i % 64);
+		units[i] = 0;
+		for (unsigned c = 256; c-- > 0;) {
+			if (!(cls[i].w[c / 64] >> (c % 64) & 1))
+				continue;
+			units[i] = (unsigned char)c;
+			p->peq[c * nw + i / 64] |= bit;
+			if (icase && isascii(c) && isalpha(c)) {
+				p->peq[tolower(c) * nw + i / 64] |= bit;
+				p->peq[toupper(c) * nw + i / 64] |= bit;
+			}
+		}
+	}
+	p->str = units;
+	p->cls = 1;
+}
+
+/* A new slot in ps->pat. */
+static struct pattern *
+new_pattern(struct patset *ps, size_t *cap)
+{
+	if (ps->npat == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		ps->pat = xreallocarray(ps->pat, *cap, sizeof(*ps->pat));
+	}
+	struct pattern *p = &ps->pat[ps->npat++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+/* UTF-8 mode: an expression's units: ASCII bytes as they are (the
+ * syntax), each other character as its symbol.  Returns their number, or
+ * (size_t)-1 when the symbols are all taken. */
+static size_t
+expr_units(struct u8map *m, const unsigned char *s, size_t len,
+    unsigned char *out)
+{
+	size_t n = 0;
+	uint32_t cp;
+
+	for (size_t i = 0; i < len;) {
+		if (s[i] < 0x80) {
+			out[n++] = s[i++];
+			continue;
+		}
+		size_t cl = u8_char(s + i, len - i, &cp), ns;
+		if (u8_map_pattern(m, s + i, cl, out + n, &ns) == -1)
+			return (size_t)-1;
+		n += ns;
+		i += cl;
+	}
+	return n;
+}
+
+static int
+too_many_symbols(char *errbuf, size_t errlen)
+{
+	snprintf(errbuf, errlen, "the patterns hold more than %d different "
+	    "non-ASCII characters, the most UTF-8 mode can search for "
+	    "(--bytes searches bytes)", U8_MAXSYM);
+	return -1;
+}
+
+/* Adds a fixed sequence of n classes as a Myers pattern (its units go to
+ * units[0, n)): a string when each class holds one unit, else a pattern
+ * with classes.  (Nothing is added past PAT_MAXLEN: the caller refuses.) */
+static void
+add_classes(struct patset *ps, const struct re_class *cls, size_t n,
+    unsigned char *units, size_t *cap)
+{
+	struct pattern *p;
+	int single = 1;
+
+	if (n > PAT_MAXLEN)
+		return;
+	for (size_t i = 0; i < n && single; i++) {
+		int c = 0;
+		for (int w = 0; w < 4; w++)
+			c += __builtin_popcountll(cls[i].w[w]);
+		single = c == 1;
+	}
+	p = new_pattern(ps, cap);
+	p->len = n;
+	p->nwords = (n + 63) / 64;
+	build_peq_classes(p, cls, units, ps->icase);
+	if (single) {
+		p->cls = 0;	/* str is the pattern: a string */
+		free(p->peq);
+		build_peq(p, ps->icase);
+	} else
+		ps->has_cls = 1;
+	if (n <= (size_t)ps->k)
+		ps->all_lines = 1;
+	if (p->len > ps->maxlen)
+		ps->maxlen = p->len;
+	if (p->nwords > ps->maxwords)
+		ps->maxwords = p->nwords;
+}
+
+/* Adds the expression of kind RE_CLASSES or RE_NFA (units u[0, n), its
+ * source src[0, srclen)).  Returns 0, or -1 with a message. */
+static int
+add_expr(struct patset *ps, const unsigned char *u, size_t n,
+    const unsigned char *src, size_t srclen, size_t *cap, size_t *recap,
+    unsigned char **extra, char *errbuf, size_t errlen)
+{
+	struct re_opts ro = { ps->syntax, ps->icase, ps->u8 != NULL,
+	    ps->iupac, ps->no_expand };
+	struct re_result r;
+	struct pattern *p;
+
+	if (re_compile(u, n, &ro, &r, errbuf, errlen) == -1)
+		return -1;
+	if (r.kind == RE_NFA) {
+		struct re_nfa *a = r.nfa;
+		r.nfa = NULL;
+		if (ps->nre == *recap) {
+			*recap = *recap ? 2 * *recap : 4;
+			ps->re = xreallocarray(ps->re, *recap, sizeof(*ps->re));
+		}
+		p = &ps->re[ps->nre++];
+		memset(p, 0, sizeof(*p));
+		p->str = src;
+		p->len = srclen;
+		p->re = a;
+		if ((!a->bol && !a->eol && a->minlen <= (size_t)ps->k) ||
+		    ps->k > RE_MAXK)
+			ps->all_lines = 1;
+		/* the warm-up a chunk needs (scan_pad): a match spans at
+		 * most maxlen + k units when the language is finite */
+		size_t w = a->maxlen < a->nstate ? a->maxlen : a->nstate - 1;
+		if (w > ps->maxlen)
+			ps->maxlen = w;
+		re_result_free(&r);
+		return 0;
+	}
+	if (r.kind == RE_LITERAL) {
+		/* (a class of one unit after the symbols: as a literal) */
+		r.cls = xcalloc(r.n ? r.n : 1, sizeof(*r.cls));
+		for (size_t i = 0; i < r.n; i++)
+			r.cls[i].w[r.lit[i] / 64] |= (uint64_t)1 <<
+			    (r.lit[i] % 64);
+	}
+	if (r.kind != RE_ALTS) {
+		add_classes(ps, r.cls, r.n, *extra, cap);
+		*extra += r.n;
+	} else {
+		/* one Myers pattern a word, their units in a buffer of
+		 * their own (a language can hold more than its source) */
+		unsigned char *units = xmalloc(r.n + 1);
+		ps->bufs = xreallocarray(ps->bufs, ps->nbufs + 1,
+		    sizeof(*ps->bufs));
+		ps->bufs[ps->nbufs++] = units;
+		for (size_t w = 0, o = 0; w < r.nword; o += r.wlen[w++])
+			if (r.wlen[w] > PAT_MAXLEN)
+				r.n = r.wlen[w];
+		if (r.n <= PAT_MAXLEN)
+			for (size_t w = 0, o = 0; w < r.nword;
+			    o += r.wlen[w++])
+				add_classes(ps, r.cls + o, r.wlen[w],
+				    units + o, cap);
+	}
+	if (r.n > PAT_MAXLEN) {
+		snprintf(errbuf, errlen, "expression of %zu positions is "
+		    "longer than the limit of %d", r.n, PAT_MAXLEN);
+		re_result_free(&r);
+		return -1;
+	}
+	re_result_free(&r);
+	return 0;
+}
+
+/*
+ * Splits the stored text into patterns and builds their tables.  With -G
+ * or -E each pattern is parsed first (regex.c): one with no special
+ * character is the plain pattern it always was; classes become PEq
+ * tables; other expressions automata (ps->re).  Returns 0, or -1 with a
+ * message in errbuf.
+ */
 int
 pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 {
-	size_t start = 0, cap = 0, symat = 0;
+	size_t start = 0, cap = 0, recap = 0, symat = 0, nraw = 0, r = 0;
+	struct re_result *res = NULL;
+	int any_expr = 0;
+	unsigned char *extra;
 
-	if (needs_symbols(ps)) {
+	/* First pass: what each pattern is (bytes; symbols come later). */
+	for (size_t i = 0; i < ps->storelen; i++)
+		nraw += ps->store[i] == '\n';
+	res = xcalloc(nraw ? nraw : 1, sizeof(*res));
+	for (size_t i = 0; i < ps->storelen; i++) {
+		if (ps->store[i] != '\n')
+			continue;
+		struct re_opts ro = { ps->syntax, 0, 0, ps->iupac,
+		    ps->no_expand };
+		const unsigned char *s = (const unsigned char *)ps->store +
+		    start;
+		size_t len = i - start;
+		start = i + 1;
+		if (ps->syntax == RE_FIXED && !ps->iupac)
+			res[r].kind = RE_LITERAL;
+		else if (re_compile(s, len, &ro, &res[r], errbuf, errlen) ==
+		    -1) {
+			while (r-- > 0)
+				re_result_free(&res[r]);
+			free(res);
+			return -1;
+		}
+		any_expr |= res[r++].kind != RE_LITERAL;
+	}
+	ps->extra = extra = xmalloc(ps->storelen + 1);
+	if (needs_symbols(ps) || (ps->utf8 && any_expr)) {
 		ps->u8 = u8_map_new(ps->icase);
 		ps->symstore = xmalloc(ps->storelen + 1);
 	}
+	start = 0;
+	r = 0;
 	for (size_t i = 0; i < ps->storelen; i++) {
 		if (ps->store[i] != '\n')
 			continue;
 		size_t len = i - start;
 		const unsigned char *s = (const unsigned char *)ps->store + start;
+		const unsigned char *src = s;
+		size_t srclen = len;
+		struct re_result *rr = &res[r++];
 		start = i + 1;
+		if (rr->kind != RE_LITERAL) {
+			unsigned char *u = (unsigned char *)s;
+			size_t n = len;
+			if (ps->u8 != NULL) {
+				u = xmalloc(len + 1);
+				if ((n = expr_units(ps->u8, s, len, u)) ==
+				    (size_t)-1) {
+					free(u);
+					goto fail_symbols;
+				}
+			}
+			int e = add_expr(ps, u, n, src, srclen, &cap, &recap,
+			    &extra, errbuf, errlen);
+			if (u != s)
+				free(u);
+			if (e == -1)
+				goto fail;
+			continue;
+		}
+		if (rr->lit != NULL) {
+			/* unescaped: "a\\.b" is a.b */
+			memcpy(extra, rr->lit, rr->n);
+			s = extra;
+			len = rr->n;
+			extra += len;
+		}
 		if (ps->u8 != NULL) {
 			unsigned char *sym = ps->symstore + symat;
-			if (u8_map_pattern(ps->u8, s, len, sym, &len) == -1) {
-				snprintf(errbuf, errlen, "the patterns hold "
-				    "more than %d different non-ASCII "
-				    "characters, the most UTF-8 mode can search "
-				    "for (--bytes searches bytes)", U8_MAXSYM);
-				return -1;
-			}
+			if (u8_map_pattern(ps->u8, s, len, sym, &len) == -1)
+				goto fail_symbols;
 			s = sym;
 			symat += len;
 		}
@@ -142,13 +385,9 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 			snprintf(errbuf, errlen, "pattern of %zu %s is longer "
 			    "than the limit of %d %s with errors (-k)", len,
 			    pat_unit(ps), PAT_MAXLEN, pat_unit(ps));
-			return -1;
+			goto fail;
 		}
-		if (ps->npat == cap) {
-			cap = cap ? 2 * cap : 8;
-			ps->pat = xreallocarray(ps->pat, cap, sizeof(*ps->pat));
-		}
-		struct pattern *p = &ps->pat[ps->npat++];
+		struct pattern *p = new_pattern(ps, &cap);
 		p->str = s;
 		p->len = len;
 		p->nwords = (len + 63) / 64;
@@ -160,7 +399,17 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 	}
 	if (ps->u8 != NULL)
 		u8_map_done(ps->u8);
+	for (size_t x = 0; x < nraw; x++)
+		re_result_free(&res[x]);
+	free(res);
 	return 0;
+fail_symbols:
+	too_many_symbols(errbuf, errlen);
+fail:
+	for (size_t x = 0; x < nraw; x++)
+		re_result_free(&res[x]);
+	free(res);
+	return -1;
 }
 
 void
@@ -170,6 +419,13 @@ pat_free(struct patset *ps)
 	for (size_t i = 0; i < ps->npat; i++)
 		free(ps->pat[i].peq);
 	free(ps->pat);
+	for (size_t i = 0; i < ps->nre; i++)
+		re_nfa_free((struct re_nfa *)ps->re[i].re);
+	free(ps->re);
+	free(ps->extra);
+	for (size_t i = 0; i < ps->nbufs; i++)
+		free(ps->bufs[i]);
+	free(ps->bufs);
 	free(ps->store);
 	free(ps->symstore);
 	u8_map_free(ps->u8);

@@ -15,7 +15,20 @@ struct pattern {
 	size_t nwords;			/* ceil(len / 64): Myers blocks */
 	uint64_t *peq;			/* PEq[c * nwords + b]: bit i of block b
 					 * set when str[64 b + i] matches c */
+	int cls;			/* position i matches the units of a
+					 * class (regex.c): only peq tells,
+					 * str holds one unit of each */
+	const struct re_nfa *re;	/* an expression's automaton (in
+					 * patset.re only; NULL otherwise) */
 };
+
+/* Does position i of p match unit c?  (The PEq table says it for a
+ * literal as for a class, -i included.) */
+static inline int
+pat_has(const struct pattern *p, size_t i, unsigned char c)
+{
+	return (int)(p->peq[(size_t)c * p->nwords + i / 64] >> (i % 64) & 1);
+}
 
 struct mflt;
 
@@ -37,6 +50,18 @@ struct patset {
 	unsigned char *symstore; /* the patterns' symbols */
 	struct mflt *multi;	/* the shared filter (multi.c), built on
 				 * first use; pat_free frees it */
+	int syntax;		/* enum re_syntax: -F, -G (default), -E */
+	int iupac;		/* --dna: IUPAC codes are classes */
+	int no_expand;		/* no small languages as words (regex.c;
+				 * AGREP_GPU_RE_EXPAND=0, tests) */
+	int has_cls;		/* some pattern of pat[] has classes */
+	struct pattern *re;	/* expressions of the automaton (regex.c):
+				 * the host's re_scan only; str, len: the
+				 * source, for messages */
+	size_t nre;
+	unsigned char *extra;	/* unescaped literals, class units */
+	unsigned char **bufs;	/* the units of expanded languages */
+	size_t nbufs;
 };
 
 /* pattern.c */

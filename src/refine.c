@@ -19,6 +19,7 @@
 #include "edits.h"
 #include "hostmatch.h"
 #include "refine.h"
+#include "regex.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -82,14 +83,13 @@ end_ok(const unsigned char *line, size_t len, size_t j)
 	return 1;
 }
 
-/* Bytes, or symbols: -i folds ASCII here (other characters are folded in
- * their symbols). */
+/* Does position i of p differ from unit c?  Its PEq table says it, for
+ * classes as for bytes or symbols (-i folds ASCII there; other characters
+ * are folded in their symbols). */
 static int
-differ(unsigned char a, unsigned char b)
+differ(const struct pattern *p, size_t i, unsigned char c)
 {
-	if (ps->icase)
-		return ascii_fold(a) != ascii_fold(b);
-	return a != b;
+	return !pat_has(p, i, c);
 }
 
 static int
@@ -131,7 +131,7 @@ forward(const struct pattern *p, const unsigned char *line, size_t len,
 		    col[0] + 1 < INF ? col[0] + 1 : INF;
 		for (size_t i = 1; i <= n; i++) {
 			int up = col[i];
-			col[i] = min3(diag + differ(p->str[i - 1], c), up + 1,
+			col[i] = min3(diag + differ(p, i - 1, c), up + 1,
 			    col[i - 1] + 1);
 			if (col[i] > INF)
 				col[i] = INF;
@@ -164,7 +164,7 @@ backward(const struct pattern *p, const unsigned char *line, size_t from,
 		col[0]++;
 		for (size_t i = 1; i <= n; i++) {
 			int up = col[i];
-			col[i] = min3(diag + differ(p->str[n - i], c), up + 1,
+			col[i] = min3(diag + differ(p, n - i, c), up + 1,
 			    col[i - 1] + 1);
 			diag = up;
 		}
@@ -172,6 +172,107 @@ backward(const struct pattern *p, const unsigned char *line, size_t from,
 			return j;
 	}
 	return from;
+}
+
+/*
+ * An expression's automaton (regex.c) over line[from, len), as forward()
+ * for a pattern: cost[s] is the least cost of a part of the line, from an
+ * allowed start, that ends here in state s; st[s] its earliest start among
+ * those of that cost.  A text byte moves along the automaton (a match, or
+ * a substitution for 1), stays (an insertion, 1); a position may be
+ * skipped (a deletion, 1: the closure below).  With first, ties extend the
+ * end (so [0-9]+ takes the whole number).  Returns the cost; *end, *start.
+ */
+static int
+re_forward(const struct pattern *p, const unsigned char *line, size_t len,
+    size_t from, size_t *end, size_t *start, int first)
+{
+	const struct re_nfa *a = p->re;
+	const size_t ns = a->nstate, nw = a->nw;
+	int *cost = xreallocarray(NULL, 2 * ns, sizeof(int)), *nc = cost + ns;
+	size_t *st = xreallocarray(NULL, 2 * ns, sizeof(size_t)), *nst = st + ns;
+	int best = INF;
+
+#define FOLLOWS(s, t) (a->follow[(s) * nw + (t) / 64] >> ((t) % 64) & 1)
+#define IS_FINAL(s) (a->final[(s) / 64] >> ((s) % 64) & 1)
+#define BETTER(c1, s1, c2, s2) ((c1) < (c2) || ((c1) == (c2) && (s1) < (s2)))
+	for (size_t s = 0; s < ns; s++) {
+		cost[s] = INF;
+		st[s] = from;
+	}
+	*end = *start = from;
+	for (size_t j = from;; j++) {
+		if (j > from) {
+			unsigned char c = line[j - 1];
+			for (size_t s = 0; s < ns; s++) {
+				nc[s] = cost[s] < INF ? cost[s] + 1 : INF;
+				nst[s] = st[s];
+			}
+			for (size_t s = 0; s < ns; s++) {
+				if (cost[s] >= INF)
+					continue;
+				for (size_t t = 1; t < ns; t++) {
+					if (!FOLLOWS(s, t))
+						continue;
+					int v = cost[s] + !(a->B[(size_t)c * nw +
+					    t / 64] >> (t % 64) & 1);
+					if (BETTER(v, st[s], nc[t], nst[t])) {
+						nc[t] = v;
+						nst[t] = st[s];
+					}
+				}
+			}
+			int *ti = cost;
+			cost = nc;
+			nc = ti;
+			size_t *ts = st;
+			st = nst;
+			nst = ts;
+		}
+		if (start_ok(line, j) && (!a->bol || j == 0) &&
+		    BETTER(0, j, cost[0], st[0])) {
+			cost[0] = 0;
+			st[0] = j;
+		}
+		/* Deletions: relax along follow until nothing changes. */
+		for (int changed = 1; changed;) {
+			changed = 0;
+			for (size_t s = 0; s < ns; s++) {
+				if (cost[s] >= INF)
+					continue;
+				for (size_t t = 1; t < ns; t++)
+					if (FOLLOWS(s, t) && BETTER(cost[s] + 1,
+					    st[s], cost[t], st[t])) {
+						cost[t] = cost[s] + 1;
+						st[t] = st[s];
+						changed = 1;
+					}
+			}
+		}
+		int fin = INF;
+		size_t fst = j;
+		for (size_t s = 0; s < ns; s++)
+			if (IS_FINAL(s) && BETTER(cost[s], st[s], fin, fst)) {
+				fin = cost[s];
+				fst = st[s];
+			}
+		if (first && best <= ps->k && fin > best)
+			break;
+		if (end_ok(line, len, j) && (!a->eol || j == len) &&
+		    (first ? fin <= best && fin < INF : fin < best)) {
+			best = fin;
+			*end = j;
+			*start = fst;
+		}
+		if (j == len)
+			break;
+	}
+#undef FOLLOWS
+#undef IS_FINAL
+#undef BETTER
+	free(cost < nc ? cost : nc);
+	free(st < nst ? st : nst);
+	return best;
 }
 
 /* May pattern p match within k somewhere in t[0, m)?  Myers' bit-parallel
@@ -182,7 +283,7 @@ may_match(const struct pattern *p, const unsigned char *t, size_t m)
 {
 	size_t words = (m + 63) / 64;
 
-	if (p->len <= (size_t)ps->k)
+	if (p->re != NULL || p->len <= (size_t)ps->k)
 		return 1;
 	if (words > nhits) {
 		nhits = 2 * words;
@@ -196,28 +297,37 @@ may_match(const struct pattern *p, const unsigned char *t, size_t m)
 	return 0;
 }
 
-/* Runs forward() for every pattern; keeps the least cost (then the
- * leftmost end), or with first the leftmost end (then the least cost). */
+/* Runs forward() for every pattern (re_forward() for every expression
+ * of ps->re); keeps the least cost (then the leftmost end), or with first
+ * the leftmost end (then the least cost).  *start: the start an
+ * expression's pass found (backward() finds a pattern's). */
 static int
 best_of(const unsigned char *line, size_t len, size_t from, size_t *end,
-    const struct pattern **bp, int first)
+    size_t *start, const struct pattern **bp, int first)
 {
 	int best = INF;
 
 	*bp = NULL;
-	for (size_t p = 0; p < ps->npat; p++) {
-		size_t e = 0;
-		if (first && ps->npat > 1 &&
-		    !may_match(&ps->pat[p], line + from, len - from))
+	for (size_t x = 0; x < ps->npat + ps->nre; x++) {
+		const struct pattern *pt = x < ps->npat ? &ps->pat[x] :
+		    &ps->re[x - ps->npat];
+		size_t e = 0, s = 0;
+		int c;
+		if (first && ps->npat + ps->nre > 1 &&
+		    !may_match(pt, line + from, len - from))
 			continue;
-		int c = forward(&ps->pat[p], line, len, from, &e, first);
+		if (pt->re != NULL)
+			c = re_forward(pt, line, len, from, &e, &s, first);
+		else
+			c = forward(pt, line, len, from, &e, first);
 		if (c > (first ? ps->k : INF - 1))
 			continue;
 		if (*bp == NULL || (first ? e < *end || (e == *end && c < best) :
 		    c < best || (c == best && e < *end))) {
 			best = c;
 			*end = e;
-			*bp = &ps->pat[p];
+			*start = s;
+			*bp = pt;
 		}
 	}
 	return best;
@@ -250,10 +360,10 @@ int
 rf_cost(const unsigned char *line, size_t len)
 {
 	const struct pattern *bp;
-	size_t from = 0, e;
+	size_t from = 0, e, s;
 
 	line = enter(line, &len, &from);
-	return best_of(line, len, 0, &e, &bp, 0);
+	return best_of(line, len, 0, &e, &s, &bp, 0);
 }
 
 /* Does pattern p occur at line[s] (k = 0), at allowed start and end? */
@@ -264,7 +374,7 @@ exact_at(const struct pattern *p, const unsigned char *line, size_t len,
 	if (!start_ok(line, s) || !end_ok(line, len, s + p->len))
 		return 0;
 	for (size_t i = 0; i < p->len; i++)
-		if (differ(p->str[i], line[s + i]))
+		if (differ(p, i, line[s + i]))
 			return 0;
 	return 1;
 }
@@ -322,12 +432,12 @@ rf_find_pat(const unsigned char *line, size_t len, size_t from,
 
 	*pp = NULL;
 	line = enter(line, &len, &from);
-	if (ps->k == 0)
+	if (ps->k == 0 && ps->nre == 0)
 		c = find_exact(line, len, from, start, end, pp);
-	else if ((c = best_of(line, len, from, end, pp, 1)) > ps->k ||
+	else if ((c = best_of(line, len, from, end, start, pp, 1)) > ps->k ||
 	    *pp == NULL)
 		c = INF;
-	else
+	else if ((*pp)->re == NULL)
 		*start = backward(*pp, line, from, *end, c);
 	if (c < INF) {
 		*start = byte_at(*start);
@@ -349,10 +459,12 @@ rf_best(const unsigned char *line, size_t len, size_t *start, size_t *end,
 	int c;
 
 	line = enter(line, &len, &from);
-	c = best_of(line, len, 0, end, pp, 0);
+	c = best_of(line, len, 0, end, start, pp, 0);
 	if (*pp == NULL)
 		return INF;
-	*start = byte_at(backward(*pp, line, 0, *end, c));
+	if ((*pp)->re == NULL)
+		*start = backward(*pp, line, 0, *end, c);
+	*start = byte_at(*start);
 	*end = byte_at(*end);
 	return c;
 }
@@ -372,9 +484,11 @@ rf_ops(const struct pattern *p, const unsigned char *t, size_t m,
 
 	*off = NULL;
 	if (ps->u8 == NULL)
-		return ed_ops(p->str, p->len, t, m, ps->icase, nops);
+		return p->cls ? ed_ops_peq(p->peq, p->nwords, p->len, t, m,
+		    nops) : ed_ops(p->str, p->len, t, m, ps->icase, nops);
 	u8_view(ps->u8, t, m, &v);
-	ops = ed_ops(p->str, p->len, v.sym, v.n, ps->icase, nops);
+	ops = p->cls ? ed_ops_peq(p->peq, p->nwords, p->len, v.sym, v.n, nops) :
+	    ed_ops(p->str, p->len, v.sym, v.n, ps->icase, nops);
 	*off = v.off;
 	v.off = NULL;
 	u8_view_free(&v);

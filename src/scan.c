@@ -78,7 +78,7 @@ scan_open_host(struct scanner *s, const struct patset *ps, unsigned char eol,
 	s->cap = cap;
 	/* Exact search: memmem beats Myers by far (see hm_exact). */
 	s->exact = ps->k == 0 && !ps->icase && ps->npat == 1 &&
-	    memchr(ps->pat[0].str, eol, ps->pat[0].len) == NULL;
+	    !ps->has_cls && ps->nre == 0 && memchr(ps->pat[0].str, eol, ps->pat[0].len) == NULL;
 	for (;;) {
 		int ok = 1;
 		set_alloc(s);

@@ -333,10 +333,11 @@ search_init(const struct options *o, const struct patset *ps)
 	 * several devices. */
 	if (S.host_slow && S.range > RANGE_SLOW)
 		S.range = RANGE_SLOW;
-	/* Patterns past PAT_MAXLEN (k = 0 only) are the host's (hm_scan);
-	 * so is the exact search (memmem) unless a device was asked for. */
+	/* Patterns past PAT_MAXLEN (k = 0 only) and the automata of
+	 * expressions (regex.c) are the host's (hm_scan); so is the exact
+	 * search (memmem) unless a device was asked for. */
 	if (mode == PLAN_HOST || (S.exact && mode == PLAN_AUTO &&
-	    o->host_max == SIZE_MAX) || ps->maxlen > PAT_MAXLEN)
+	    o->host_max == SIZE_MAX) || ps->maxlen > PAT_MAXLEN || ps->nre > 0)
 		S.dev_state = -1;
 }
 
@@ -360,7 +361,7 @@ search_matched(void)
 int
 search_needs_scan(void)
 {
-	return pats->npat > 0 && !pats->all_lines;
+	return pats->npat + pats->nre > 0 && !pats->all_lines;
 }
 
 /* Returns the run's options. */
@@ -561,7 +562,8 @@ long_record(struct searcher *w, int fd, struct fstate *fs, struct scanner *s,
 		size_t cut = t || *eof || pats->u8 == NULL ? 0 : u8_tail(chunk, n);
 		if (plen > keep && pats->all_lines)
 			hit = 1;
-		else if (plen > keep && pats->npat > 0 && w->premade == NULL) {
+		else if (plen > keep && pats->npat + pats->nre > 0 &&
+		    w->premade == NULL) {
 			int ok = scan_submit(s, cur, t ? plen + 1 : n - cut, n,
 			    warm) == 0;
 			hit |= scan_next_hit(scan_finish(s, cur, ok), 0,
@@ -676,7 +678,7 @@ ring_init(struct ring *r, struct searcher *w, int on_device)
 
 	memset(r, 0, sizeof(*r));
 	r->w = w;
-	r->scan = pats->npat > 0 && !pats->all_lines;
+	r->scan = pats->npat + pats->nre > 0 && !pats->all_lines;
 	on_device = on_device && r->scan && w->ndev > 0;
 	n = on_device ? w->ndev : 1;
 	r->size = n * SCAN_SLOTS;

@@ -218,19 +218,24 @@ setup() {
 	assert_output a.c
 }
 
-@test "patterns are literal bytes, not regular expressions" {
+@test "with -F patterns are literal bytes, not regular expressions" {
 	printf 'a.c\nabc\n[x]\nx\n' > f
-	run -0 agrep-gpu a.c f
+	run -0 agrep-gpu -F a.c f
 	assert_output a.c
-	run -0 agrep-gpu '[x]' f
+	run -0 agrep-gpu -F '[x]' f
 	assert_output '[x]'
+	# without -F they are basic expressions, as in grep
+	run -0 agrep-gpu a.c f
+	assert_output "$(grep a.c f)"
+	run -0 agrep-gpu '[x]' f
+	assert_output "$(grep '[x]' f)"
 }
 
-@test "-E, -G and -P are refused with exit 2 and a message on stderr" {
-	for opt in -E -G -P --extended-regexp --basic-regexp --perl-regexp; do
+@test "-P is refused with exit 2 and a message on stderr" {
+	for opt in -P --perl-regexp; do
 		run -2 --separate-stderr agrep-gpu "$opt" abc edits
 		assert_output ''
-		assert_regex "$stderr" 'regular expressions are not supported'
+		assert_regex "$stderr" 'Perl regular expressions .* not supported'
 	done
 }
 

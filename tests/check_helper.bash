@@ -5,11 +5,14 @@
 #                                again after rewriting an input file: the
 #                                oracle's answers are cached by arguments)
 #   GEN="..."                    how to rebuild the input files, for repro lines
-#   check ENVS STDIN ARGS...     oracle ARGS  vs  env ENVS agrep-gpu ARGS
+#   check ENVS STDIN ARGS...     oracle ARGS  vs  env ENVS agrep-gpu -F ARGS
 #                                (both reading STDIN when it is not "")
 #   check_ref REFFILE REFRC ENVS STDIN ARGS...
 #                                a precomputed expected output and exit status
-#                                (from grep or tre-agrep) vs env ENVS agrep-gpu ARGS
+#                                (from grep -F or tre-agrep) vs env ENVS agrep-gpu -F ARGS
+#
+# Both references read patterns as strings (the oracle, grep -F): agrep-gpu
+# gets -F, its patterns being basic expressions by default.
 #   end_checks                   fail the test if any check failed
 #
 # Paths under $CASES (a directory of generated files) are shown as /tmp/agrep-repro/
@@ -51,9 +54,9 @@ _report() {
     [ -n "${CASES:-}" ] && gen=${gen//$CASES\//\/tmp\/agrep-repro\/}
     {
         echo "---- FAIL: $what"
-        echo "  run:   $envs agrep-gpu $(_quote "$@")$in"
+        echo "  run:   $envs agrep-gpu -F $(_quote "$@")$in"
         if [ "$ref" = oracle ]; then
-            echo "  repro: mkdir -p /tmp/agrep-repro && ${gen:+$gen && }diff <(tests/bin/oracle $(_quote "$@")$in) <($envs ./agrep-gpu $(_quote "$@")$in)"
+            echo "  repro: mkdir -p /tmp/agrep-repro && ${gen:+$gen && }diff <(tests/bin/oracle $(_quote "$@")$in) <($envs ./agrep-gpu -F $(_quote "$@")$in)"
         else
             echo "  reference: $ref"
             [ -n "$gen" ] && echo "  files: mkdir -p /tmp/agrep-repro && $gen"
@@ -88,10 +91,10 @@ check() {
     fi
     if [ -n "$stdin" ]; then
         # shellcheck disable=SC2086
-        env $envs agrep-gpu "$@" < "$stdin" > "$w/out" 2> "$w/err" || rc=$?
+        env $envs agrep-gpu -F "$@" < "$stdin" > "$w/out" 2> "$w/err" || rc=$?
     else
         # shellcheck disable=SC2086
-        env $envs agrep-gpu "$@" > "$w/out" 2> "$w/err" || rc=$?
+        env $envs agrep-gpu -F "$@" > "$w/out" 2> "$w/err" || rc=$?
     fi
     if [ "$orc" -gt 1 ]; then
         echo "oracle failed ($orc): $(head -2 "$w/oerr") for: oracle $(_quote "$@")" >> "$FAILS"
@@ -111,10 +114,10 @@ check_ref() {
     NCHECK=$((NCHECK + 1))
     if [ -n "$stdin" ]; then
         # shellcheck disable=SC2086
-        env $envs agrep-gpu "$@" < "$stdin" > "$w/out" 2> "$w/err" || rc=$?
+        env $envs agrep-gpu -F "$@" < "$stdin" > "$w/out" 2> "$w/err" || rc=$?
     else
         # shellcheck disable=SC2086
-        env $envs agrep-gpu "$@" > "$w/out" 2> "$w/err" || rc=$?
+        env $envs agrep-gpu -F "$@" > "$w/out" 2> "$w/err" || rc=$?
     fi
     if [ "$rc" = "$refrc" ] && [ ! -s "$w/err" ] && cmp -s "$exp" "$w/out"; then
         return 0

@@ -253,9 +253,9 @@ k1_context() {
     for ((s = 1; s <= NCASES; s += 3)); do
         f=${CTX[s % 12]}
         # shellcheck disable=SC2086
-        AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0 agrep-gpu $f -n -k 1 -f "$CASES/p.$s" "$CASES/t.$s" "$CASES/u.$s" > "$W/dev" || true
+        AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0 agrep-gpu -F $f -n -k 1 -f "$CASES/p.$s" "$CASES/t.$s" "$CASES/u.$s" > "$W/dev" || true
         # shellcheck disable=SC2086
-        agrep-gpu --device=host $f -n -k 1 -f "$CASES/p.$s" "$CASES/t.$s" "$CASES/u.$s" > "$W/host" || true
+        agrep-gpu -F --device=host $f -n -k 1 -f "$CASES/p.$s" "$CASES/t.$s" "$CASES/u.$s" > "$W/host" || true
         NCHECK=$((NCHECK + 1))
         cmp -s "$W/dev" "$W/host" ||
             { NFAIL=$((NFAIL + 1)); echo "seed $s $f -n -k 1: AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0 and --device=host differ" >> "$FAILS"; }

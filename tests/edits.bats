@@ -69,11 +69,11 @@ setup() {
         read -r k _ < "$W/k"
         ic=$((s % 3 == 0)); fl=""; [ "$ic" = 1 ] && fl=-i
         # shellcheck disable=SC2086
-        agrep-gpu $fl -n --show-cost --show-edits -k "$k" -f "$W/p" "$W/t" > "$W/o" || true
+        agrep-gpu -F $fl -n --show-cost --show-edits -k "$k" -f "$W/p" "$W/t" > "$W/o" || true
         cigar line "$k" "$ic" "$W/p" < "$W/o" > "$W/r" ||
             { echo "line mode, seed $s ($a $fl k=$k)"; return 1; }
         # shellcheck disable=SC2086
-        agrep-gpu $fl -o -b --show-edits -k "$k" -f "$W/p" "$W/t" > "$W/o" || true
+        agrep-gpu -F $fl -o -b --show-edits -k "$k" -f "$W/p" "$W/t" > "$W/o" || true
         cigar part "$k" "$ic" "$W/p" < "$W/o" >> "$W/r" ||
             { echo "-o mode, seed $s ($a $fl k=$k)"; return 1; }
         n=$((n + $(awk '{ s += $1 } END { print s }' "$W/r")))
@@ -88,11 +88,11 @@ setup() {
         casegen -n 3:10 -k 1:3 -b 2000:6000 "$s" "$W/t$s" "$W/p$s" > "$W/k$s"
     done
     cat "$W"/p? > "$W/p"
-    agrep-gpu -j1 -k2 -n --show-edits -f "$W/p" "$W"/t? > "$W/a" || true
-    agrep-gpu -j3 -k2 -n --show-edits -f "$W/p" "$W"/t? > "$W/b" || true
+    agrep-gpu -F -j1 -k2 -n --show-edits -f "$W/p" "$W"/t? > "$W/a" || true
+    agrep-gpu -F -j3 -k2 -n --show-edits -f "$W/p" "$W"/t? > "$W/b" || true
     [ -s "$W/a" ]
     cmp "$W/a" "$W/b"
-    agrep-gpu -j1 -k2 -o --show-edits -f "$W/p" "$W"/t? > "$W/a" || true
-    agrep-gpu -j3 -k2 -o --show-edits -f "$W/p" "$W"/t? > "$W/b" || true
+    agrep-gpu -F -j1 -k2 -o --show-edits -f "$W/p" "$W"/t? > "$W/a" || true
+    agrep-gpu -F -j3 -k2 -o --show-edits -f "$W/p" "$W"/t? > "$W/b" || true
     cmp "$W/a" "$W/b"
 }

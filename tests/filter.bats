@@ -120,7 +120,7 @@ edits() {
         read -r k desc < "$CASES/k.$s"
         for f in "-o" "-o -i -n" "-n --show-cost"; do
             # shellcheck disable=SC2086
-            AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=scalar agrep-gpu $f -k "$k" \
+            AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=scalar agrep-gpu -F $f -k "$k" \
                 -f "$CASES/p.$s" "$CASES/t.$s" > "$BATS_TEST_TMPDIR/ref" && rc=0 || rc=$?
             # shellcheck disable=SC2086
             REF="agrep-gpu $f (AGREP_GPU_HOST_ENGINE=scalar)" check_ref "$BATS_TEST_TMPDIR/ref" \

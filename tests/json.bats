@@ -146,9 +146,9 @@ mkfiles() {
     cat "$W"/p? > "$W/p"
     for f in "" "-C1" "-v -k1" "--show-edits -i"; do
         # shellcheck disable=SC2086
-        agrep-gpu -j1 --json -k2 $f -f "$W/p" "$W"/t? > "$W/a" || true
+        agrep-gpu -F -j1 --json -k2 $f -f "$W/p" "$W"/t? > "$W/a" || true
         # shellcheck disable=SC2086
-        agrep-gpu -j3 --json -k2 $f -f "$W/p" "$W"/t? > "$W/b" || true
+        agrep-gpu -F -j3 --json -k2 $f -f "$W/p" "$W"/t? > "$W/b" || true
         sed -E 's/"(elapsed|elapsed_total)":\{[^}]*\}/"\1":T/g' "$W/a" > "$W/a2"
         sed -E 's/"(elapsed|elapsed_total)":\{[^}]*\}/"\1":T/g' "$W/b" > "$W/b2"
         [ "$(wc -l < "$W/a2")" -gt 10 ]

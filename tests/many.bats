@@ -381,7 +381,7 @@ runcase() {
         head -20 "$CASES/p.$s" > "$W/p20"
         for f in "-o" "-o -i -n" "-n --show-cost"; do
             # shellcheck disable=SC2086
-            AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nomulti agrep-gpu $f -k "$k" \
+            AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nomulti agrep-gpu -F $f -k "$k" \
                 -f "$W/p20" "$CASES/t.$s" > "$W/ref" && rc=0 || rc=$?
             # shellcheck disable=SC2086
             REF="agrep-gpu $f (AGREP_GPU_HOST_ENGINE=nomulti)" check_ref "$W/ref" \

@@ -55,11 +55,11 @@ check() {
     case $how in
         *file)
             # shellcheck disable=SC2086
-            env $envs agrep-gpu -k "$k" $zf $flags -f "$p" "$t" > "$W/out" 2> "$W/err" || rc=$?
+            env $envs agrep-gpu -F -k "$k" $zf $flags -f "$p" "$t" > "$W/out" 2> "$W/err" || rc=$?
             in="\$T" ;;
         *stdin)
             # shellcheck disable=SC2086
-            env $envs agrep-gpu -k "$k" $zf $flags -f "$p" < "$t" > "$W/out" 2> "$W/err" || rc=$?
+            env $envs agrep-gpu -F -k "$k" $zf $flags -f "$p" < "$t" > "$W/out" 2> "$W/err" || rc=$?
             in="< \$T" ;;
     esac
     if [ "$rc" = "$orc" ] && [ ! -s "$W/err" ] && cmp -s "$W/exp" "$W/out"; then
@@ -69,10 +69,10 @@ check() {
     [ "$NFAIL" -le 4 ] || return 0 # report the first few in full
     {
         echo "---- FAIL seed=$s k=$k ($desc)"
-        echo "  run:      $envs agrep-gpu -k $k $zf $flags -f \$P $in"
+        echo "  run:      $envs agrep-gpu -F -k $k $zf $flags -f \$P $in"
         local gen="tests/bin/randgen $(cat "$CASES/g.$s") /tmp/T /tmp/P"
         [ -n "$zf" ] && gen="$gen && tr '\\n' '\\0' < /tmp/T > /tmp/Z && mv /tmp/Z /tmp/T"
-        echo "  repro:    $gen && T=/tmp/T P=/tmp/P; diff <(tests/bin/oracle $zf $flags -k $k -f \$P \$T) <($envs ./agrep-gpu -k $k $zf $flags -f \$P $in)"
+        echo "  repro:    $gen && T=/tmp/T P=/tmp/P; diff <(tests/bin/oracle $zf $flags -k $k -f \$P \$T) <($envs ./agrep-gpu -F -k $k $zf $flags -f \$P $in)"
         echo "  patterns:"
         local pat
         while IFS= read -r pat || [ -n "$pat" ]; do
@@ -226,10 +226,10 @@ verdict() {
                     "AGREP_GPU_HOST_MAX=0" \
                     "AGREP_GPU_DEVICE=host"; do
             # shellcheck disable=SC2086
-            run env $envs agrep-gpu -k "$k" -f "$W/p" "$W/t"
+            run env $envs agrep-gpu -F -k "$k" -f "$W/p" "$W/t"
             if [ "$status" -ne 0 ] || [ "$output" != "$(cat "$W/t")" ]; then
                 echo "straddling match missed: seed=$s k=$k ($desc)"
-                echo "repro: tests/bin/randgen -s $s /tmp/T /tmp/P /tmp/C && $envs ./agrep-gpu -k $k -f /tmp/P /tmp/T | diff /tmp/T -"
+                echo "repro: tests/bin/randgen -s $s /tmp/T /tmp/P /tmp/C && $envs ./agrep-gpu -F -k $k -f /tmp/P /tmp/T | diff /tmp/T -"
                 diff <(cat "$W/t") <(printf '%s\n' "$output") | head -10
                 return 1
             fi

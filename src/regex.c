@@ -1,0 +1,1430 @@
+/*
+ * regex.c: approximate regular expressions (-G, -E), as GNU grep reads them.
+ *
+ * The parser turns a pattern into a tree over classes (sets of bytes, or of
+ * UTF-8 mode symbols).  re_compile then says what it is:
+ *
+ *   - literal units only: the plain pattern of -F, searched as before;
+ *   - a fixed sequence of classes (., [...], \w, --dna codes): a Myers
+ *     pattern whose PEq table holds, at each position, every unit of its
+ *     class; every PEq engine runs it unchanged (pattern.c);
+ *   - a small finite language without anchors (colou?r, (a|b)c): its
+ *     words, at most RE_EXPAND_MAX, each a fixed sequence of classes (so
+ *     each a Myers pattern, as with several -e);
+ *   - anything else (*, +, ?, {m,n}, |, ^, $): the Glushkov automaton of
+ *     the expression, run bit-parallel with k + 1 rows of states (Wu and
+ *     Manber's agrep; Navarro and Raffinot's NR-grep), re_scan below,
+ *     behind a prefilter on pieces of the literal runs every word holds.
+ *
+ * Approximate semantics (tre-agrep's -k): a record is selected when some
+ * substring of it is within k edits of some word of the language.  ^ and $
+ * are assertions on where that substring lies (record start, end); they
+ * are taken only at the start and the end of the whole expression.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "regex.h"
+#include "util.h"
+
+#define RE_DUP_MAX	32767	/* as glibc's */
+
+enum { N_EMPTY, N_CLASS, N_CAT, N_ALT, N_REP, N_BOL, N_EOL };
+
+struct node {
+	int		 op;
+	int		 a, b;		/* children (N_CAT, N_ALT; N_REP: a) */
+	int		 min, max;	/* N_REP; max -1: no bound */
+	struct re_class	 c;		/* N_CLASS */
+};
+
+struct parser {
+	const unsigned char	*s;
+	size_t			 len, i;
+	const struct re_opts	*o;
+	struct node		*nd;
+	size_t			 nn, cap;
+	int			 depth;		/* groups open */
+	int			 groups;	/* groups closed (\N) */
+	char			*err;
+	size_t			 errlen;
+	int			 failed;
+};
+
+static void
+fail(struct parser *p, const char *msg)
+{
+	if (!p->failed)
+		snprintf(p->err, p->errlen, "%s", msg);
+	p->failed = 1;
+}
+
+static int
+node(struct parser *p, int op, int a, int b)
+{
+	if (p->nn == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 32;
+		p->nd = xreallocarray(p->nd, p->cap, sizeof(*p->nd));
+	}
+	memset(&p->nd[p->nn], 0, sizeof(p->nd[p->nn]));
+	p->nd[p->nn].op = op;
+	p->nd[p->nn].a = a;
+	p->nd[p->nn].b = b;
+	return (int)p->nn++;
+}
+
+static void
+cls_set(struct re_class *c, unsigned u)
+{
+	c->w[u / 64] |= (uint64_t)1 << (u % 64);
+}
+
+static int
+cls_has(const struct re_class *c, unsigned u)
+{
+	return (int)(c->w[u / 64] >> (u % 64) & 1);
+}
+
+static void
+cls_negate(struct re_class *c)
+{
+	for (int i = 0; i < 4; i++)
+		c->w[i] = ~c->w[i];
+}
+
+static int
+cls_count(const struct re_class *c)
+{
+	int n = 0;
+
+	for (int i = 0; i < 4; i++)
+		n += __builtin_popcountll(c->w[i]);
+	return n;
+}
+
+/* The ASCII characters of a POSIX class name (name[0, n)); 0 if unknown. */
+static int
+posix_class(const unsigned char *name, size_t n, struct re_class *c)
+{
+	static const char *const names[] = { "alpha", "digit", "alnum",
+	    "upper", "lower", "space", "blank", "punct", "print", "graph",
+	    "cntrl", "xdigit" };
+	int which = -1;
+
+	for (int i = 0; i < 12; i++)
+		if (strlen(names[i]) == n && memcmp(names[i], name, n) == 0)
+			which = i;
+	if (which < 0)
+		return 0;
+	for (unsigned u = 0; u < 128; u++) {
+		int in = 0, al = (u | 32) >= 'a' && (u | 32) <= 'z',
+		    dg = u >= '0' && u <= '9', pr = u >= 32 && u < 127;
+		switch (which) {
+		case 0: in = al; break;
+		case 1: in = dg; break;
+		case 2: in = al || dg; break;
+		case 3: in = u >= 'A' && u <= 'Z'; break;
+		case 4: in = u >= 'a' && u <= 'z'; break;
+		case 5: in = u == ' ' || (u >= 9 && u <= 13); break;
+		case 6: in = u == ' ' || u == '\t'; break;
+		case 7: in = pr && u != ' ' && !al && !dg; break;
+		case 8: in = pr; break;
+		case 9: in = pr && u != ' '; break;
+		case 10: in = u < 32 || u == 127; break;
+		case 11: in = dg || ((u | 32) >= 'a' && (u | 32) <= 'f'); break;
+		}
+		if (in)
+			cls_set(c, u);
+	}
+	return 1;
+}
+
+/* --dna: the bases an IUPAC code stands for (upper or lower case), or
+ * NULL for other units. */
+static const char *
+iupac(unsigned char u)
+{
+	static const char *const codes[] = { "RAG", "YCT", "SCG", "WAT",
+	    "KGT", "MAC", "BCGT", "DAGT", "HACT", "VACG", "NACGT" };
+
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if (codes[i][0] == u || codes[i][0] == u - ('a' - 'A'))
+			return codes[i] + 1;
+	return NULL;
+}
+
+/* A class holding the one unit u (or its IUPAC bases with --dna). */
+static int
+literal(struct parser *p, unsigned char u)
+{
+	int n = node(p, N_CLASS, -1, -1);
+	const char *b;
+
+	if (p->o->iupac && (b = iupac(u)) != NULL) {
+		for (; *b != '\0'; b++)
+			cls_set(&p->nd[n].c, u >= 'a' ? (unsigned char)(*b +
+			    ('a' - 'A')) : (unsigned char)*b);
+	} else
+		cls_set(&p->nd[n].c, u);
+	return n;
+}
+
+/* \w \W \s \S (ASCII), or -1. */
+static int
+escape_class(struct parser *p, unsigned char u)
+{
+	struct re_class c;
+
+	memset(&c, 0, sizeof(c));
+	switch (u) {
+	case 'w': case 'W':
+		posix_class((const unsigned char *)"alnum", 5, &c);
+		cls_set(&c, '_');
+		break;
+	case 's': case 'S':
+		posix_class((const unsigned char *)"space", 5, &c);
+		break;
+	default:
+		return -1;
+	}
+	if (u == 'W' || u == 'S')
+		cls_negate(&c);
+	int n = node(p, N_CLASS, -1, -1);
+	p->nd[n].c = c;
+	return n;
+}
+
+/* A bracket expression; p->i is past the '['. */
+static int
+bracket(struct parser *p)
+{
+	const char *unmatched = "Unmatched [, [^, [:, [., or [=";
+	struct re_class c;
+	size_t start = p->i;
+	int neg = 0;
+
+	memset(&c, 0, sizeof(c));
+	if (p->i < p->len && p->s[p->i] == '^') {
+		neg = 1;
+		p->i++;
+	}
+	for (int first = 1;; first = 0) {
+		if (p->i >= p->len) {
+			fail(p, unmatched);
+			return -1;
+		}
+		unsigned char u = p->s[p->i];
+		if (u == ']' && !first) {
+			p->i++;
+			break;
+		}
+		if (u == '[' && p->i + 1 < p->len && (p->s[p->i + 1] == ':' ||
+		    p->s[p->i + 1] == '=' || p->s[p->i + 1] == '.')) {
+			unsigned char kind = p->s[p->i + 1];
+			size_t a = p->i + 2, e = a;
+			while (e + 1 < p->len && !(p->s[e] == kind &&
+			    p->s[e + 1] == ']'))
+				e++;
+			if (e + 1 >= p->len) {
+				fail(p, unmatched);
+				return -1;
+			}
+			if (kind == ':') {
+				if (!posix_class(p->s + a, e - a, &c)) {
+					fail(p, "Invalid character class name");
+					return -1;
+				}
+			} else if (e - a == 1)
+				cls_set(&c, p->s[a]);
+			else {
+				fail(p, "Invalid collation character");
+				return -1;
+			}
+			p->i = e + 2;
+			continue;
+		}
+		unsigned lo = u, hi = u;
+		p->i++;
+		if (p->i + 1 < p->len && p->s[p->i] == '-' &&
+		    p->s[p->i + 1] != ']') {
+			hi = p->s[p->i + 1];
+			p->i += 2;
+			if (p->o->symbols && (lo >= 0x80 || hi >= 0x80)) {
+				fail(p, "ranges with non-ASCII ends are not "
+				    "supported in UTF-8 mode (--bytes reads "
+				    "them as bytes)");
+				return -1;
+			}
+			if (hi < lo) {
+				fail(p, "Invalid range end");
+				return -1;
+			}
+		}
+		for (unsigned x = lo; x <= hi; x++)
+			cls_set(&c, x);
+	}
+	/* "[:alpha:]" is almost surely a mistake, as grep says. */
+	if (p->i - start >= 4 && p->s[start] == ':' && p->s[p->i - 2] == ':') {
+		fail(p, "character class syntax is [[:space:]], not [:space:]");
+		return -1;
+	}
+	if (neg)
+		cls_negate(&c);
+	int n = node(p, N_CLASS, -1, -1);
+	p->nd[n].c = c;
+	return n;
+}
+
+/* Reads a decimal number at p->i (at most RE_DUP_MAX + 1); -1 if none. */
+static int
+number(struct parser *p)
+{
+	int v = -1;
+
+	while (p->i < p->len && p->s[p->i] >= '0' && p->s[p->i] <= '9') {
+		v = (v < 0 ? 0 : v) * 10 + (p->s[p->i++] - '0');
+		if (v > RE_DUP_MAX)
+			v = RE_DUP_MAX + 1;
+	}
+	return v;
+}
+
+/*
+ * An interval {m,n} (ERE) or \{m,n\} (BRE); p->i is past the brace.
+ * Returns 1 with *min, *max set, 0 when an ERE brace starts no interval
+ * (then it is a literal; p->i is restored), -1 on an error.
+ */
+static int
+interval(struct parser *p, int *min, int *max)
+{
+	const int bre = p->o->syntax == RE_BASIC;
+	size_t at = p->i;
+
+	*min = number(p);
+	*max = *min;
+	if (p->i < p->len && p->s[p->i] == ',') {
+		p->i++;
+		*max = number(p);
+		if (*min < 0)
+			*min = 0;
+	}
+	if (bre && p->i + 1 < p->len && p->s[p->i] == '\\' &&
+	    p->s[p->i + 1] == '}')
+		p->i += 2;
+	else if (!bre && p->i < p->len && p->s[p->i] == '}')
+		p->i++;
+	else if (bre) {
+		fail(p, p->i >= p->len ? "Unmatched \\{" :
+		    "Invalid content of \\{\\}");
+		return -1;
+	} else {
+		p->i = at;
+		return 0;
+	}
+	if (*min < 0 && *max < 0 && bre) {
+		fail(p, "Invalid content of \\{\\}");
+		return -1;
+	}
+	if (*min < 0) {
+		p->i = at;
+		return 0;
+	}
+	if (*max >= 0 && *max < *min) {
+		fail(p, "Invalid content of \\{\\}");
+		return -1;
+	}
+	if (*min > RE_DUP_MAX || *max > RE_DUP_MAX) {
+		fail(p, "Regular expression too big");
+		return -1;
+	}
+	return 1;
+}
+
+static int alternation(struct parser *);
+
+/* Is the text at p->i the end of a BRE alternative (\) or \| or the end)? */
+static int
+bre_end(const struct parser *p, size_t i)
+{
+	return i >= p->len || (i + 1 < p->len && p->s[i] == '\\' &&
+	    (p->s[i + 1] == ')' || p->s[i + 1] == '|'));
+}
+
+/* One atom; start: at the start of an alternative (where * is literal). */
+static int
+atom(struct parser *p, int start)
+{
+	const int bre = p->o->syntax == RE_BASIC;
+	const int fixed = p->o->syntax == RE_FIXED;
+	unsigned char u = p->s[p->i++];
+
+	if (fixed)
+		return literal(p, u);
+	switch (u) {
+	case '.': {
+		int n = node(p, N_CLASS, -1, -1);
+		cls_negate(&p->nd[n].c);
+		return n;
+	}
+	case '[':
+		return bracket(p);
+	case '^':
+		if (!bre || start)
+			return node(p, N_BOL, -1, -1);
+		return literal(p, u);
+	case '$':
+		if (!bre || bre_end(p, p->i))
+			return node(p, N_EOL, -1, -1);
+		return literal(p, u);
+	case '(':
+		if (bre)
+			return literal(p, u);
+		p->depth++;
+		{
+			int n = alternation(p);
+			if (p->i >= p->len || p->s[p->i] != ')') {
+				fail(p, "Unmatched ( or \\(");
+				return -1;
+			}
+			p->i++;
+			p->depth--;
+			p->groups++;
+			return n;
+		}
+	case '\\':
+		break;
+	default:
+		return literal(p, u);
+	}
+	if (p->i >= p->len) {
+		fail(p, "Trailing backslash");
+		return -1;
+	}
+	u = p->s[p->i++];
+	if (u >= '1' && u <= '9') {
+		fail(p, u - '0' > p->groups ? "Invalid back reference" :
+		    "back-references (\\1 to \\9) are not supported");
+		return -1;
+	}
+	if (strchr("<>bB`'", u) != NULL) {
+		fail(p, "word and buffer anchors (\\<, \\>, \\b, \\B, \\`, "
+		    "\\') are not supported (-w selects words)");
+		return -1;
+	}
+	int n = escape_class(p, u);
+	if (n >= 0)
+		return n;
+	if (bre && u == '(') {
+		p->depth++;
+		n = alternation(p);
+		if (p->i + 1 >= p->len || p->s[p->i] != '\\' ||
+		    p->s[p->i + 1] != ')') {
+			fail(p, "Unmatched ( or \\(");
+			return -1;
+		}
+		p->i += 2;
+		p->depth--;
+		p->groups++;
+		return n;
+	}
+	if (bre && u == ')') {
+		fail(p, "Unmatched ) or \\)");
+		return -1;
+	}
+	if (bre && u == '{' && start)
+		return literal(p, u);
+	return literal(p, u);
+}
+
+/* Applies the repetition operators after an atom. */
+static int
+postfix(struct parser *p, int n)
+{
+	const int bre = p->o->syntax == RE_BASIC;
+
+	while (!p->failed && p->i < p->len && p->o->syntax != RE_FIXED) {
+		unsigned char u = p->s[p->i];
+		int min, max, r;
+		size_t at = p->i;
+
+		if (bre && u == '\\' && p->i + 1 < p->len)
+			u = p->s[p->i + 1] == '{' || p->s[p->i + 1] == '+' ||
+			    p->s[p->i + 1] == '?' ? p->s[p->i + 1] : 0;
+		else if (bre && u != '*')
+			u = 0;
+		if (u == '*' || u == '+' || u == '?') {
+			p->i += bre && u != '*' ? 2 : 1;
+			min = u == '+';
+			max = u == '?' ? 1 : -1;
+		} else if (u == '{') {
+			p->i += bre ? 2 : 1;
+			if ((r = interval(p, &min, &max)) < 0)
+				return -1;
+			if (r == 0) {
+				p->i = at;
+				break;
+			}
+		} else
+			break;
+		if (p->nd[n].op == N_EMPTY)
+			continue;	/* the empty string repeated */
+		r = node(p, N_REP, n, -1);
+		p->nd[r].min = min;
+		p->nd[r].max = max;
+		n = r;
+	}
+	return n;
+}
+
+/* A concatenation, up to | or ) (ERE) or \| or \) (BRE) or the end. */
+static int
+concatenation(struct parser *p)
+{
+	const int bre = p->o->syntax == RE_BASIC;
+	const int fixed = p->o->syntax == RE_FIXED;
+	int n = -1;
+
+	for (int start = 1; !p->failed && p->i < p->len; start = 0) {
+		unsigned char u = p->s[p->i];
+		if (!fixed && !bre && (u == '|' || (u == ')' && p->depth > 0)))
+			break;
+		if (bre && p->i + 1 < p->len && u == '\\' &&
+		    (p->s[p->i + 1] == '|' || (p->s[p->i + 1] == ')' &&
+		    p->depth > 0)))
+			break;
+		int a;
+		/* A leading repetition operator: literal in a BRE; in an
+		 * ERE it repeats the empty string, as in GNU grep (which
+		 * warns). */
+		if (!fixed && bre && start && u == '*') {
+			p->i++;
+			a = literal(p, u);
+		} else if (!fixed && !bre && start && (u == '*' || u == '+' ||
+		    u == '?' || u == '{'))
+			a = node(p, N_EMPTY, -1, -1);
+		else
+			a = atom(p, start);
+		if (a < 0)
+			return -1;
+		/* After a leading ^: * is literal in a BRE; in an ERE the
+		 * anchor is repeated, so it stays if it must occur. */
+		if (bre && start && p->nd[a].op == N_BOL && p->i < p->len &&
+		    p->s[p->i] == '*') {
+			n = a;
+			a = literal(p, p->s[p->i++]);
+		}
+		if ((a = postfix(p, a)) < 0)
+			return -1;
+		if (p->nd[a].op == N_REP) {
+			int b = a, must = 1;
+			for (; p->nd[b].op == N_REP; b = p->nd[b].a)
+				must &= p->nd[b].min > 0;
+			if (p->nd[b].op == N_BOL)
+				a = must ? b : node(p, N_EMPTY, -1, -1);
+		}
+		n = n < 0 ? a : node(p, N_CAT, n, a);
+	}
+	return n < 0 ? node(p, N_EMPTY, -1, -1) : n;
+}
+
+/* Alternatives separated by | (ERE) or \| (BRE). */
+static int
+alternation(struct parser *p)
+{
+	const int bre = p->o->syntax == RE_BASIC;
+	int n = concatenation(p);
+
+	while (!p->failed && p->i < p->len && p->o->syntax != RE_FIXED) {
+		if (!bre && p->s[p->i] == '|')
+			p->i++;
+		else if (bre && p->i + 1 < p->len && p->s[p->i] == '\\' &&
+		    p->s[p->i + 1] == '|')
+			p->i += 2;
+		else
+			break;
+		int b = concatenation(p);
+		n = node(p, N_ALT, n, b);
+	}
+	return n;
+}
+
+/* Does the tree under n hold an operator other than N_CAT? */
+static int
+has_ops(const struct parser *p, int n)
+{
+	const struct node *x = &p->nd[n];
+
+	if (x->op == N_CAT)
+		return has_ops(p, x->a) || has_ops(p, x->b);
+	return x->op != N_CLASS && x->op != N_EMPTY;
+}
+
+/* Appends the classes of a tree of N_CAT and N_CLASS, left to right. */
+static void
+flatten(const struct parser *p, int n, struct re_class *out, size_t *k)
+{
+	if (p->nd[n].op == N_CAT) {
+		flatten(p, p->nd[n].a, out, k);
+		flatten(p, p->nd[n].b, out, k);
+	} else if (p->nd[n].op == N_CLASS)
+		out[(*k)++] = p->nd[n].c;
+}
+
+static size_t
+count_classes(const struct parser *p, int n)
+{
+	if (p->nd[n].op == N_CAT)
+		return count_classes(p, p->nd[n].a) +
+		    count_classes(p, p->nd[n].b);
+	return p->nd[n].op == N_CLASS;
+}
+
+/* Glushkov states the tree needs (saturating at RE_MAXSTATES + 1). */
+static size_t
+positions(const struct parser *p, int n)
+{
+	const struct node *x = &p->nd[n];
+	size_t a, r;
+
+	switch (x->op) {
+	case N_CLASS:
+		return 1;
+	case N_CAT:
+	case N_ALT:
+		r = positions(p, x->a) + positions(p, x->b);
+		return r > RE_MAXSTATES ? RE_MAXSTATES + 1 : r;
+	case N_REP:
+		a = positions(p, x->a);
+		r = (size_t)(x->max < 0 ? (x->min > 1 ? x->min : 1) : x->max);
+		return a == 0 || r == 0 ? 0 : a > (RE_MAXSTATES + 1) / r ?
+		    RE_MAXSTATES + 1 : a * r;
+	default:
+		return 0;
+	}
+}
+
+static size_t
+sat_add(size_t a, size_t b)
+{
+	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+static size_t
+sat_mul(size_t a, size_t b)
+{
+	return a != 0 && b > SIZE_MAX / a ? SIZE_MAX : a * b;
+}
+
+/* The shortest (max = 0) or longest word of the language under n. */
+static size_t
+wordlen(const struct parser *p, int n, int max)
+{
+	const struct node *x = &p->nd[n];
+	size_t a, b;
+
+	switch (x->op) {
+	case N_CLASS:
+		return 1;
+	case N_CAT:
+		return sat_add(wordlen(p, x->a, max), wordlen(p, x->b, max));
+	case N_ALT:
+		a = wordlen(p, x->a, max);
+		b = wordlen(p, x->b, max);
+		return max ? (a > b ? a : b) : (a < b ? a : b);
+	case N_REP:
+		a = wordlen(p, x->a, max);
+		if (!max)
+			return sat_mul(a, (size_t)x->min);
+		if (x->max < 0)
+			return a > 0 ? SIZE_MAX : 0;
+		return sat_mul(a, (size_t)x->max);
+	default:
+		return 0;
+	}
+}
+
+/* The Glushkov construction: first, last, nullable of a subtree. */
+struct gl {
+	struct re_nfa	*a;
+	size_t		 npos;
+	struct re_class	*pcls;
+};
+
+struct glset {
+	uint64_t	*first, *last;
+	int		 nullable;
+};
+
+static void
+gs_new(struct glset *g, size_t nw)
+{
+	g->first = xcalloc(nw, sizeof(uint64_t));
+	g->last = xcalloc(nw, sizeof(uint64_t));
+	g->nullable = 1;
+}
+
+static void
+gs_free(struct glset *g)
+{
+	free(g->first);
+	free(g->last);
+}
+
+static void glushkov(const struct parser *, struct gl *, int, struct glset *);
+
+/* acc := acc followed by piece (a concatenation); piece is freed. */
+static void
+gl_append(struct gl *g, struct glset *acc, struct glset *piece)
+{
+	const size_t nw = g->a->nw;
+
+	for (size_t s = 0; s < g->a->nstate; s++)
+		if (acc->last[s / 64] >> (s % 64) & 1)
+			for (size_t w = 0; w < nw; w++)
+				g->a->follow[s * nw + w] |= piece->first[w];
+	for (size_t w = 0; w < nw; w++) {
+		if (acc->nullable)
+			acc->first[w] |= piece->first[w];
+		acc->last[w] = piece->last[w] | (piece->nullable ?
+		    acc->last[w] : 0);
+	}
+	acc->nullable &= piece->nullable;
+	gs_free(piece);
+}
+
+/* A copy of subtree n; loop: its last positions lead back to its first
+ * ones (x+); opt: it may be skipped. */
+static void
+gl_copy(const struct parser *p, struct gl *g, int n, int loop, int opt,
+    struct glset *out)
+{
+	const size_t nw = g->a->nw;
+
+	glushkov(p, g, n, out);
+	if (loop)
+		for (size_t s = 0; s < g->a->nstate; s++)
+			if (out->last[s / 64] >> (s % 64) & 1)
+				for (size_t w = 0; w < nw; w++)
+					g->a->follow[s * nw + w] |=
+					    out->first[w];
+	out->nullable |= opt;
+}
+
+static void
+glushkov(const struct parser *p, struct gl *g, int n, struct glset *out)
+{
+	const struct node *x = &p->nd[n];
+	const size_t nw = g->a->nw;
+	struct glset b;
+
+	gs_new(out, nw);
+	switch (x->op) {
+	case N_CLASS: {
+		size_t s = ++g->npos;
+		g->pcls[s] = x->c;
+		out->first[s / 64] |= (uint64_t)1 << (s % 64);
+		out->last[s / 64] |= (uint64_t)1 << (s % 64);
+		out->nullable = 0;
+		break;
+	}
+	case N_CAT:
+		glushkov(p, g, x->a, &b);
+		gl_append(g, out, &b);
+		glushkov(p, g, x->b, &b);
+		gl_append(g, out, &b);
+		break;
+	case N_ALT: {
+		struct glset c;
+		glushkov(p, g, x->a, &b);
+		glushkov(p, g, x->b, &c);
+		for (size_t w = 0; w < nw; w++) {
+			out->first[w] = b.first[w] | c.first[w];
+			out->last[w] = b.last[w] | c.last[w];
+		}
+		out->nullable = b.nullable || c.nullable;
+		gs_free(&b);
+		gs_free(&c);
+		break;
+	}
+	case N_REP:
+		if (x->max < 0) {
+			for (int i = 0; i + 1 < x->min; i++) {
+				gl_copy(p, g, x->a, 0, 0, &b);
+				gl_append(g, out, &b);
+			}
+			gl_copy(p, g, x->a, 1, x->min == 0, &b);
+			gl_append(g, out, &b);
+		} else
+			for (int i = 0; i < x->max; i++) {
+				gl_copy(p, g, x->a, 0, i >= x->min, &b);
+				gl_append(g, out, &b);
+			}
+		break;
+	default:
+		break;		/* empty */
+	}
+}
+
+/* Does the tree under n hold an anchor? */
+static int
+has_anchor(const struct parser *p, int n)
+{
+	const struct node *x = &p->nd[n];
+
+	switch (x->op) {
+	case N_BOL:
+	case N_EOL:
+		return 1;
+	case N_CAT:
+	case N_ALT:
+		return has_anchor(p, x->a) || has_anchor(p, x->b);
+	case N_REP:
+		return has_anchor(p, x->a);
+	default:
+		return 0;
+	}
+}
+
+/* Removes a leading ^ and a trailing $ of the whole expression; returns
+ * the root, or -1 when an anchor is left elsewhere. */
+static int
+strip_anchors(struct parser *p, int root, int *bol, int *eol)
+{
+	*bol = *eol = 0;
+	if (p->nd[root].op == N_EOL) {
+		*eol = 1;
+		p->nd[root].op = N_EMPTY;
+	} else if (p->nd[root].op == N_CAT && p->nd[p->nd[root].b].op ==
+	    N_EOL) {
+		*eol = 1;
+		p->nd[p->nd[root].b].op = N_EMPTY;
+	}
+	int n = root;
+	while (p->nd[n].op == N_CAT)
+		n = p->nd[n].a;
+	if (p->nd[n].op == N_BOL) {
+		*bol = 1;
+		p->nd[n].op = N_EMPTY;
+	}
+	return has_anchor(p, root) ? -1 : root;
+}
+
+/* A set of words, each a sequence of classes (expand). */
+struct words {
+	struct re_class	*c;	/* the words one after the other */
+	size_t		*len;
+	size_t		 n, total;
+};
+
+static void
+words_free(struct words *w)
+{
+	free(w->c);
+	free(w->len);
+	memset(w, 0, sizeof(*w));
+}
+
+static void
+words_add(struct words *w, const struct re_class *a, size_t na,
+    const struct re_class *b, size_t nb)
+{
+	w->c = xreallocarray(w->c, w->total + na + nb + 1, sizeof(*w->c));
+	w->len = xreallocarray(w->len, w->n + 1, sizeof(*w->len));
+	if (na > 0)
+		memcpy(w->c + w->total, a, na * sizeof(*a));
+	if (nb > 0)
+		memcpy(w->c + w->total + na, b, nb * sizeof(*b));
+	w->len[w->n++] = na + nb;
+	w->total += na + nb;
+}
+
+/* x := every word of x followed by every word of y; 0, or -1 past
+ * RE_EXPAND_MAX words. */
+static int
+words_cat(struct words *x, const struct words *y)
+{
+	struct words r = { NULL, NULL, 0, 0 };
+
+	if (x->n * y->n > RE_EXPAND_MAX)
+		return -1;
+	for (size_t i = 0, oi = 0; i < x->n; oi += x->len[i++])
+		for (size_t j = 0, oj = 0; j < y->n; oj += y->len[j++])
+			words_add(&r, x->c + oi, x->len[i], y->c + oj,
+			    y->len[j]);
+	words_free(x);
+	*x = r;
+	return 0;
+}
+
+/*
+ * The words of the language under n when it is finite and holds at most
+ * RE_EXPAND_MAX of them (as sequences of classes: "colou?r" is color and
+ * colour, "(a|b)c" is ac and bc); 0, or -1 (then *w is empty).
+ */
+static int
+expand(const struct parser *p, int n, struct words *w)
+{
+	const struct node *x = &p->nd[n];
+	struct words y = { NULL, NULL, 0, 0 };
+
+	memset(w, 0, sizeof(*w));
+	switch (x->op) {
+	case N_EMPTY:
+		words_add(w, NULL, 0, NULL, 0);
+		return 0;
+	case N_CLASS:
+		words_add(w, &x->c, 1, NULL, 0);
+		return 0;
+	case N_CAT:
+		if (expand(p, x->a, w) == 0 && expand(p, x->b, &y) == 0 &&
+		    words_cat(w, &y) == 0) {
+			words_free(&y);
+			return 0;
+		}
+		break;
+	case N_ALT:
+		if (expand(p, x->a, w) == 0 && expand(p, x->b, &y) == 0 &&
+		    w->n + y.n <= RE_EXPAND_MAX) {
+			for (size_t j = 0, o = 0; j < y.n; o += y.len[j++])
+				words_add(w, y.c + o, y.len[j], NULL, 0);
+			words_free(&y);
+			return 0;
+		}
+		break;
+	case N_REP: {
+		if (x->max < 0 || x->max > RE_EXPAND_MAX)
+			break;
+		struct words one, acc = { NULL, NULL, 0, 0 };
+		if (expand(p, x->a, &one) == -1)
+			break;
+		words_add(&acc, NULL, 0, NULL, 0);
+		int ok = 1;
+		for (int i = 0; ok && i <= x->max; i++) {
+			if (i >= x->min)
+				for (size_t j = 0, o = 0; j < acc.n;
+				    o += acc.len[j++])
+					words_add(w, acc.c + o, acc.len[j],
+					    NULL, 0);
+			ok = w->n <= RE_EXPAND_MAX && (i == x->max ||
+			    words_cat(&acc, &one) == 0);
+		}
+		words_free(&one);
+		words_free(&acc);
+		if (ok)
+			return 0;
+		break;
+	}
+	default:
+		break;
+	}
+	words_free(w);
+	words_free(&y);
+	return -1;
+}
+
+/* Appends the items of the top concatenation under n, left to right. */
+static void
+top_items(const struct parser *p, int n, int *items, size_t *ni)
+{
+	if (p->nd[n].op == N_CAT) {
+		top_items(p, p->nd[n].a, items, ni);
+		top_items(p, p->nd[n].b, items, ni);
+	} else if (p->nd[n].op != N_EMPTY)
+		items[(*ni)++] = n;
+}
+
+/*
+ * The prefilter's material: the runs of single units in the top
+ * concatenation (in "the (LORD|Lord)+ God", "the " and " God").  Every
+ * word of the language holds them, disjoint and in order, so a match with
+ * k edits holds one of k + 1 disjoint pieces of them exactly (re_scan).
+ */
+static void
+literal_runs(const struct parser *p, int root, struct re_nfa *a)
+{
+	int *items = xcalloc(p->nn + 1, sizeof(int));
+	size_t ni = 0, run = 0;
+
+	top_items(p, root, items, &ni);
+	a->seg = xmalloc(ni + 1);
+	a->seglen = xcalloc(ni + 1, sizeof(*a->seglen));
+	a->nseg = 0;
+	size_t at = 0;
+	for (size_t i = 0; i <= ni; i++) {
+		const struct node *x = i < ni ? &p->nd[items[i]] : NULL;
+		if (x != NULL && x->op == N_CLASS && cls_count(&x->c) == 1) {
+			for (unsigned u = 0; u < 256; u++)
+				if (cls_has(&x->c, u))
+					a->seg[at++] = (unsigned char)u;
+			run++;
+			continue;
+		}
+		if (run > 0)
+			a->seglen[a->nseg++] = run;
+		run = 0;
+	}
+	free(items);
+}
+
+/* Builds the automaton of the tree at root. */
+static struct re_nfa *
+build_nfa(struct parser *p, int root, int bol, int eol)
+{
+	struct re_nfa *a = xcalloc(1, sizeof(*a));
+	struct gl g;
+	struct glset top;
+	size_t nw;
+
+	a->nstate = positions(p, root) + 1;
+	a->nw = nw = (a->nstate + 63) / 64;
+	a->bol = bol;
+	a->eol = eol;
+	a->minlen = wordlen(p, root, 0);
+	a->maxlen = wordlen(p, root, 1);
+	a->follow = xcalloc(a->nstate * nw, sizeof(uint64_t));
+	a->B = xcalloc(256 * nw, sizeof(uint64_t));
+	a->final = xcalloc(nw, sizeof(uint64_t));
+	g.a = a;
+	g.npos = 0;
+	g.pcls = xcalloc(a->nstate, sizeof(*g.pcls));
+	glushkov(p, &g, root, &top);
+	memcpy(a->follow, top.first, nw * sizeof(uint64_t));
+	memcpy(a->final, top.last, nw * sizeof(uint64_t));
+	if (top.nullable)
+		a->final[0] |= 1;
+	gs_free(&top);
+	for (size_t s = 1; s < a->nstate; s++) {
+		struct re_class c = g.pcls[s];
+		if (p->o->icase)
+			for (unsigned u = 'A'; u <= 'Z'; u++)
+				if (cls_has(&c, u) || cls_has(&c, u + 32)) {
+					cls_set(&c, u);
+					cls_set(&c, u + 32);
+				}
+		for (unsigned u = 0; u < 256; u++)
+			if (cls_has(&c, u))
+				a->B[u * nw + s / 64] |= (uint64_t)1 << (s % 64);
+	}
+	free(g.pcls);
+	a->ngroups = (a->nstate + 7) / 8;
+	a->T = xcalloc(a->ngroups * 256 * nw, sizeof(uint64_t));
+	for (size_t gi = 0; gi < a->ngroups; gi++)
+		for (unsigned v = 1; v < 256; v++) {
+			uint64_t *t = a->T + (gi * 256 + v) * nw;
+			for (unsigned bit = 0; bit < 8; bit++) {
+				size_t s = gi * 8 + bit;
+				if (!(v >> bit & 1) || s >= a->nstate)
+					continue;
+				for (size_t w = 0; w < nw; w++)
+					t[w] |= a->follow[s * nw + w];
+			}
+		}
+	return a;
+}
+
+/*
+ * Parses s[0, len) as o says and tells what it is (see the top of the
+ * file).  Returns 0, or -1 with grep's message (or ours) in err.
+ */
+int
+re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
+    struct re_result *r, char *err, size_t errlen)
+{
+	struct parser p;
+	int root, bol, eol;
+
+	memset(r, 0, sizeof(*r));
+	memset(&p, 0, sizeof(p));
+	p.s = s;
+	p.len = len;
+	p.o = o;
+	p.err = err;
+	p.errlen = errlen;
+	root = alternation(&p);
+	if (!p.failed && p.i < p.len)
+		fail(&p, o->syntax == RE_BASIC ? "Unmatched ) or \\)" :
+		    "Unmatched ( or \\(");
+	if (p.failed) {
+		free(p.nd);
+		return -1;
+	}
+	if (!has_ops(&p, root)) {
+		size_t n = count_classes(&p, root), k = 0;
+		r->cls = xcalloc(n ? n : 1, sizeof(*r->cls));
+		flatten(&p, root, r->cls, &k);
+		r->n = n;
+		r->kind = RE_LITERAL;
+		for (size_t i = 0; i < n; i++)
+			if (cls_count(&r->cls[i]) != 1)
+				r->kind = RE_CLASSES;
+		if (r->kind == RE_LITERAL) {
+			r->lit = xmalloc(n ? n : 1);
+			for (size_t i = 0; i < n; i++)
+				for (unsigned u = 0; u < 256; u++)
+					if (cls_has(&r->cls[i], u))
+						r->lit[i] = (unsigned char)u;
+			free(r->cls);
+			r->cls = NULL;
+		}
+		free(p.nd);
+		return 0;
+	}
+	if ((root = strip_anchors(&p, root, &bol, &eol)) < 0) {
+		snprintf(err, errlen, "^ and $ are supported only at the start "
+		    "and the end of the whole expression");
+		free(p.nd);
+		return -1;
+	}
+	if (positions(&p, root) + 1 > RE_MAXSTATES) {
+		snprintf(err, errlen, "expression too long: more than %d "
+		    "positions", RE_MAXSTATES - 1);
+		free(p.nd);
+		return -1;
+	}
+	/* A small finite language: its words, for the Myers engines
+	 * (host and devices, filters, many patterns). */
+	struct words w;
+	if (!bol && !eol && !o->no_expand && expand(&p, root, &w) == 0) {
+		r->kind = RE_ALTS;
+		r->cls = w.c;
+		r->wlen = w.len;
+		r->nword = w.n;
+		r->n = w.total;
+		free(p.nd);
+		return 0;
+	}
+	r->kind = RE_NFA;
+	r->nfa = build_nfa(&p, root, bol, eol);
+	if (!o->icase)
+		literal_runs(&p, root, r->nfa);
+	free(p.nd);
+	return 0;
+}
+
+void
+re_nfa_free(struct re_nfa *a)
+{
+	if (a == NULL)
+		return;
+	free(a->follow);
+	free(a->B);
+	free(a->final);
+	free(a->T);
+	free(a->seg);
+	free(a->seglen);
+	free(a);
+}
+
+void
+re_result_free(struct re_result *r)
+{
+	free(r->wlen);
+	free(r->lit);
+	free(r->cls);
+	re_nfa_free(r->nfa);
+	memset(r, 0, sizeof(*r));
+}
+
+/* out := the states that follow some state of D (Glushkov: T[D]). */
+static inline void
+follow_of(const struct re_nfa *a, const uint64_t *D, uint64_t *out)
+{
+	const size_t nw = a->nw;
+
+	memset(out, 0, nw * sizeof(*out));
+	for (size_t w = 0; w < nw; w++) {
+		uint64_t d = D[w];
+		for (size_t gi = w * 8; d != 0; gi++, d >>= 8) {
+			unsigned v = (unsigned)(d & 0xff);
+			if (v == 0)
+				continue;
+			const uint64_t *t = a->T + (gi * 256 + v) * nw;
+			for (size_t x = 0; x < nw; x++)
+				out[x] |= t[x];
+		}
+	}
+}
+
+static inline int
+meets(const uint64_t *x, const uint64_t *y, size_t nw)
+{
+	for (size_t w = 0; w < nw; w++)
+		if (x[w] & y[w])
+			return 1;
+	return 0;
+}
+
+static inline void
+hit(uint64_t *bitmap, size_t j)
+{
+	bitmap[j / 64] |= (uint64_t)1 << (j % 64);
+}
+
+/* Rows at a record start: row j holds the states reached from the
+ * initial one by j deletions (pattern positions skipped). */
+static void
+start_rows(const struct re_nfa *a, long k, uint64_t *R, uint64_t *t)
+{
+	const size_t nw = a->nw;
+
+	memset(R, 0, nw * sizeof(*R));
+	R[0] = 1;
+	for (long j = 1; j <= k; j++) {
+		uint64_t *r = R + (size_t)j * nw, *q = r - nw;
+		follow_of(a, q, t);
+		for (size_t w = 0; w < nw; w++)
+			r[w] = q[w] | t[w];
+	}
+}
+
+/*
+ * ORs into the bitmap bit i - warm for each i in [warm, to) such that a
+ * match of the automaton with at most k errors ends at text[i] (ends
+ * before text[i] when it is empty and text[i] starts a record, or with $,
+ * ends at the record's end before the terminator text[i] of an empty
+ * record).  text[from] starts a record, as does each byte after eol; to
+ * ends one.  Rows: R[j] holds the states reachable with j errors or less
+ * after the text read so far:
+ *
+ *   R'[0] = (T[R[0]] & B[c]) | I
+ *   R'[j] = (T[R[j]] & B[c]) | R[j-1] | T[R[j-1]] | T[R'[j-1]] | R'[j-1] | I
+ *
+ * (a match, an inserted text byte, a substitution, a skipped position),
+ * I the initial state unless ^ anchors the match at the record start.
+ */
+/* T[D] for an automaton of one word (up to 64 states) of G groups of 8
+ * states: G lookups, no branch (T[g][0] is empty). */
+static inline __attribute__((always_inline)) uint64_t
+follow1(const uint64_t *T, uint64_t D, const int G)
+{
+	uint64_t out = T[D & 0xff];
+
+	for (int g = 1; g < G; g++)
+		out |= T[g * 256 + (D >> (8 * g) & 0xff)];
+	return out;
+}
+
+/* re_scan for an automaton of one word: the same steps on registers;
+ * G, the groups of 8 states, a constant in each copy (re_scan1). */
+static inline __attribute__((always_inline)) void
+re_scan1_g(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    const int G)
+{
+	const size_t rows = (size_t)k + 1;
+	const uint64_t init = a->bol ? 0 : 1, fin = a->final[0];
+	const uint64_t *T = a->T, *B = a->B;
+	uint64_t R[rows], R0[rows];
+	size_t ls = from;
+
+	R0[0] = 1;
+	for (size_t j = 1; j < rows; j++)
+		R0[j] = R0[j - 1] | follow1(T, R0[j - 1], G);
+	memcpy(R, R0, sizeof(R));
+	if (!a->eol && ls < to && ls >= warm && (R[k] & fin))
+		hit(bitmap, ls - warm);
+	for (size_t i = from; i < to; i++) {
+		const unsigned char c = text[i];
+		if (c == eol) {
+			size_t at = i > ls ? i - 1 : i;
+			if (a->eol && at >= warm && (R[k] & fin))
+				hit(bitmap, at - warm);
+			ls = i + 1;
+			memcpy(R, R0, sizeof(R));
+			if (!a->eol && ls < to && ls >= warm && (R[k] & fin))
+				hit(bitmap, ls - warm);
+			continue;
+		}
+		const uint64_t Bc = B[c];
+		uint64_t tprev = follow1(T, R[0], G);
+		uint64_t prev = R[0], nprev = (tprev & Bc) | init;
+		R[0] = nprev;
+		for (size_t j = 1; j < rows; j++) {
+			uint64_t r = R[j], t = follow1(T, r, G);
+			uint64_t n = (t & Bc) | prev | tprev | nprev |
+			    follow1(T, nprev, G) | init;
+			prev = r;
+			tprev = t;
+			R[j] = nprev = n;
+		}
+		if (!a->eol && i >= warm && (R[k] & fin))
+			hit(bitmap, i - warm);
+	}
+	if (a->eol && ls < to && to - 1 >= warm && (R[k] & fin))
+		hit(bitmap, to - 1 - warm);
+}
+
+static void
+re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	switch (a->ngroups) {
+	case 1: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 1); break;
+	case 2: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 2); break;
+	case 3: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 3); break;
+	case 4: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 4); break;
+	case 5: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 5); break;
+	case 6: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 6); break;
+	case 7: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 7); break;
+	default: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 8); break;
+	}
+}
+
+static void re_scan_all(const struct re_nfa *, long, const unsigned char *,
+    size_t, size_t, size_t, unsigned char, uint64_t *);
+
+#define RE_MINPIECE	3	/* the prefilter's shortest piece */
+#define RE_MAXPIECES	16
+
+/*
+ * Cuts the literal runs into k + 1 disjoint pieces as long as they can be
+ * (all of one length, at least RE_MINPIECE); returns their number (0: no
+ * prefilter), their starts in a->seg in at[], their length in *plen.
+ */
+static size_t
+pieces(const struct re_nfa *a, long k, unsigned char eol, size_t *at,
+    size_t *plen)
+{
+	size_t want = (size_t)k + 1, best = 0;
+
+	if (a->seg == NULL || want > RE_MAXPIECES)
+		return 0;
+	for (size_t len = RE_MINPIECE;; len++) {
+		size_t n = 0, any = 0;
+		for (size_t s = 0; s < a->nseg; s++) {
+			n += a->seglen[s] / len;
+			any |= a->seglen[s] >= len;
+		}
+		if (n >= want)
+			best = len;
+		if (!any || n < want)
+			break;
+	}
+	if (best == 0)
+		return 0;
+	size_t n = 0, o = 0;
+	for (size_t s = 0; s < a->nseg && n < want; o += a->seglen[s++])
+		for (size_t i = 0; i + best <= a->seglen[s] && n < want;
+		    i += best)
+			at[n++] = o + i;
+	for (size_t i = 0; i < n; i++)
+		if (memchr(a->seg + at[i], eol, best) != NULL)
+			return 0;
+	*plen = best;
+	return n;
+}
+
+/*
+ * re_scan with the prefilter: only the records holding one of the pieces
+ * exactly go through the automaton.  When they turn out to be most of the
+ * text, the rest is scanned whole.
+ */
+void
+re_scan(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	size_t at[RE_MAXPIECES], next[RE_MAXPIECES], np, plen = 0;
+	size_t pos = from, scanned = 0;
+
+	if (k < 0 || (np = pieces(a, k, eol, at, &plen)) == 0) {
+		re_scan_all(a, k, text, from, to, warm, eol, bitmap);
+		return;
+	}
+	for (size_t i = 0; i < np; i++)
+		next[i] = SIZE_MAX - 1;		/* not looked for yet */
+	while (pos < to) {
+		size_t m = SIZE_MAX;
+		for (size_t i = 0; i < np; i++) {
+			if (next[i] == SIZE_MAX)
+				continue;	/* none left */
+			if (next[i] == SIZE_MAX - 1 || next[i] < pos) {
+				const unsigned char *f = memmem(text + pos,
+				    to - pos, a->seg + at[i], plen);
+				next[i] = f ? (size_t)(f - text) : SIZE_MAX;
+			}
+			if (next[i] < m)
+				m = next[i];
+		}
+		if (m == SIZE_MAX)
+			break;
+		const unsigned char *b = memrchr(text + pos, eol, m - pos);
+		size_t ls = b ? (size_t)(b - text) + 1 : pos;
+		const unsigned char *e = memchr(text + m, eol, to - m);
+		size_t end = e ? (size_t)(e - text) + 1 : to;
+		re_scan_all(a, k, text, ls, end, warm, eol, bitmap);
+		scanned += end - ls;
+		pos = end;
+		/* candidates everywhere: the filter only costs */
+		if (pos - from >= 65536 && scanned > (pos - from) / 2) {
+			re_scan_all(a, k, text, pos, to, warm, eol, bitmap);
+			return;
+		}
+	}
+}
+
+static void
+re_scan_all(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	const size_t nw = a->nw, rows = (size_t)k + 1;
+
+	if (nw == 1 && k >= 0 && k <= RE_MAXK) {
+		re_scan1(a, k, text, from, to, warm, eol, bitmap);
+		return;
+	}
+	const uint64_t init = a->bol ? 0 : 1;
+	uint64_t *R = xcalloc(2 * rows * nw + 3 * nw, sizeof(uint64_t));
+	uint64_t *N = R + rows * nw, *tprev = N + rows * nw,
+	    *tcur = tprev + nw, *td = tcur + nw;
+	size_t ls = from;
+
+	if (k < 0) {
+		free(R);
+		return;
+	}
+	start_rows(a, k, R, td);
+	if (!a->eol && ls < to && ls >= warm &&
+	    meets(R + (size_t)k * nw, a->final, nw))
+		hit(bitmap, ls - warm);
+	for (size_t i = from; i < to; i++) {
+		const unsigned char c = text[i];
+		if (c == eol) {
+			size_t at = i > ls ? i - 1 : i;
+			if (a->eol && at >= warm && meets(R + (size_t)k * nw,
+			    a->final, nw))
+				hit(bitmap, at - warm);
+			ls = i + 1;
+			start_rows(a, k, R, td);
+			if (!a->eol && ls < to && ls >= warm &&
+			    meets(R + (size_t)k * nw, a->final, nw))
+				hit(bitmap, ls - warm);
+			continue;
+		}
+		const uint64_t *Bc = a->B + (size_t)c * nw;
+		for (size_t j = 0; j < rows; j++) {
+			uint64_t *r = R + j * nw, *n = N + j * nw;
+			follow_of(a, r, tcur);
+			for (size_t w = 0; w < nw; w++)
+				n[w] = tcur[w] & Bc[w];
+			n[0] |= init;
+			if (j > 0) {
+				const uint64_t *rp = r - nw, *np = n - nw;
+				follow_of(a, np, td);
+				for (size_t w = 0; w < nw; w++)
+					n[w] |= rp[w] | tprev[w] | td[w] | np[w];
+			}
+			memcpy(tprev, tcur, nw * sizeof(*tprev));
+		}
+		uint64_t *x = R;
+		R = N;
+		N = x;
+		if (!a->eol && i >= warm && meets(R + (size_t)k * nw,
+		    a->final, nw))
+			hit(bitmap, i - warm);
+	}
+	if (a->eol && ls < to && to - 1 >= warm &&
+	    meets(R + (size_t)k * nw, a->final, nw))
+		hit(bitmap, to - 1 - warm);
+	free(R < N ? R : N);
+}

@@ -1,0 +1,89 @@
+/* regex.h: approximate regular expressions (-G, -E): the parser, the
+ * Glushkov automaton and its bit-parallel scan with k + 1 rows. */
+#ifndef AGREP_REGEX_H
+#define AGREP_REGEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RE_MAXSTATES	1024	/* Glushkov states (positions + 1) */
+#define RE_MAXK		1024	/* errors an automaton scans with; more
+				 * (--best-match): every record is a
+				 * candidate, refine.c decides */
+
+/* Syntax of the patterns (-F, -G, -E). */
+enum re_syntax { RE_FIXED, RE_BASIC, RE_EXTENDED };
+
+/* What an expression turned out to be. */
+enum re_kind {
+	RE_LITERAL,	/* bytes (symbols) only: a plain pattern */
+	RE_CLASSES,	/* a fixed sequence of classes: Myers with PEq */
+	RE_NFA,		/* anything else: the automaton */
+	RE_ALTS		/* a small finite language: its words, each a
+			 * fixed sequence of classes (Myers patterns) */
+};
+
+#define RE_EXPAND_MAX	8	/* words of a language expanded (RE_ALTS) */
+
+/* A set of bytes (or symbols in UTF-8 mode): bit c of w[c / 64]. */
+struct re_class {
+	uint64_t	 w[4];
+};
+
+/* How to read the patterns. */
+struct re_opts {
+	int	 syntax;	/* enum re_syntax */
+	int	 icase;		/* fold ASCII case in classes */
+	int	 symbols;	/* units >= 0x80 are UTF-8 mode symbols */
+	int	 iupac;		/* --dna: IUPAC codes are classes */
+	int	 no_expand;	/* never RE_ALTS (tests) */
+};
+
+/*
+ * The Glushkov automaton of an expression: state 0 is the initial one,
+ * states 1..nstate-1 the positions (each reached only by its class).
+ * State sets are nw 64-bit words.
+ */
+struct re_nfa {
+	size_t		 nstate;
+	size_t		 nw;
+	uint64_t	*follow;	/* follow[s * nw]: states after s */
+	uint64_t	*B;		/* B[c * nw]: positions whose class
+					 * holds c */
+	uint64_t	*final;		/* the accepting states */
+	uint64_t	*T;		/* T[(g * 256 + v) * nw]: the union of
+					 * follow[8 g + b] for bits b of v */
+	size_t		 ngroups;	/* (nstate + 7) / 8 */
+	int		 bol, eol;	/* anchored by ^, by $ */
+	unsigned char	*seg;		/* the literal runs every word holds,
+					 * in order, one after the other
+					 * (the prefilter; NULL with -i) */
+	size_t		*seglen;
+	size_t		 nseg;
+	size_t		 minlen;	/* the shortest word of the language */
+	size_t		 maxlen;	/* the longest, SIZE_MAX if none */
+};
+
+/* The result of re_compile. */
+struct re_result {
+	int		 kind;		/* enum re_kind */
+	unsigned char	*lit;		/* RE_LITERAL: the units */
+	struct re_class	*cls;		/* RE_CLASSES: one per position;
+					 * RE_ALTS: the words one after the
+					 * other */
+	size_t		 n;		/* units or classes (in all) */
+	size_t		*wlen;		/* RE_ALTS: the words' lengths */
+	size_t		 nword;
+	struct re_nfa	*nfa;		/* RE_NFA */
+};
+
+/* regex.c */
+int	 re_compile(const unsigned char *s, size_t len, const struct re_opts *,
+	    struct re_result *, char *err, size_t errlen);
+void	 re_result_free(struct re_result *);
+void	 re_nfa_free(struct re_nfa *);
+void	 re_scan(const struct re_nfa *, long k, const unsigned char *text,
+	    size_t from, size_t to, size_t warm, unsigned char eol,
+	    uint64_t *bitmap);
+
+#endif

@@ -1,0 +1,293 @@
+/* reexh.c - the expression automaton (src/regex.c, re_scan) against the
+ * naive oracle of tests/reoracle.c on every small case, and on random ones.
+ *
+ * usage: reexh [-q] [-r SEEDS]
+ *
+ * Bounded-exhaustive (issue 24): every extended expression of 1 to 4 tokens
+ * from {a, b, [ab], ., |, ?, *} (1 to 3 with -q), every text of 0 to 7
+ * bytes over {a, b} (0 to 5 with -q), k = 0..2, each also anchored with ^,
+ * $ and both; each text is one line of a file that holds them all.  A line
+ * is selected by the engine when a hit lies in it; by the oracle when its
+ * least cost is <= k.  Then SEEDS random expressions (classes, ., ?, *, +,
+ * {m,n}, |, groups, anchors) over random lines of {a, b, c}, some with
+ * literal runs long enough for re_scan's prefilter.  Expressions
+ * that src/regex.c reads as literals or fixed classes are checked too: their
+ * automaton is built by hand here (the tool runs them through Myers).
+ * Last, the parser on random strings of syntax characters (20,000 with -q,
+ * else 200,000), in the three syntaxes: each one refused with a message or
+ * compiled and run; build it with -fsanitize=address,undefined to check
+ * its memory (tests.mk's reexh-san, run by tests/regex.bats when built).
+ * Prints one line per disagreement and exits 1 if any, else 0.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REORACLE_NO_MAIN
+#include "reoracle.c"
+#include "../src/regex.h"
+
+static long ncase, nfail, nrefused;
+
+/* The automaton of any expression, even a literal one: a trailing (()|())* makes
+ * it non-fixed without changing its language. */
+static struct re_nfa *
+automaton(const char *expr)
+{
+	struct re_opts o = { RE_EXTENDED, 0, 0, 0, 0 };
+	struct re_result r;
+	char err[200], buf[256];
+	const char *s = expr;
+	size_t n = strlen(expr);
+
+	if (re_compile((const unsigned char *)s, n, &o, &r, err, sizeof(err)))
+		return NULL;
+	if (r.kind != RE_NFA) {
+		re_result_free(&r);
+		snprintf(buf, sizeof(buf), "%s(()|())*", expr);
+		if (n > 0 && expr[n - 1] == '$')
+			snprintf(buf, sizeof(buf), "%.*s(()|())*$", (int)(n - 1),
+			    expr);
+		if (re_compile((const unsigned char *)buf, strlen(buf), &o, &r,
+		    err, sizeof(err)) || r.kind != RE_NFA) {
+			re_result_free(&r);
+			return NULL;
+		}
+	}
+	struct re_nfa *a = r.nfa;
+	r.nfa = NULL;
+	re_result_free(&r);
+	return a;
+}
+
+static void check1(const char *, const char *, int, char **, int);
+
+/*
+ * Checks expr at k over the lines (joined by '\n', nl of them); then the
+ * same with an alternative that no line can come near, c{70} (k <= 3, lines
+ * of at most 30 bytes), so that the automaton takes two words (re_scan's
+ * general path): the same lines.
+ */
+static void
+check(const char *expr, int k, char **lines, int nl)
+{
+	char wide[400];
+	size_t n = strlen(expr), b = expr[0] == '^', e = n > b &&
+	    expr[n - 1] == '$' && (n < 2 || expr[n - 2] != '\\');
+
+	check1(expr, expr, k, lines, nl);
+	if (b && strchr("*+?", expr[1]) != NULL)
+		return;		/* (^* is not ^ then *) */
+	snprintf(wide, sizeof(wide), "%s(%.*s|c{70})%s", b ? "^" : "",
+	    (int)(n - b - e), expr + b, e ? "$" : "");
+	check1(wide, expr, k, lines, nl);
+}
+
+/* Checks the engine on expr against the oracle on oexpr. */
+static void
+check1(const char *expr, const char *oexpr, int k, char **lines, int nl)
+{
+	static unsigned char text[1 << 20];
+	static uint64_t bm[(1 << 20) / 64];
+	static size_t ls[1 << 16];
+	const size_t warm = 64;
+	size_t len = warm;
+
+	if (ro_build(oexpr) == -1)
+		return;
+	struct re_nfa *a = automaton(expr);
+	/* ^ or $ around a top-level | is refused (they anchor only the
+	 * whole expression), as the oracle cannot tell */
+	if (a == NULL && strchr(expr, '|') != NULL && (expr[0] == '^' ||
+	    expr[strlen(expr) - 1] == '$')) {
+		nrefused++;
+		return;
+	}
+	if (a == NULL) {
+		printf("FAIL parse %s\n", expr);
+		nfail++;
+		return;
+	}
+	memset(text, '\n', warm);
+	for (int i = 0; i < nl; i++) {
+		ls[i] = len;
+		size_t m = strlen(lines[i]);
+		memcpy(text + len, lines[i], m);
+		len += m;
+		text[len++] = '\n';
+	}
+	ls[nl] = len;
+	memset(bm, 0, (len / 64 + 1) * sizeof(*bm));
+	re_scan(a, k, text, 0, len, warm, '\n', bm);
+	for (int i = 0; i < nl; i++) {
+		int got = 0;
+		for (size_t j = ls[i]; j < ls[i + 1]; j++)
+			got |= (int)(bm[(j - warm) / 64] >> ((j - warm) % 64) & 1);
+		int want = line_cost((const unsigned char *)lines[i],
+		    strlen(lines[i])) <= k;
+		ncase++;
+		if (got != want) {
+			nfail++;
+			if (nfail < 30)
+				printf("FAIL k=%d expr '%s' text '%s': engine "
+				    "%d oracle %d\n", k, expr, lines[i], got,
+				    want);
+		}
+	}
+	re_nfa_free(a);
+}
+
+static uint64_t rs = 88172645463325252ull;
+
+static unsigned
+rnd(unsigned n)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return (unsigned)(rs % n);
+}
+
+/* A random expression of about depth d into b. */
+static void
+gen(char *b, int d)
+{
+	static const char *const atoms[] = { "a", "b", "c", ".", "[ab]",
+	    "[^a]", "[a-c]", "ab", "ba", "abca", "bcab", "cabc" };
+	int r = rnd(d > 0 ? 10 : 4);
+	char x[256], y[256];
+
+	if (r < 4) {
+		/* (runs of 3 or more literals: the prefilter's pieces) */
+		strcpy(b, atoms[rnd(12)]);
+		return;
+	}
+	gen(x, d - 1);
+	switch (r) {
+	case 4: case 5:
+		gen(y, d - 1);
+		snprintf(b, 256, "%.120s%.120s", x, y);
+		break;
+	case 6:
+		gen(y, d - 1);
+		snprintf(b, 256, "(%.120s|%.120s)", x, y);
+		break;
+	case 7:
+		snprintf(b, 256, "(%.200s)%c", x, "?*+"[rnd(3)]);
+		break;
+	case 8:
+		snprintf(b, 256, "(%.200s){%u,%u}", x, rnd(2), 1 + rnd(2));
+		break;
+	default:
+		snprintf(b, 256, "%.250s", x);
+	}
+}
+
+/*
+ * The parser on strings of syntax characters: every one is either refused
+ * with a message or compiled, and an automaton scans a line without
+ * fault (run under the sanitizers by hand: see tests.mk).
+ */
+static void
+fuzz_parser(int n)
+{
+	static const char alpha[] = "ab.[]^$*+?{}()|\\,0123-:=wWsS<>";
+	unsigned char s[24], text[300];
+	uint64_t bm[8];
+	char err[200];
+
+	memset(text, 'a', sizeof(text));
+	for (int i = 0; i < (int)sizeof(text); i += 7)
+		text[i] = "ab\nxb,-("[i % 9];
+	for (int t = 0; t < n; t++) {
+		size_t len = rnd(sizeof(s));
+		for (size_t i = 0; i < len; i++)
+			s[i] = (unsigned char)alpha[rnd(sizeof(alpha) - 1)];
+		for (int syn = RE_FIXED; syn <= RE_EXTENDED; syn++) {
+			struct re_opts o = { syn, (int)rnd(2), (int)rnd(2),
+			    (int)rnd(2), (int)rnd(2) };
+			struct re_result r;
+			err[0] = '\0';
+			if (re_compile(s, len, &o, &r, err, sizeof(err)) != 0) {
+				if (err[0] == '\0') {
+					printf("FAIL no message for '%.*s'\n",
+					    (int)len, s);
+					nfail++;
+				}
+				continue;
+			}
+			if (r.kind == RE_NFA) {
+				memset(bm, 0, sizeof(bm));
+				re_scan(r.nfa, (long)rnd(3), text, 0,
+				    sizeof(text) - 64, 64, '\n', bm);
+			}
+			re_result_free(&r);
+		}
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	static const char *const tok[] = { "a", "b", "[ab]", ".", "|", "?",
+	    "*" };
+	int quick = 0, seeds = 300, maxtok, maxtext;
+	static char store[300][8], *lines[300];
+	int nl = 0;
+
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-q") == 0)
+			quick = 1;
+		else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
+			seeds = atoi(argv[++i]);
+	maxtok = quick ? 3 : 4;
+	maxtext = quick ? 5 : 7;
+	for (int n = 0; n <= maxtext; n++)
+		for (int v = 0; v < 1 << n; v++) {
+			for (int i = 0; i < n; i++)
+				store[nl][i] = v >> i & 1 ? 'b' : 'a';
+			store[nl][n] = '\0';
+			lines[nl] = store[nl];
+			nl++;
+		}
+	for (int n = 1; n <= maxtok; n++) {
+		int total = 1;
+		for (int i = 0; i < n; i++)
+			total *= 7;
+		for (int v = 0; v < total; v++) {
+			char e[64] = "", e2[80];
+			for (int i = 0, x = v; i < n; i++, x /= 7)
+				strcat(e, tok[x % 7]);
+			for (int k = 0; k <= 2; k++)
+				for (int anch = 0; anch < 4; anch++) {
+					snprintf(e2, sizeof(e2), "%s%s%s",
+					    anch & 1 ? "^" : "", e,
+					    anch & 2 ? "$" : "");
+					check(e2, k, lines, nl);
+				}
+		}
+	}
+	printf("exhaustive: %ld cases, %ld failures\n", ncase, nfail);
+	/* random: longer lines over {a, b, c} */
+	static char rl[40][64];
+	char *rlines[40];
+	for (int s = 0; s < seeds; s++) {
+		char e[256], e2[300];
+		gen(e, 4);
+		snprintf(e2, sizeof(e2), "%s%s%s", rnd(4) == 0 ? "^" : "", e,
+		    rnd(4) == 0 ? "$" : "");
+		for (int i = 0; i < 40; i++) {
+			int m = (int)rnd(30);
+			for (int j = 0; j < m; j++)
+				rl[i][j] = "abc"[rnd(3)];
+			rl[i][m] = '\0';
+			rlines[i] = rl[i];
+		}
+		check(e2, (int)rnd(4), rlines, 40);
+	}
+	fuzz_parser(quick ? 20000 : 200000);
+	printf("all: %ld cases, %ld failures (%ld expressions refused)\n",
+	    ncase, nfail, nrefused);
+	return nfail > 0;
+}

@@ -1,0 +1,250 @@
+#!/usr/bin/env bats
+# Approximate regular expressions (issue 24): -G (the default), -E, -F; the
+# automaton (src/regex.c) and the classes in PEq tables against the naive
+# oracle (tests/reoracle.c: a Thompson automaton and a plain DP), the
+# bounded-exhaustive check (tests/reexh.c), grep's messages for bad
+# expressions, grep's lines at k = 0, and tre-agrep on the Bible.
+bats_require_minimum_version 1.5.0
+load test_helper
+
+setup() {
+	W="$BATS_TEST_TMPDIR"
+	cd "$W"
+	printf 'color\ncolour\ncolr\ngrey\ngray\ngruy\nfoo bar\n[x]\na.c\nabc\n\n' > t
+}
+
+@test "-G is the default, as in grep: . [ * ^ \$ \\ are special, + ? | ( are not" {
+	for e in 'a.c' '[x]' 'colou*r' '^gr' 'r$' 'a\.c' 'colou\?r' 'gr\(a\|e\)y' \
+	    'colou?r' 'gr(a|e)y' '\[x\]' 'o\{2\}'; do
+		run agrep-gpu "$e" t
+		assert_output "$(grep "$e" t)"
+	done
+}
+
+@test "-E reads extended expressions as grep -E does at k = 0" {
+	for e in 'colou?r' 'gr(a|e)y' 'gr[ae]y' '^(gr|co)' 'o{2}' 'colo(u)+r' \
+	    'c.l' '[[:upper:]]' '[^a-z]' 'x|y' '\w+ \w+' 'a\.c' '(a|)c' \
+	    '[]x[]' '^$' 'l{0,1}r' '*o' '(+l)' '{1}x' '^*g' '^+g' 'r|?x' '{x'; do
+		run agrep-gpu -E "$e" t
+		assert_output "$(grep -E "$e" t 2>/dev/null)"
+		run agrep-gpu -E -c "$e" t
+		assert_output "$(grep -E -c "$e" t 2>/dev/null)"
+	done
+}
+
+@test "anchors: empty lines, -v '^\$', -c '^', k > 0" {
+	printf 'a\n\nb\n\nab' > e
+	run agrep-gpu -v '^$' e
+	assert_output "$(grep -v '^$' e)"
+	run agrep-gpu -c '^$' e
+	assert_output 2
+	run agrep-gpu -c '^' e
+	assert_output 5
+	run agrep-gpu -n -A1 '^$' e
+	assert_output "$(grep -n -A1 '^$' e)"
+	run agrep-gpu -n -k1 '^b$' e
+	assert_output "$(printf '1:a\n2:\n3:b\n4:\n5:ab')"
+	run agrep-gpu -n -k1 -E 'ab$' e
+	assert_output "$(printf '1:a\n3:b\n5:ab')"
+}
+
+@test "a pattern without special characters is the same pattern with -F" {
+	for e in colour 'foo bar' gr; do
+		for k in 0 1 2; do
+			run agrep-gpu -k$k -n "$e" t
+			assert_output "$(agrep-gpu -F -k$k -n "$e" t)"
+		done
+	done
+}
+
+@test "bad expressions get grep's messages and exit 2" {
+	for x in "-E (" "-E a{2,1}" "-G \\(a" "-G a\\{1" "-E [a" "-G [[:alpha:]" \
+	    "-E [[:foo:]]" "-E [b-a]" "-E [:alpha:]" "-E \\1" "-G \\" "-E a\\"; do
+		set -- $x
+		run -2 --separate-stderr agrep-gpu "$1" "$2" t
+		want=$(grep "$1" -- "$2" t 2>&1 >/dev/null | sed 's/^grep: //')
+		[ -n "$want" ]
+		assert_equal "${stderr#agrep-gpu: }" "$want"
+	done
+}
+
+@test "back-references, word anchors and -P are refused with a message" {
+	run -2 --separate-stderr agrep-gpu -E '(a)\1' t
+	assert_regex "$stderr" 'back-references .* not supported'
+	run -2 --separate-stderr agrep-gpu '\<foo' t
+	assert_regex "$stderr" 'not supported'
+	run -2 --separate-stderr agrep-gpu -P 'a' t
+	assert_regex "$stderr" 'Perl'
+	run -2 --separate-stderr agrep-gpu -E 'a|^b' t
+	assert_regex "$stderr" 'only at the start and the end'
+	run -2 --separate-stderr agrep-gpu -E -k1 --show-edits 'colou*r' t
+	assert_regex "$stderr" 'show-edits'
+}
+
+@test "the automaton agrees with the oracle on every small case (bounded-exhaustive)" {
+	run reexh $( [ "$(depth quick full)" = quick ] && echo -q -r 500 || echo -r 5000 )
+	echo "$output" | tail -3
+	assert_success
+	assert_output --partial ", 0 failures"
+}
+
+@test "the parser and the automaton under AddressSanitizer and UBSan (small set)" {
+	[ -x "$TOP/tests/bin/reexh-san" ] || skip "tests/bin/reexh-san not built"
+	run "$TOP/tests/bin/reexh-san" -q -r 200
+	echo "$output" | tail -3
+	assert_success
+	assert_output --partial ", 0 failures"
+}
+
+# random expressions over {a, b, c} with the tool itself, lines and costs
+@test "random expressions: lines, -c, -x and --show-cost as the oracle (host and default)" {
+	local n=0 e k
+	exprs=('a(b|c)*a' '[ab]c?b' '(ab|ba)+' 'a.b' '^ab*' 'c[^a]$' '(a|bc){2,3}'
+	    'b?c?a' '.(a|b).' '^(a|c)+$' 'abca?b' '[a-b]+c' '(a(b)?)*c' 'a|b|cc'
+	    'ab{1,3}c' '^.?a')
+	for s in 1 2 3; do
+		awk -v s="$s" 'BEGIN { srand(s); for (i = 0; i < 300; i++) {
+		    m = int(rand() * 14); l = ""; for (j = 0; j < m; j++)
+		    l = l substr("abc", int(rand() * 3) + 1, 1); print l } }' > r$s
+	done
+	for e in "${exprs[@]}"; do
+		for k in 0 1 2; do
+			for s in 1 2 3; do
+				n=$((n + 1))
+				want=$(reoracle -k$k "$e" r$s || true)
+				for envs in "AGREP_GPU_DEVICE=host" "" "AGREP_GPU_RE_EXPAND=0"; do
+					got=$(env $envs agrep-gpu -E -k$k "$e" r$s || true)
+					[ "$got" = "$want" ] || { echo "lines: $envs -k$k '$e' r$s"; diff <(echo "$want") <(echo "$got"); return 1; }
+				done
+				got=$(agrep-gpu -E -k$k -c "$e" r$s || true)
+				[ "$got" = "$(echo -n "$want" | grep -c '^' || true)" ] || { echo "-c: -k$k '$e'"; return 1; }
+				for x in 1 0; do
+					got=$(AGREP_GPU_RE_EXPAND=$x agrep-gpu -E -k$k --show-cost "$e" r$s || true)
+					[ "$got" = "$(reoracle -s -k$k "$e" r$s || true)" ] || { echo "cost: -k$k '$e' expand=$x"; return 1; }
+					got=$(AGREP_GPU_RE_EXPAND=$x agrep-gpu -E -x -k$k "$e" r$s || true)
+					[ "$got" = "$(reoracle -x -k$k "$e" r$s || true)" ] || { echo "-x: -k$k '$e' expand=$x"; return 1; }
+				done
+			done
+		done
+	done
+	echo "# $n cases" >&3
+}
+
+@test "classes of fixed length run through every Myers engine as the oracle says" {
+	local e k eng
+	awk 'BEGIN { srand(7); for (i = 0; i < 2000; i++) {
+	    m = int(rand() * 90); l = ""; for (j = 0; j < m; j++)
+	    l = l substr("abcd", int(rand() * 4) + 1, 1); print l } }' > r
+	for e in 'a[bc]d' 'ab.d[^a]c' '[ab][cd][ab][cd]ab' 'a.......b' \
+	    'abc[ad]abcdabc[^d]ab[a-c]bcdab..dabcd'; do
+		for k in 0 1 2 3; do
+			want=$(reoracle -k$k "$e" r || true)
+			for eng in scalar simd simd-generic filter multi pp sassy; do
+				got=$(AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=$eng agrep-gpu -k$k "$e" r || true)
+				[ "$got" = "$want" ] || { echo "$eng -k$k '$e'"; diff <(echo "$want") <(echo "$got") | head; return 1; }
+			done
+			# the OpenCL kernel (POCL), tiny chunks and slices
+			got=$(AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=4096 agrep-gpu -k$k "$e" r || true)
+			[ "$got" = "$want" ] || { echo "OpenCL -k$k '$e'"; return 1; }
+			# many copies: the shared filter and pattern-parallel engines
+			got=$(AGREP_GPU_DEVICE=host agrep-gpu -k$k -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" r || true)
+			[ "$got" = "$want" ] || { echo "many -k$k '$e'"; return 1; }
+		done
+	done
+}
+
+@test "classes: -o, --show-cost, --show-edits and -i use the class" {
+	run agrep-gpu -k1 -o 'gr[ae]y' t
+	assert_output "$(printf 'grey\ngray\ngruy')"
+	run agrep-gpu -k1 --show-cost --show-edits 'gr[ae]y' t
+	assert_output "$(printf '0:4=:grey\n0:4=:gray\n1:2=1X1=:gruy')"
+	run agrep-gpu -i 'GR[AE]Y' t
+	assert_output "$(printf 'grey\ngray')"
+	run agrep-gpu -i '[[:upper:]]R' t
+	assert_output "$(printf 'color\ncolour\ncolr\ngrey\ngray\ngruy\nfoo bar')"
+}
+
+@test "expressions: -o, --color, -w, --best-match, --json" {
+	run agrep-gpu -E -o '[a-z]+our?' t
+	assert_output "$(grep -E -o '[a-z]+our?' t)"
+	# (a finite language is its words: -o as for those strings)
+	run agrep-gpu -E -k1 -o 'colou?r' t
+	assert_output "$(agrep-gpu -F -k1 -o -e color -e colour t)"
+	run env AGREP_GPU_RE_EXPAND=0 agrep-gpu -E -k1 -o 'colou?r' t
+	assert_output "$(printf 'color\ncolour\ncolr')"
+	run agrep-gpu -E --color=always 'o+' t
+	assert_output "$(grep -E --color=always 'o+' t)"
+	run agrep-gpu -E -w 'ba?r' t
+	assert_output 'foo bar'
+	run agrep-gpu -E -w -k1 'fo+' t
+	assert_output 'foo bar'
+	run agrep-gpu -E --best-match 'gra+y' t
+	assert_output 'gray'
+	run agrep-gpu -E --json -k1 'gr(e|a)y' t
+	assert_line --index 0 --partial '"type":"begin"'
+	assert_output --partial '"cost":1'
+}
+
+@test "--dna reads IUPAC codes as their bases (a degenerate primer)" {
+	printf 'xxGTGCCAGCAGCCGCGGTAAxx\nxxGTGTCAGCCGCCGCGGTAAxx\nGTGACAGCAGCCGCGGTAA\ngtgccagcagccgcggtaa\n' > d
+	run agrep-gpu --dna GTGYCAGCMGCCGCGGTAA d
+	assert_output "$(head -2 d)"
+	run agrep-gpu --iupac -k1 GTGYCAGCMGCCGCGGTAA d
+	assert_output "$(head -3 d)"
+	run agrep-gpu --dna -i -c GTGYCAGCMGCCGCGGTAA d
+	assert_output 3
+	run agrep-gpu -F --dna GTGNCAG d
+	assert_output "$(head -3 d)"
+	run -1 agrep-gpu GTGYCAG d
+}
+
+@test "small finite languages are searched as their words (colou?r, (a|b)c)" {
+	for e in 'colou?r' '(a|b)c' 'gr(a|e)y' 'o{1,2}' 'timeout|timed out'; do
+		for k in 0 1 2; do
+			run agrep-gpu -E -k$k -n "$e" t
+			assert_output "$(AGREP_GPU_RE_EXPAND=0 agrep-gpu -E -k$k -n "$e" t)"
+			run agrep-gpu -E -k$k -o "$e" t
+			[ "$k" -gt 0 ] || assert_output "$(grep -E -o "$e" t)"
+		done
+	done
+	# --show-edits then works: the words are patterns
+	run agrep-gpu -E -k1 --show-edits 'colou?r' t
+	assert_output "$(agrep-gpu -F -k1 --show-edits -e color -e colour t)"
+}
+
+@test "several -e: literals, classes and expressions in one pass" {
+	run agrep-gpu -E -e 'colou?r' -e 'gr[ae]y' -e foo t
+	assert_output "$(grep -E -e 'colou?r' -e 'gr[ae]y' -e foo t)"
+	run agrep-gpu -E -k1 -c -e 'colou?r' -e 'gr[ae]y' t
+	assert_output 6
+}
+
+@test "UTF-8 mode: . and classes are characters" {
+	printf 'caf\xc3\xa9\ncafe\ncaf\n\xc3\xa9t\xc3\xa9\n' > u
+	LC_ALL=C.UTF-8 run agrep-gpu -x 'caf.' u
+	assert_output "$(printf 'caf\xc3\xa9\ncafe')"
+	LC_ALL=C.UTF-8 run agrep-gpu -E $'^[\xc3\xa9e]t' u
+	assert_output "$(printf '\xc3\xa9t\xc3\xa9')"
+	LC_ALL=C.UTF-8 run agrep-gpu -E -c $'caf(\xc3\xa9)?$' u
+	assert_output 2
+	LC_ALL=C.UTF-8 run -2 --separate-stderr agrep-gpu $'[a-\xc3\xa9]' u
+	assert_regex "$stderr" 'non-ASCII'
+	LC_ALL=C run agrep-gpu -x 'caf.' u
+	assert_output cafe
+}
+
+@test "expressions on the Bible: the lines of tre-agrep" {
+	command -v bible >/dev/null && command -v tre-agrep >/dev/null ||
+		skip "bible or tre-agrep missing ('make deps')"
+	bible "Gen1:1-Rev22:21" | head -n 8000 > kjv
+	# (tre-agrep does not count an insertion before $, and misses some
+	# matches with a deleted position between repetitions, e.g.
+	# '[0-9]+:[0-9]+ Th' k=2 in "12 When" (the oracle agrees with us))
+	for e in 'colou?r' 'gr[ae]y' 'the (LORD|Lord) God' 'mercy.*ever' '^And' \
+	    'a[bc]+d' 'j[aeiou]*b' 'se(r|v)+ant' 'wh(o|ic)h?' 'L(ORD|ord) of h'; do
+		for k in 0 1 2; do
+			run agrep-gpu -E -k$k -c "$e" kjv
+			assert_output "$(tre-agrep -c -E $k -e "$e" kjv)"
+		done
+	done
+}

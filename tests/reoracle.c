@@ -1,0 +1,384 @@
+/* reoracle.c - naive oracle for agrep-gpu's approximate regular expressions.
+ *
+ * usage: reoracle [-s] [-x] -k K EXPR [FILE]
+ *
+ * Prints the lines of FILE (or stdin) that agrep-gpu -E -k K EXPR selects:
+ * a line is selected when some substring of it (the whole line with -x) is
+ * within K edits (insert, delete, substitute one byte) of some word of the
+ * language of EXPR.  -s prefixes each line with "COST:" (its least cost).
+ *
+ * EXPR is an extended expression over bytes: literal bytes, \x (the byte x),
+ * a leading *, + or ? (repeating the empty string, as GNU grep -E reads it),
+ * ., [...] with ranges and ^, ( ), |, *, +, ?, {m}, {m,}, {m,n}, a leading
+ * ^ and a trailing $ (the substring starts at the line start, ends at its
+ * end).  Enough for the random and exhaustive tests; written apart from
+ * src/regex.c on purpose: a Thompson automaton with epsilon edges, and a
+ * plain dynamic program over its states per text byte (Bellman-Ford for
+ * the epsilon and deletion edges), no bit-parallelism, no Glushkov.
+ * Exit status: 0 when a line was selected, 1 when none, 2 on error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define INF 1000000
+
+/* ---- parser: a tree ---- */
+enum { T_SET, T_CAT, T_ALT, T_REP, T_EMPTY };
+struct tnode { int op, a, b, min, max; unsigned char set[256]; };
+static struct tnode tn[100000];
+static int ntn;
+static const char *src;
+static size_t pos, slen;
+
+static void
+die(const char *m)
+{
+	fprintf(stderr, "reoracle: %s\n", m);
+	exit(2);
+}
+
+static int
+mk(int op, int a, int b)
+{
+	if (ntn >= 100000)
+		die("expression too large");
+	memset(&tn[ntn], 0, sizeof(tn[ntn]));
+	tn[ntn].op = op;
+	tn[ntn].a = a;
+	tn[ntn].b = b;
+	return ntn++;
+}
+
+static int p_alt(void);
+
+static int
+p_atom(void)
+{
+	unsigned char c = (unsigned char)src[pos++];
+	int n;
+
+	if (c == '(') {
+		n = p_alt();
+		if (pos >= slen || src[pos] != ')')
+			die("unmatched (");
+		pos++;
+		return n;
+	}
+	n = mk(T_SET, -1, -1);
+	if (c == '.') {
+		memset(tn[n].set, 1, 256);
+	} else if (c == '[') {
+		int neg = 0, first = 1;
+		if (pos < slen && src[pos] == '^') {
+			neg = 1;
+			pos++;
+		}
+		for (;; first = 0) {
+			if (pos >= slen)
+				die("unmatched [");
+			unsigned char lo = (unsigned char)src[pos++], hi = lo;
+			if (lo == ']' && !first)
+				break;
+			if (pos + 1 < slen && src[pos] == '-' && src[pos + 1] != ']') {
+				hi = (unsigned char)src[pos + 1];
+				pos += 2;
+			}
+			for (unsigned x = lo; x <= hi; x++)
+				tn[n].set[x] = 1;
+		}
+		if (neg)
+			for (int x = 0; x < 256; x++)
+				tn[n].set[x] = !tn[n].set[x];
+	} else if (c == '\\') {
+		if (pos >= slen)
+			die("trailing backslash");
+		tn[n].set[(unsigned char)src[pos++]] = 1;
+	} else
+		tn[n].set[c] = 1;
+	return n;
+}
+
+static int
+p_cat(void)
+{
+	int n = mk(T_EMPTY, -1, -1);
+
+	/* a leading *, + or ? repeats the empty string (GNU grep -E) */
+	while (pos < slen && (src[pos] == '*' || src[pos] == '+' ||
+	    src[pos] == '?'))
+		pos++;
+	while (pos < slen && src[pos] != '|' && src[pos] != ')') {
+		if (src[pos] == '$' && pos + 1 == slen)
+			break;
+		int a = p_atom();
+		for (;;) {
+			int r;
+			if (pos < slen && (src[pos] == '*' || src[pos] == '+' ||
+			    src[pos] == '?')) {
+				r = mk(T_REP, a, -1);
+				tn[r].min = src[pos] == '+';
+				tn[r].max = src[pos] == '?' ? 1 : -1;
+				pos++;
+			} else if (pos < slen && src[pos] == '{') {
+				char *e;
+				r = mk(T_REP, a, -1);
+				pos++;
+				tn[r].min = (int)strtol(src + pos, &e, 10);
+				pos = (size_t)(e - src);
+				tn[r].max = tn[r].min;
+				if (src[pos] == ',') {
+					pos++;
+					tn[r].max = src[pos] == '}' ? -1 :
+					    (int)strtol(src + pos, &e, 10);
+					pos = (size_t)(e - src);
+				}
+				if (src[pos] != '}')
+					die("bad interval");
+				pos++;
+			} else
+				break;
+			a = r;
+		}
+		n = mk(T_CAT, n, a);
+	}
+	return n;
+}
+
+static int
+p_alt(void)
+{
+	int n = p_cat();
+
+	while (pos < slen && src[pos] == '|') {
+		pos++;
+		n = mk(T_ALT, n, p_cat());
+	}
+	return n;
+}
+
+/* ---- Thompson automaton: each state has a byte edge or epsilon edges ---- */
+struct st { int set; int to; int e1, e2; };	/* set: tree node of T_SET */
+static struct st *S;
+static int ns, cap;
+
+static int
+state(void)
+{
+	if (ns == cap) {
+		cap = cap ? 2 * cap : 1024;
+		S = realloc(S, (size_t)cap * sizeof(*S));
+		if (S == NULL)
+			die("out of memory");
+	}
+	S[ns].set = -1;
+	S[ns].to = S[ns].e1 = S[ns].e2 = -1;
+	return ns++;
+}
+
+static void
+eps(int from, int to)
+{
+	if (S[from].e1 < 0)
+		S[from].e1 = to;
+	else if (S[from].e2 < 0)
+		S[from].e2 = to;
+	else {
+		int m = state();
+		S[m].e1 = S[from].e2;
+		S[from].e2 = m;
+		S[m].e2 = to;
+	}
+}
+
+/* Emits a fresh copy of tree n between new states; *in, *out. */
+static void
+emit(int n, int *in, int *out)
+{
+	int a, b, c, d;
+
+	*in = state();
+	*out = state();
+	switch (tn[n].op) {
+	case T_SET:
+		S[*in].set = n;
+		S[*in].to = *out;
+		break;
+	case T_EMPTY:
+		eps(*in, *out);
+		break;
+	case T_CAT:
+		emit(tn[n].a, &a, &b);
+		emit(tn[n].b, &c, &d);
+		eps(*in, a);
+		eps(b, c);
+		eps(d, *out);
+		break;
+	case T_ALT:
+		emit(tn[n].a, &a, &b);
+		emit(tn[n].b, &c, &d);
+		eps(*in, a);
+		eps(*in, c);
+		eps(b, *out);
+		eps(d, *out);
+		break;
+	case T_REP: {
+		int cur = *in;
+		for (int i = 0; i < tn[n].min; i++) {
+			emit(tn[n].a, &a, &b);
+			eps(cur, a);
+			cur = b;
+		}
+		if (tn[n].max < 0) {
+			emit(tn[n].a, &a, &b);
+			eps(cur, a);
+			eps(b, a);
+			eps(b, *out);
+			eps(cur, *out);
+		} else {
+			for (int i = tn[n].min; i < tn[n].max; i++) {
+				emit(tn[n].a, &a, &b);
+				eps(cur, a);
+				eps(cur, *out);
+				cur = b;
+			}
+			eps(cur, *out);
+		}
+		break;
+	}
+	}
+}
+
+/* ---- the DP ---- */
+static int start, accept, bol, eol, lineonly;
+
+/* Parses and builds expr (as main does); returns 0, or -1 if unsupported. */
+static int
+ro_build(const char *expr)
+{
+	ntn = 0;
+	ns = 0;
+	src = expr;
+	slen = strlen(expr);
+	pos = 0;
+	bol = eol = 0;
+	if (slen > 0 && src[0] == '^') {
+		bol = 1;
+		pos = 1;
+		/* ^* and ^? may leave the anchor out: (^)* */
+		for (; pos < slen && (src[pos] == '*' || src[pos] == '+' ||
+		    src[pos] == '?'); pos++)
+			bol &= src[pos] == '+';
+	}
+	int root = p_alt();
+	if (pos < slen && src[pos] == '$' && pos + 1 == slen) {
+		eol = 1;
+		pos++;
+	}
+	if (pos != slen)
+		return -1;
+	emit(root, &start, &accept);
+	return 0;
+}
+
+static void
+relax(int *cost)
+{
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int s = 0; s < ns; s++) {
+			if (cost[s] >= INF)
+				continue;
+			int t[2] = { S[s].e1, S[s].e2 };
+			for (int i = 0; i < 2; i++)
+				if (t[i] >= 0 && cost[s] < cost[t[i]]) {
+					cost[t[i]] = cost[s];
+					changed = 1;
+				}
+			/* deleting a pattern byte */
+			if (S[s].to >= 0 && cost[s] + 1 < cost[S[s].to]) {
+				cost[S[s].to] = cost[s] + 1;
+				changed = 1;
+			}
+		}
+	}
+}
+
+/* The least cost of the line t[0, m). */
+static int
+line_cost(const unsigned char *t, size_t m)
+{
+	int *cost = malloc((size_t)ns * sizeof(int)), *nc = malloc((size_t)ns *
+	    sizeof(int)), best = INF;
+
+	for (int s = 0; s < ns; s++)
+		cost[s] = INF;
+	cost[start] = 0;
+	relax(cost);
+	if ((!eol && !lineonly) || m == 0)
+		best = cost[accept];
+	for (size_t j = 0; j < m; j++) {
+		for (int s = 0; s < ns; s++)
+			nc[s] = cost[s] < INF ? cost[s] + 1 : INF;
+		for (int s = 0; s < ns; s++)
+			if (cost[s] < INF && S[s].to >= 0) {
+				int v = cost[s] + !tn[S[s].set].set[t[j]];
+				if (v < nc[S[s].to])
+					nc[S[s].to] = v;
+			}
+		if (!bol && !lineonly)
+			nc[start] = 0;
+		relax(nc);
+		int *x = cost;
+		cost = nc;
+		nc = x;
+		if ((!eol && !lineonly) || j + 1 == m)
+			if (cost[accept] < best)
+				best = cost[accept];
+	}
+	free(cost);
+	free(nc);
+	return best;
+}
+
+#ifndef REORACLE_NO_MAIN
+int
+main(int argc, char **argv)
+{
+	int k = -1, showcost = 0, any = 0, c;
+	FILE *f = stdin;
+
+	while ((c = getopt(argc, argv, "sxk:")) != -1)
+		switch (c) {
+		case 's': showcost = 1; break;
+		case 'x': lineonly = 1; break;
+		case 'k': k = atoi(optarg); break;
+		default: die("usage: reoracle [-s] [-x] -k K EXPR [FILE]");
+		}
+	if (k < 0 || optind >= argc)
+		die("usage: reoracle [-s] [-x] -k K EXPR [FILE]");
+	if (ro_build(argv[optind]) == -1)
+		die("unsupported expression");
+	if (optind + 1 < argc && (f = fopen(argv[optind + 1], "r")) == NULL)
+		die("cannot open the file");
+	char *line = NULL;
+	size_t lcap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &lcap, f)) >= 0) {
+		size_t m = (size_t)n;
+		if (m > 0 && line[m - 1] == '\n')
+			m--;
+		int cst = line_cost((const unsigned char *)line, m);
+		if (cst <= k) {
+			any = 1;
+			if (showcost)
+				printf("%d:", cst);
+			fwrite(line, 1, m, stdout);
+			putchar('\n');
+		}
+	}
+	free(line);
+	return any ? 0 : 1;
+}
+#endif
