@@ -37,3 +37,9 @@ tm "cat | cat" bash -c "cat $G8 | cat > /dev/null"
 tm "cat | agrep-gpu -c -k2 mercy" bash -c "cat $G8 | $B -c -k2 mercy"
 tm "cat | agrep-gpu --device=gpu -c -k2 mercy" bash -c "cat $G8 | $B --device=gpu -c -k2 mercy"
 tm "agrep-gpu -c -k2 mercy (file)" $B -c -k2 mercy $G8
+echo "== --device=all (every GPU and POCL) against each alone, 1 GiB, 200 words -k2"
+K2=/dev/shm/k1g
+tr -cs 'A-Za-z' '\n' < $K | awk 'length>=6 && length<=14' | sort -u | shuf -n 200 --random-source=$K > /tmp/p200
+for d in gpu cpu all; do
+	AGREP_GPU_STATS=1 tm "--device=$d -c -k2 -f 200 words" $B --device=$d -c -k2 -f /tmp/p200 $K2 2>&1 | figs
+done

@@ -49,6 +49,7 @@ static struct {
 	struct scanner	*devs;
 	size_t		 cap;		/* bytes a slot is made for */
 	int		 total;		/* slots of every device */
+	int		 wanted;	/* a range asked for a slot */
 	struct dslot	*slots;
 	struct dslot	*freel[OCL_MAXDEV];
 	int		 nfree[OCL_MAXDEV];
@@ -64,6 +65,13 @@ finisher(void *arg)
 {
 	struct dslot *mine = arg;
 	const int d = mine->dev;
+
+	/* (not before a range wants a slot: a run that gives the devices
+	 * whole files only, through the ring, needs none) */
+	pthread_mutex_lock(&Q.mu);
+	while (!Q.wanted)
+		pthread_cond_wait(&Q.cv, &Q.mu);
+	pthread_mutex_unlock(&Q.mu);
 
 	/* First its slot's buffers, made here and side by side with the
 	 * others' (pinned memory is slow to allocate: 16 slots of 16 MiB
@@ -189,6 +197,10 @@ devq_free(void)
 	int live, d;
 
 	pthread_mutex_lock(&Q.mu);
+	if (!Q.wanted) {
+		Q.wanted = 1;
+		pthread_cond_broadcast(&Q.cv);
+	}
 	d = pick(&live);
 	pthread_mutex_unlock(&Q.mu);
 	return d >= 0;
@@ -207,6 +219,10 @@ devq_take(int wait)
 	int d, live;
 
 	pthread_mutex_lock(&Q.mu);
+	if (!Q.wanted) {
+		Q.wanted = 1;
+		pthread_cond_broadcast(&Q.cv);
+	}
 	while ((d = pick(&live)) < 0 && live && wait)
 		pthread_cond_wait(&Q.cv, &Q.mu);
 	if (d < 0) {
@@ -297,6 +313,8 @@ devq_end(void)
 	 * their slots from the devices' scanners (closed next), and a job
 	 * ends (pool_job_end) just before its slot goes back. */
 	pthread_mutex_lock(&Q.mu);
+	Q.wanted = 1;		/* (every thread makes its slot, then waits) */
+	pthread_cond_broadcast(&Q.cv);
 	for (;;) {
 		int nfree = 0;
 		for (int d = 0; d < Q.ndev; d++)

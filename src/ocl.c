@@ -200,29 +200,14 @@ static int
 cache_path(const struct ocl_dev *d, const char *src, const char *options,
     char *path, size_t len)
 {
-	const char *base = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	char driver[256] = "", dir[PATH_MAX - 64];
 	uint64_t h = 0xcbf29ce484222325ULL;
 
-	if (getenv("AGREP_GPU_NO_CACHE") != NULL)
-		return -1;
-	if (base != NULL && *base != '\0')
-		snprintf(dir, sizeof(dir), "%s/agrep-gpu", base);
-	else if (home != NULL && *home != '\0')
-		snprintf(dir, sizeof(dir), "%s/.cache/agrep-gpu", home);
-	else
+	if (util_cache_dir(dir, sizeof(dir), 1) == -1)
 		return -1;
 	clGetDeviceInfo(d->device, CL_DRIVER_VERSION, sizeof(driver) - 1,
 	    driver, NULL);
 	h = fnv(fnv(fnv(fnv(fnv(h, d->pname), d->name), driver), options), src);
-	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
-		char parent[PATH_MAX];
-		snprintf(parent, sizeof(parent), "%s", dir);
-		*strrchr(parent, '/') = '\0';
-		mkdir(parent, 0700);
-		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
-			return -1;
-	}
 	snprintf(path, len, "%s/%016llx.bin", dir, (unsigned long long)h);
 	return 0;
 }
@@ -366,8 +351,8 @@ ocl_build(cl_context ctx, const struct ocl_dev *d, const char *src,
 }
 
 /*
- * Picks the devices to search with: for "all", every GPU (else every CPU
- * device); for NULL, "" or "auto", every GPU when there are several, else
+ * Picks the devices to search with: for "all", every GPU, then every CPU
+ * device; for NULL, "" or "auto", every GPU when there are several, else
  * the one ocl_choose picks; otherwise the one device ocl_choose picks.
  * AGREP_GPU_DEVICE_COPIES=N repeats the list N times (separate contexts on
  * the same device: how the tests drive the multi-device path on POCL).
@@ -388,7 +373,9 @@ ocl_choose_all(const char *spec, struct ocl_dev *out, int max)
 			no_platform();
 			return -1;
 		}
-		for (int pass = 0; pass < 2 && got == 0; pass++) {
+		/* all: the GPUs, then the CPU devices; auto: the GPUs if
+		 * there are several */
+		for (int pass = 0; pass < (all ? 2 : 1); pass++) {
 			cl_device_type t = pass == 0 ? CL_DEVICE_TYPE_GPU :
 			    CL_DEVICE_TYPE_CPU;
 			for (size_t i = 0; i < n && got < max; i++)
@@ -396,8 +383,6 @@ ocl_choose_all(const char *spec, struct ocl_dev *out, int max)
 					out[got++] = devs[i];
 			if (autom && got < 2)
 				got = 0;	/* auto: several GPUs, or one */
-			if (autom)
-				break;
 		}
 		free(devs);
 	}

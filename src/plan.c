@@ -112,26 +112,10 @@ static struct {
 static int
 cache_file(char *path, size_t len, int make)
 {
-	const char *base = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	char dir[4096];
 
-	if (getenv("AGREP_GPU_NO_CACHE") != NULL)
-		return -1;
-	if (base != NULL && *base != '\0')
-		snprintf(dir, sizeof(dir), "%s/agrep-gpu", base);
-	else if (home != NULL && *home != '\0')
-		snprintf(dir, sizeof(dir), "%s/.cache/agrep-gpu", home);
-	else
-		return -1;
-	if (make && mkdir(dir, 0700) == -1 && errno != EEXIST) {
-		char parent[4096];
-		snprintf(parent, sizeof(parent), "%s", dir);
-		*strrchr(parent, '/') = '\0';
-		mkdir(parent, 0700);
-		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
-			return -1;
-	}
-	if ((size_t)snprintf(path, len, "%s/plan.txt", dir) >= len)
+	if (util_cache_dir(dir, sizeof(dir), make) == -1 ||
+	    (size_t)snprintf(path, len, "%s/plan.txt", dir) >= len)
 		return -1;
 	return 0;
 }

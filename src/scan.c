@@ -443,7 +443,13 @@ scan_clone(struct scanner *c, struct scanner *p)
 	pthread_mutex_unlock(p->lock);
 	c->parent = p;
 	/* A queue of its own: the workers' transfers and kernels overlap on
-	 * the device instead of waiting in one in-order queue. */
+	 * the device instead of waiting in one in-order queue.  Not on a CPU
+	 * device: POCL (3.1 and 5.0) aborts now and then when kernels of
+	 * several queues finish at once (pocl_release_dlhandle_cache:
+	 * Assertion `found->ref_count > 0'), and its kernel takes every core
+	 * anyway. */
+	if (p->dev.type & CL_DEVICE_TYPE_CPU)
+		return;
 	c->queue = clCreateCommandQueue(p->ctx, p->dev.device,
 	    p->stats ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
 	if (c->queue == NULL) {

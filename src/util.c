@@ -1,4 +1,6 @@
 /* util.c: allocation that never returns NULL, and messages on stderr. */
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -118,4 +120,36 @@ util_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * The program's cache directory, $XDG_CACHE_HOME/agrep-gpu (or
+ * ~/.cache/agrep-gpu), made (with its parent) when make is set.  Returns
+ * 0, or -1 when there is none (AGREP_GPU_NO_CACHE set, no home, no room).
+ */
+int
+util_cache_dir(char *dir, size_t len, int make)
+{
+	const char *base = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (getenv("AGREP_GPU_NO_CACHE") != NULL)
+		return -1;
+	if (base != NULL && *base != '\0')
+		n = snprintf(dir, len, "%s/agrep-gpu", base);
+	else if (home != NULL && *home != '\0')
+		n = snprintf(dir, len, "%s/.cache/agrep-gpu", home);
+	else
+		return -1;
+	if (n < 0 || (size_t)n >= len)
+		return -1;
+	if (make && mkdir(dir, 0700) == -1 && errno != EEXIST) {
+		char *slash = strrchr(dir, '/');
+		*slash = '\0';
+		mkdir(dir, 0700);
+		*slash = '/';
+		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
 }
