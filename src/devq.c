@@ -34,6 +34,7 @@ struct dslot {
 	int		 complete;	/* its scan is done (or none runs) */
 	int		 scan;		/* 1 submitted, -1 failed, 0 none */
 	uint64_t	 bytes;
+	uint64_t	 taken;		/* bytes devq_take counted */
 	double		 t_hand;
 	double		 fill;		/* seconds the worker took to fill it */
 	devq_fn		 fn;
@@ -56,6 +57,8 @@ static struct {
 	struct dslot	*head[OCL_MAXDEV], *tail[OCL_MAXDEV];
 	int		 failed[OCL_MAXDEV];
 	uint64_t	 queued;	/* bytes handed over, not finished */
+	uint64_t	 queued_dev[OCL_MAXDEV]; /* bytes taken, not finished,
+					 * by device */
 } Q = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
 /* One of a device's finishing threads; it lives as long as the process
@@ -125,6 +128,7 @@ finisher(void *arg)
 			pool_job_end(sl->job);
 		pthread_mutex_lock(&Q.mu);
 		Q.queued -= sl->bytes;
+		Q.queued_dev[d] -= sl->taken;
 		sl->next = Q.freel[d];
 		Q.freel[d] = sl;
 		Q.nfree[d]++;
@@ -165,20 +169,34 @@ devq_init(struct scanner *devs, int ndev, int slots, size_t cap)
 	pthread_mutex_unlock(&Q.mu);
 }
 
-/* The device with the most free slots, or -1; *live: some device has not
- * failed.  Q.mu held. */
+/*
+ * The device that would finish a range of bytes soonest: its bytes in
+ * flight and this range over its rate (plan.c: measured, else the model),
+ * among those that have not failed (*live: some has).  Ranges are
+ * formatted in input order, so a range on a slow device holds up the fast
+ * one's after it: a range waits for a slot of the fastest rather than go
+ * to a slower device that would finish it later (the GPU and POCL with
+ * --device=all: POCL gets nothing where it is 70 times slower).  Returns
+ * -1 when none is live, else the device, free slot or not.  Q.mu held.
+ */
 static int
-pick(int *live)
+pick(uint64_t bytes, int *live)
 {
 	int best = -1;
+	double best_t = 0;
 
 	*live = 0;
 	for (int d = 0; d < Q.ndev; d++) {
 		if (__atomic_load_n(&Q.failed[d], __ATOMIC_RELAXED))
 			continue;
 		*live = 1;
-		if (Q.nfree[d] > 0 && (best < 0 || Q.nfree[d] > Q.nfree[best]))
+		double r = plan_dev_rate(d);
+		double t = r > 0 ? (double)(Q.queued_dev[d] + bytes) / r : 0;
+		if (best < 0 || t < best_t ||
+		    (t == best_t && Q.nfree[d] > Q.nfree[best])) {
 			best = d;
+			best_t = t;
+		}
 	}
 	return best;
 }
@@ -190,9 +208,9 @@ devq_queued(void)
 	return __atomic_load_n(&Q.queued, __ATOMIC_RELAXED);
 }
 
-/* Is a slot free on some device now? */
+/* Is a slot free on the device that would take a range of bytes now? */
 int
-devq_free(void)
+devq_free(uint64_t bytes)
 {
 	int live, d;
 
@@ -201,19 +219,20 @@ devq_free(void)
 		Q.wanted = 1;
 		pthread_cond_broadcast(&Q.cv);
 	}
-	d = pick(&live);
+	d = pick(bytes, &live);
 	pthread_mutex_unlock(&Q.mu);
-	return d >= 0;
+	return d >= 0 && Q.nfree[d] > 0;
 }
 
 /*
- * Takes a free slot of the device with the most (with wait set, waiting
- * for one), and puts it at the end of its device's queue: the caller must
- * hand it over (devq_hand) whatever happens.  Returns NULL when there is
- * none (every device failed, or none free and wait clear).
+ * Takes a slot for a range of bytes on the device that would finish it
+ * soonest (pick; with wait set, waiting for one of its slots), and puts it
+ * at the end of that device's queue: the caller must hand it over
+ * (devq_hand) whatever happens.  Returns NULL when there is none (every
+ * device failed, or no slot free and wait clear).
  */
 struct dslot *
-devq_take(int wait)
+devq_take(uint64_t bytes, int wait)
 {
 	struct dslot *sl;
 	int d, live;
@@ -223,9 +242,9 @@ devq_take(int wait)
 		Q.wanted = 1;
 		pthread_cond_broadcast(&Q.cv);
 	}
-	while ((d = pick(&live)) < 0 && live && wait)
+	while ((d = pick(bytes, &live)) >= 0 && Q.nfree[d] == 0 && wait)
 		pthread_cond_wait(&Q.cv, &Q.mu);
-	if (d < 0) {
+	if (d < 0 || Q.nfree[d] == 0) {
 		pthread_mutex_unlock(&Q.mu);
 		return NULL;
 	}
@@ -234,6 +253,8 @@ devq_take(int wait)
 	Q.nfree[d]--;
 	sl->next = NULL;
 	sl->handed = 0;
+	Q.queued_dev[d] += bytes;
+	sl->taken = bytes;
 	if (Q.tail[d] != NULL)
 		Q.tail[d]->next = sl;
 	else

@@ -19,9 +19,9 @@ typedef void (*devq_fn)(void *arg, struct scanner *, const uint64_t *bm,
 
 /* devq.c */
 void	 devq_init(struct scanner *devs, int ndev, int slots, size_t cap);
-int	 devq_free(void);
+int	 devq_free(uint64_t bytes);
 uint64_t devq_queued(void);
-struct dslot *devq_take(int wait);
+struct dslot *devq_take(uint64_t bytes, int wait);
 struct scanner *devq_scanner(struct dslot *);
 void	 devq_hand(struct dslot *, int scan, uint64_t bytes, devq_fn,
 	    void *arg, struct job *);

@@ -256,6 +256,32 @@ host_rate(void)
 	return P.probed ? P.host_rate : 0;
 }
 
+/* Device d's bytes per second: what it achieved since its first range,
+ * once it finished two, else the model's.  P.mu held. */
+static double
+one_rate(const struct devrun *d)
+{
+	/* What it achieved since its first range: a device fed by the
+	 * workers is no faster than they fill it, however fast it scans
+	 * while busy. */
+	return d->ranges >= 2 && d->last > d->first ? (double)d->bytes /
+	    (d->last - d->first) : model_rate(&d->m);
+}
+
+/* The same, for devq.c. */
+double
+plan_dev_rate(int dev)
+{
+	double r;
+
+	if (dev < 0 || dev >= OCL_MAXDEV)
+		return 0;
+	pthread_mutex_lock(&P.mu);
+	r = P.dev[dev].open ? one_rate(&P.dev[dev]) : 0;
+	pthread_mutex_unlock(&P.mu);
+	return r;
+}
+
 /* The devices' bytes per second together (the one expected when none is
  * open yet). */
 static double
@@ -269,11 +295,7 @@ dev_rate(void)
 		if (!d->open)
 			continue;
 		open = 1;
-		/* What it achieved since its first range: a device fed by
-		 * the workers is no faster than they fill it, however fast
-		 * it scans while busy. */
-		r += d->ranges >= 2 && d->last > d->first ? (double)d->bytes /
-		    (d->last - d->first) : model_rate(&d->m);
+		r += one_rate(d);
 	}
 	return open ? r : model_rate(&P.expect);
 }

@@ -302,14 +302,14 @@ range_place(const struct bigfile *f, uint64_t at, uint64_t len)
 	if (opt->host_max != SIZE_MAX || plan_mode() == PLAN_DEVICE) {
 		if (size <= S.host_max || devices_wait() == 0)
 			return NULL;
-		return devq_take(1);
+		return devq_take(f->range, 1);
 	}
 	if (plan_place(f->range, state, state == 1 ? devq_queued() : 0,
-	    state == 1 && devq_free()) == PLAN_ON_HOST)
+	    state == 1 && devq_free(f->range)) == PLAN_ON_HOST)
 		return NULL;
 	if (state == 2 && devices_wait() == 0)
 		return NULL;
-	return devq_take(1);
+	return devq_take(f->range, 1);
 }
 
 /* A range in hand: where its records lie, and what finishing it needs. */
