@@ -29,6 +29,7 @@
 struct dslot {
 	struct scanner	 sc;		/* a clone of the device's scanner */
 	int		 dev;
+	int		 idx;		/* its index on the device */
 	int		 cloned;
 	int		 handed;	/* the worker is done with it */
 	int		 complete;	/* its scan is done (or none runs) */
@@ -49,8 +50,10 @@ static struct {
 	int		 ndev;
 	struct scanner	*devs;
 	size_t		 cap;		/* bytes a slot is made for */
-	int		 total;		/* slots of every device */
-	int		 wanted;	/* a range asked for a slot */
+	int		 per;		/* slots a device */
+	int		 asked[OCL_MAXDEV]; /* slots to make (by their index) */
+	int		 made[OCL_MAXDEV];  /* slots made */
+	int		 ending;	/* devq_end: make the rest, then stop */
 	struct dslot	*slots;
 	struct dslot	*freel[OCL_MAXDEV];
 	int		 nfree[OCL_MAXDEV];
@@ -69,23 +72,27 @@ finisher(void *arg)
 	struct dslot *mine = arg;
 	const int d = mine->dev;
 
-	/* (not before a range wants a slot: a run that gives the devices
-	 * whole files only, through the ring, needs none) */
+	/* Slots are made one at a time, when a range finds none free (a run
+	 * that gives the devices whole files only, through the ring, needs
+	 * none; one that streams a single long line, one or two), by their
+	 * own threads, off the workers (pinned memory is slow to allocate:
+	 * 16 slots of 16 MiB took the workers about a second of their time
+	 * on the H100 machine). */
 	pthread_mutex_lock(&Q.mu);
-	while (!Q.wanted)
+	while (Q.asked[d] <= mine->idx && !Q.ending)
 		pthread_cond_wait(&Q.cv, &Q.mu);
+	if (Q.asked[d] <= mine->idx) {
+		pthread_mutex_unlock(&Q.mu);
+		return NULL;	/* never wanted */
+	}
 	pthread_mutex_unlock(&Q.mu);
-
-	/* First its slot's buffers, made here and side by side with the
-	 * others' (pinned memory is slow to allocate: 16 slots of 16 MiB
-	 * took the workers about a second of their time on the H100
-	 * machine), then the slot is free for the workers. */
 	scan_clone(&mine->sc, &Q.devs[d]);
 	if (mine->sc.cap < Q.cap)
 		scan_grow(&mine->sc, Q.cap);
 	(void)scan_chunk(&mine->sc, 0);
 	mine->cloned = 1;
 	pthread_mutex_lock(&Q.mu);
+	Q.made[d]++;
 	mine->next = Q.freel[d];
 	Q.freel[d] = mine;
 	Q.nfree[d]++;
@@ -150,7 +157,7 @@ devq_init(struct scanner *devs, int ndev, int slots, size_t cap)
 	slots = slots < 1 ? 1 : slots > DEVQ_SLOTS_MAX ? DEVQ_SLOTS_MAX : slots;
 	Q.devs = devs;
 	Q.cap = cap;
-	Q.total = ndev * slots;
+	Q.per = slots;
 	Q.slots = xcalloc((size_t)(ndev * slots), sizeof(*Q.slots));
 	/* A finishing thread per slot: each scan is waited for as soon as
 	 * it is done (its time measured), and ranges are formatted side by
@@ -161,6 +168,7 @@ devq_init(struct scanner *devs, int ndev, int slots, size_t cap)
 			struct dslot *sl = &Q.slots[d * slots + t];
 			pthread_t tid;
 			sl->dev = d;
+			sl->idx = t;
 			if (pthread_create(&tid, NULL, finisher, sl) != 0)
 				fatalx("cannot create a thread");
 		}
@@ -212,16 +220,13 @@ devq_queued(void)
 int
 devq_free(uint64_t bytes)
 {
-	int live, d;
+	int live, d, free;
 
 	pthread_mutex_lock(&Q.mu);
-	if (!Q.wanted) {
-		Q.wanted = 1;
-		pthread_cond_broadcast(&Q.cv);
-	}
 	d = pick(bytes, &live);
+	free = d >= 0 && Q.nfree[d] > 0;
 	pthread_mutex_unlock(&Q.mu);
-	return d >= 0 && Q.nfree[d] > 0;
+	return free;
 }
 
 /*
@@ -238,12 +243,14 @@ devq_take(uint64_t bytes, int wait)
 	int d, live;
 
 	pthread_mutex_lock(&Q.mu);
-	if (!Q.wanted) {
-		Q.wanted = 1;
-		pthread_cond_broadcast(&Q.cv);
-	}
-	while ((d = pick(bytes, &live)) >= 0 && Q.nfree[d] == 0 && wait)
+	while ((d = pick(bytes, &live)) >= 0 && Q.nfree[d] == 0 && wait) {
+		/* none free: one more made, if the device has more */
+		if (Q.asked[d] == Q.made[d] && Q.asked[d] < Q.per) {
+			Q.asked[d]++;
+			pthread_cond_broadcast(&Q.cv);
+		}
 		pthread_cond_wait(&Q.cv, &Q.mu);
+	}
 	if (d < 0 || Q.nfree[d] == 0) {
 		pthread_mutex_unlock(&Q.mu);
 		return NULL;
@@ -334,13 +341,14 @@ devq_end(void)
 	 * their slots from the devices' scanners (closed next), and a job
 	 * ends (pool_job_end) just before its slot goes back. */
 	pthread_mutex_lock(&Q.mu);
-	Q.wanted = 1;		/* (every thread makes its slot, then waits) */
+	Q.ending = 1;		/* (threads never asked return) */
 	pthread_cond_broadcast(&Q.cv);
 	for (;;) {
-		int nfree = 0;
+		int busy = 0;
 		for (int d = 0; d < Q.ndev; d++)
-			nfree += Q.nfree[d];
-		if (nfree == Q.total)
+			busy |= Q.made[d] < Q.asked[d] ||
+			    Q.nfree[d] < Q.made[d];
+		if (!busy)
 			break;
 		pthread_cond_wait(&Q.cv, &Q.mu);
 	}
