@@ -171,6 +171,7 @@ devq_init(struct scanner *devs, int ndev, int slots, size_t cap)
 			sl->idx = t;
 			if (pthread_create(&tid, NULL, finisher, sl) != 0)
 				fatalx("cannot create a thread");
+			pthread_detach(tid);	/* (one never asked ends) */
 		}
 	pthread_mutex_lock(&Q.mu);
 	Q.ndev = ndev;
