@@ -411,6 +411,8 @@ multi_scan(const struct mflt *m, const struct patset *ps,
 		return NULL;
 #ifdef HM_X86
 	vec = cpu_has(CPU_AVX512BW) ? 2 : cpu_has(CPU_AVX2);
+#else
+	(void)vec;
 #endif
 	while (mf_next(&w, &win)) {
 		const struct pattern *pat = &ps->pat[win.pat];
