@@ -59,7 +59,6 @@ static struct {
 	int		 nfree[OCL_MAXDEV];
 	struct dslot	*head[OCL_MAXDEV], *tail[OCL_MAXDEV];
 	int		 failed[OCL_MAXDEV];
-	uint64_t	 queued;	/* bytes handed over, not finished */
 	uint64_t	 queued_dev[OCL_MAXDEV]; /* bytes taken, not finished,
 					 * by device */
 } Q = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
@@ -134,7 +133,6 @@ finisher(void *arg)
 		if (sl->job != NULL)
 			pool_job_end(sl->job);
 		pthread_mutex_lock(&Q.mu);
-		Q.queued -= sl->bytes;
 		Q.queued_dev[d] -= sl->taken;
 		sl->next = Q.freel[d];
 		Q.freel[d] = sl;
@@ -210,11 +208,17 @@ pick(uint64_t bytes, int *live)
 	return best;
 }
 
-/* Bytes handed to the devices and not finished yet. */
+/* Bytes taken on the devices and not finished yet. */
 uint64_t
 devq_queued(void)
 {
-	return __atomic_load_n(&Q.queued, __ATOMIC_RELAXED);
+	uint64_t q = 0;
+
+	pthread_mutex_lock(&Q.mu);
+	for (int d = 0; d < Q.ndev; d++)
+		q += Q.queued_dev[d];
+	pthread_mutex_unlock(&Q.mu);
+	return q;
 }
 
 /* Is a slot free on the device that would take a range of bytes now? */
@@ -322,7 +326,6 @@ devq_hand(struct dslot *sl, int scan, uint64_t bytes, devq_fn fn, void *arg,
 	sl->arg = arg;
 	sl->t_hand = util_now();
 	sl->handed = 1;
-	Q.queued += bytes;
 	pthread_cond_broadcast(&Q.cv);
 	pthread_mutex_unlock(&Q.mu);
 	/* (the callback may run at once, in this thread) */

@@ -199,10 +199,8 @@ model_rate(const struct model *m)
 }
 
 void
-plan_init(const struct patset *ps, enum plan_mode mode, int workers,
-    size_t dev_work)
+plan_init(enum plan_mode mode, int workers, size_t dev_work)
 {
-	(void)ps;
 	P.mode = mode;
 	P.workers = workers > 0 ? workers : 1;
 	P.work = dev_work > 0 ? (double)dev_work : 1;
@@ -257,13 +255,12 @@ host_rate(void)
 }
 
 /* Device d's bytes per second: what it achieved since its first range,
- * once it finished two, else the model's.  P.mu held. */
+ * once it finished two (a device fed by the workers is no faster than
+ * they fill it, however fast it scans while busy), else the model's.
+ * P.mu held. */
 static double
 one_rate(const struct devrun *d)
 {
-	/* What it achieved since its first range: a device fed by the
-	 * workers is no faster than they fill it, however fast it scans
-	 * while busy. */
 	return d->ranges >= 2 && d->last > d->first ? (double)d->bytes /
 	    (d->last - d->first) : model_rate(&d->m);
 }

@@ -6,8 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pattern.h"
-
 /* How the devices may be used. */
 enum plan_mode {
 	PLAN_AUTO,		/* everything that pays */
@@ -22,8 +20,7 @@ enum plan_where {
 };
 
 /* plan.c */
-void	plan_init(const struct patset *, enum plan_mode, int workers,
-	    size_t dev_work);
+void	plan_init(enum plan_mode, int workers, size_t dev_work);
 enum plan_mode plan_mode(void);
 int	plan_probed(void);
 void	plan_probe(size_t len, double secs);

@@ -321,10 +321,6 @@ struct rangectx {
 	int		 fd;		/* open while a long tail is to come */
 	struct rangebuf	 rb;
 	struct job	*job;		/* detached, finished by the device */
-	int		 waiting;	/* not detached: the worker waits */
-	int		 done;
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
 };
 
 /*
@@ -411,14 +407,7 @@ range_resume(void *arg, struct scanner *s, const uint64_t *bm, int failed)
 		bm = scan_finish(s, 0, 0);
 	memset(&tail, 0, sizeof(tail));
 	range_finish(c, bm, &tail);
-	if (!c->waiting) {
-		free(c);
-		return;
-	}
-	pthread_mutex_lock(&c->mu);
-	c->done = 1;
-	pthread_cond_signal(&c->cv);
-	pthread_mutex_unlock(&c->mu);
+	free(c);
 }
 
 /* Reads range c of its file (or loads its streamed bytes) into rb->s;
@@ -485,24 +474,12 @@ range_job(void *arg, int worker)
 			    c->rb.filled, 0) != 0 ? -1 : 1;
 		devq_filled(ds, util_now() - t0);
 		/* Once handed over, c belongs to the device's thread (it
-		 * frees it), unless this worker waits for it. */
-		const int waiting = (c->job = pool_detach()) == NULL;
-		if (waiting) {
-			c->waiting = 1;
-			pthread_mutex_init(&c->mu, NULL);
-			pthread_cond_init(&c->cv, NULL);
-		}
+		 * frees it).  (Jobs may be detached whenever a device may be
+		 * used: agrep-gpu.c's pool_start.) */
+		if ((c->job = pool_detach()) == NULL)
+			fatalx("a device's range outside a detachable job");
 		devq_hand(ds, sc, c->rb.end - c->rb.first, range_resume, c,
 		    c->job);
-		if (waiting) {
-			pthread_mutex_lock(&c->mu);
-			while (!c->done)
-				pthread_cond_wait(&c->cv, &c->mu);
-			pthread_mutex_unlock(&c->mu);
-			pthread_mutex_destroy(&c->mu);
-			pthread_cond_destroy(&c->cv);
-			free(c);
-		}
 		return;
 	}
 	const double t0 = util_now();

@@ -240,11 +240,12 @@ host_probe(const unsigned char *text, size_t len)
 	free(buf);
 }
 
-/* Do the devices pay for a file of size bytes?  (The planner's rule, with
- * the host probed on the file's first bytes; AGREP_GPU_HOST_MAX: larger
- * files go to the devices.) */
-int
-devices_pay(const char *path, uint64_t size)
+/* Do the devices pay for an input of size bytes, whatever the planner
+ * says?  1 or 0 when that is settled (no device possible, a device asked
+ * for, AGREP_GPU_HOST_MAX: larger inputs go to the devices), -1 when the
+ * planner decides. */
+static int
+pay_settled(uint64_t size)
 {
 	if (S.dev_state == -1)
 		return 0;
@@ -252,6 +253,18 @@ devices_pay(const char *path, uint64_t size)
 		return size > S.host_max;
 	if (plan_mode() != PLAN_AUTO)
 		return plan_mode() == PLAN_DEVICE;
+	return -1;
+}
+
+/* Do the devices pay for a file of size bytes?  (The planner's rule, with
+ * the host probed on the file's first bytes.) */
+int
+devices_pay(const char *path, uint64_t size)
+{
+	int settled = pay_settled(size);
+
+	if (settled >= 0)
+		return settled;
 	if (!plan_probed()) {
 		unsigned char *b = xmalloc(PROBE_BYTES);
 		int fd = open(path, O_RDONLY);
@@ -270,12 +283,10 @@ devices_pay(const char *path, uint64_t size)
 int
 stream_pays(const unsigned char *buf, size_t len, uint64_t total)
 {
-	if (S.dev_state == -1)
-		return 0;
-	if (opt->host_max != SIZE_MAX)
-		return total > S.host_max;
-	if (plan_mode() != PLAN_AUTO)
-		return plan_mode() == PLAN_DEVICE;
+	int settled = pay_settled(total);
+
+	if (settled >= 0)
+		return settled;
 	host_probe(buf, len);
 	return plan_start_devices(total);
 }
@@ -325,7 +336,7 @@ search_init(const struct options *o, const struct patset *ps)
 	    0 ? PLAN_HOST : auto_device() ? PLAN_AUTO : PLAN_DEVICE;
 	S.host_max = o->host_max != SIZE_MAX ? o->host_max :
 	    mode == PLAN_DEVICE ? 0 : SIZE_MAX;
-	plan_init(ps, mode, S.nw, dev);
+	plan_init(mode, S.nw, dev);
 	S.host_slow = work > 4;
 	S.split_min = o->chunk ? 0 : (S.exact ? SPLIT_MIN_EXACT : SPLIT_MIN) /
 	    work;
