@@ -392,3 +392,100 @@ myers_scan_blocks(__global const WORD *text, uint pad_blocks,
 	}
 }
 #endif
+
+#if WBITS == 32 && defined(PP_G)
+/*
+ * The pattern-parallel kernel (issue 23): many patterns of up to 32 bytes.
+ * One work-group per slice: its PP_G work-items stage the slice's text (pad
+ * and slice bytes) in local memory once, as class numbers, then run one
+ * pattern each over it, PP_G patterns at a time, so every text byte is read
+ * from global memory once per work-group rather than once per pattern, and
+ * every work-item of a warp reads the same text byte (a broadcast) and its
+ * own pattern's Eq word beside its neighbours' (no bank conflicts).
+ *
+ * Classes: bytes whose PEq columns are equal over all the patterns share a
+ * class (DNA: about 6), so the Eq table of a group of patterns is
+ * ncls x PP_G words of local memory.  Class 0 is the terminator alone: a
+ * byte that resets every work-item's state at once (a branch the whole
+ * warp takes together).  The host builds the tables (scan.c, pp_tables):
+ *   tab[0, 256)            the class of each byte value
+ *   tab[256], tab[257]     ncls, and the patterns per class row (npat
+ *                          rounded up to PP_G)
+ *   tab[260 + c * npad + p] pattern p's Eq word for class c
+ * pinfo[3 p] is pattern p's length.  The hits of a group go into a local
+ * bitmap of the slice (atomic OR of a 32-byte word, only when it has a
+ * hit), which is written out once at the end: bit j of the bitmap is set
+ * when a match of any pattern ends at chunk byte j, as myers_scan's.
+ * Needs: slice a multiple of 64 bytes, PP_TILE = (pad + slice) / 4 and
+ * PP_SLW = slice / 32 (uint words), local size PP_G.
+ */
+__kernel __attribute__((reqd_work_group_size(PP_G, 1, 1))) void
+myers_pp(__global const uint *text, uint pad_blocks, uint slice_blocks,
+    uint nslices, __global const uint *tab, __global const uint *pinfo,
+    uint npat, uint k, uint eol, __global uint *bitmap, __local uint *leq)
+{
+	__local uint tile[PP_TILE];	/* 4 class numbers a word */
+	__local uint lbm[PP_SLW];
+	const uint lid = get_local_id(0), slice = get_group_id(0);
+	const uint nblocks = pad_blocks + slice_blocks;
+	const uint ncls = tab[256], npad = tab[257];
+	__global const uint *src = text + (size_t)slice * slice_blocks * 8;
+
+	(void)eol;		/* the terminator is class 0 */
+	for (uint i = lid; i < PP_TILE; i += PP_G) {
+		const uint t = src[i];
+		tile[i] = tab[t & 0xff] | tab[(t >> 8) & 0xff] << 8 |
+		    tab[(t >> 16) & 0xff] << 16 | tab[t >> 24] << 24;
+	}
+	for (uint i = lid; i < PP_SLW; i += PP_G)
+		lbm[i] = 0;
+	for (uint g = 0; g < npat; g += PP_G) {
+		const uint p = g + lid;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		for (uint c = 0; c < ncls; c++)
+			leq[c * PP_G + lid] = tab[260 + c * npad + p];
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (p >= npat)
+			continue;
+		const uint n = pinfo[3 * p], top = 1u << (n - 1);
+		__local const uint *E = leq + lid;
+		uint VP = ~0u, VN = 0, score = n;
+
+		for (uint blk = 0; blk < nblocks; blk++) {
+			uint hits = 0;
+#pragma unroll
+			for (uint w = 0; w < 8; w++) {
+				const uint t = tile[blk * 8 + w];
+#pragma unroll
+				for (uint b = 0; b < 4; b++) {
+					const uint c = (t >> (8 * b)) & 0xff;
+					if (c == 0) {
+						VP = ~0u;
+						VN = 0;
+						score = n;
+					} else {
+						const uint Eq = E[c * PP_G];
+						uint X = Eq | VN;
+						const uint D0 = (((X & VP) + VP) ^
+						    VP) | X;
+						const uint HN = VP & D0;
+						const uint HP = VN | ~(VP | D0);
+
+						score += (HP & top) != 0;
+						score -= (HN & top) != 0;
+						X = HP << 1;
+						VN = X & D0;
+						VP = (HN << 1) | ~(X | D0);
+					}
+					hits |= (uint)(score <= k) << (4 * w + b);
+				}
+			}
+			if (hits != 0 && blk >= pad_blocks)
+				atomic_or(&lbm[blk - pad_blocks], hits);
+		}
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint i = lid; i < PP_SLW; i += PP_G)
+		bitmap[(size_t)slice * slice_blocks + i] = lbm[i];
+}
+#endif

@@ -30,6 +30,11 @@ now(void)
 }
 
 #define GPU_SLICE_MAX 512	/* bytes: see slice_for */
+#define PP_SLICE	4096	/* bytes: the pattern-parallel kernel's slice */
+#define PP_MAXCLS	64	/* byte classes it takes (local memory) */
+#ifndef PP_MIN_PATTERNS
+#define PP_MIN_PATTERNS	16	/* on a GPU: see pp_wanted */
+#endif
 
 static size_t
 round_up(size_t v, size_t m)
@@ -53,6 +58,8 @@ items_for(const struct scanner *s, size_t len, size_t slice)
 {
 	size_t nslices = (len + slice - 1) / slice;
 
+	if (s->pp)
+		return nslices * s->local;	/* a work-group a slice */
 	return round_up((nslices + s->lanes - 1) / s->lanes, s->local);
 }
 
@@ -61,7 +68,9 @@ items_for(const struct scanner *s, size_t len, size_t slice)
 static void
 set_alloc(struct scanner *s)
 {
-	if (s->device)
+	if (s->device && s->pp)
+		s->alloc = round_up(s->cap, s->slice);
+	else if (s->device)
 		s->alloc = items_for(s, s->cap, s->slice) * s->lanes * s->slice;
 	else
 		s->alloc = round_up(s->cap, 64);
@@ -203,8 +212,100 @@ slot_alloc(struct scanner *s, struct scan_slot *sl)
 	return 0;
 }
 
+/* Whether bytes a and b have the same PEq word in every pattern (patterns
+ * of one word). */
+static int
+pp_same(const struct patset *ps, int a, int b)
+{
+	for (size_t p = 0; p < ps->npat; p++)
+		if (ps->pat[p].peq[a] != ps->pat[p].peq[b])
+			return 0;
+	return 1;
+}
+
+/*
+ * The byte classes of a pattern set for the pattern-parallel kernel: bytes
+ * whose PEq words are equal in every pattern share one, and the terminator
+ * has class 0 alone.  Fills cls[256]; returns the number of classes, or
+ * PP_MAXCLS + 1 when the kernel cannot take them all.
+ */
+static size_t
+pp_classes(const struct patset *ps, unsigned char eol, cl_uint *cls)
+{
+	uint64_t h[256];
+	int rep[PP_MAXCLS];	/* a byte of each class */
+	size_t ncls = 1;
+
+	for (int c = 0; c < 256; c++) {
+		h[c] = 14695981039346656037ULL;
+		for (size_t p = 0; p < ps->npat; p++)
+			h[c] = (h[c] ^ ps->pat[p].peq[c]) * 1099511628211ULL;
+	}
+	rep[0] = eol;
+	for (int c = 0; c < 256; c++) {
+		size_t j = 1;
+		if (c == eol) {
+			cls[c] = 0;
+			continue;
+		}
+		while (j < ncls && (h[c] != h[rep[j]] || !pp_same(ps, c, rep[j])))
+			j++;
+		if (j == ncls) {
+			if (ncls == PP_MAXCLS)
+				return PP_MAXCLS + 1;
+			rep[ncls++] = c;
+		}
+		cls[c] = (cl_uint)j;
+	}
+	return ncls;
+}
+
+/*
+ * The pattern-parallel kernel's table (myers.cl, myers_pp): the class of
+ * each byte, the number of classes and of patterns per class row, then
+ * each class's Eq word of every pattern.  Sets the kernel's local Eq table
+ * to its size.  Returns the buffer, or NULL after a message.
+ */
+static cl_mem
+pp_upload(struct scanner *s)
+{
+	const struct patset *ps = s->ps;
+	size_t npad = round_up(ps->npat ? ps->npat : 1, s->local), ncls;
+	cl_uint *tab = xcalloc(260 + PP_MAXCLS * npad, sizeof(*tab));
+	cl_mem m = NULL;
+	cl_int err;
+
+	ncls = pp_classes(ps, s->eol, tab);
+	if (ncls > PP_MAXCLS) {
+		warnx_("OpenCL: too many byte classes for the "
+		    "pattern-parallel kernel");
+		free(tab);
+		return NULL;
+	}
+	s->ncls = ncls;
+	tab[256] = (cl_uint)ncls;
+	tab[257] = (cl_uint)npad;
+	for (int c = 0; c < 256; c++)
+		for (size_t p = 0; p < ps->npat; p++)
+			tab[260 + tab[c] * npad + p] = (cl_uint)ps->pat[p].peq[c];
+	for (size_t p = 0; p < ps->npat; p++)
+		tab[260 + p] = 0;	/* the terminator: never read */
+	m = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+	    (260 + ncls * npad) * sizeof(*tab), tab, &err);
+	free(tab);
+	if (m == NULL)
+		OCL_FAIL("clCreateBuffer", err);
+	else if ((err = clSetKernelArg(s->kern, 10, ncls * s->local *
+	    sizeof(cl_uint), NULL)) != CL_SUCCESS) {
+		OCL_FAIL("clSetKernelArg", err);
+		release_mem(&m);
+	}
+	return m;
+}
+
 /* Uploads the PEq tables (in the kernel's word size) and, per pattern, its
- * length, words per byte value and table offset. */
+ * length, words per byte value and table offset; for the pattern-parallel
+ * kernel, its table instead of the PEq tables. */
 static int
 upload_patterns(struct scanner *s)
 {
@@ -214,6 +315,18 @@ upload_patterns(struct scanner *s)
 	unsigned char *peq;
 	cl_int err;
 
+	if (s->pp) {
+		for (size_t p = 0; p < ps->npat; p++)
+			pinfo[3 * p] = (cl_uint)ps->pat[p].len;
+		s->peq = pp_upload(s);
+		s->pinfo = s->peq == NULL ? NULL : clCreateBuffer(s->ctx,
+		    CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 3 * n *
+		    sizeof(*pinfo), pinfo, &err);
+		free(pinfo);
+		if (s->peq != NULL && s->pinfo == NULL)
+			OCL_FAIL("clCreateBuffer", err);
+		return s->pinfo == NULL ? -1 : 0;
+	}
 	for (size_t p = 0; p < ps->npat; p++)
 		total += 256 * ps->pat[p].nwords;
 	peq = xcalloc(total ? total : 1, wsz);
@@ -256,7 +369,7 @@ slice_for(const struct scanner *s, size_t len)
 {
 	size_t slice;
 
-	if (s->fixed_slice)
+	if (s->fixed_slice || s->pp)
 		return s->slice;
 	slice = round_up(len / s->lanes_total + 1, 64);
 	if (s->dev.type & CL_DEVICE_TYPE_GPU && slice > GPU_SLICE_MAX)
@@ -304,6 +417,32 @@ pair_words(const struct scanner *s)
 	return (s->dev.type & CL_DEVICE_TYPE_GPU) != 0 || s->lanes == 1;
 }
 
+/*
+ * Whether the pattern-parallel kernel scans for the device: patterns of
+ * 1-32 bytes whose byte classes it can hold, and on a GPU at least
+ * PP_MIN_PATTERNS of them (measured: bench/RESULTS-h100.md).
+ * AGREP_GPU_PP=0 forbids it, AGREP_GPU_PP=1 asks for it with any number
+ * of patterns and on CPU devices (the tests run it on POCL).  Needs
+ * s->wbits and s->blocks.
+ */
+static int
+pp_wanted(const struct scanner *s)
+{
+	const char *e = getenv("AGREP_GPU_PP");
+	int gpu = (s->dev.type & CL_DEVICE_TYPE_GPU) != 0, force;
+	cl_uint cls[256];
+
+	force = e != NULL && *e != '\0' ? atoi(e) : -1;
+	if (force == 0 || s->wbits != 32 || s->blocks || s->ps->npat == 0)
+		return 0;
+	if (force != 1 && (!gpu || s->ps->npat < PP_MIN_PATTERNS))
+		return 0;
+	for (size_t p = 0; p < s->ps->npat; p++)
+		if (s->ps->pat[p].len == 0)
+			return 0;
+	return pp_classes(s->ps, s->eol, cls) <= PP_MAXCLS;
+}
+
 /* Chooses word size, lanes, work-group and slice sizes for the device. */
 static void
 choose_shape(struct scanner *s, size_t slice)
@@ -314,6 +453,14 @@ choose_shape(struct scanner *s, size_t slice)
 	s->fixed_slice = slice != 0;
 	s->wbits = s->ps->maxlen <= 32 ? 32 : 64;
 	s->blocks = s->ps->maxwords > 1;
+	if ((s->pp = pp_wanted(s))) {
+		s->zero_copy = cpu;
+		s->lanes = 1;
+		s->local = cpu ? 8 : 128;
+		s->lanes_total = (size_t)s->dev.units * s->local;
+		s->slice = slice ? round_up(slice, 64) : PP_SLICE;
+		return;
+	}
 	s->zero_copy = cpu;
 	if (cpu) {
 		s->lanes = s->wbits == 32 ? 16 : 8;
@@ -361,7 +508,7 @@ int
 scan_open_device(struct scanner *s, const struct patset *ps,
     unsigned char eol, size_t cap, const struct ocl_dev *dev, size_t slice)
 {
-	char opts[128], *src;
+	char opts[256], *src;
 	cl_int err;
 	double t0 = now();
 
@@ -391,7 +538,11 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	if (s->blocks)
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 		    " -DMAXW=%zu", ps->maxwords);
-	if (pair_words(s))
+	if (s->pp)
+		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
+		    " -DPP_G=%zu -DPP_TILE=%zu -DPP_SLW=%zu", s->local,
+		    (s->pad + s->slice) / 4, s->slice / 32);
+	else if (pair_words(s))
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 		    " -DPAIR=1%s", pair_words(s) == 2 ? " -DPAIR_FULL=1" : "");
 	if (getenv("AGREP_GPU_STATS") != NULL)
@@ -406,8 +557,8 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	if (getenv("AGREP_GPU_STATS") != NULL)
 		fprintf(stderr, "%s: stats: %s: context and program %.3f s\n",
 		    progname, dev->name, now() - t0);
-	s->kern = clCreateKernel(s->prog, s->blocks ? "myers_scan_blocks" :
-	    "myers_scan", &err);
+	s->kern = clCreateKernel(s->prog, s->pp ? "myers_pp" : s->blocks ?
+	    "myers_scan_blocks" : "myers_scan", &err);
 	if (s->kern == NULL) {
 		OCL_FAIL("clCreateKernel", err);
 		goto fail;
@@ -585,7 +736,7 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 {
 	struct scan_slot *sl = &s->slot[slot];
 	cl_uint pad_blocks, slice_blocks, nslices, npat, k, eol;
-	size_t slice, items, bbytes, tail, nsym;
+	size_t slice, items, span, bbytes, tail, nsym;
 	unsigned char *host;
 	cl_mem text, bm;
 	cl_int err;
@@ -608,11 +759,12 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 	}
 	slice = slice_for(s, len);
 	items = items_for(s, len, slice);
-	bbytes = items * s->lanes * slice / 8;
+	span = s->pp ? round_up(len, slice) : items * s->lanes * slice;
+	bbytes = span / 8;
 	/* The last work-items read past the chunk: past the input bytes,
 	 * give them terminators rather than uninitialised memory (their hits
 	 * are cut off anyway). */
-	tail = items * s->lanes * slice - len;
+	tail = span - len;
 	if (valid < len + tail)
 		memset(host + s->pad + valid, s->eol, len + tail - valid);
 	text = s->zero_copy ? (nsym ? sl->hsym : sl->hbuf) : sl->dbuf;
@@ -732,12 +884,13 @@ scan_close(struct scanner *s)
 	if (s->stats && s->kernel_s > 0 && s->parent == NULL)
 		fprintf(stderr, "%s: stats: %s: %llu bytes, kernel %.3f s, "
 		    "%.2f GB/s; from ready to last scan %.3f s, %.2f GB/s; "
-		    "slice %zu, lanes %d, %d-bit words\n", progname,
+		    "slice %zu, lanes %d, %d-bit words%s\n", progname,
 		    s->dev.name, s->scanned, s->kernel_s,
 		    (double)s->scanned / s->kernel_s * 1e-9,
 		    s->t_last - s->t_ready,
 		    (double)s->scanned / (s->t_last - s->t_ready) * 1e-9,
-		    s->slice, s->lanes, s->wbits);
+		    s->slice, s->lanes, s->wbits,
+		    s->pp ? ", pattern-parallel" : "");
 	for (int i = SCAN_SLOTS - 1; i >= 0; i--)
 		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
 			slot_free(s, &s->slot[i]);

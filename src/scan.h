@@ -51,6 +51,8 @@ struct scanner {
 	cl_kernel	 kern;
 	cl_mem		 peq, pinfo;
 	int		 blocks;	/* patterns over 64 bytes: block kernel */
+	int		 pp;		/* the pattern-parallel kernel (myers_pp) */
+	size_t		 ncls;		/* pp: byte classes of the pattern set */
 	struct scan_slot slot[SCAN_SLOTS];
 	/* Workers' clones share the device's context, queue, program and
 	 * tables (parent's), with slots of their own; lock guards the kernel

@@ -38,13 +38,16 @@
 #include "../src/scan.h"
 #include "exh_common.h"
 
-/* The scanner shapes: slice (0: scan.c's choice) and lanes (0: its own). */
+/* The scanner shapes: slice (0: scan.c's choice), lanes (0: its own) and
+ * the pattern-parallel kernel (AGREP_GPU_PP=1). */
 static const struct shape {
 	size_t slice;
 	int lanes;
-} shapes[] = { { 64, 0 }, { 192, 0 }, { 0, 0 }, { 64, 1 }, { 192, 1 },
-    { 0, 1 } };
+	int pp;
+} shapes[] = { { 64, 0, 0 }, { 192, 0, 0 }, { 0, 0, 0 }, { 64, 1, 0 },
+    { 192, 1, 0 }, { 0, 1, 0 }, { 64, 0, 1 }, { 192, 0, 1 }, { 0, 0, 1 } };
 #define NSHAPES (sizeof(shapes) / sizeof(shapes[0]))
+#define PP_SHAPE 6	/* the pattern-parallel one with 64-byte slices */
 
 static struct ocl_dev dev;
 static struct scanner sc[NSHAPES];
@@ -60,13 +63,15 @@ scanner(size_t i, const struct patset *ps, size_t cap)
 	if (!open_[i]) {
 		if (shapes[i].lanes)
 			setenv("AGREP_GPU_LANES", "1", 1);
+		setenv("AGREP_GPU_PP", shapes[i].pp ? "1" : "0", 1);
 		if (scan_open_device(s, ps, '\n', cap, &dev,
-		    shapes[i].slice) == -1) {
+		    shapes[i].slice) == -1 || s->pp != shapes[i].pp) {
 			fprintf(stderr, "exhaustive-ocl: the scanner did not "
 			    "open\n");
 			exit(2);
 		}
 		unsetenv("AGREP_GPU_LANES");
+		unsetenv("AGREP_GPU_PP");
 		open_[i] = 1;
 		return s;
 	}
@@ -83,10 +88,10 @@ static void
 differs(const char *how, size_t i, const char *p, long k, size_t at,
     int want)
 {
-	fprintf(stderr, "exhaustive-ocl: %s (slice %zu%s) differs: pattern "
-	    "\"%s\" k=%ld, joined texts, byte %zu: want %d got %d\n", how,
-	    shapes[i].slice, shapes[i].lanes ? ", one lane" : "", p, k, at,
-	    want, !want);
+	fprintf(stderr, "exhaustive-ocl: %s (slice %zu%s%s) differs: "
+	    "patterns \"%s\" k=%ld, joined texts, byte %zu: want %d got %d\n",
+	    how, shapes[i].slice, shapes[i].lanes ? ", one lane" : "",
+	    shapes[i].pp ? ", pattern-parallel" : "", p, k, at, want, !want);
 	exit(1);
 }
 
@@ -118,18 +123,21 @@ scan_check(struct scanner *s, size_t i, const unsigned char *text,
 	}
 }
 
-/* One pattern and k over the texts of ts, joined. */
+/* The patterns pats[0, np) at k over the texts of ts, joined; name names
+ * them in a message. */
 static void
-run_pattern(const char *p, long k, const struct textset *ts)
+run_set(const char *const *pats, size_t np, long k, const struct textset *ts,
+    const char *name)
 {
 	struct patset ps;
 	char err[128];
-	size_t n = strlen(p), big = 0, off = 0;
+	size_t big = 0, off = 0;
 	unsigned char *text;
 	uint64_t *want;
 
 	pat_init(&ps, (int)k, 0);
-	pat_add(&ps, p, n);
+	for (size_t q = 0; q < np; q++)
+		pat_add(&ps, pats[q], strlen(pats[q]));
 	if (pat_compile(&ps, err, sizeof(err)) != 0) {
 		fprintf(stderr, "exhaustive-ocl: %s\n", err);
 		exit(2);
@@ -140,8 +148,12 @@ run_pattern(const char *p, long k, const struct textset *ts)
 	want = calloc((big + 63) / 64, 8);
 	for (size_t x = 0; x < ts->count; x++) {
 		const size_t len = ts->len[x];
-		const uint64_t w = oracle(p, n, k, ts->t[x], len) |
-		    (uint64_t)((long)n <= k) << len;	/* at its '\n' */
+		uint64_t w = 0;
+		for (size_t q = 0; q < np; q++) {
+			const size_t n = strlen(pats[q]);
+			w |= oracle(pats[q], n, k, ts->t[x], len) |
+			    (uint64_t)((long)n <= k) << len;	/* its '\n' */
+		}
 		memcpy(text + off, ts->t[x], len);
 		text[off + len] = '\n';
 		for (size_t j = 0; j <= len; j++)
@@ -152,22 +164,96 @@ run_pattern(const char *p, long k, const struct textset *ts)
 		ncases++;
 	}
 	for (size_t i = 0; i < NSHAPES; i++)
-		scan_check(scanner(i, &ps, big), i, text, 0, big, 0, want, p,
-		    k, "one chunk");
-	/* Chunks of 1, 2, 3, 5, 8, ... 987 bytes, in turn. */
-	size_t f0 = 1, f1 = 2;
-	for (size_t from = 0, len; from < big; from += len) {
-		len = f0 < big - from ? f0 : big - from;
-		scan_check(scanner(0, &ps, big), 0, text, from, len, 1, want,
-		    p, k, "chunks cut anywhere");
-		nchunks++;
-		size_t f2 = f0 + f1 > 1000 ? 1 : f0 + f1;
-		f0 = f1;
-		f1 = f2;
+		scan_check(scanner(i, &ps, big), i, text, 0, big, 0, want,
+		    name, k, "one chunk");
+	/* Chunks of 1, 2, 3, 5, 8, ... 987 bytes, in turn, with each
+	 * kernel. */
+	for (size_t i = 0; i < NSHAPES; i += PP_SHAPE) {
+		size_t f0 = 1, f1 = 2;
+		for (size_t from = 0, len; from < big; from += len) {
+			len = f0 < big - from ? f0 : big - from;
+			scan_check(scanner(i, &ps, big), i, text, from, len, 1,
+			    want, name, k, "chunks cut anywhere");
+			nchunks++;
+			size_t f2 = f0 + f1 > 1000 ? 1 : f0 + f1;
+			f0 = f1;
+			f1 = f2;
+		}
 	}
 	free(text);
 	free(want);
 	pat_free(&ps);
+}
+
+/* One pattern and k over the texts of ts, joined. */
+static void
+run_pattern(const char *p, long k, const struct textset *ts)
+{
+	run_set(&p, 1, k, ts, p);
+}
+
+/* Every pattern of length minn..maxn over alpha, in all[] (room for 64
+ * of up to 7 bytes); returns their number. */
+static size_t
+all_patterns(const char *alpha, size_t minn, size_t maxn, char all[][8])
+{
+	size_t a = strlen(alpha), pw = 1, count = 0;
+
+	for (size_t n = 1; n <= maxn; n++) {
+		pw *= a;
+		for (size_t v = 0; n >= minn && v < pw && count < 64;
+		    v++, count++) {
+			size_t x = v;
+			for (size_t j = 0; j < n; j++, x /= a)
+				all[count][j] = alpha[x % a];
+			all[count][n] = '\0';
+		}
+	}
+	return count;
+}
+
+/* The patterns all[0, np) at every k from 0 to maxk, as one set. */
+static void
+run_all(char all[][8], size_t np, long maxk, const struct textset *ts,
+    const char *what)
+{
+	const char *pats[64];
+	char name[80];
+
+	for (size_t i = 0; i < np; i++)
+		pats[i] = all[i];
+	snprintf(name, sizeof(name), "all %zu %s", np, what);
+	for (long k = 0; k <= maxk; k++)
+		run_set(pats, np, k, ts, name);
+}
+
+/*
+ * Sets of patterns (the kernels OR the hits of a set; the pattern-parallel
+ * one runs them in groups of its work-group size, 8 on POCL): every pair
+ * of the patterns of length 1..maxpair over alpha; all those of length
+ * 1..maxn at once; all those of length maxn (each of which has matches
+ * that no other has at k = 0).
+ */
+static void
+run_sets(const char *alpha, size_t maxn, size_t maxpair,
+    const struct textset *ts)
+{
+	char all[64][8], name[80];
+	size_t np;
+
+	np = all_patterns(alpha, 1, maxpair, all);
+	for (long k = 0; k <= (long)maxpair; k++)
+		for (size_t i = 0; i < np; i++)
+			for (size_t j = i + 1; j < np; j++) {
+				const char *two[2] = { all[i], all[j] };
+				snprintf(name, sizeof(name), "%.7s|%.7s",
+				    all[i], all[j]);
+				run_set(two, 2, k, ts, name);
+			}
+	np = all_patterns(alpha, 1, maxn, all);
+	run_all(all, np, (long)maxn, ts, "of length 1 and up");
+	np = all_patterns(alpha, maxn, maxn, all);
+	run_all(all, np, (long)maxn, ts, "of the longest length");
 }
 
 int
@@ -194,6 +280,8 @@ main(int argc, char **argv)
 	make_texts(&t2, "abc\n", quick ? 5 : 6);
 	exh_each_pattern("ab", quick ? 3 : 4, &t1, run_pattern);
 	exh_each_pattern("abc", quick ? 2 : 3, &t2, run_pattern);
+	run_sets("ab", 4, quick ? 2 : 3, &t1);
+	run_sets("abc", 3, quick ? 1 : 2, &t2);
 	for (size_t i = 0; i < NSHAPES; i++)
 		if (open_[i])
 			scan_close(&sc[i]);
