@@ -6,7 +6,8 @@
 # (patterns), over primer sets of 4-10,000 on DNA reads and Bible words.
 # Each line: case, kernel, count, wall s, kernel s, and pattern-bytes per
 # second of kernel time (patterns x text bytes / kernel s).  The counts of
-# the two kernels must agree (a line "DIFFER" otherwise).
+# the two kernels must agree (a line "DIFFER" otherwise).  PPS="1" runs the
+# pattern-parallel kernel alone.
 set -u
 B=$PWD/agrep-gpu; K=$PWD/.devdata/kjv.txt
 G1=/dev/shm/k1g
@@ -32,7 +33,7 @@ AGREP_GPU_HOST_MAX=0 $B --device=gpu -c -k2 mercy $K >/dev/null   # program cach
 one() {
 	local l=$1 k=$2 pf=$3 t=$4 np bytes c0=
 	np=$(wc -l < "$pf"); bytes=$(stat -c %s "$t")
-	for pp in 0 1; do
+	for pp in ${PPS:-0 1}; do
 		out=$( { AGREP_GPU_PP=$pp AGREP_GPU_STATS=1 AGREP_GPU_HOST_MAX=0 \
 		    /usr/bin/time -f "wall %e" $B --device=gpu -c -k$k -f "$pf" "$t"; } 2>&1)
 		c=$(echo "$out" | grep -E '^[0-9]+$')

@@ -7,7 +7,9 @@
 # level: AGREP_GPU_ISA=baseline, avx2, uncapped), forced off (nopp) and
 # automatic, against the oracle; tiny chunks (the warm-up across chunk
 # boundaries).  Then 300 primers on 6,000 reads (-o and -w on 300) (several vectors of
-# patterns, several blocks of text), forced on against forced off.
+# patterns, several blocks of text), forced on against forced off.  The
+# pattern-parallel OpenCL kernel (kernels/myers.cl, myers_pp) forced on
+# POCL, against the oracle and the host.
 load test_helper
 load check_helper
 bats_require_minimum_version 1.5.0
@@ -103,4 +105,37 @@ FLAGS=("-c" "-n" "-w" "-c -i" "-n -w" "-i -n")
     AGREP_GPU_DEVICE=host agrep-gpu -c -k4 -f "$CASES/p300" "$CASES/big" > "$BATS_TEST_TMPDIR/a"
     AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nopp agrep-gpu -c -k4 -f "$CASES/p300" "$CASES/big" > "$BATS_TEST_TMPDIR/b"
     cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+}
+
+@test "pp: the pattern-parallel OpenCL kernel (POCL, AGREP_GPU_PP=1) agrees with the oracle" {
+    local k f i=0
+    for k in 0 1 2 3 4 5 6; do
+        for f in "${FLAGS[@]}"; do
+            i=$((i + 1))
+            [ $((i % 3)) -eq $((k % 3)) ] || continue
+            # shellcheck disable=SC2086
+            check "AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1" "" \
+                $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            # chunks cut inside records: the warm-up before a slice
+            # shellcheck disable=SC2086
+            check "AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1 AGREP_GPU_CHUNK=$((300 + 41 * k))" "" \
+                $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+        done
+    done
+    end_checks
+}
+
+@test "pp: 300 primers on 6,000 reads, the pattern-parallel OpenCL kernel agrees with the host" {
+    local k
+    for k in 0 2 4; do
+        AGREP_GPU_DEVICE=host agrep-gpu -n -k "$k" -f "$CASES/p300" "$CASES/big" \
+            > "$BATS_TEST_TMPDIR/want" || true
+        AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1 agrep-gpu -n -k "$k" -f "$CASES/p300" \
+            "$CASES/big" > "$BATS_TEST_TMPDIR/got" || true
+        if ! cmp -s "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"; then
+            echo "differs: -n -k $k -f p300 big"
+            diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got" | head -5
+            return 1
+        fi
+    done
 }
