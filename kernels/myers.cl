@@ -416,9 +416,31 @@ myers_scan_blocks(__global const WORD *text, uint pad_blocks,
  * bitmap of the slice (atomic OR of a 32-byte word, only when it has a
  * hit), which is written out once at the end: bit j of the bitmap is set
  * when a match of any pattern ends at chunk byte j, as myers_scan's.
+ *
+ * The score (the bottom row's value) is popcount(VP) - popcount(VN) over
+ * the pattern's rows, taken afresh every 4 bytes.  PP_LAZY (long patterns
+ * at a small k: DNA primers): a stride of 4 bytes with no terminator,
+ * where the work-item's score is above k + 4 (so it cannot reach k in the
+ * stride), runs the bare step, without the score or the hits; H100, 1,000
+ * primers -k4 over 1 GiB: 0.89 s from ready against 1.09, but 1,000
+ * Bible words -k1 (rarely calm) 1.77 against 1.10, hence the rule in
+ * scan.c (pp_lazy).
  * Needs: slice a multiple of 64 bytes, PP_TILE = (pad + slice) / 4 and
  * PP_SLW = slice / 32 (uint words), local size PP_G.
  */
+/* Myers' step without the score (a calm stride: see myers_pp). */
+#define PP_STEP(c) do { \
+	const uint Eq = E[(c) * PP_G]; \
+	uint X = Eq | VN; \
+	const uint D0 = (((X & VP) + VP) ^ VP) | X; \
+	const uint HN = VP & D0; \
+	const uint HP = VN | ~(VP | D0); \
+	X = HP << 1; \
+	VN = X & D0; \
+	VP = (HN << 1) | ~(X | D0); \
+} while (0)
+
+
 __kernel __attribute__((reqd_work_group_size(PP_G, 1, 1))) void
 myers_pp(__global const uint *text, uint pad_blocks, uint slice_blocks,
     uint nslices, __global const uint *tab, __global const uint *pinfo,
@@ -448,21 +470,37 @@ myers_pp(__global const uint *text, uint pad_blocks, uint slice_blocks,
 		if (p >= npat)
 			continue;
 		const uint n = pinfo[3 * p], top = 1u << (n - 1);
+		const uint rows = n == 32 ? ~0u : (1u << n) - 1;
 		__local const uint *E = leq + lid;
-		uint VP = ~0u, VN = 0, score = n;
+		uint VP = ~0u, VN = 0;
 
 		for (uint blk = 0; blk < nblocks; blk++) {
 			uint hits = 0;
 #pragma unroll
 			for (uint w = 0; w < 8; w++) {
 				const uint t = tile[blk * 8 + w];
+				/* The score, from the vertical deltas. */
+				int score = (int)popcount(VP & rows) -
+				    (int)popcount(VN & rows);
+#ifdef PP_LAZY
+				if (score > (int)k + 4 && ((t - 0x01010101u) &
+				    ~t & 0x80808080u) == 0) {
+#pragma unroll
+					for (uint b = 0; b < 4; b++) {
+						const uint c = (t >> (8 * b)) &
+						    0xff;
+						PP_STEP(c);
+					}
+					continue;
+				}
+#endif
 #pragma unroll
 				for (uint b = 0; b < 4; b++) {
 					const uint c = (t >> (8 * b)) & 0xff;
 					if (c == 0) {
 						VP = ~0u;
 						VN = 0;
-						score = n;
+						score = (int)n;
 					} else {
 						const uint Eq = E[c * PP_G];
 						uint X = Eq | VN;
@@ -477,7 +515,8 @@ myers_pp(__global const uint *text, uint pad_blocks, uint slice_blocks,
 						VN = X & D0;
 						VP = (HN << 1) | ~(X | D0);
 					}
-					hits |= (uint)(score <= k) << (4 * w + b);
+					hits |= (uint)(score <= (int)k) <<
+					    (4 * w + b);
 				}
 			}
 			if (hits != 0 && blk >= pad_blocks)

@@ -443,6 +443,26 @@ pp_wanted(const struct scanner *s)
 	return pp_classes(s->ps, s->eol, cls) <= PP_MAXCLS;
 }
 
+/*
+ * Whether the pattern-parallel kernel skips the score in calm strides
+ * (myers.cl, PP_LAZY): when every pattern is at least 2 (k + 4) long, so
+ * that most strides are calm (24-base primers at k <= 4: 20% faster on the
+ * H100; Bible words of 5-15 letters at k = 1, rarely calm, 60% slower).
+ * AGREP_GPU_PP_LAZY=0 or 1 forbids or forces it (tests).
+ */
+static int
+pp_lazy(const struct patset *ps)
+{
+	const char *e = getenv("AGREP_GPU_PP_LAZY");
+
+	if (e != NULL && *e != '\0')
+		return atoi(e) != 0;
+	for (size_t p = 0; p < ps->npat; p++)
+		if (ps->pat[p].len < 2 * ((size_t)ps->k + 4))
+			return 0;
+	return 1;
+}
+
 /* Chooses word size, lanes, work-group and slice sizes for the device. */
 static void
 choose_shape(struct scanner *s, size_t slice)
@@ -454,6 +474,7 @@ choose_shape(struct scanner *s, size_t slice)
 	s->wbits = s->ps->maxlen <= 32 ? 32 : 64;
 	s->blocks = s->ps->maxwords > 1;
 	if ((s->pp = pp_wanted(s))) {
+		s->pp_lazy = pp_lazy(s->ps);
 		s->zero_copy = cpu;
 		s->lanes = 1;
 		s->local = cpu ? 8 : 128;
@@ -540,8 +561,9 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 		    " -DMAXW=%zu", ps->maxwords);
 	if (s->pp)
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
-		    " -DPP_G=%zu -DPP_TILE=%zu -DPP_SLW=%zu", s->local,
-		    (s->pad + s->slice) / 4, s->slice / 32);
+		    " -DPP_G=%zu -DPP_TILE=%zu -DPP_SLW=%zu%s", s->local,
+		    (s->pad + s->slice) / 4, s->slice / 32,
+		    s->pp_lazy ? " -DPP_LAZY=1" : "");
 	else if (pair_words(s))
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 		    " -DPAIR=1%s", pair_words(s) == 2 ? " -DPAIR_FULL=1" : "");
@@ -890,6 +912,7 @@ scan_close(struct scanner *s)
 		    s->t_last - s->t_ready,
 		    (double)s->scanned / (s->t_last - s->t_ready) * 1e-9,
 		    s->slice, s->lanes, s->wbits,
+		    s->pp_lazy ? ", pattern-parallel, lazy score" :
 		    s->pp ? ", pattern-parallel" : "");
 	for (int i = SCAN_SLOTS - 1; i >= 0; i--)
 		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)

@@ -9,7 +9,7 @@
 # boundaries).  Then 300 primers on 6,000 reads (-o and -w on 300) (several vectors of
 # patterns, several blocks of text), forced on against forced off.  The
 # pattern-parallel OpenCL kernel (kernels/myers.cl, myers_pp) forced on
-# POCL, against the oracle and the host.
+# POCL, with and without its lazy score, against the oracle and the host.
 load test_helper
 load check_helper
 bats_require_minimum_version 1.5.0
@@ -116,6 +116,10 @@ FLAGS=("-c" "-n" "-w" "-c -i" "-n -w" "-i -n")
             # shellcheck disable=SC2086
             check "AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1" "" \
                 $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            # the lazy score (calm strides skip it), forced
+            # shellcheck disable=SC2086
+            check "AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1 AGREP_GPU_PP_LAZY=1" "" \
+                $f -k "$k" -f "$CASES/primers" "$CASES/reads"
             # chunks cut inside records: the warm-up before a slice
             # shellcheck disable=SC2086
             check "AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1 AGREP_GPU_CHUNK=$((300 + 41 * k))" "" \
@@ -126,16 +130,18 @@ FLAGS=("-c" "-n" "-w" "-c -i" "-n -w" "-i -n")
 }
 
 @test "pp: 300 primers on 6,000 reads, the pattern-parallel OpenCL kernel agrees with the host" {
-    local k
+    local k lazy
     for k in 0 2 4; do
         AGREP_GPU_DEVICE=host agrep-gpu -n -k "$k" -f "$CASES/p300" "$CASES/big" \
             > "$BATS_TEST_TMPDIR/want" || true
-        AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1 agrep-gpu -n -k "$k" -f "$CASES/p300" \
-            "$CASES/big" > "$BATS_TEST_TMPDIR/got" || true
-        if ! cmp -s "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"; then
-            echo "differs: -n -k $k -f p300 big"
-            diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got" | head -5
-            return 1
-        fi
+        for lazy in 0 1; do
+            AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1 AGREP_GPU_PP_LAZY=$lazy agrep-gpu \
+                -n -k "$k" -f "$CASES/p300" "$CASES/big" > "$BATS_TEST_TMPDIR/got" || true
+            if ! cmp -s "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"; then
+                echo "differs: AGREP_GPU_PP_LAZY=$lazy -n -k $k -f p300 big"
+                diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got" | head -5
+                return 1
+            fi
+        done
     done
 }
