@@ -417,14 +417,16 @@ myers_scan_blocks(__global const WORD *text, uint pad_blocks,
  * hit), which is written out once at the end: bit j of the bitmap is set
  * when a match of any pattern ends at chunk byte j, as myers_scan's.
  *
- * The score (the bottom row's value) is popcount(VP) - popcount(VN) over
- * the pattern's rows, taken afresh every 4 bytes.  PP_LAZY (long patterns
- * at a small k: DNA primers): a stride of 4 bytes with no terminator,
+ * PP_LAZY (long patterns at a small k: DNA primers): the score (the
+ * bottom row's value) is taken afresh every 4 bytes as popcount(VP) -
+ * popcount(VN) over the pattern's rows, and a stride with no terminator,
  * where the work-item's score is above k + 4 (so it cannot reach k in the
  * stride), runs the bare step, without the score or the hits; H100, 1,000
  * primers -k4 over 1 GiB: 0.89 s from ready against 1.09, but 1,000
  * Bible words -k1 (rarely calm) 1.77 against 1.10, hence the rule in
- * scan.c (pp_lazy).
+ * scan.c (pp_lazy).  Without it the score is carried from byte to byte
+ * (taking it from the popcounts every 4 bytes cost 200 Bible words -k2
+ * 0.36 -> 0.49 s).
  * Needs: slice a multiple of 64 bytes, PP_TILE = (pad + slice) / 4 and
  * PP_SLW = slice / 32 (uint words), local size PP_G.
  */
@@ -473,16 +475,18 @@ myers_pp(__global const uint *text, uint pad_blocks, uint slice_blocks,
 		const uint rows = n == 32 ? ~0u : (1u << n) - 1;
 		__local const uint *E = leq + lid;
 		uint VP = ~0u, VN = 0;
+		int score = (int)n;
 
+		(void)rows;
 		for (uint blk = 0; blk < nblocks; blk++) {
 			uint hits = 0;
 #pragma unroll
 			for (uint w = 0; w < 8; w++) {
 				const uint t = tile[blk * 8 + w];
-				/* The score, from the vertical deltas. */
-				int score = (int)popcount(VP & rows) -
-				    (int)popcount(VN & rows);
 #ifdef PP_LAZY
+				/* The score, from the vertical deltas. */
+				score = (int)popcount(VP & rows) -
+				    (int)popcount(VN & rows);
 				if (score > (int)k + 4 && ((t - 0x01010101u) &
 				    ~t & 0x80808080u) == 0) {
 #pragma unroll
