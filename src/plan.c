@@ -10,7 +10,9 @@
  *    patterns' 64-bit words (what the kernels scan per text byte), feed the
  *    rate at which one pattern word is scanned (the copy and the launch
  *    dominate) and wps the word-bytes per second of a kernel-bound scan;
- *    plus its start-up (context, program).  The figures of the devices
+ *    plus its start-up (context, program).  A GPU running the
+ *    pattern-parallel kernel is a device of its own name (PLAN_PP_SUFFIX),
+ *    its wps twice the other kernels'.  The figures of the devices
  *    opened before are cached ($XDG_CACHE_HOME/agrep-gpu/plan.txt, updated
  *    at the end of each run that measured them; delete the file, or set
  *    AGREP_GPU_PLAN_RESET, to start from the built-in priors; nothing is
@@ -54,6 +56,8 @@
 #define GPU_FEED	12e9
 #define GPU_WPS		5e11
 #define GPU_START	0.5
+#define PP_WPS		1e12	/* the pattern-parallel kernel (1,000 primers
+				 * over 1 GiB in 0.87-1.09 s from ready) */
 #define CPU_FEED	1.5e9
 #define CPU_WPS		2e9
 #define CPU_START	0.2
@@ -198,8 +202,22 @@ model_rate(const struct model *m)
 	return 1.0 / (1.0 / m->feed + P.work / m->wps);
 }
 
+/* Whether a device model's name is that of the pattern-parallel kernel. */
+static int
+is_pp(const char *name)
+{
+	size_t n = strlen(name), m = strlen(PLAN_PP_SUFFIX);
+
+	return n >= m && strcmp(name + n - m, PLAN_PP_SUFFIX) == 0;
+}
+
+/*
+ * Starts the plan of a run: mode, host workers, the patterns' words, and
+ * whether a GPU would run them with the pattern-parallel kernel (its
+ * figures are kept apart from the other kernels': scan.c, pp_wanted).
+ */
 void
-plan_init(enum plan_mode mode, int workers, size_t dev_work)
+plan_init(enum plan_mode mode, int workers, size_t dev_work, int pp)
 {
 	P.mode = mode;
 	P.workers = workers > 0 ? workers : 1;
@@ -211,8 +229,13 @@ plan_init(enum plan_mode mode, int workers, size_t dev_work)
 	cache_read();
 	/* Before a device opens, the one opened last is expected (a GPU
 	 * where none was ever measured). */
-	P.expect = P.ncache > 0 ? P.cache[0] : prior("(a GPU)", 1);
-	P.expect_cached = P.ncache > 0;
+	P.expect = prior("(a GPU)", 1);
+	for (int c = 0; c < P.ncache; c++)
+		if (is_pp(P.cache[c].name) == (pp != 0)) {
+			P.expect = P.cache[c];
+			P.expect_cached = 1;
+			break;
+		}
 }
 
 enum plan_mode
@@ -420,6 +443,8 @@ plan_dev_open(int dev, const char *name, int gpu, double secs)
 	pthread_mutex_lock(&P.mu);
 	d = &P.dev[dev];
 	d->m = prior(name, gpu);
+	if (is_pp(name))
+		d->m.wps = PP_WPS;
 	for (int c = 0; c < P.ncache; c++)
 		if (strcmp(P.cache[c].name, name) == 0) {
 			d->m = P.cache[c];

@@ -20,7 +20,11 @@ enum plan_where {
 };
 
 /* plan.c */
-void	plan_init(enum plan_mode, int workers, size_t dev_work);
+/* Appended to a device's name when it runs the pattern-parallel kernel:
+ * its figures are cached apart. */
+#define PLAN_PP_SUFFIX	" [pattern-parallel]"
+
+void	plan_init(enum plan_mode, int workers, size_t dev_work, int pp);
 enum plan_mode plan_mode(void);
 int	plan_probed(void);
 void	plan_probe(size_t len, double secs);

@@ -463,6 +463,18 @@ pp_lazy(const struct patset *ps)
 	return 1;
 }
 
+/* Whether a GPU would scan ps with the pattern-parallel kernel (the
+ * planner keeps its figures apart; pp_wanted decides, per device). */
+int
+scan_pp_likely(const struct patset *ps)
+{
+	const char *e = getenv("AGREP_GPU_PP");
+
+	if (e != NULL && *e != '\0')
+		return atoi(e) != 0;
+	return ps->npat >= PP_MIN_PATTERNS && ps->maxlen <= 32;
+}
+
 /* Chooses word size, lanes, work-group and slice sizes for the device. */
 static void
 choose_shape(struct scanner *s, size_t slice)

@@ -83,6 +83,7 @@ int	 scan_submit(struct scanner *, int slot, size_t len, size_t valid,
 	    int warm);
 const uint64_t *scan_wait(struct scanner *, int slot);
 void	 scan_close(struct scanner *);
+int	 scan_pp_likely(const struct patset *);
 size_t	 scan_next_hit(const uint64_t *, size_t pos, size_t len);
 
 #endif

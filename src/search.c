@@ -94,7 +94,10 @@ open_devices(void)
 			warnx_("warning: %s unusable%s", d[i].name, nd == 0 &&
 			    i == n - 1 ? "; using the host matcher" : "");
 		else {
-			plan_dev_open(nd, d[i].name, !(d[i].type &
+			char name[sizeof(d[i].name) + 32];
+			snprintf(name, sizeof(name), "%s%s", d[i].name,
+			    S.dev[nd].pp ? PLAN_PP_SUFFIX : "");
+			plan_dev_open(nd, name, !(d[i].type &
 			    CL_DEVICE_TYPE_CPU), util_now() - t0);
 			nd++;
 		}
@@ -336,7 +339,7 @@ search_init(const struct options *o, const struct patset *ps)
 	    0 ? PLAN_HOST : auto_device() ? PLAN_AUTO : PLAN_DEVICE;
 	S.host_max = o->host_max != SIZE_MAX ? o->host_max :
 	    mode == PLAN_DEVICE ? 0 : SIZE_MAX;
-	plan_init(mode, S.nw, dev);
+	plan_init(mode, S.nw, dev, scan_pp_likely(ps));
 	S.host_slow = work > 4;
 	S.split_min = o->chunk ? 0 : (S.exact ? SPLIT_MIN_EXACT : SPLIT_MIN) /
 	    work;
