@@ -443,7 +443,7 @@ plan_dev_open(int dev, const char *name, int gpu, double secs)
 	pthread_mutex_lock(&P.mu);
 	d = &P.dev[dev];
 	d->m = prior(name, gpu);
-	if (is_pp(name))
+	if (is_pp(name) && gpu)
 		d->m.wps = PP_WPS;
 	for (int c = 0; c < P.ncache; c++)
 		if (strcmp(P.cache[c].name, name) == 0) {
