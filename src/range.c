@@ -426,7 +426,7 @@ range_load(struct rangectx *c, const unsigned char *data, size_t dlen)
 	else if ((c->fd = open(f->path, O_RDONLY)) == -1 ||
 	    range_read(f, c->idx, c->fd, &c->rb) == -1) {
 		if (!opt->silent)
-			warnx_("%s: %s", f->path, strerror(errno));
+			warnx_("%s: %s", f->name, strerror(errno));
 		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
 	} else
 		c->ok = 1;
@@ -526,14 +526,16 @@ range_for(uint64_t size)
 	return r;
 }
 
-/* Submits a large regular file as ranges. */
+/* Submits a large regular file as ranges: path opens it, name (NULL: the
+ * path) names it in the output. */
 void
-submit_ranges(const char *path, int show_name, uint64_t size)
+submit_ranges(const char *path, const char *name, int show_name,
+    uint64_t size)
 {
 	struct bigfile *f = xcalloc(1, sizeof(*f));
 
 	f->path = xstrdup(path);
-	f->name = xstrdup(path);
+	f->name = xstrdup(name != NULL ? name : path);
 	f->show_name = show_name;
 	f->size = size;
 	f->tsize = (long long)size;

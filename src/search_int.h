@@ -101,7 +101,8 @@ int	 search_file_local(struct searcher *, const char *path, int show_name);
 /* range.c */
 int	 ranges_ok(void);
 uint64_t range_for(uint64_t size);
-void	 submit_ranges(const char *path, int show_name, uint64_t size);
+void	 submit_ranges(const char *path, const char *name, int show_name,
+	    uint64_t size);
 int	 submit_stream(int fd, const char *name, int show_name);
 
 #endif

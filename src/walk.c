@@ -22,6 +22,8 @@
 #include "search_int.h"
 #include "util.h"
 
+#define STDIN_PATH "/dev/stdin"	/* standard input, opened again */
+
 /* Whole inputs in one job: small files batched together (so that a tree
  * of small files costs a job per batch, not per file), or one input; a
  * NULL path is standard input. */
@@ -146,6 +148,30 @@ refused_as_output(const char *name, const struct stat *st)
 	return 1;
 }
 
+/*
+ * Whether standard input (its status into *in) is a large regular file
+ * that can be read again by its name in ranges, like a file argument: read
+ * from its start, and STDIN_PATH opens the same file.  (A pipe, or input
+ * read partly before, is streamed.)
+ */
+static int
+stdin_as_file(struct stat *in)
+{
+	struct stat again;
+	int fd, same;
+
+	if (fstat(STDIN_FILENO, in) != 0 || !S_ISREG(in->st_mode) ||
+	    (uint64_t)in->st_size <= range_for((uint64_t)in->st_size) + 1 ||
+	    (uint64_t)in->st_size < S.split_min ||
+	    lseek(STDIN_FILENO, 0, SEEK_CUR) != 0 ||
+	    (fd = open(STDIN_PATH, O_RDONLY)) == -1)
+		return 0;
+	same = fstat(fd, &again) == 0 && again.st_dev == in->st_dev &&
+	    again.st_ino == in->st_ino;
+	close(fd);
+	return same;
+}
+
 /* Hands one input to the pipeline: a large regular file as ranges, any
  * other input as one job.  st: the file's status, or NULL. */
 static void
@@ -163,7 +189,14 @@ submit_input(const char *path, int show_name, const struct stat *st)
 	    (uint64_t)st->st_size >= S.split_min &&
 	    ranges_ok() && access(path, R_OK) == 0 && S.file_hook == NULL) {
 		batch_flush();
-		submit_ranges(path, show_name, (uint64_t)st->st_size);
+		submit_ranges(path, NULL, show_name, (uint64_t)st->st_size);
+		return;
+	}
+	if (path == NULL && stdin_as_file(&in) && ranges_ok() &&
+	    S.file_hook == NULL) {
+		batch_flush();
+		submit_ranges(STDIN_PATH, stdin_name(), show_name,
+		    (uint64_t)in.st_size);
 		return;
 	}
 	/* Small regular files go in batches. */

@@ -252,3 +252,24 @@ make_tree() {
 	run -0 agrep-gpu -L abc empty c
 	assert_output empty
 }
+
+@test "standard input from a large file is read in ranges like a file argument, same output" {
+	local i
+	for i in $(seq 400); do
+		printf 'line %d abc\nmercy and truth %d\nno match here\n' "$i" "$i"
+	done > big
+	# ranges of 4 KiB: many of them (AGREP_GPU_CHUNK halves into ranges)
+	for j in 1 2; do
+		AGREP_GPU_CHUNK=8192 agrep-gpu -j$j -H -n -b -k1 mercx big |
+		    sed 's/^big:/(standard input):/' > want
+		AGREP_GPU_CHUNK=8192 agrep-gpu -j$j -H -n -b -k1 mercx < big > got
+		cmp want got
+		AGREP_GPU_CHUNK=8192 agrep-gpu -j$j -c -k1 mercx < big > got
+		[ "$(cat got)" = 400 ]
+	done
+	# read partly before: the rest is searched, from where it was left
+	(dd bs=1 count=100 of=/dev/null 2>/dev/null
+	 AGREP_GPU_CHUNK=8192 agrep-gpu -c -k1 abc) < big > got
+	tail -c +101 big | agrep-gpu -c -k1 abc > want
+	cmp want got
+}
