@@ -32,6 +32,10 @@ now(void)
 #define GPU_SLICE_MAX 512	/* bytes: see slice_for */
 #define PP_SLICE	4096	/* bytes: the pattern-parallel kernel's slice */
 #define PP_MAXCLS	64	/* byte classes it takes (local memory) */
+#define PP_LOCAL_GPU	128	/* its work-group size on a GPU (64 and 256
+				 * measured the same on the H100) */
+#define PP_LOCAL_CPU	8	/* on a CPU device (tests: several groups of
+				 * patterns from a few) */
 #ifndef PP_MIN_PATTERNS
 #define PP_MIN_PATTERNS	16	/* on a GPU: see pp_wanted */
 #endif
@@ -419,14 +423,15 @@ pair_words(const struct scanner *s)
 
 /*
  * Whether the pattern-parallel kernel scans for the device: patterns of
- * 1-32 bytes whose byte classes it can hold, and on a GPU at least
+ * 1-32 bytes whose byte classes and slice fit the device's local memory
+ * (slice bytes), and on a GPU at least
  * PP_MIN_PATTERNS of them (measured: bench/RESULTS-h100.md).
  * AGREP_GPU_PP=0 forbids it, AGREP_GPU_PP=1 asks for it with any number
  * of patterns and on CPU devices (the tests run it on POCL).  Needs
  * s->wbits and s->blocks.
  */
 static int
-pp_wanted(const struct scanner *s)
+pp_wanted(const struct scanner *s, size_t slice)
 {
 	const char *e = getenv("AGREP_GPU_PP");
 	int gpu = (s->dev.type & CL_DEVICE_TYPE_GPU) != 0, force;
@@ -440,7 +445,16 @@ pp_wanted(const struct scanner *s)
 	for (size_t p = 0; p < s->ps->npat; p++)
 		if (s->ps->pat[p].len == 0)
 			return 0;
-	return pp_classes(s->ps, s->eol, cls) <= PP_MAXCLS;
+	size_t ncls = pp_classes(s->ps, s->eol, cls);
+	cl_ulong lmem = 0;
+	/* Its local memory: the Eq table, the text tile, the hits. */
+	size_t need = ncls * (gpu ? PP_LOCAL_GPU : PP_LOCAL_CPU) * 4 +
+	    scan_pad(s->ps) + slice + slice / 8;
+	if (ncls > PP_MAXCLS || clGetDeviceInfo(s->dev.device,
+	    CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lmem), &lmem, NULL) !=
+	    CL_SUCCESS || lmem < need)
+		return 0;
+	return 1;
 }
 
 /*
@@ -485,11 +499,11 @@ choose_shape(struct scanner *s, size_t slice)
 	s->fixed_slice = slice != 0;
 	s->wbits = s->ps->maxlen <= 32 ? 32 : 64;
 	s->blocks = s->ps->maxwords > 1;
-	if ((s->pp = pp_wanted(s))) {
+	if ((s->pp = pp_wanted(s, slice ? round_up(slice, 64) : PP_SLICE))) {
 		s->pp_lazy = pp_lazy(s->ps);
 		s->zero_copy = cpu;
 		s->lanes = 1;
-		s->local = cpu ? 8 : 128;
+		s->local = cpu ? PP_LOCAL_CPU : PP_LOCAL_GPU;
 		s->lanes_total = (size_t)s->dev.units * s->local;
 		s->slice = slice ? round_up(slice, 64) : PP_SLICE;
 		return;
