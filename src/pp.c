@@ -36,6 +36,12 @@
 #define PP_STRIDE	4
 #endif
 
+/* Groups a batch (pp_body.h: 4 or 8) on AVX2 and AVX-512: 8 independent chains
+ * (4 generic: 16 SSE or NEON registers) */
+#ifndef PP_NBX86
+#define PP_NBX86	8
+#endif
+
 #define PP_CAT2(a, b)	a##b
 #define PP_CAT(a, b)	PP_CAT2(a, b)
 
@@ -63,6 +69,7 @@ struct pp_run {
 #define PP_NAME		pp_avx2
 #define PP_ATTR		__attribute__((target("avx2")))
 #define PP_VBYTES	32
+#define PP_NBMAX	PP_NBX86
 #define PP_NEQ		1
 /* the score's change in 3 instructions: +1 where HP's top bit is set, -1
  * (blended in by HN's sign) where HN's is */
@@ -76,6 +83,7 @@ struct pp_run {
 #define PP_NAME		pp_avx512
 #define PP_ATTR		__attribute__((target("avx512f,avx512bw")))
 #define PP_VBYTES	64
+#define PP_NBMAX	PP_NBX86
 #define PP_ORNOR(a, b, c)	((pp_avx512_v)_mm512_ternarylogic_epi32(	\
 	(__m512i)(a), (__m512i)(b), (__m512i)(c), 0xf1))
 #define PP_ANYNEG(v)	(_mm512_test_epi32_mask((__m512i)(v),		\
@@ -86,6 +94,7 @@ struct pp_run {
 #define PP_NAME		pp_avx512p
 #define PP_ATTR		__attribute__((target("avx512f,avx512bw,avx512vpopcntdq")))
 #define PP_VBYTES	64
+#define PP_NBMAX	PP_NBX86
 #define PP_ORNOR(a, b, c)	((pp_avx512p_v)_mm512_ternarylogic_epi32(	\
 	(__m512i)(a), (__m512i)(b), (__m512i)(c), 0xf1))
 #define PP_ANYNEG(v)	(_mm512_test_epi32_mask((__m512i)(v),		\

@@ -47,6 +47,13 @@
 #ifndef PP_ANDN
 #define PP_ANDN(a, b)	(~(a) & (b))
 #endif
+/* groups a batch: 4 or 8 */
+#ifndef PP_NBMAX
+#define PP_NBMAX	4
+#endif
+#if PP_NBMAX != 4 && PP_NBMAX != 8
+#error "pp_body.h: PP_NBMAX is 4 or 8"
+#endif
 #ifndef PP_DELTA
 #define PP_DELTA(hp, hn)	(((hp) >> 31) - ((hn) >> 31))
 #endif
@@ -118,14 +125,14 @@ PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
 			const unsigned char c = r->text[c0 + j];
 			const PP_V *eq = tab + (size_t)c * r->G;
 			if (c == r->eol) {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 				for (int b = 0; b < NB; b++) {
 					VP[b] = VP0[b];
 					VN[b] = VN[b] ^ VN[b];
 					T[b] = T0[b];
 				}
 			} else {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 				for (int b = 0; b < NB; b++) {
 					PP_CAT(PP_NAME, _step)(eq[b], &VP[b],
 					    &VN[b], &HP, &HN);
@@ -133,7 +140,7 @@ PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
 				}
 			}
 			PP_V a = T[0];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 			for (int b = 1; b < NB; b++)
 				a |= T[b];
 			acc[j] = a;
@@ -163,11 +170,11 @@ PP_CAT(PP_NAME, _lazy)(const struct pp_run *r, const PP_V *tab,
     size_t b1, PP_V *acc, const int NB)
 {
 	const PP_V thr = (VP[0] ^ VP[0]) + (uint32_t)(r->k + PP_STRIDE);
-	PP_V S[4], HP, HN;
+	PP_V S[PP_NBMAX], HP, HN;
 
 	for (size_t i = b0; i < b1;) {
 		PP_V mn = ~(VP[0] ^ VP[0]);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 		for (int b = 0; b < NB; b++) {
 			S[b] = PP_POPCNT(VP[b]) - PP_POPCNT(VN[b]);
 			mn = PP_MINU(mn, S[b]);
@@ -178,14 +185,14 @@ PP_CAT(PP_NAME, _lazy)(const struct pp_run *r, const PP_V *tab,
 				const unsigned char c = r->text[i + j];
 				const PP_V *eq = tab + (size_t)c * r->G;
 				if (c == r->eol) {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 					for (int b = 0; b < NB; b++) {
 						VP[b] = VP0[b];
 						VN[b] = VN[b] ^ VN[b];
 					}
 					continue;
 				}
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 				for (int b = 0; b < NB; b++)
 					PP_CAT(PP_NAME, _step)(eq[b], &VP[b],
 					    &VN[b], &HP, &HN);
@@ -194,7 +201,7 @@ PP_CAT(PP_NAME, _lazy)(const struct pp_run *r, const PP_V *tab,
 			continue;
 		}
 		const size_t e = b1 - i < PP_STRIDE ? b1 : i + PP_STRIDE;
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 		for (int b = 0; b < NB; b++)
 			T[b] = S[b] - (uint32_t)(r->k + 1);
 		PP_CAT(PP_NAME, _exact)(r, tab, VP0, T0, VP, VN, T, i, e, acc,
@@ -215,9 +222,10 @@ PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
 	const PP_V *tab = (const PP_V *)r->tab + g0;
 	const PP_V *init = r->init;
 	PP_V *st = stv, *acc = accv;
-	PP_V VP[4], VN[4], T[4], VP0[4], T0[4];
+	PP_V VP[PP_NBMAX], VN[PP_NBMAX], T[PP_NBMAX], VP0[PP_NBMAX],
+	    T0[PP_NBMAX];
 
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 	for (int b = 0; b < NB; b++) {
 		VP[b] = st[3 * (g0 + b)];
 		VN[b] = st[3 * (g0 + b) + 1];
@@ -233,7 +241,7 @@ PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
 #endif
 		PP_CAT(PP_NAME, _exact)(r, tab, VP0, T0, VP, VN, T, b0, b1,
 		    acc, NB);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 	for (int b = 0; b < NB; b++) {
 		st[3 * (g0 + b)] = VP[b];
 		st[3 * (g0 + b) + 1] = VN[b];
@@ -252,6 +260,12 @@ PP_BATCHF(1)
 PP_BATCHF(2)
 PP_BATCHF(3)
 PP_BATCHF(4)
+#if PP_NBMAX > 4
+PP_BATCHF(5)
+PP_BATCHF(6)
+PP_BATCHF(7)
+PP_BATCHF(8)
+#endif
 #undef PP_BATCHF
 
 /*
@@ -278,8 +292,25 @@ PP_NAME(const struct pp_run *r)
 	for (size_t b0 = 0; b0 < r->all; b0 += PP_BLOCK) {
 		const size_t b1 = r->all - b0 < PP_BLOCK ? r->all :
 		    b0 + PP_BLOCK;
-		for (size_t g0 = 0; g0 < G; g0 += 4) {
-			switch (G - g0 < 4 ? G - g0 : 4) {
+		/* batches of at most PP_NBMAX groups, as even as can be */
+		const size_t nbat = (G + PP_NBMAX - 1) / PP_NBMAX;
+		for (size_t q = 0, g0 = 0, nb; q < nbat; q++, g0 += nb) {
+			nb = (G - g0) / (nbat - q);
+			switch (nb) {
+#if PP_NBMAX > 4
+			case 8:
+				PP_CAT(PP_NAME, _8)(r, g0, st, b0, b1, acc);
+				break;
+			case 7:
+				PP_CAT(PP_NAME, _7)(r, g0, st, b0, b1, acc);
+				break;
+			case 6:
+				PP_CAT(PP_NAME, _6)(r, g0, st, b0, b1, acc);
+				break;
+			case 5:
+				PP_CAT(PP_NAME, _5)(r, g0, st, b0, b1, acc);
+				break;
+#endif
 			case 4:
 				PP_CAT(PP_NAME, _4)(r, g0, st, b0, b1, acc);
 				break;
@@ -304,6 +335,7 @@ PP_NAME(const struct pp_run *r)
 #undef PP_NEQ
 #undef PP_ORNOR
 #undef PP_ANDN
+#undef PP_NBMAX
 #undef PP_DELTA
 #undef PP_ANYNEG
 #undef PP_POPCNT
