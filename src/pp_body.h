@@ -159,9 +159,39 @@ PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
 
 #ifdef PP_POPCNT
 /*
- * Bytes [b0, b1) for groups [g0, g0 + NB) with the lazy score: each stride
- * of PP_STRIDE bytes where every lane's score is above k + PP_STRIDE runs
- * the bare step; the others (and a short last one) run _exact, T taken
+ * The bare step (no score) of groups [g0, g0 + NB) over bytes [i, i + n),
+ * n a constant once inlined.
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _bare)(const struct pp_run *r, const PP_V *tab,
+    const PP_V *VP0, PP_V *VP, PP_V *VN, size_t i, const int n, const int NB)
+{
+	PP_V HP, HN;
+
+#pragma GCC unroll 8
+	for (int j = 0; j < n; j++) {
+		const unsigned char c = r->text[i + j];
+		const PP_V *eq = tab + (size_t)c * r->G;
+		if (c == r->eol) {
+#pragma GCC unroll 8
+			for (int b = 0; b < NB; b++) {
+				VP[b] = VP0[b];
+				VN[b] = VN[b] ^ VN[b];
+			}
+			continue;
+		}
+#pragma GCC unroll 8
+		for (int b = 0; b < NB; b++)
+			PP_CAT(PP_NAME, _step)(eq[b], &VP[b], &VN[b], &HP, &HN);
+	}
+}
+
+/*
+ * Bytes [b0, b1) for groups [g0, g0 + NB) with the lazy score: the
+ * scores (popcounts) at a stride's start give how many bytes hold no hit:
+ * PP_STRIDE bytes when every lane's score is above k + PP_STRIDE, else
+ * PP_STRIDE / 2 when above k + PP_STRIDE / 2, and those run the bare step;
+ * else PP_STRIDE / 2 bytes (and a short last stride) run _exact, T taken
  * from the popcounts.  T: scratch.
  */
 PP_ATTR static inline __attribute__((always_inline)) void
@@ -169,38 +199,32 @@ PP_CAT(PP_NAME, _lazy)(const struct pp_run *r, const PP_V *tab,
     const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t b0,
     size_t b1, PP_V *acc, const int NB)
 {
-	const PP_V thr = (VP[0] ^ VP[0]) + (uint32_t)(r->k + PP_STRIDE);
-	PP_V S[PP_NBMAX], HP, HN;
+	const PP_V zero = VP[0] ^ VP[0];
+	const PP_V thr = zero + (uint32_t)(r->k + PP_STRIDE);
+	const PP_V thr2 = zero + (uint32_t)(r->k + PP_STRIDE / 2);
+	PP_V S[PP_NBMAX];
 
 	for (size_t i = b0; i < b1;) {
-		PP_V mn = ~(VP[0] ^ VP[0]);
+		PP_V mn = ~zero;
 #pragma GCC unroll 8
 		for (int b = 0; b < NB; b++) {
 			S[b] = PP_POPCNT(VP[b]) - PP_POPCNT(VN[b]);
 			mn = PP_MINU(mn, S[b]);
 		}
 		if (b1 - i >= PP_STRIDE && !PP_ANYLE(mn, thr)) {
-#pragma GCC unroll 8
-			for (int j = 0; j < PP_STRIDE; j++) {
-				const unsigned char c = r->text[i + j];
-				const PP_V *eq = tab + (size_t)c * r->G;
-				if (c == r->eol) {
-#pragma GCC unroll 8
-					for (int b = 0; b < NB; b++) {
-						VP[b] = VP0[b];
-						VN[b] = VN[b] ^ VN[b];
-					}
-					continue;
-				}
-#pragma GCC unroll 8
-				for (int b = 0; b < NB; b++)
-					PP_CAT(PP_NAME, _step)(eq[b], &VP[b],
-					    &VN[b], &HP, &HN);
-			}
+			PP_CAT(PP_NAME, _bare)(r, tab, VP0, VP, VN, i,
+			    PP_STRIDE, NB);
 			i += PP_STRIDE;
 			continue;
 		}
-		const size_t e = b1 - i < PP_STRIDE ? b1 : i + PP_STRIDE;
+		if (b1 - i >= PP_STRIDE / 2 && !PP_ANYLE(mn, thr2)) {
+			PP_CAT(PP_NAME, _bare)(r, tab, VP0, VP, VN, i,
+			    PP_STRIDE / 2, NB);
+			i += PP_STRIDE / 2;
+			continue;
+		}
+		const size_t e = b1 - i < PP_STRIDE / 2 ? b1 :
+		    i + PP_STRIDE / 2;
 #pragma GCC unroll 8
 		for (int b = 0; b < NB; b++)
 			T[b] = S[b] - (uint32_t)(r->k + 1);
