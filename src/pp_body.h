@@ -158,6 +158,9 @@ PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
 }
 
 #ifdef PP_POPCNT
+/* a lane's score: the sum of its vertical deltas */
+#define PP_SCORE(vp, vn)	(PP_POPCNT(vp) - PP_POPCNT(vn))
+
 /*
  * The bare step (no score) of groups [g0, g0 + NB) over bytes [i, i + n),
  * n a constant once inlined.
@@ -192,9 +195,10 @@ PP_CAT(PP_NAME, _bare)(const struct pp_run *r, const PP_V *tab,
  * PP_STRIDE bytes when every lane's score is above k + PP_STRIDE, else
  * PP_STRIDE / 2 when above k + PP_STRIDE / 2, and those run the bare step;
  * else PP_STRIDE / 2 bytes (and a short last stride) run _exact, T taken
- * from the popcounts.  T: scratch.
+ * from the popcounts.  T: set from the popcounts at the end.  Returns the
+ * bytes run bare.
  */
-PP_ATTR static inline __attribute__((always_inline)) void
+PP_ATTR static inline __attribute__((always_inline)) size_t
 PP_CAT(PP_NAME, _lazy)(const struct pp_run *r, const PP_V *tab,
     const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t b0,
     size_t b1, PP_V *acc, const int NB)
@@ -203,24 +207,27 @@ PP_CAT(PP_NAME, _lazy)(const struct pp_run *r, const PP_V *tab,
 	const PP_V thr = zero + (uint32_t)(r->k + PP_STRIDE);
 	const PP_V thr2 = zero + (uint32_t)(r->k + PP_STRIDE / 2);
 	PP_V S[PP_NBMAX];
+	size_t bare = 0;
 
 	for (size_t i = b0; i < b1;) {
 		PP_V mn = ~zero;
 #pragma GCC unroll 8
 		for (int b = 0; b < NB; b++) {
-			S[b] = PP_POPCNT(VP[b]) - PP_POPCNT(VN[b]);
+			S[b] = PP_SCORE(VP[b], VN[b]);
 			mn = PP_MINU(mn, S[b]);
 		}
 		if (b1 - i >= PP_STRIDE && !PP_ANYLE(mn, thr)) {
 			PP_CAT(PP_NAME, _bare)(r, tab, VP0, VP, VN, i,
 			    PP_STRIDE, NB);
 			i += PP_STRIDE;
+			bare += PP_STRIDE;
 			continue;
 		}
 		if (b1 - i >= PP_STRIDE / 2 && !PP_ANYLE(mn, thr2)) {
 			PP_CAT(PP_NAME, _bare)(r, tab, VP0, VP, VN, i,
 			    PP_STRIDE / 2, NB);
 			i += PP_STRIDE / 2;
+			bare += PP_STRIDE / 2;
 			continue;
 		}
 		const size_t e = b1 - i < PP_STRIDE / 2 ? b1 :
@@ -232,16 +239,22 @@ PP_CAT(PP_NAME, _lazy)(const struct pp_run *r, const PP_V *tab,
 		    NB);
 		i = e;
 	}
+	/* T as _exact leaves it, for a block that runs _exact next */
+#pragma GCC unroll 8
+	for (int b = 0; b < NB; b++)
+		T[b] = PP_SCORE(VP[b], VN[b]) - (uint32_t)(r->k + 1);
+	return bare;
 }
 #endif
 
 /*
  * Groups [g0, g0 + NB) over text[b0, b1), their state in st (VP, VN, T a
- * group): NB is a constant once inlined.
+ * group), *wait the blocks the batch still runs without the lazy score:
+ * NB is a constant once inlined.
  */
 PP_ATTR static inline __attribute__((always_inline)) void
 PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
-    size_t b0, size_t b1, void *accv, const int NB)
+    size_t b0, size_t b1, void *accv, size_t *wait, const int NB)
 {
 	const PP_V *tab = (const PP_V *)r->tab + g0;
 	const PP_V *init = r->init;
@@ -258,13 +271,21 @@ PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
 		T0[b] = init[r->G + g0 + b];
 	}
 #ifdef PP_POPCNT
-	if (r->lazy)
-		PP_CAT(PP_NAME, _lazy)(r, tab, VP0, T0, VP, VN, T, b0, b1,
-		    acc, NB);
-	else
+	/* the lazy score where it runs 3/4 of a block bare or more; else the
+	 * next PP_WAIT blocks without it (short patterns, low scores) */
+	if (r->lazy && *wait == 0) {
+		if (4 * PP_CAT(PP_NAME, _lazy)(r, tab, VP0, T0, VP, VN, T, b0,
+		    b1, acc, NB) < 3 * (b1 - b0))
+			*wait = PP_WAIT;
+	} else {
+		*wait -= *wait > 0;
+#else
+	{
+		(void)wait;
 #endif
 		PP_CAT(PP_NAME, _exact)(r, tab, VP0, T0, VP, VN, T, b0, b1,
 		    acc, NB);
+	}
 #pragma GCC unroll 8
 	for (int b = 0; b < NB; b++) {
 		st[3 * (g0 + b)] = VP[b];
@@ -276,9 +297,9 @@ PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
 #define PP_BATCHF(NB)							\
 PP_ATTR static void							\
 PP_CAT(PP_NAME, _##NB)(const struct pp_run *r, size_t g0, void *st,	\
-    size_t b0, size_t b1, void *acc)					\
+    size_t b0, size_t b1, void *acc, size_t *wait)			\
 {									\
-	PP_CAT(PP_NAME, _batch)(r, g0, st, b0, b1, acc, NB);		\
+	PP_CAT(PP_NAME, _batch)(r, g0, st, b0, b1, acc, wait, NB);	\
 }
 PP_BATCHF(1)
 PP_BATCHF(2)
@@ -304,6 +325,7 @@ PP_NAME(const struct pp_run *r)
 	const PP_V *init = r->init;
 	PP_V *st = aligned_alloc(64, (3 * G * sizeof(PP_V) + 63) / 64 * 64);
 	PP_V acc[64];
+	size_t *wait = xcalloc(G, sizeof(*wait));	/* a batch's, at g0 */
 
 	if (st == NULL)
 		fatalx("out of memory");
@@ -323,33 +345,42 @@ PP_NAME(const struct pp_run *r)
 			switch (nb) {
 #if PP_NBMAX > 4
 			case 8:
-				PP_CAT(PP_NAME, _8)(r, g0, st, b0, b1, acc);
+				PP_CAT(PP_NAME, _8)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 				break;
 			case 7:
-				PP_CAT(PP_NAME, _7)(r, g0, st, b0, b1, acc);
+				PP_CAT(PP_NAME, _7)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 				break;
 			case 6:
-				PP_CAT(PP_NAME, _6)(r, g0, st, b0, b1, acc);
+				PP_CAT(PP_NAME, _6)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 				break;
 			case 5:
-				PP_CAT(PP_NAME, _5)(r, g0, st, b0, b1, acc);
+				PP_CAT(PP_NAME, _5)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 				break;
 #endif
 			case 4:
-				PP_CAT(PP_NAME, _4)(r, g0, st, b0, b1, acc);
+				PP_CAT(PP_NAME, _4)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 				break;
 			case 3:
-				PP_CAT(PP_NAME, _3)(r, g0, st, b0, b1, acc);
+				PP_CAT(PP_NAME, _3)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 				break;
 			case 2:
-				PP_CAT(PP_NAME, _2)(r, g0, st, b0, b1, acc);
+				PP_CAT(PP_NAME, _2)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 				break;
 			default:
-				PP_CAT(PP_NAME, _1)(r, g0, st, b0, b1, acc);
+				PP_CAT(PP_NAME, _1)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 			}
 		}
 	}
 	free(st);
+	free(wait);
 }
 
 #undef PP_V
@@ -363,5 +394,6 @@ PP_NAME(const struct pp_run *r)
 #undef PP_DELTA
 #undef PP_ANYNEG
 #undef PP_POPCNT
+#undef PP_SCORE
 #undef PP_MINU
 #undef PP_ANYLE
