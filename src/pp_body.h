@@ -11,6 +11,7 @@
  *   PP_ANDN	(optional) ~a & b, one instruction
  *   PP_DELTA	(optional) the score's change from HP and HN, a vector
  *   PP_ANYNEG	(optional) whether a vector has a lane with its sign set
+ *   PP_NBMAX	(optional) groups a batch, 4 (default) or 8
  *   PP_POPCNT	(optional) each lane's population count: the lazy score
  *		(below) with PP_MINU (unsigned minimum) and PP_ANYLE (a lane
  *		of a <= that of b, unsigned)
@@ -33,10 +34,13 @@
  * pattern's length, so when every lane's score (popcounts) is above
  * k + PP_STRIDE, the next PP_STRIDE bytes hold no hit and run the bare
  * step (10 instructions, not 14); other strides keep T and look for hits.
+ * A batch where it ran less than 3/4 of a block bare goes without it for
+ * the next PP_WAIT blocks.
  *
  * The text is walked in blocks of PP_BLOCK bytes; for each block, the
- * groups in batches of up to 4 (their state in registers: 4 independent
- * dependency chains), the state saved in st[] between blocks.
+ * groups in batches of up to PP_NBMAX, split evenly (their state in
+ * registers: independent dependency chains), the state saved in st[]
+ * between blocks.
  */
 
 /* a | ~(b | c) */
