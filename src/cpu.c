@@ -33,7 +33,8 @@ native_level(void)
 	if (!__builtin_cpu_supports("avx512f") ||
 	    !__builtin_cpu_supports("avx512bw"))
 		return CPU_AVX2;
-	if (!__builtin_cpu_supports("avx512vbmi"))
+	if (!__builtin_cpu_supports("avx512vbmi") ||
+	    !__builtin_cpu_supports("avx512vpopcntdq"))
 		return CPU_AVX512BW;
 	return CPU_AVX512VBMI;
 #else

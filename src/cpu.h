@@ -8,7 +8,7 @@ enum {
 	CPU_BASELINE = 0,	/* the architecture's baseline (x86-64: SSE2) */
 	CPU_AVX2,		/* x86-64: AVX2 */
 	CPU_AVX512BW,		/* x86-64: AVX-512F and AVX-512BW */
-	CPU_AVX512VBMI,		/* x86-64: those and AVX-512 VBMI */
+	CPU_AVX512VBMI,		/* x86-64: those, AVX-512 VBMI and VPOPCNTDQ */
 	CPU_NLEVELS
 };
 

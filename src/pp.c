@@ -6,10 +6,13 @@
  * lane reads the same text byte, so the Eq vector of a group of patterns
  * for a byte is one load from a table [byte][group] built from the
  * patterns' PEq tables (-i and UTF-8 symbols come with them).  pp_body.h
- * has the engine; variants as in simd.c: AVX-512 (16 patterns a vector),
- * AVX2 (8), generic GCC vectors (4: SSE2, NEON).  The hit bitmap is the
- * one the other engines produce: bit j set when a match of any of the
- * patterns ends at text[warm + j].  No static mutable state.
+ * has the engine; variants as in simd.c: AVX-512 (16 patterns a vector;
+ * with VPOPCNTDQ, cpu.h's top level, the lazy score that skips the score
+ * and the hit test where no lane can reach k), AVX2 (8), generic GCC
+ * vectors (4: SSE2, NEON), the last two over a table of ~Eq (and-not
+ * forms).  The hit bitmap is the one the other engines produce: bit j set
+ * when a match of any of the patterns ends at text[warm + j].  No static
+ * mutable state.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,25 +33,91 @@
 #define PP_BLOCK	(16 * 1024)
 #endif
 
+/* Bytes of a lazy stride (pp_body.h): the bare step runs PP_STRIDE bytes
+ * when every lane's score is above k + PP_STRIDE, half as many when above
+ * k + PP_STRIDE / 2 (2, 3, 4 and 6 measured alike; 8 slower at k = 3). */
+#ifndef PP_STRIDE
+#define PP_STRIDE	4
+#endif
+
+/* Groups a batch (pp_body.h: 4 or 8) on AVX2 and AVX-512: 8 independent
+ * dependency chains (generic: 4, for 16 SSE or NEON registers); measured
+ * 4-6 % faster than 4 on both */
+/* Blocks a batch runs without the lazy score after one where it ran less
+ * than 3/4 of the bytes bare (one engine alone, AVX-512: 100 Bible words
+ * of 5-12 bytes at k=1, 43 % bare, 4.7 pattern-GB/s lazy, 6.0 without;
+ * primers at k=6, 87 %, 6.1 and 6.0; at k=7, 45 %, 4.8 and 5.8) */
+#ifndef PP_WAIT
+#define PP_WAIT		16
+#endif
+
+#ifndef PP_NBX86
+#define PP_NBX86	8
+#endif
+
 #define PP_CAT2(a, b)	a##b
 #define PP_CAT(a, b)	PP_CAT2(a, b)
+
+/* One run of an engine instance (pp_body.h). */
+struct pp_run {
+	const void	*tab;	/* [256][G] vectors: Eq (~Eq where PP_NEQ) */
+	const void	*init;	/* [2][G] vectors: VP, then T, at a reset */
+	size_t		 G;	/* groups of patterns (vectors) */
+	const unsigned char *text;
+	size_t		 warm;	/* hits from text[warm] on */
+	size_t		 all;	/* bytes of text, warm-up included */
+	unsigned char	 eol;
+	uint64_t	*bitmap;
+	long		 k;
+	int		 lazy;	/* every pattern >= k + PP_STRIDE bytes (else
+				 * no stride can skip: no popcounts) */
+};
 
 #define PP_NAME		pp_generic
 #define PP_ATTR
 #define PP_VBYTES	16
+#define PP_NEQ		1
 #include "pp_body.h"
 
 #ifdef PP_X86
 #define PP_NAME		pp_avx2
 #define PP_ATTR		__attribute__((target("avx2")))
 #define PP_VBYTES	32
+#define PP_NBMAX	PP_NBX86
+#define PP_NEQ		1
+/* the score's change in 3 instructions: +1 where HP's top bit is set, -1
+ * (blended in by HN's sign) where HN's is */
+#define PP_DELTA(hp, hn)	((pp_avx2_v)_mm256_blendv_ps(		\
+	(__m256)((hp) >> 31), (__m256)_mm256_set1_epi32(-1), (__m256)(hn)))
+#define PP_ANYNEG(v)	(_mm256_movemask_ps((__m256)(v)) != 0)
+#define PP_ANDN(a, b)	((pp_avx2_v)_mm256_andnot_si256((__m256i)(a),	\
+	(__m256i)(b)))
 #include "pp_body.h"
 
 #define PP_NAME		pp_avx512
 #define PP_ATTR		__attribute__((target("avx512f,avx512bw")))
 #define PP_VBYTES	64
-#define PP_ORNOR(a, b, c)	((vec)_mm512_ternarylogic_epi32((__m512i)(a), \
-	(__m512i)(b), (__m512i)(c), 0xf1))
+#define PP_NBMAX	PP_NBX86
+#define PP_ORNOR(a, b, c)	((pp_avx512_v)_mm512_ternarylogic_epi32(	\
+	(__m512i)(a), (__m512i)(b), (__m512i)(c), 0xf1))
+#define PP_ANYNEG(v)	(_mm512_test_epi32_mask((__m512i)(v),		\
+	_mm512_set1_epi32(INT32_MIN)) != 0)
+#include "pp_body.h"
+
+/* AVX-512 with VPOPCNTDQ (cpu.h's top level): the lazy score */
+#define PP_NAME		pp_avx512p
+#define PP_ATTR		__attribute__((target("avx512f,avx512bw,avx512vpopcntdq")))
+#define PP_VBYTES	64
+#define PP_NBMAX	PP_NBX86
+#define PP_ORNOR(a, b, c)	((pp_avx512p_v)_mm512_ternarylogic_epi32(	\
+	(__m512i)(a), (__m512i)(b), (__m512i)(c), 0xf1))
+#define PP_ANYNEG(v)	(_mm512_test_epi32_mask((__m512i)(v),		\
+	_mm512_set1_epi32(INT32_MIN)) != 0)
+#define PP_POPCNT(v)	((pp_avx512p_v)_mm512_popcnt_epi32((__m512i)(v)))
+#define PP_MINU(a, b)	((pp_avx512p_v)_mm512_min_epu32((__m512i)(a),	\
+	(__m512i)(b)))
+#define PP_ANYLE(a, b)	(_mm512_cmple_epu32_mask((__m512i)(a),		\
+	(__m512i)(b)) != 0)
 #include "pp_body.h"
 #endif
 
@@ -57,6 +126,53 @@ int
 pp_eligible(const struct pattern *pat)
 {
 	return pat->nwords == 1 && pat->len >= 1 && pat->len <= PP_MAXLEN;
+}
+
+/*
+ * Fills tab[c][g][l] (Eq of the pattern of lane l of group g for byte c,
+ * complemented when neq) and init ([2][G][NL]: VP, then T, at a reset)
+ * for the patterns ps->pat[idx[0 .. n)], NL a group; a lane past the last
+ * pattern repeats it (its hits are the same).  Returns the shortest
+ * pattern's length.
+ */
+static size_t
+pp_tables(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
+    int neq, uint32_t *tab, uint32_t *init)
+{
+	const size_t G = (n + NL - 1) / NL;
+	const uint32_t flip = neq ? ~(uint32_t)0 : 0;
+	size_t minlen = PP_MAXLEN;
+
+	for (size_t x = 0; x < G * NL; x++) {
+		const struct pattern *pat = &ps->pat[idx[x < n ? x : n - 1]];
+		const unsigned s = 32 - (unsigned)pat->len;
+		const uint32_t ph = (uint32_t)(((uint64_t)1 << s) - 1);
+
+		for (size_t c = 0; c < 256; c++)
+			tab[c * G * NL + x] = ((uint32_t)(pat->peq[c] << s) |
+			    ph) ^ flip;
+		init[x] = ~ph;
+		init[G * NL + x] = (uint32_t)((long)pat->len - ps->k - 1);
+		if (pat->len < minlen)
+			minlen = pat->len;
+	}
+	return minlen;
+}
+
+/* The variant pp_scan runs for variant (simd.h's; SIMD_AUTO: the best the
+ * CPU runs). */
+static int
+pp_variant(int variant)
+{
+	if (variant != SIMD_AUTO && simd_supported(variant))
+		return variant;
+#ifdef PP_X86
+	if (simd_supported(SIMD_AVX512))
+		return SIMD_AVX512;
+	if (simd_supported(SIMD_AVX2))
+		return SIMD_AVX2;
+#endif
+	return SIMD_GENERIC;
 }
 
 /*
@@ -72,59 +188,32 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 {
 	if (n == 0 || len == 0)
 		return;
-	if (variant == SIMD_AUTO || !simd_supported(variant)) {
-		variant = SIMD_GENERIC;
-#ifdef PP_X86
-		if (simd_supported(SIMD_AVX512))
-			variant = SIMD_AVX512;
-		else if (simd_supported(SIMD_AVX2))
-			variant = SIMD_AVX2;
-#endif
-	}
+	variant = pp_variant(variant);
 	const size_t NL = variant == SIMD_AVX512 ? 16 :
 	    variant == SIMD_AVX2 ? 8 : 4;
 	const size_t G = (n + NL - 1) / NL;
-	const long k = ps->k;
-	/* tab[c][g][l], then init: VP at a reset [g][l], T at a reset [g][l] */
 	uint32_t *tab = aligned_alloc(64, ((256 + 2) * G * NL * 4 + 63) / 64 * 64);
-	uint32_t *init = tab + 256 * G * NL;
 
 	if (tab == NULL)
 		fatalx("out of memory");
-	for (size_t g = 0; g < G; g++) {
-		for (size_t l = 0; l < NL; l++) {
-			size_t x = g * NL + l;
-			if (x >= n) {
-				/* no pattern: 32 rows matching nothing, the
-				 * score stays 32, far above any k */
-				for (size_t c = 0; c < 256; c++)
-					tab[(c * G + g) * NL + l] = 0;
-				init[g * NL + l] = ~(uint32_t)0;
-				init[(G + g) * NL + l] = (uint32_t)1 << 30;
-				continue;
-			}
-			const struct pattern *pat = &ps->pat[idx[x]];
-			const unsigned s = 32 - (unsigned)pat->len;
-			const uint32_t ph = (uint32_t)(((uint64_t)1 << s) - 1);
-			for (size_t c = 0; c < 256; c++)
-				tab[(c * G + g) * NL + l] =
-				    (uint32_t)(pat->peq[c] << s) | ph;
-			init[g * NL + l] = ~ph;
-			init[(G + g) * NL + l] = (uint32_t)((long)pat->len -
-			    k - 1);
-		}
-	}
+	size_t minlen = pp_tables(ps, idx, n, NL, variant != SIMD_AVX512, tab,
+	    tab + 256 * G * NL);
+	struct pp_run r = { tab, tab + 256 * G * NL, G, text, warm, warm + len,
+	    eol, bitmap, ps->k, (long)minlen >= ps->k + PP_STRIDE };
 	switch (variant) {
 #ifdef PP_X86
 	case SIMD_AVX512:
-		pp_avx512(tab, init, G, text, warm, warm + len, eol, bitmap);
+		if (cpu_has(CPU_AVX512VBMI))
+			pp_avx512p(&r);
+		else
+			pp_avx512(&r);
 		break;
 	case SIMD_AVX2:
-		pp_avx2(tab, init, G, text, warm, warm + len, eol, bitmap);
+		pp_avx2(&r);
 		break;
 #endif
 	default:
-		pp_generic(tab, init, G, text, warm, warm + len, eol, bitmap);
+		pp_generic(&r);
 	}
 	free(tab);
 }

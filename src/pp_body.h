@@ -5,6 +5,16 @@
  *   PP_NAME	the function's name
  *   PP_ATTR	its target attribute (empty for the generic build)
  *   PP_VBYTES	vector size in bytes (16, 32, 64): PP_VBYTES / 4 lanes
+ *   PP_NEQ	(optional) the table holds ~Eq: the step in and-not forms
+ *		(AVX2, SSE2 and NEON have a | ~b only as two instructions)
+ *   PP_ORNOR	(optional) a | ~(b | c) in one instruction (vpternlogd)
+ *   PP_ANDN	(optional) ~a & b, one instruction
+ *   PP_DELTA	(optional) the score's change from HP and HN, a vector
+ *   PP_ANYNEG	(optional) whether a vector has a lane with its sign set
+ *   PP_NBMAX	(optional) groups a batch, 4 (default) or 8
+ *   PP_POPCNT	(optional) each lane's population count: the lazy score
+ *		(below) with PP_MINU (unsigned minimum) and PP_ANYLE (a lane
+ *		of a <= that of b, unsigned)
  *
  * Each 32-bit lane runs its own pattern of at most 32 bytes, aligned so
  * that its last row is the lane's top bit: the rows below the pattern are
@@ -12,94 +22,275 @@
  * start (and, since a phantom row matches any byte, stay) at 0, so they
  * hand row 0's constant 0 up to the pattern's first row as Sellers' top
  * row does.  Hence every lane's score moves with the top bits of HP and HN
- * (two shifts by 31), whatever the pattern's length.  All lanes read the
- * same text byte: Eq of all the lanes of G groups for byte c is
+ * (two shifts by 31), whatever the pattern's length, and it is also the
+ * sum of the vertical deltas, popcount(VP) - popcount(VN).  All lanes read
+ * the same text byte: Eq of all the lanes of G groups for byte c is
  * tab[c * G + g], one aligned load, and a terminator resets every lane at
- * once (a branch, no selects).  The score is kept as T = score - k - 1:
- * a hit is a lane whose sign bit is set.
+ * once (a branch, no selects).  The score is kept as T = score - k - 1: a
+ * hit is a lane whose sign bit is set.
+ *
+ * Lazy score (PP_POPCNT, when every pattern is at least k + PP_STRIDE
+ * long): a score drops by at most 1 a byte, and a reset sets it to the
+ * pattern's length, so when every lane's score (popcounts) is above
+ * k + PP_STRIDE, the next PP_STRIDE bytes hold no hit and run the bare
+ * step (10 instructions, not 14); other strides keep T and look for hits.
+ * A batch where it ran less than 3/4 of a block bare goes without it for
+ * the next PP_WAIT blocks.
  *
  * The text is walked in blocks of PP_BLOCK bytes; for each block, the
- * groups in batches of up to 4 (their state in registers: 4 independent
- * dependency chains), the state saved in st[] between blocks.
+ * groups in batches of up to PP_NBMAX, split evenly (their state in
+ * registers: independent dependency chains), the state saved in st[]
+ * between blocks.
  */
 
-/* a | ~(b | c): one vpternlogd where AVX-512 has it (GCC 12 makes three
- * instructions of it) */
+/* a | ~(b | c) */
 #ifndef PP_ORNOR
 #define PP_ORNOR(a, b, c)	((a) | ~((b) | (c)))
 #endif
+/* ~a & b (GCC may make ~a of a shared a once, and two ands) */
+#ifndef PP_ANDN
+#define PP_ANDN(a, b)	(~(a) & (b))
+#endif
+/* groups a batch: 4 or 8 */
+#ifndef PP_NBMAX
+#define PP_NBMAX	4
+#endif
+#if PP_NBMAX != 4 && PP_NBMAX != 8
+#error "pp_body.h: PP_NBMAX is 4 or 8"
+#endif
+#ifndef PP_DELTA
+#define PP_DELTA(hp, hn)	(((hp) >> 31) - ((hn) >> 31))
+#endif
 
-/* Groups [g0, g0 + NB) over text[b0, b1): NB is a constant once inlined. */
-PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _batch)(const void *tabv, const void *initv, size_t G,
-    size_t g0, void *stv, void *accv, const unsigned char *text, size_t warm,
-    size_t b0, size_t b1, unsigned char eol, uint64_t *bitmap, const int NB)
+typedef uint32_t PP_CAT(PP_NAME, _v) __attribute__((vector_size(PP_VBYTES)));
+#define PP_V	PP_CAT(PP_NAME, _v)
+
+#ifndef PP_ANYNEG
+/* Whether a lane of v has its sign bit set. */
+PP_ATTR static inline __attribute__((always_inline)) int
+PP_CAT(PP_NAME, _anyneg)(PP_V v)
 {
-	typedef uint32_t vec __attribute__((vector_size(PP_VBYTES)));
-	enum { NL = PP_VBYTES / 4 };
-	const vec *tab = (const vec *)tabv + g0;
-	const vec *init = initv;
-	vec *st = stv, *acc = accv;
-	vec VP[4], VN[4], T[4], VP0[4], T0[4];
+	uint32_t h = 0;
 
-#pragma GCC unroll 4
-	for (int b = 0; b < NB; b++) {
-		VP[b] = st[3 * (g0 + b)];
-		VN[b] = st[3 * (g0 + b) + 1];
-		T[b] = st[3 * (g0 + b) + 2];
-		VP0[b] = init[g0 + b];
-		T0[b] = init[G + g0 + b];
-	}
-	for (size_t i0 = b0; i0 < b1; i0 += 64) {
-		const size_t e = b1 - i0 < 64 ? b1 - i0 : 64;
-		vec any = VP[0] ^ VP[0];
+	for (int l = 0; l < PP_VBYTES / 4; l++)
+		h |= v[l];
+	return (int)(h >> 31);
+}
+#define PP_ANYNEG(v)	PP_CAT(PP_NAME, _anyneg)(v)
+#endif
+
+/*
+ * One Myers step of a group: eq is the byte's Eq (~Eq with PP_NEQ);
+ * updates VP and VN and returns HP and HN through hp and hn.
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _step)(PP_V eq, PP_V *VP, PP_V *VN, PP_V *hp, PP_V *hn)
+{
+#ifdef PP_NEQ
+	/* nX = ~X, nD0 = ~D0: every | ~ becomes an and-not */
+	PP_V nX = PP_ANDN(*VN, eq);
+	PP_V a = PP_ANDN(nX, *VP);
+	PP_V nD0 = PP_ANDN((a + *VP) ^ *VP, nX);
+	PP_V HN = PP_ANDN(nD0, *VP);
+	PP_V HP = *VN | PP_ANDN(*VP, nD0);
+	PP_V Xs = HP << 1;
+
+	*VN = PP_ANDN(nD0, Xs);
+	*VP = (HN << 1) | PP_ANDN(Xs, nD0);
+#else
+	PP_V X = eq | *VN;
+	PP_V D0 = (((X & *VP) + *VP) ^ *VP) | X;
+	PP_V HN = *VP & D0;
+	PP_V HP = PP_ORNOR(*VN, *VP, D0);
+	PP_V Xs = HP << 1;
+
+	*VN = Xs & D0;
+	*VP = PP_ORNOR(HN << 1, Xs, D0);
+#endif
+	*hp = HP;
+	*hn = HN;
+}
+
+/*
+ * Bytes [i0, i1) for groups [g0, g0 + NB) (state VP, VN, T; reset values
+ * VP0, T0), the score kept: sets the bitmap bit of every byte at or after
+ * r->warm where a lane's T is negative.  acc: 64 vectors of scratch.
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
+    const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t i0,
+    size_t i1, PP_V *acc, const int NB)
+{
+	for (size_t c0 = i0; c0 < i1; c0 += 64) {
+		const size_t e = i1 - c0 < 64 ? i1 - c0 : 64;
+		PP_V any = VP[0] ^ VP[0], HP, HN;
 
 		for (size_t j = 0; j < e; j++) {
-			const unsigned char c = text[i0 + j];
-			if (c == eol) {
-#pragma GCC unroll 4
+			const unsigned char c = r->text[c0 + j];
+			const PP_V *eq = tab + (size_t)c * r->G;
+			if (c == r->eol) {
+#pragma GCC unroll 8
 				for (int b = 0; b < NB; b++) {
 					VP[b] = VP0[b];
 					VN[b] = VN[b] ^ VN[b];
 					T[b] = T0[b];
 				}
 			} else {
-				const vec *eq = tab + (size_t)c * G;
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 				for (int b = 0; b < NB; b++) {
-					vec X = eq[b] | VN[b];
-					vec D0 = (((X & VP[b]) + VP[b]) ^ VP[b]) | X;
-					vec HN = VP[b] & D0;
-					vec HP = PP_ORNOR(VN[b], VP[b], D0);
-					T[b] += (HP >> 31) - (HN >> 31);
-					X = HP << 1;
-					VN[b] = X & D0;
-					VP[b] = PP_ORNOR(HN << 1, X, D0);
+					PP_CAT(PP_NAME, _step)(eq[b], &VP[b],
+					    &VN[b], &HP, &HN);
+					T[b] += PP_DELTA(HP, HN);
 				}
 			}
-			vec a = T[0];
-#pragma GCC unroll 4
+			PP_V a = T[0];
+#pragma GCC unroll 8
 			for (int b = 1; b < NB; b++)
 				a |= T[b];
 			acc[j] = a;
 			any |= a;
 		}
-		uint32_t anyl = 0;
-		for (int l = 0; l < NL; l++)
-			anyl |= any[l];
-		if (!(anyl >> 31))
+		if (!PP_ANYNEG(any))
 			continue;
 		for (size_t j = 0; j < e; j++) {
-			uint32_t h = 0;
-			for (int l = 0; l < NL; l++)
-				h |= acc[j][l];
-			size_t i = i0 + j;
-			if ((h >> 31) && i >= warm)
-				bitmap[(i - warm) / 64] |= (uint64_t)1 <<
-				    ((i - warm) % 64);
+			size_t i = c0 + j;
+			if (PP_ANYNEG(acc[j]) && i >= r->warm)
+				r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
+				    ((i - r->warm) % 64);
 		}
 	}
-#pragma GCC unroll 4
+}
+
+#ifdef PP_POPCNT
+/* a lane's score: the sum of its vertical deltas */
+#define PP_SCORE(vp, vn)	(PP_POPCNT(vp) - PP_POPCNT(vn))
+
+/*
+ * The bare step (no score) of groups [g0, g0 + NB) over bytes [i, i + n),
+ * n a constant once inlined.
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _bare)(const struct pp_run *r, const PP_V *tab,
+    const PP_V *VP0, PP_V *VP, PP_V *VN, size_t i, const int n, const int NB)
+{
+	PP_V HP, HN;
+
+#pragma GCC unroll 8
+	for (int j = 0; j < n; j++) {
+		const unsigned char c = r->text[i + j];
+		const PP_V *eq = tab + (size_t)c * r->G;
+		if (c == r->eol) {
+#pragma GCC unroll 8
+			for (int b = 0; b < NB; b++) {
+				VP[b] = VP0[b];
+				VN[b] = VN[b] ^ VN[b];
+			}
+			continue;
+		}
+#pragma GCC unroll 8
+		for (int b = 0; b < NB; b++)
+			PP_CAT(PP_NAME, _step)(eq[b], &VP[b], &VN[b], &HP, &HN);
+	}
+}
+
+/*
+ * Bytes [b0, b1) for groups [g0, g0 + NB) with the lazy score: the
+ * scores (popcounts) at a stride's start give how many bytes hold no hit:
+ * PP_STRIDE bytes when every lane's score is above k + PP_STRIDE, else
+ * PP_STRIDE / 2 when above k + PP_STRIDE / 2, and those run the bare step;
+ * else PP_STRIDE / 2 bytes (and a short last stride) run _exact, T taken
+ * from the popcounts.  T: set from the popcounts at the end.  Returns the
+ * bytes run bare.
+ */
+PP_ATTR static inline __attribute__((always_inline)) size_t
+PP_CAT(PP_NAME, _lazy)(const struct pp_run *r, const PP_V *tab,
+    const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t b0,
+    size_t b1, PP_V *acc, const int NB)
+{
+	const PP_V zero = VP[0] ^ VP[0];
+	const PP_V thr = zero + (uint32_t)(r->k + PP_STRIDE);
+	const PP_V thr2 = zero + (uint32_t)(r->k + PP_STRIDE / 2);
+	PP_V S[PP_NBMAX];
+	size_t bare = 0;
+
+	for (size_t i = b0; i < b1;) {
+		PP_V mn = ~zero;
+#pragma GCC unroll 8
+		for (int b = 0; b < NB; b++) {
+			S[b] = PP_SCORE(VP[b], VN[b]);
+			mn = PP_MINU(mn, S[b]);
+		}
+		if (b1 - i >= PP_STRIDE && !PP_ANYLE(mn, thr)) {
+			PP_CAT(PP_NAME, _bare)(r, tab, VP0, VP, VN, i,
+			    PP_STRIDE, NB);
+			i += PP_STRIDE;
+			bare += PP_STRIDE;
+			continue;
+		}
+		if (b1 - i >= PP_STRIDE / 2 && !PP_ANYLE(mn, thr2)) {
+			PP_CAT(PP_NAME, _bare)(r, tab, VP0, VP, VN, i,
+			    PP_STRIDE / 2, NB);
+			i += PP_STRIDE / 2;
+			bare += PP_STRIDE / 2;
+			continue;
+		}
+		const size_t e = b1 - i < PP_STRIDE / 2 ? b1 :
+		    i + PP_STRIDE / 2;
+#pragma GCC unroll 8
+		for (int b = 0; b < NB; b++)
+			T[b] = S[b] - (uint32_t)(r->k + 1);
+		PP_CAT(PP_NAME, _exact)(r, tab, VP0, T0, VP, VN, T, i, e, acc,
+		    NB);
+		i = e;
+	}
+	/* T as _exact leaves it, for a block that runs _exact next */
+#pragma GCC unroll 8
+	for (int b = 0; b < NB; b++)
+		T[b] = PP_SCORE(VP[b], VN[b]) - (uint32_t)(r->k + 1);
+	return bare;
+}
+#endif
+
+/*
+ * Groups [g0, g0 + NB) over text[b0, b1), their state in st (VP, VN, T a
+ * group), *wait the blocks the batch still runs without the lazy score:
+ * NB is a constant once inlined.
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
+    size_t b0, size_t b1, void *accv, size_t *wait, const int NB)
+{
+	const PP_V *tab = (const PP_V *)r->tab + g0;
+	const PP_V *init = r->init;
+	PP_V *st = stv, *acc = accv;
+	PP_V VP[PP_NBMAX], VN[PP_NBMAX], T[PP_NBMAX], VP0[PP_NBMAX],
+	    T0[PP_NBMAX];
+
+#pragma GCC unroll 8
+	for (int b = 0; b < NB; b++) {
+		VP[b] = st[3 * (g0 + b)];
+		VN[b] = st[3 * (g0 + b) + 1];
+		T[b] = st[3 * (g0 + b) + 2];
+		VP0[b] = init[g0 + b];
+		T0[b] = init[r->G + g0 + b];
+	}
+#ifdef PP_POPCNT
+	/* the lazy score where it runs 3/4 of a block bare or more; else the
+	 * next PP_WAIT blocks without it (short patterns, low scores) */
+	if (r->lazy && *wait == 0) {
+		if (4 * PP_CAT(PP_NAME, _lazy)(r, tab, VP0, T0, VP, VN, T, b0,
+		    b1, acc, NB) < 3 * (b1 - b0))
+			*wait = PP_WAIT;
+	} else {
+		*wait -= *wait > 0;
+#else
+	{
+		(void)wait;
+#endif
+		PP_CAT(PP_NAME, _exact)(r, tab, VP0, T0, VP, VN, T, b0, b1,
+		    acc, NB);
+	}
+#pragma GCC unroll 8
 	for (int b = 0; b < NB; b++) {
 		st[3 * (g0 + b)] = VP[b];
 		st[3 * (g0 + b) + 1] = VN[b];
@@ -109,66 +300,104 @@ PP_CAT(PP_NAME, _batch)(const void *tabv, const void *initv, size_t G,
 
 #define PP_BATCHF(NB)							\
 PP_ATTR static void							\
-PP_CAT(PP_NAME, _##NB)(const void *tab, const void *init, size_t G,	\
-    size_t g0, void *st, void *acc, const unsigned char *text, size_t warm, \
-    size_t b0, size_t b1, unsigned char eol, uint64_t *bitmap)		\
+PP_CAT(PP_NAME, _##NB)(const struct pp_run *r, size_t g0, void *st,	\
+    size_t b0, size_t b1, void *acc, size_t *wait)			\
 {									\
-	PP_CAT(PP_NAME, _batch)(tab, init, G, g0, st, acc, text, warm,	\
-	    b0, b1, eol, bitmap, NB);					\
+	PP_CAT(PP_NAME, _batch)(r, g0, st, b0, b1, acc, wait, NB);	\
 }
 PP_BATCHF(1)
 PP_BATCHF(2)
 PP_BATCHF(3)
 PP_BATCHF(4)
+#if PP_NBMAX > 4
+PP_BATCHF(5)
+PP_BATCHF(6)
+PP_BATCHF(7)
+PP_BATCHF(8)
+#endif
 #undef PP_BATCHF
 
-#undef PP_ORNOR
+/*
+ * The engine: r->tab [256][G] vectors of Eq (~Eq with PP_NEQ), r->init
+ * [2][G] (VP, then T, at a reset) over r->text[0, r->all); hits from
+ * r->warm on into r->bitmap.
+ */
 PP_ATTR static void
-PP_NAME(const void *tabv, const void *initv, size_t G,
-    const unsigned char *text, size_t warm, size_t all, unsigned char eol,
-    uint64_t *bitmap)
+PP_NAME(const struct pp_run *r)
 {
-	typedef uint32_t vec __attribute__((vector_size(PP_VBYTES)));
-	const vec *tab = tabv;		/* [256][G] */
-	const vec *init = initv;	/* [2][G]: VP at a reset, T at a reset */
-	vec *st = aligned_alloc(64, (3 * G * sizeof(vec) + 63) / 64 * 64);
-	vec acc[64];
+	const size_t G = r->G;
+	const PP_V *init = r->init;
+	PP_V *st = aligned_alloc(64, (3 * G * sizeof(PP_V) + 63) / 64 * 64);
+	PP_V acc[64];
+	size_t *wait = xcalloc(G, sizeof(*wait));	/* a batch's, at g0 */
 
 	if (st == NULL)
 		fatalx("out of memory");
-
 	/* st[3 g]: VP, st[3 g + 1]: VN, st[3 g + 2]: T of group g */
 	for (size_t g = 0; g < G; g++) {
 		st[3 * g] = init[g];
 		st[3 * g + 1] = init[g] ^ init[g];
 		st[3 * g + 2] = init[G + g];
 	}
-	for (size_t b0 = 0; b0 < all; b0 += PP_BLOCK) {
-		const size_t b1 = all - b0 < PP_BLOCK ? all : b0 + PP_BLOCK;
-		for (size_t g0 = 0; g0 < G; g0 += 4) {
-			const size_t nb = G - g0 < 4 ? G - g0 : 4;
+	for (size_t b0 = 0; b0 < r->all; b0 += PP_BLOCK) {
+		const size_t b1 = r->all - b0 < PP_BLOCK ? r->all :
+		    b0 + PP_BLOCK;
+		/* batches of at most PP_NBMAX groups, as even as can be */
+		const size_t nbat = (G + PP_NBMAX - 1) / PP_NBMAX;
+		for (size_t q = 0, g0 = 0, nb; q < nbat; q++, g0 += nb) {
+			nb = (G - g0) / (nbat - q);
 			switch (nb) {
+#if PP_NBMAX > 4
+			case 8:
+				PP_CAT(PP_NAME, _8)(r, g0, st, b0, b1, acc,
+				    wait + g0);
+				break;
+			case 7:
+				PP_CAT(PP_NAME, _7)(r, g0, st, b0, b1, acc,
+				    wait + g0);
+				break;
+			case 6:
+				PP_CAT(PP_NAME, _6)(r, g0, st, b0, b1, acc,
+				    wait + g0);
+				break;
+			case 5:
+				PP_CAT(PP_NAME, _5)(r, g0, st, b0, b1, acc,
+				    wait + g0);
+				break;
+#endif
 			case 4:
-				PP_CAT(PP_NAME, _4)(tab, init, G, g0, st, acc,
-				    text, warm, b0, b1, eol, bitmap);
+				PP_CAT(PP_NAME, _4)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 				break;
 			case 3:
-				PP_CAT(PP_NAME, _3)(tab, init, G, g0, st, acc,
-				    text, warm, b0, b1, eol, bitmap);
+				PP_CAT(PP_NAME, _3)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 				break;
 			case 2:
-				PP_CAT(PP_NAME, _2)(tab, init, G, g0, st, acc,
-				    text, warm, b0, b1, eol, bitmap);
+				PP_CAT(PP_NAME, _2)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 				break;
 			default:
-				PP_CAT(PP_NAME, _1)(tab, init, G, g0, st, acc,
-				    text, warm, b0, b1, eol, bitmap);
+				PP_CAT(PP_NAME, _1)(r, g0, st, b0, b1, acc,
+				    wait + g0);
 			}
 		}
 	}
 	free(st);
+	free(wait);
 }
 
+#undef PP_V
 #undef PP_NAME
 #undef PP_ATTR
 #undef PP_VBYTES
+#undef PP_NEQ
+#undef PP_ORNOR
+#undef PP_ANDN
+#undef PP_NBMAX
+#undef PP_DELTA
+#undef PP_ANYNEG
+#undef PP_POPCNT
+#undef PP_SCORE
+#undef PP_MINU
+#undef PP_ANYLE
