@@ -600,13 +600,40 @@ lanes_or_sassy(const struct pattern *pat, long k, const unsigned char *text,
 
 /*
  * Whether the pigeonhole filters cannot help pat at k: its k + 1 pieces
- * hold PP_PIECE - 1 bytes or fewer (24-base primers at k = 4; the
- * pattern-parallel engine's measured choice, with PP_MINPAT, below).
+ * hold PP_PIECE - 1 bytes or fewer (24-base primers at k = 4), or carry
+ * fewer than PP_PIECE_BITS bits in the patterns' alphabet of bits bits a
+ * unit (the same primers at k = 2 and 3: pieces of 8 and 6 bases, 16 and
+ * 12 bits); the pattern-parallel engine's measured choice, with PP_MINPAT.
  */
 static int
-pp_short(const struct pattern *pat, long k)
+pp_short(const struct pattern *pat, long k, int bits)
 {
-	return pp_eligible(pat) && (long)pat->len < PP_PIECE * (k + 1);
+	const size_t piece = pat->len / (size_t)(k + 1);
+
+	return pp_eligible(pat) && (piece < PP_PIECE ||
+	    piece * (size_t)bits < PP_PIECE_BITS);
+}
+
+/* Bits a unit of the patterns' alphabet: log2 of the units they use (ASCII
+ * case folded with -i), rounded up. */
+static int
+alphabet_bits(const struct patset *ps)
+{
+	unsigned char seen[256] = { 0 };
+	int n = 0;
+
+	for (size_t p = 0; p < ps->npat; p++)
+		for (size_t i = 0; i < ps->pat[p].len; i++) {
+			int c = ps->pat[p].str[i];
+			if (ps->icase && c >= 'A' && c <= 'Z')
+				c += 'a' - 'A';
+			n += !seen[c];
+			seen[c] = 1;
+		}
+	int b = 1;
+	while ((1 << b) < n)
+		b++;
+	return b;
 }
 
 /* One pattern that no shared engine took, as hm_scan chose. */
@@ -700,9 +727,10 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 	 * without the shared filter when they are half of the set or more),
 	 * and for those the shared filter gave up in this chunk. */
 	size_t *ppidx = NULL, npp = 0, nshort = 0;
+	int bits = pp == 0 && !scalar ? alphabet_bits(ps) : 8;
 	if (pp == 0 && !scalar)
 		for (size_t p = 0; p < ps->npat; p++)
-			nshort += pp_short(&ps->pat[p], ps->k);
+			nshort += pp_short(&ps->pat[p], ps->k, bits);
 	if (pp == 0 && nshort >= PP_MINPAT && 2 * nshort >= ps->npat &&
 	    multi == 0)
 		multi = -1;
@@ -718,7 +746,7 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		    (left == NULL || !left[p]))
 			continue;
 		if (ppidx != NULL && pp_eligible(pat) && (pp > 0 ||
-		    (nshort >= PP_MINPAT && pp_short(pat, ps->k)) ||
+		    (nshort >= PP_MINPAT && pp_short(pat, ps->k, bits)) ||
 		    (mf != NULL && mf_covers(mf, p)))) {
 			ppidx[npp++] = p;
 			continue;
