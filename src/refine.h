@@ -6,6 +6,15 @@
 
 #include "pattern.h"
 
+/*
+ * From this many patterns on, refine tries on a record only the patterns
+ * that the shared filter (multi.c) finds may match it, rather than every
+ * pattern (AGREP_GPU_REFINE=all|cand forces either way).
+ */
+#ifndef RF_MINPAT
+#define RF_MINPAT	8
+#endif
+
 /* Where a match may start and end. */
 enum rf_mode {
 	RF_ANY,		/* any substring */
@@ -15,7 +24,7 @@ enum rf_mode {
 
 /* refine.c */
 void	rf_init(const struct patset *, enum rf_mode, unsigned char eol);
-int	rf_cost(const unsigned char *line, size_t len);
+int	rf_cost(const unsigned char *line, size_t len, int exact);
 int	rf_find(const unsigned char *line, size_t len, size_t from,
 	    size_t *start, size_t *end);
 int	rf_find_pat(const unsigned char *line, size_t len, size_t from,
