@@ -560,8 +560,10 @@ by_index(const void *a, const void *b)
  * least cost (then the leftmost end), or with first the leftmost end
  * (then the least cost), the earlier pattern on a tie.  Without c, a
  * pattern that may_match rules out is skipped: with first at k, and with
- * bound at the best cost so far (it cannot reach it).  *start: the start
- * an expression's pass found (backward() finds a pattern's).
+ * bound at the best cost so far (it cannot reach it).  With c, without
+ * first, -w and -x, Myers (hm_least) gives a pattern's least cost and its
+ * leftmost end, as forward() would.  *start: the start an expression's
+ * pass found (backward() finds a pattern's).
  */
 static int
 best_in(const unsigned char *line, size_t len, size_t from, size_t *end,
@@ -588,7 +590,11 @@ best_in(const unsigned char *line, size_t len, size_t from, size_t *end,
 			continue;
 		if (pt->re != NULL)
 			cost = re_forward(pt, line, len, from, &e, &s, first);
-		else
+		else if (c != NULL && !first && mode == RF_ANY &&
+		    pt->nwords == 1 && pt->len > 0) {
+			cost = hm_least(pt, line + from, len - from, &e);
+			e += from;
+		} else
 			cost = forward(pt, line, len, from, &e, first);
 		if (cost > (first ? ps->k : INF - 1))
 			continue;
