@@ -3,7 +3,10 @@
 # selected lines: -w, -x, --show-cost, --best-match against the naive DP
 # oracle (tests/oracle.c) over random inputs, through the host matcher and
 # OpenCL; -o and --color on hand-made cases with exact expected bytes, and
-# against grep -F for k=0; GREP_COLORS, NO_COLOR; -i with each.
+# against grep -F for k=0; GREP_COLORS, NO_COLOR; -i with each.  With many
+# patterns (20 to 10,000; refine.c tries a line's candidate patterns only):
+# -o, --show-cost, --json, -w, -x, --color, --show-edits, -v byte for byte
+# as with every pattern tried (AGREP_GPU_REFINE=all), and as the oracle.
 load test_helper
 load check_helper
 
@@ -497,4 +500,19 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
         run env $envs agrep-gpu -v -w --show-cost -k1 -f "$W/p" "$W/t"
         assert_output "$(printf '3:nothing here\n5:xyz')"
     done
+}
+
+@test "AGREP_GPU_REFINE=cand with 1 to 3 patterns: as the oracle (-w, -x, --show-cost, --best-match) and as every pattern (-o, --color, --json)" {
+    local s
+    for ((s = 1; s <= NCASES; s++)); do
+        runcase "$s" "AGREP_GPU_DEVICE=host AGREP_GPU_REFINE=cand" "${FLAGS[(s + 5) % 20]}"
+    done
+    for ((s = 1; s <= NCASES; s += 3)); do
+        K=$(k_of "$s")
+        P="$CASES/p.$s"
+        for FL in "-o -n" "--color=always" "--json --show-edits"; do
+            slow_vs_fast "$CASES/t.$s"
+        done
+    done
+    end_checks
 }
