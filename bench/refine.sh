@@ -40,21 +40,22 @@ for n in (100, 1000):
     while len(out) < n:
         l = random.choice(t); i = random.randrange(0, len(l) - 24); out.add(l[i:i + 24])
 print("\n".join(sorted(out)))' "$D/dna8" > "$D/p1000"
-# best CMD...: the fastest of RUNS runs, seconds (output to $D/out)
+# best CMD...: the fastest of RUNS runs, "wall (user)" seconds (output to
+# $D/out): on a shared machine the user time moves less with the load
 best() {
 	local b="" t i
 	for ((i = 0; i < RUNS; i++)); do
-		/usr/bin/time -f %e -o "$D/time" "$@" > "$D/out" 2>/dev/null
+		/usr/bin/time -f "%e %U" -o "$D/time" "$@" > "$D/out" 2>/dev/null
 		t=$(tail -1 "$D/time")
-		[ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN { exit !(a < b) }' && b=$t
+		[ -z "$b" ] || awk -v a="${t% *}" -v b="${b% *}" 'BEGIN { exit !(a < b) }' && b=$t
 	done
-	echo "$b"
+	echo "${b% *} (${b#* })"
 }
 strip() { sed 's/"elapsed.*//' "$1"; }
 
 echo "$(date -u +%F) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs, commit $(git rev-parse --short HEAD), load average $(cut -d' ' -f1-3 /proc/loadavg); fastest of $RUNS runs"
 echo
-echo "| patterns | text | flags | before s | after s | same output |"
+echo "| patterns | text | flags | before s (user) | after s (user) | same output |"
 echo "|---|---|---|---:|---:|---|"
 row() {	# row LABEL TEXTLABEL PATFILE TEXT FLAGS...
 	local label=$1 tl=$2 p=$3 t=$4 b a same=-
