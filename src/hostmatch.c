@@ -267,6 +267,42 @@ hm_scan_range(const struct pattern *pat, long k, const unsigned char *text,
 }
 
 /*
+ * The least cost of a match of pat (one word of state: at most 64 units)
+ * ending anywhere in text[0, m), a record (no terminator): Myers' score
+ * after each byte, n before the first; *end: the leftmost end (exclusive)
+ * of that cost.  Sellers' DP (refine.c's forward()) gives the same.
+ */
+int
+hm_least(const struct pattern *pat, const unsigned char *text, size_t m,
+    size_t *end)
+{
+	const uint64_t *PEq = pat->peq;
+	const uint64_t last = (uint64_t)1 << (pat->len - 1);
+	uint64_t VP = ~(uint64_t)0, VN = 0;
+	long score = (long)pat->len, best = score;
+
+	*end = 0;
+	for (size_t i = 0; i < m && best > 0; i++) {
+		uint64_t Eq = PEq[text[i]];
+		uint64_t X = Eq | VN;
+		uint64_t D0 = (((X & VP) + VP) ^ VP) | X;
+		uint64_t HN = VP & D0;
+		uint64_t HP = VN | ~(VP | D0);
+
+		score += (HP & last) != 0;
+		score -= (HN & last) != 0;
+		X = HP << 1;
+		VN = X & D0;
+		VP = (HN << 1) | ~(X | D0);
+		if (score < best) {
+			best = score;
+			*end = i + 1;
+		}
+	}
+	return (int)best;
+}
+
+/*
  * Verifies text[from, to) for one pattern (at most PAT_MAXLEN bytes): from
  * is text[0] or follows a terminator; bits are set for matches ending in
  * [max(from, warm), to).  Ranges of HM_SIMD_VERIFY bytes or more go to

@@ -43,6 +43,8 @@ void	hm_scan(const struct patset *, const unsigned char *text, size_t warm,
 void	hm_scan_range(const struct pattern *, long k,
 	    const unsigned char *text, size_t from, size_t to, size_t warm,
 	    unsigned char eol, uint64_t *bitmap);
+int	hm_least(const struct pattern *, const unsigned char *text, size_t m,
+	    size_t *end);
 int	hm_filter_pattern(const struct pattern *, long k, int icase,
 	    const unsigned char *text, size_t warm, size_t len,
 	    unsigned char eol, uint64_t *bitmap, int variant, int force);

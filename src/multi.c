@@ -63,6 +63,7 @@ struct mflt {
 	unsigned char eol;
 	unsigned char *in;	/* in[p]: the filter covers pattern p */
 	size_t nin;
+	size_t *out;		/* the patterns not covered, in order */
 	unsigned qset;		/* bit q set: some piece has a key of q bytes */
 	unsigned qmin;
 	unsigned bbits, hbits;
@@ -173,6 +174,18 @@ cut_pattern(const unsigned char *s, size_t n, size_t np, long k, int icase,
 	cut[0] = 0;
 }
 
+/* Lists the patterns m does not cover (m->out, npat - nin of them). */
+static void
+list_uncovered(struct mflt *m)
+{
+	size_t n = 0;
+
+	m->out = xreallocarray(NULL, m->npat - m->nin + 1, sizeof(*m->out));
+	for (size_t p = 0; p < m->npat; p++)
+		if (!m->in[p])
+			m->out[n++] = p;
+}
+
 /*
  * Builds the filter for the patterns of ps that it can cover, for records
  * ending at eol.  force: pieces of any length (1 byte and up, whatever
@@ -194,8 +207,10 @@ mf_build(const struct patset *ps, unsigned char eol, int force)
 	m->eol = eol;
 	m->in = xcalloc(ps->npat ? ps->npat : 1, 1);
 	m->qmin = 4;
-	if (ps->k < 0 || pieces > MF_MAXLEN)
+	if (ps->k < 0 || pieces > MF_MAXLEN) {
+		list_uncovered(m);
 		return m;
+	}
 	m->ent = xmalloc((ps->npat ? ps->npat : 1) * pieces * sizeof(*m->ent));
 	for (size_t p = 0; p < ps->npat; p++) {
 		const struct pattern *pat = &ps->pat[p];
@@ -232,6 +247,7 @@ mf_build(const struct patset *ps, unsigned char eol, int force)
 		/* A pattern whose pieces all hold the terminator has no match
 		 * inside a record: covered, with no entries. */
 	}
+	list_uncovered(m);
 	if (m->nent == 0)
 		return m;
 	/* The patterns for the caller's verifier (mf_vector): 64 bytes
@@ -298,6 +314,7 @@ mf_free(struct mflt *m)
 	if (m == NULL)
 		return;
 	free(m->in);
+	free(m->out);
 	free(m->bits);
 	free(m->start);
 	free(m->ent);
@@ -359,6 +376,14 @@ int
 mf_covers(const struct mflt *m, size_t p)
 {
 	return m->in[p];
+}
+
+/* The patterns not covered, in increasing order; *n: how many. */
+const size_t *
+mf_uncovered(const struct mflt *m, size_t *n)
+{
+	*n = m->npat - m->nin;
+	return m->out;
 }
 
 /* Whether the piece occurs at t[i] (i + len <= end of the record). */

@@ -83,6 +83,7 @@ const struct mflt *mf_auto(const struct patset *, unsigned char eol);
 void	mf_free(struct mflt *);
 size_t	mf_covered(const struct mflt *, const struct patset *, size_t *work);
 int	mf_covers(const struct mflt *, size_t p);
+const size_t *mf_uncovered(const struct mflt *, size_t *n);
 int	mf_start(struct mf_walk *, const struct mflt *,
 	    const unsigned char *text, size_t warm, size_t len);
 int	mf_next(struct mf_walk *, struct mf_win *);

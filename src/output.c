@@ -562,8 +562,10 @@ record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 {
 	int cost = 0;
 
-	if (refine && (candidate || opt->show_cost)) {
-		cost = rf_cost(c->text + ls, le - ls);
+	/* A cost above k is printed only for the records -v selects. */
+	if (refine && (candidate || (opt->show_cost && opt->invert))) {
+		cost = rf_cost(c->text + ls, le - ls,
+		    opt->invert && (opt->show_cost || opt->best));
 		candidate = cost <= pats->k;
 	}
 	if (candidate != opt->invert && !fs->last) {

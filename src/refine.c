@@ -18,6 +18,7 @@
 
 #include "edits.h"
 #include "hostmatch.h"
+#include "multi.h"
 #include "refine.h"
 #include "regex.h"
 #include "utf8.h"
@@ -277,59 +278,361 @@ re_forward(const struct pattern *p, const unsigned char *line, size_t len,
 
 /* May pattern p match within k somewhere in t[0, m)?  Myers' bit-parallel
  * scan (hostmatch.c) answers in O(m) where forward()'s DP takes O(m n):
- * with many patterns (-o, --color) most of them are ruled out so. */
+ * with many patterns (-o, --color) most of them are ruled out so.  A match
+ * with at most k edits of any substring, whatever -w and -x allow, so a
+ * pattern it rules out has no match of cost <= k in refine's sense. */
 static int
-may_match(const struct pattern *p, const unsigned char *t, size_t m)
+may_match(const struct pattern *p, long k, const unsigned char *t, size_t m)
 {
 	size_t words = (m + 63) / 64;
 
-	if (p->re != NULL || p->len <= (size_t)ps->k)
+	if (p->re != NULL || p->len <= (size_t)k)
 		return 1;
 	if (words > nhits) {
 		nhits = 2 * words;
 		hits = xreallocarray(hits, nhits, sizeof(*hits));
 	}
 	memset(hits, 0, words * sizeof(*hits));
-	hm_scan_range(p, ps->k, t, 0, m, 0, eol, hits);
+	hm_scan_range(p, k, t, 0, m, 0, eol, hits);
 	for (size_t w = 0; w < words; w++)
 		if (hits[w] != 0)
 			return 1;
 	return 0;
 }
 
-/* Runs forward() for every pattern (re_forward() for every expression
- * of ps->re); keeps the least cost (then the leftmost end), or with first
- * the leftmost end (then the least cost).  *start: the start an
- * expression's pass found (backward() finds a pattern's). */
-static int
-best_of(const unsigned char *line, size_t len, size_t from, size_t *end,
-    size_t *start, const struct pattern **bp, int first)
+/* The end (exclusive, from t) of the first match of p (at most k edits)
+ * in the window t[ws, we) that starts in it, or SIZE_MAX: Myers from a
+ * fresh state at ws. */
+static size_t
+window_end(const struct pattern *p, const unsigned char *t, size_t ws,
+    size_t we)
 {
+	uint64_t bm[4] = { 0, 0, 0, 0 };
+
+	if (we - ws > 64 * 4)
+		return ws;	/* (no covered pattern has such windows) */
+	hm_scan_range(p, ps->k, t, ws, we, ws, eol, bm);
+	for (size_t w = 0; w < 4; w++)
+		if (bm[w] != 0)
+			return ws + 64 * w + (size_t)__builtin_ctzll(bm[w]) + 1;
+	return SIZE_MAX;
+}
+
+/* The end (exclusive, from t) of the first match of p within k of any
+ * substring of t[0, m) (-w and -x allow no earlier end), 0 for a pattern
+ * of at most k units or an expression, SIZE_MAX when there is none. */
+static size_t
+first_end(const struct pattern *p, const unsigned char *t, size_t m)
+{
+	if (p->re != NULL || p->len <= (size_t)ps->k)
+		return 0;
+	if (!may_match(p, ps->k, t, m))
+		return SIZE_MAX;
+	for (size_t w = 0; w < (m + 63) / 64; w++)
+		if (hits[w] != 0)
+			return 64 * w + (size_t)__builtin_ctzll(hits[w]) + 1;
+	return SIZE_MAX;
+}
+
+/* The shared filter refine uses for ps: with RF_MINPAT patterns or more,
+ * or AGREP_GPU_REFINE=cand; NULL (every pattern is tried on every record,
+ * the tests' slow path) with AGREP_GPU_REFINE=all, with fewer patterns, or
+ * when none is cached for this terminator.  Read at every call: no static
+ * state. */
+static const struct mflt *
+refine_filter(void)
+{
+	const char *e = getenv("AGREP_GPU_REFINE");
+
+	if (e != NULL && strcmp(e, "all") == 0)
+		return NULL;
+	if (ps->npat == 0 || ps->npat + ps->nre >= SIZE_MAX / 2 ||
+	    (ps->npat < RF_MINPAT && (e == NULL || strcmp(e, "cand") != 0)))
+		return NULL;
+	return mf_get(ps, eol);
+}
+
+/* The candidates of a record: list[0, n) (indexes into the patterns, then
+ * the expressions past npat), flag[x]: CAND_NO, CAND_YES (a match within
+ * k found), CAND_MAYBE (to be tried). */
+enum { CAND_NO, CAND_YES, CAND_MAYBE };
+struct cands {
+	size_t *list, n;
+	unsigned char *flag;
+};
+
+/* Adds x to c as f (CAND_YES or CAND_MAYBE) unless it is there. */
+static void
+cand_add(struct cands *c, size_t x, unsigned char f)
+{
+	if (c->flag[x] == CAND_NO) {
+		c->flag[x] = f;
+		c->list[c->n++] = x;
+	}
+}
+
+/*
+ * The patterns that may match within k in t[0, m), into c (the caller
+ * frees c->list and c->flag).  The shared filter (multi.c) proposes a
+ * window around each exact piece of a pattern it covers; every match
+ * within k of such a pattern lies in one of its windows (pigeonhole), so a
+ * covered pattern whose windows hold no match has none and is left out.
+ * The patterns it does not cover, those that left it and the expressions
+ * are CAND_MAYBE.  Returns 0 when every pattern is to be tried
+ * (refine_filter()).
+ */
+static int
+candidates(const unsigned char *t, size_t m, struct cands *c)
+{
+	const struct mflt *mf = refine_filter();
+	struct mf_walk w;
+	struct mf_win win;
+	const size_t *out;
+	unsigned char *left;
+	size_t nout;
+
+	if (mf == NULL)
+		return 0;
+	c->n = 0;
+	c->flag = xcalloc(ps->npat + ps->nre + 1, 1);
+	c->list = xreallocarray(NULL, ps->npat + ps->nre + 1, sizeof(*c->list));
+	out = mf_uncovered(mf, &nout);
+	for (size_t i = 0; i < nout; i++)
+		cand_add(c, out[i], CAND_MAYBE);
+	for (size_t r = 0; r < ps->nre; r++)
+		cand_add(c, ps->npat + r, CAND_MAYBE);
+	if (!mf_start(&w, mf, t, 0, m))
+		return 1;
+	while (mf_next(&w, &win))
+		if (c->flag[win.pat] == CAND_NO && window_end(&ps->pat[win.pat],
+		    t, win.ws, win.we) != SIZE_MAX)
+			cand_add(c, win.pat, CAND_YES);
+	if ((left = mf_end(&w)) != NULL) {
+		for (size_t p = 0; p < ps->npat; p++)
+			if (left[p])
+				cand_add(c, p, CAND_MAYBE);
+		free(left);
+	}
+	return 1;
+}
+
+/* Pattern x of the set: ps->pat[x], or expression x - npat. */
+static const struct pattern *
+pat_x(size_t x)
+{
+	return x < ps->npat ? &ps->pat[x] : &ps->re[x - ps->npat];
+}
+
+/* The best match so far of a search with first (leftmost end within k,
+ * then least cost, then earliest pattern) over line[from, len). */
+struct firstbest {
+	const unsigned char *line;
+	size_t len, from;
+	const struct pattern *bp;	/* NULL: none yet */
+	size_t bx, end, start;
+	int cost;
+};
+
+/* Runs forward() (re_forward()) for pattern x; keeps its match in f if it
+ * is better. */
+static void
+first_try(struct firstbest *f, size_t x)
+{
+	const struct pattern *pt = pat_x(x);
+	size_t e = 0, s = 0;
+	int c = pt->re != NULL ? re_forward(pt, f->line, f->len, f->from, &e,
+	    &s, 1) : forward(pt, f->line, f->len, f->from, &e, 1);
+
+	if (c > ps->k)
+		return;
+	if (f->bp == NULL || e < f->end || (e == f->end && (c < f->cost ||
+	    (c == f->cost && x < f->bx)))) {
+		f->bp = pt;
+		f->bx = x;
+		f->end = e;
+		f->start = s;
+		f->cost = c;
+	}
+}
+
+/* Tries pattern x (not in done, then marked) when its first match end
+ * (first_end) can reach the best end found. */
+static void
+first_maybe(struct firstbest *f, unsigned char *done, size_t x)
+{
+	size_t e;
+
+	if (done[x])
+		return;
+	done[x] = 1;
+	e = x < ps->npat ? first_end(&ps->pat[x], f->line + f->from,
+	    f->len - f->from) : 0;
+	if (e != SIZE_MAX && (f->bp == NULL || f->from + e <= f->end))
+		first_try(f, x);
+}
+
+/*
+ * Walks the shared filter's windows over line[from, len) in text order
+ * (of their pieces) and tries each pattern whose window holds a match
+ * that can end no later than the best end found (a pattern's match within
+ * k ends no earlier than the first end in its windows).  A match holds one
+ * of its pattern's pieces, so it ends after that piece's start: the walk
+ * stops at the first piece that starts at or past the best end.  Then
+ * tries the patterns that left the filter.
+ */
+static void
+first_walk(struct firstbest *f, const struct mflt *mf, unsigned char *done)
+{
+	const unsigned char *t = f->line + f->from;
+	struct mf_walk w;
+	struct mf_win win;
+	unsigned char *left;
+
+	if (!mf_start(&w, mf, t, 0, f->len - f->from))
+		return;
+	while (mf_next(&w, &win)) {
+		size_t e;
+		if (f->bp != NULL && f->from + w.i >= f->end)
+			break;	/* later pieces start at or past the end */
+		if (done[win.pat] ||
+		    (f->bp != NULL && f->from + win.ws >= f->end))
+			continue;
+		e = window_end(&ps->pat[win.pat], t, win.ws, win.we);
+		if (e == SIZE_MAX || (f->bp != NULL && f->from + e > f->end))
+			continue;
+		done[win.pat] = 1;
+		first_try(f, win.pat);
+	}
+	if ((left = mf_end(&w)) != NULL) {
+		for (size_t p = 0; p < ps->npat; p++)
+			if (left[p])
+				first_maybe(f, done, p);
+		free(left);
+	}
+}
+
+/*
+ * best_in() with first, over the patterns that may match (the answer is
+ * the same): those the shared filter does not cover and the expressions
+ * each by its first match end, then the covered ones by the filter's
+ * windows (first_walk).  Returns the cost (INF: none), *end, *start, *bp;
+ * -1 when every pattern is to be tried (refine_filter()).
+ */
+static int
+best_first(const unsigned char *line, size_t len, size_t from, size_t *end,
+    size_t *start, const struct pattern **bp)
+{
+	const struct mflt *mf = refine_filter();
+	struct firstbest f = { line, len, from, NULL, 0, 0, 0, INF };
+	const size_t *out;
+	unsigned char *done;
+	size_t nout;
+
+	if (mf == NULL)
+		return -1;
+	done = xcalloc(ps->npat + ps->nre + 1, 1);
+	out = mf_uncovered(mf, &nout);
+	for (size_t i = 0; i < nout; i++)
+		first_maybe(&f, done, out[i]);
+	for (size_t r = 0; r < ps->nre; r++)
+		first_maybe(&f, done, ps->npat + r);
+	first_walk(&f, mf, done);
+	free(done);
+	*bp = f.bp;
+	*end = f.end;
+	*start = f.start;
+	return f.bp != NULL ? f.cost : INF;
+}
+
+/* qsort order of pattern indexes. */
+static int
+by_index(const void *a, const void *b)
+{
+	const size_t *p = a, *q = b;
+
+	return *p < *q ? -1 : *p > *q;
+}
+
+/*
+ * Runs forward() for the patterns (re_forward() for the expressions of
+ * ps->re), or for the candidates c only (those CAND_MAYBE only if
+ * may_match says they can match within k) when c is not NULL; keeps the
+ * least cost (then the leftmost end), or with first the leftmost end
+ * (then the least cost), the earlier pattern on a tie.  Without c, a
+ * pattern that may_match rules out is skipped: with first at k, and with
+ * bound at the best cost so far (it cannot reach it).  With c, without
+ * first, -w and -x, Myers (hm_least) gives a pattern's least cost and its
+ * leftmost end, as forward() would.  *start: the start an expression's
+ * pass found (backward() finds a pattern's).
+ */
+static int
+best_in(const unsigned char *line, size_t len, size_t from, size_t *end,
+    size_t *start, const struct pattern **bp, int first, struct cands *c,
+    int bound)
+{
+	const size_t n = c != NULL ? c->n : ps->npat + ps->nre;
 	int best = INF;
 
+	if (c != NULL)
+		qsort(c->list, c->n, sizeof(*c->list), by_index);
 	*bp = NULL;
-	for (size_t x = 0; x < ps->npat + ps->nre; x++) {
-		const struct pattern *pt = x < ps->npat ? &ps->pat[x] :
-		    &ps->re[x - ps->npat];
+	for (size_t i = 0; i < n; i++) {
+		const size_t x = c != NULL ? c->list[i] : i;
+		const struct pattern *pt = pat_x(x);
 		size_t e = 0, s = 0;
-		int c;
-		if (first && ps->npat + ps->nre > 1 &&
-		    !may_match(pt, line + from, len - from))
+		int cost;
+		if ((c != NULL ? c->flag[x] == CAND_MAYBE : first &&
+		    ps->npat + ps->nre > 1) &&
+		    !may_match(pt, ps->k, line + from, len - from))
+			continue;
+		if (bound && *bp != NULL &&
+		    !may_match(pt, best, line + from, len - from))
 			continue;
 		if (pt->re != NULL)
-			c = re_forward(pt, line, len, from, &e, &s, first);
-		else
-			c = forward(pt, line, len, from, &e, first);
-		if (c > (first ? ps->k : INF - 1))
+			cost = re_forward(pt, line, len, from, &e, &s, first);
+		else if (c != NULL && !first && mode == RF_ANY &&
+		    pt->nwords == 1 && pt->len > 0) {
+			cost = hm_least(pt, line + from, len - from, &e);
+			e += from;
+		} else
+			cost = forward(pt, line, len, from, &e, first);
+		if (cost > (first ? ps->k : INF - 1))
 			continue;
-		if (*bp == NULL || (first ? e < *end || (e == *end && c < best) :
-		    c < best || (c == best && e < *end))) {
-			best = c;
+		if (*bp == NULL || (first ? e < *end || (e == *end &&
+		    cost < best) : cost < best || (cost == best && e < *end))) {
+			best = cost;
 			*end = e;
 			*start = s;
 			*bp = pt;
 		}
 	}
+	return best;
+}
+
+/*
+ * The best match of best_in() over every pattern, found among the
+ * record's candidates (best_first(), candidates()): a pattern that is
+ * none has no match within k, so the answer is the same whenever it is
+ * within k.  When it is not and exact is set (the least cost of a record
+ * with no match, for -v --show-cost, or rf_best), every pattern is tried,
+ * each only if it can reach the best cost so far.
+ */
+static int
+best_of(const unsigned char *line, size_t len, size_t from, size_t *end,
+    size_t *start, const struct pattern **bp, int first, int exact)
+{
+	struct cands c;
+	int best;
+
+	if (first && (best = best_first(line, len, from, end, start, bp)) >= 0)
+		return best;
+	if (first || !candidates(line + from, len - from, &c))
+		return best_in(line, len, from, end, start, bp, first, NULL, 0);
+	best = best_in(line, len, from, end, start, bp, first, &c, 0);
+	if (exact && (*bp == NULL || best > ps->k))
+		best = best_in(line, len, from, end, start, bp, first, NULL, 1);
+	free(c.list);
+	free(c.flag);
 	return best;
 }
 
@@ -355,15 +658,17 @@ byte_at(size_t i)
 }
 
 /* Returns the least cost of a match of any pattern in the record, or INF
- * when none can match (e.g. -x and a record far longer than the pattern). */
+ * when none can match (e.g. -x and a record far longer than the pattern).
+ * Without exact, a cost above k may be returned as any cost above k (only
+ * whether the record is within k is asked). */
 int
-rf_cost(const unsigned char *line, size_t len)
+rf_cost(const unsigned char *line, size_t len, int exact)
 {
 	const struct pattern *bp;
 	size_t from = 0, e, s;
 
 	line = enter(line, &len, &from);
-	return best_of(line, len, 0, &e, &s, &bp, 0);
+	return best_of(line, len, 0, &e, &s, &bp, 0, exact);
 }
 
 /* Does pattern p occur at line[s] (k = 0), at allowed start and end? */
@@ -380,15 +685,20 @@ exact_at(const struct pattern *p, const unsigned char *line, size_t len,
 }
 
 /* k = 0: the leftmost occurrence of any pattern in line[from, len), the
- * longest one there, as grep -F; returns 0, or INF when there is none. */
+ * longest one there, as grep -F; returns 0, or INF when there is none.
+ * Only the record's candidates (candidates()) are looked for. */
 static int
 find_exact(const unsigned char *line, size_t len, size_t from,
     size_t *start, size_t *end, const struct pattern **pp)
 {
+	struct cands c;
+	int some = candidates(line + from, len - from, &c);
 	size_t bs = SIZE_MAX, be = 0;
 
 	for (size_t p = 0; p < ps->npat; p++) {
 		const struct pattern *pt = &ps->pat[p];
+		if (some && c.flag[p] == CAND_NO)
+			continue;
 		for (size_t s = from; s + pt->len <= len && s <= bs; s++) {
 			if (!exact_at(pt, line, len, s))
 				continue;
@@ -399,6 +709,10 @@ find_exact(const unsigned char *line, size_t len, size_t from,
 			}
 			break;
 		}
+	}
+	if (some) {
+		free(c.list);
+		free(c.flag);
 	}
 	if (bs == SIZE_MAX)
 		return INF;
@@ -434,7 +748,7 @@ rf_find_pat(const unsigned char *line, size_t len, size_t from,
 	line = enter(line, &len, &from);
 	if (ps->k == 0 && ps->nre == 0)
 		c = find_exact(line, len, from, start, end, pp);
-	else if ((c = best_of(line, len, from, end, start, pp, 1)) > ps->k ||
+	else if ((c = best_of(line, len, from, end, start, pp, 1, 0)) > ps->k ||
 	    *pp == NULL)
 		c = INF;
 	else if ((*pp)->re == NULL)
@@ -459,7 +773,7 @@ rf_best(const unsigned char *line, size_t len, size_t *start, size_t *end,
 	int c;
 
 	line = enter(line, &len, &from);
-	c = best_of(line, len, 0, end, start, pp, 0);
+	c = best_of(line, len, 0, end, start, pp, 0, 1);
 	if (*pp == NULL)
 		return INF;
 	if ((*pp)->re == NULL)

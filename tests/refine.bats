@@ -3,7 +3,10 @@
 # selected lines: -w, -x, --show-cost, --best-match against the naive DP
 # oracle (tests/oracle.c) over random inputs, through the host matcher and
 # OpenCL; -o and --color on hand-made cases with exact expected bytes, and
-# against grep -F for k=0; GREP_COLORS, NO_COLOR; -i with each.
+# against grep -F for k=0; GREP_COLORS, NO_COLOR; -i with each.  With many
+# patterns (20 to 10,000; refine.c tries a line's candidate patterns only):
+# -o, --show-cost, --json, -w, -x, --color, --show-edits, -v byte for byte
+# as with every pattern tried (AGREP_GPU_REFINE=all), and as the oracle.
 load test_helper
 load check_helper
 
@@ -357,4 +360,159 @@ runcase() {
 	assert_output ' b \n c \0'
 	run sh -c "printf 'ab\ncd\nzz\n' | agrep-gpu -o -k1 -e bxc -e qqqq"
 	assert_failure 1
+}
+
+# ------------------------------------------ many patterns: the candidates
+# With RF_MINPAT patterns or more, refine.c tries on a record only the
+# patterns the shared filter finds may match it (src/refine.c,
+# candidates() and best_first()); AGREP_GPU_REFINE=all is the slow path of
+# before (every pattern on every record), AGREP_GPU_REFINE=cand forces the
+# candidates for any number of patterns.
+
+# slow_vs_fast FILE...: the same run with every pattern (the reference) and
+# with the candidates (default and forced), the whole outputs compared;
+# --json's elapsed times are taken out of both.  Uses $FL (flags), $K, $P.
+slow_vs_fast() {
+    local rc=0 envs
+    # shellcheck disable=SC2086
+    AGREP_GPU_REFINE=all agrep-gpu -F $FL -k "$K" -f "$P" "$@" > "$W/ref" 2>&1 || rc=$?
+    for envs in "" "AGREP_GPU_REFINE=cand"; do
+        case $FL in
+        *--json*)
+            local rc2=0
+            # shellcheck disable=SC2086
+            env $envs agrep-gpu -F $FL -k "$K" -f "$P" "$@" > "$W/out" 2>&1 || rc2=$?
+            NCHECK=$((NCHECK + 1))
+            if [ "$rc" != "$rc2" ] || ! cmp -s <(sed 's/"elapsed.*//' "$W/ref") \
+                <(sed 's/"elapsed.*//' "$W/out"); then
+                NFAIL=$((NFAIL + 1))
+                echo "---- FAIL: $envs agrep-gpu -F $FL -k $K -f $P $* (exit $rc2, slow path $rc)" >> "$FAILS"
+                diff <(sed 's/"elapsed.*//' "$W/ref") <(sed 's/"elapsed.*//' "$W/out") |
+                    head -6 | cut -c1-160 >> "$FAILS"
+            fi ;;
+        *)
+            # shellcheck disable=SC2086
+            REF="AGREP_GPU_REFINE=all agrep-gpu -F $FL" check_ref "$W/ref" "$rc" "$envs" "" \
+                $FL -k "$K" -f "$P" "$@" ;;
+        esac
+    done
+}
+
+MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --show-edits"
+           "-w -o" "-x" "-x --show-cost" "-w --show-cost" "--color=always" "-o --show-edits"
+           "--best-match --show-cost" "-v --show-cost" "-v -w" "-i -o" "-i -w --json"
+           "--show-edits" "-c -w" "-o -x")
+
+@test "many patterns: -o, --show-cost, --json, -w, -x, --color, --show-edits as with every pattern tried (random cases)" {
+    local s opts i
+    local GOPTS=("-a words -n 3:12 -k 0:2" "-a mixed -n 4:14 -k 1:2" "-a az -n 3:10 -k 0:3"
+                 "-a acgt -n 16:30 -k 2:4" "-a printable -n 2:9 -k 0:2" "-a ab -n 5:12 -k 1:3")
+    for ((s = 1; s <= $(depth 12 30); s++)); do
+        opts="${GOPTS[s % 6]} -p 20:300 -b 2000:8000 -x 20"
+        # shellcheck disable=SC2086
+        casegen $opts "$((s + 700))" "$W/t" "$W/p" > "$W/k"
+        GEN="tests/bin/casegen $opts $((s + 700)) $W/t $W/p"
+        read -r K _ < "$W/k"
+        P="$W/p"
+        for i in 0 7 14; do
+            FL="${MANYFLAGS[(s + i) % 20]}"
+            slow_vs_fast "$W/t"
+        done
+    done
+    end_checks
+}
+
+@test "many patterns: -w, -x, --show-cost, --best-match, -v agree with the oracle (random cases)" {
+    local s opts f
+    local OFLAGS=("-w --show-cost" "-x --show-cost" "--show-cost -n" "-v -w -n" "--best-match --show-cost"
+                  "-w -x" "-i -w --show-cost" "-v -x -n")
+    for ((s = 1; s <= $(depth 8 24); s++)); do
+        opts="-a words -n 3:12 -k 0:2 -p 50:200 -b 1500:5000 -x 30"
+        # shellcheck disable=SC2086
+        # (file names by seed: the oracle's answers are cached by arguments)
+        casegen $opts "$((s + 800))" "$W/t$s" "$W/p$s" > "$W/k"
+        GEN="tests/bin/casegen $opts $((s + 800)) $W/t$s $W/p$s"
+        read -r K _ < "$W/k"
+        for f in "${OFLAGS[s % 8]}" "${OFLAGS[(s + 3) % 8]}"; do
+            # shellcheck disable=SC2086
+            check "" "" $f -k "$K" -f "$W/p$s" "$W/t$s"
+        done
+    done
+    end_checks
+}
+
+@test "1,000 and 10,000 Bible words, k=1: -o, --show-cost, --json, -w, -x as with every pattern tried" {
+    need_tools bible || return 1
+    bible "Gen1:1-Deu34:12" > "$W/gen"
+    head -c 40000 "$W/gen" > "$W/t1"
+    head -c 2500 "$W/gen" > "$W/t2"
+    tr -cs 'A-Za-z' '\n' < "$W/gen" | awk 'length($0) >= 2' | sort -u > "$W/words"
+    awk 'NR % 4 == 0' "$W/words" | head -1000 > "$W/p1000"
+    [ "$(wc -l < "$W/p1000")" = 1000 ]
+    # 10,000 patterns: the words, and each with a letter changed
+    { cat "$W/words"; sed 's/^\(.\)./\1x/' "$W/words"; sed 's/.$/q/' "$W/words"; } |
+        awk '!seen[$0]++' | head -10000 > "$W/p10000"
+    [ "$(wc -l < "$W/p10000")" = 10000 ]
+    K=1
+    P="$W/p1000"
+    for FL in "-o -n" "--show-cost" "--json" "-w -o" "-x --show-cost" "--color=always -i" "-o --show-edits" \
+        "-v --show-cost" "-v -w --show-edits"; do
+        slow_vs_fast "$W/t1"
+    done
+    P="$W/p10000"
+    for FL in "-o" "-n --show-cost" "-w --json" "-x"; do
+        slow_vs_fast "$W/t2"
+    done
+    K=0
+    for FL in "-o" "-w -o -i"; do
+        slow_vs_fast "$W/t2"
+    done
+    end_checks
+}
+
+@test "many patterns in UTF-8 mode (-i folds é and É) and with -z: as with every pattern tried" {
+    need_tools bible || return 1
+    bible "Gen1:1-Gen5:32" | sed 's/e\([a-z]\)/é\1/g; s/A/À/g' > "$W/t"
+    tr -cs 'A-Za-z' '\n' < "$W/t" | awk 'length($0) >= 3' | sort -u | head -300 |
+        sed '0~3s/e/É/; 0~5s/a/ä/' > "$W/p"
+    P="$W/p"
+    K=1
+    for FL in "-o" "-i -o" "-i --show-cost" "-i -w --json" "--show-edits -o -i"; do
+        LC_ALL=C.UTF-8 slow_vs_fast "$W/t"
+    done
+    tr '\n' '\0' < "$W/t" > "$W/z"
+    for FL in "-z -o" "-z --show-cost"; do
+        slow_vs_fast "$W/z"
+    done
+    end_checks
+}
+
+@test "many patterns, -v: the least cost (and its edits) of each line without a match, over every pattern" {
+    printf 'hello world\nnothing here\nxyz\n' > "$W/t"
+    printf 'hello\nworld\nabcdef\nqqqqq\nzzzzzz\nmmmmm\nppppp\nrrrrr\n' > "$W/p"
+    local envs
+    for envs in "" "AGREP_GPU_REFINE=cand" "AGREP_GPU_REFINE=all"; do
+        # "here" is 3 edits from "hello"; "xyz" shares no byte with any
+        run env $envs agrep-gpu -v -n --show-cost -k1 -f "$W/p" "$W/t"
+        assert_output "$(printf '2:3:nothing here\n3:5:xyz')"
+        run env $envs agrep-gpu -v --show-edits -k1 -f "$W/p" "$W/t"
+        assert_output "$(printf '2=3D:nothing here\n5D:xyz')"
+        run env $envs agrep-gpu -v -w --show-cost -k1 -f "$W/p" "$W/t"
+        assert_output "$(printf '3:nothing here\n5:xyz')"
+    done
+}
+
+@test "AGREP_GPU_REFINE=cand with 1 to 3 patterns: as the oracle (-w, -x, --show-cost, --best-match) and as every pattern (-o, --color, --json)" {
+    local s
+    for ((s = 1; s <= NCASES; s++)); do
+        runcase "$s" "AGREP_GPU_DEVICE=host AGREP_GPU_REFINE=cand" "${FLAGS[(s + 5) % 20]}"
+    done
+    for ((s = 1; s <= NCASES; s += 3)); do
+        K=$(k_of "$s")
+        P="$CASES/p.$s"
+        for FL in "-o -n" "--color=always" "--json --show-edits"; do
+            slow_vs_fast "$CASES/t.$s"
+        done
+    done
+    end_checks
 }
