@@ -11,15 +11,24 @@
  *   - a small finite language without anchors (colou?r, (a|b)c): its
  *     words, at most RE_EXPAND_MAX, each a fixed sequence of classes (so
  *     each a Myers pattern, as with several -e);
- *   - anything else (*, +, ?, {m,n}, |, ^, $): the Glushkov automaton of
- *     the expression, run bit-parallel with k + 1 rows of states (Wu and
- *     Manber's agrep; Navarro and Raffinot's NR-grep), re_scan below,
- *     behind a prefilter on pieces of the literal runs every word holds.
+ *   - anything else (*, +, ?, {m,n}, |, ^, $, \<, \>, \b, \B): the
+ *     Glushkov automaton of the expression, run bit-parallel with k + 1
+ *     rows of states (Wu and Manber's agrep; Navarro and Raffinot's
+ *     NR-grep), re_scan below, behind a prefilter on pieces of the literal
+ *     runs every word holds.
  *
  * Approximate semantics (tre-agrep's -k): a record is selected when some
- * substring of it is within k edits of some word of the language.  ^ and $
- * are assertions on where that substring lies (record start, end); they
- * are taken only at the start and the end of the whole expression.
+ * substring of it is within k edits of some word of the language.  A
+ * leading ^ and a trailing $ of the whole expression say where that
+ * substring lies (record start, end: the scan's bol and eol).  Every other
+ * anchor (^ and $ elsewhere, \` and \' as they, \< \> \b \B) is a
+ * zero-width assertion: a state of its own in the automaton, entered
+ * without reading a unit, only at a text boundary where it holds (by the
+ * units on either side: re_side), for nothing, and never edited.  So an
+ * alignment of the substring with a word puts each assertion on the
+ * boundary between the text units around it, and that boundary must
+ * satisfy it (as TRE reads them; tests/reoracle.c is the same on a
+ * Thompson automaton).  Word characters are ASCII [_[:alnum:]], as \w.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +39,17 @@
 
 #define RE_DUP_MAX	32767	/* as glibc's */
 
-enum { N_EMPTY, N_CLASS, N_CAT, N_ALT, N_REP, N_BOL, N_EOL };
+/* N_BOL, N_EOL: ^ and $; N_ASSERT: another assertion (its kind in min) */
+enum { N_EMPTY, N_CLASS, N_CAT, N_ALT, N_REP, N_BOL, N_EOL, N_ASSERT };
+
+/* What an assertion state asserts. */
+enum { AS_BOL, AS_EOL, AS_WBEG, AS_WEND, AS_WB, AS_NWB };
 
 struct node {
 	int		 op;
 	int		 a, b;		/* children (N_CAT, N_ALT; N_REP: a) */
-	int		 min, max;	/* N_REP; max -1: no bound */
+	int		 min, max;	/* N_REP; max -1: no bound; N_ASSERT:
+					 * min is an AS_ kind */
 	struct re_class	 c;		/* N_CLASS */
 };
 
@@ -407,10 +421,13 @@ atom(struct parser *p, int start)
 		    "back-references (\\1 to \\9) are not supported");
 		return -1;
 	}
-	if (strchr("<>bB`'", u) != NULL) {
-		fail(p, "word and buffer anchors (\\<, \\>, \\b, \\B, \\`, "
-		    "\\') are not supported (-w selects words)");
-		return -1;
+	const char *as = u != '\0' ? strchr("`'<>bB", u) : NULL;
+	if (as != NULL) {
+		/* (\` and \' are the record's start and end, as grep
+		 * matches line by line) */
+		int n = node(p, N_ASSERT, -1, -1);
+		p->nd[n].min = (int)(as - "`'<>bB");
+		return n;
 	}
 	int n = escape_class(p, u);
 	if (n >= 0)
@@ -589,6 +606,9 @@ positions(const struct parser *p, int n)
 
 	switch (x->op) {
 	case N_CLASS:
+	case N_BOL:
+	case N_EOL:
+	case N_ASSERT:
 		return 1;
 	case N_CAT:
 	case N_ALT:
@@ -649,6 +669,7 @@ struct gl {
 	struct re_nfa	*a;
 	size_t		 npos;
 	struct re_class	*pcls;
+	signed char	*kind;		/* kind[s]: AS_ kind, or -1 */
 };
 
 struct glset {
@@ -720,9 +741,16 @@ glushkov(const struct parser *p, struct gl *g, int n, struct glset *out)
 
 	gs_new(out, nw);
 	switch (x->op) {
+	case N_BOL:
+	case N_EOL:
+	case N_ASSERT:
 	case N_CLASS: {
 		size_t s = ++g->npos;
-		g->pcls[s] = x->c;
+		if (x->op == N_CLASS)
+			g->pcls[s] = x->c;
+		else
+			g->kind[s] = (signed char)(x->op == N_BOL ? AS_BOL :
+			    x->op == N_EOL ? AS_EOL : x->min);
 		out->first[s / 64] |= (uint64_t)1 << (s % 64);
 		out->last[s / 64] |= (uint64_t)1 << (s % 64);
 		out->nullable = 0;
@@ -766,29 +794,9 @@ glushkov(const struct parser *p, struct gl *g, int n, struct glset *out)
 	}
 }
 
-/* Does the tree under n hold an anchor? */
-static int
-has_anchor(const struct parser *p, int n)
-{
-	const struct node *x = &p->nd[n];
-
-	switch (x->op) {
-	case N_BOL:
-	case N_EOL:
-		return 1;
-	case N_CAT:
-	case N_ALT:
-		return has_anchor(p, x->a) || has_anchor(p, x->b);
-	case N_REP:
-		return has_anchor(p, x->a);
-	default:
-		return 0;
-	}
-}
-
-/* Removes a leading ^ and a trailing $ of the whole expression; returns
- * the root, or -1 when an anchor is left elsewhere. */
-static int
+/* Removes a leading ^ and a trailing $ of the whole expression (the
+ * scan's bol and eol); those left elsewhere become assertion states. */
+static void
 strip_anchors(struct parser *p, int root, int *bol, int *eol)
 {
 	*bol = *eol = 0;
@@ -807,7 +815,6 @@ strip_anchors(struct parser *p, int root, int *bol, int *eol)
 		*bol = 1;
 		p->nd[n].op = N_EMPTY;
 	}
-	return has_anchor(p, root) ? -1 : root;
 }
 
 /* A set of words, each a sequence of classes (expand). */
@@ -967,6 +974,44 @@ literal_runs(const struct parser *p, int root, struct re_nfa *a)
 	free(items);
 }
 
+/* Does an assertion of this kind hold between units of sides b and f? */
+static int
+holds(int kind, int b, int f)
+{
+	const int bw = b == RE_WORD, fw = f == RE_WORD;
+
+	switch (kind) {
+	case AS_BOL: return b == RE_EDGE;
+	case AS_EOL: return f == RE_EDGE;
+	case AS_WBEG: return !bw && fw;
+	case AS_WEND: return bw && !fw;
+	case AS_WB: return bw != fw;
+	default: return bw == fw;	/* AS_NWB */
+	}
+}
+
+/* Sets a->P (the states that read a unit), a->A (the assertions each
+ * context satisfies) and a->nassert from kind[s] (-1: reads a unit). */
+static void
+assertions(struct re_nfa *a, const signed char *kind)
+{
+	const size_t nw = a->nw;
+
+	a->P = xcalloc(nw, sizeof(uint64_t));
+	a->A = xcalloc(RE_NCTX * nw, sizeof(uint64_t));
+	for (size_t s = 1; s < a->nstate; s++) {
+		const uint64_t bit = (uint64_t)1 << (s % 64);
+		if (kind[s] < 0) {
+			a->P[s / 64] |= bit;
+			continue;
+		}
+		a->nassert++;
+		for (int ctx = 0; ctx < RE_NCTX; ctx++)
+			if (holds(kind[s], ctx / 3, ctx % 3))
+				a->A[ctx * nw + s / 64] |= bit;
+	}
+}
+
 /* Builds the automaton of the tree at root. */
 static struct re_nfa *
 build_nfa(struct parser *p, int root, int bol, int eol)
@@ -988,7 +1033,11 @@ build_nfa(struct parser *p, int root, int bol, int eol)
 	g.a = a;
 	g.npos = 0;
 	g.pcls = xcalloc(a->nstate, sizeof(*g.pcls));
+	g.kind = xmalloc(a->nstate);
+	memset(g.kind, -1, a->nstate);
 	glushkov(p, &g, root, &top);
+	assertions(a, g.kind);
+	free(g.kind);
 	memcpy(a->follow, top.first, nw * sizeof(uint64_t));
 	memcpy(a->final, top.last, nw * sizeof(uint64_t));
 	if (top.nullable)
@@ -1070,12 +1119,7 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 		free(p.nd);
 		return 0;
 	}
-	if ((root = strip_anchors(&p, root, &bol, &eol)) < 0) {
-		snprintf(err, errlen, "^ and $ are supported only at the start "
-		    "and the end of the whole expression");
-		free(p.nd);
-		return -1;
-	}
+	strip_anchors(&p, root, &bol, &eol);
 	if (positions(&p, root) + 1 > RE_MAXSTATES) {
 		snprintf(err, errlen, "expression too long: more than %d "
 		    "positions", RE_MAXSTATES - 1);
@@ -1113,6 +1157,8 @@ re_nfa_free(struct re_nfa *a)
 	free(a->T);
 	free(a->seg);
 	free(a->seglen);
+	free(a->P);
+	free(a->A);
 	free(a);
 }
 
@@ -1271,6 +1317,162 @@ re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
 	}
 }
 
+
+/*
+ * The scan of an automaton with assertion states.  At each boundary, once
+ * the unit after it is known (its context), row j of R is closed: it gains
+ * the initial state (a match may start here), the positions one deletion
+ * past row j - 1 (P: never an assertion), then the assertions that follow
+ * its states and hold here, in chains (cost 0: never edited); TR[j] is
+ * then T[R[j]].  A match ends at the boundary when R[k] meets the final
+ * states (the hit is on the unit before it, or on the record's first unit
+ * if it is the record's start).  Reading unit c:
+ *
+ *   R'[0] = TR[0] & B[c]
+ *   R'[j] = (TR[j] & B[c]) | R[j-1] | (TR[j-1] & P)
+ *
+ * (a match; an inserted text unit; a substitution).  T is a union of
+ * lookups, so T[r | x] = T[r] | T[x]: a closure step looks up x only.
+ * G: the groups of 8 states of a one-word automaton, a constant in each
+ * copy (re_scan_as1).
+ */
+static inline __attribute__((always_inline)) void
+re_scan_as1_g(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    const int G)
+{
+	const size_t rows = (size_t)k + 1;
+	const uint64_t *T = a->T, *B = a->B, P = a->P[0], fin = a->final[0];
+	uint64_t R[rows], TR[rows];
+	size_t ls = from;
+	int before = RE_EDGE;
+
+	memset(R, 0, sizeof(R));
+	for (size_t i = from; i < to || ls < to; i++) {
+		const int end = i == to || text[i] == eol;
+		const uint64_t A = a->A[before * 3 + (end ? RE_EDGE :
+		    re_side(text[i]))], init = !a->bol || i == ls;
+		for (size_t j = 0; j < rows; j++) {
+			uint64_t r = R[j] | init | (j > 0 ? TR[j - 1] & P : 0);
+			uint64_t tr = follow1(T, r, G), x;
+			while ((x = tr & A & ~r) != 0) {
+				r |= x;
+				tr |= follow1(T, x, G);
+			}
+			R[j] = r;
+			TR[j] = tr;
+		}
+		if ((R[k] & fin) && (!a->eol || end)) {
+			size_t at = i > ls ? i - 1 : i;
+			if (at >= warm)
+				hit(bitmap, at - warm);
+		}
+		if (i == to)
+			break;
+		if (end) {
+			ls = i + 1;
+			before = RE_EDGE;
+			memset(R, 0, sizeof(R));
+			continue;
+		}
+		const uint64_t Bc = B[text[i]];
+		for (size_t j = rows - 1; j > 0; j--)
+			R[j] = (TR[j] & Bc) | R[j - 1] | (TR[j - 1] & P);
+		R[0] = TR[0] & Bc;
+		before = re_side(text[i]);
+	}
+}
+
+static void
+re_scan_as1(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	switch (a->ngroups) {
+	case 1: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 1); break;
+	case 2: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 2); break;
+	case 3: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 3); break;
+	case 4: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 4); break;
+	case 5: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 5); break;
+	case 6: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 6); break;
+	case 7: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 7); break;
+	default: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 8); break;
+	}
+}
+
+/* Row j of R at a boundary of context ctx closed as re_scan_as1_g says,
+ * and TR[j] := T[R[j]]; t is scratch. */
+static void
+close_row(const struct re_nfa *a, size_t j, int ctx, uint64_t init,
+    uint64_t *R, uint64_t *TR, uint64_t *t)
+{
+	const size_t nw = a->nw;
+	const uint64_t *A = a->A + (size_t)ctx * nw;
+	uint64_t *r = R + j * nw, *tr = TR + j * nw;
+
+	r[0] |= init;
+	if (j > 0)
+		for (size_t w = 0; w < nw; w++)
+			r[w] |= tr[w - nw] & a->P[w];
+	follow_of(a, r, tr);
+	for (;;) {
+		uint64_t any = 0;
+		for (size_t w = 0; w < nw; w++) {
+			t[w] = tr[w] & A[w] & ~r[w];
+			r[w] |= t[w];
+			any |= t[w];
+		}
+		if (any == 0)
+			break;
+		follow_of(a, t, t + nw);
+		for (size_t w = 0; w < nw; w++)
+			tr[w] |= t[nw + w];
+	}
+}
+
+/* re_scan_as1_g for an automaton of several words. */
+static void
+re_scan_as(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	const size_t nw = a->nw, rows = (size_t)k + 1;
+	uint64_t *R = xcalloc((2 * rows + 2) * nw, sizeof(uint64_t));
+	uint64_t *TR = R + rows * nw, *t = TR + rows * nw;
+	const uint64_t *Rk = R + (size_t)k * nw;
+	size_t ls = from;
+	int before = RE_EDGE;
+
+	for (size_t i = from; i < to || ls < to; i++) {
+		const int end = i == to || text[i] == eol;
+		const int ctx = before * 3 + (end ? RE_EDGE : re_side(text[i]));
+		for (size_t j = 0; j < rows; j++)
+			close_row(a, j, ctx, !a->bol || i == ls, R, TR, t);
+		if (meets(Rk, a->final, nw) && (!a->eol || end)) {
+			size_t at = i > ls ? i - 1 : i;
+			if (at >= warm)
+				hit(bitmap, at - warm);
+		}
+		if (i == to)
+			break;
+		if (end) {
+			ls = i + 1;
+			before = RE_EDGE;
+			memset(R, 0, rows * nw * sizeof(*R));
+			continue;
+		}
+		const uint64_t *Bc = a->B + (size_t)text[i] * nw;
+		for (size_t j = rows; j-- > 0;)
+			for (size_t w = 0; w < nw; w++) {
+				uint64_t *r = R + j * nw, *tr = TR + j * nw;
+				r[w] = tr[w] & Bc[w];
+				if (j > 0)
+					r[w] |= r[w - nw] | (tr[w - nw] &
+					    a->P[w]);
+			}
+		before = re_side(text[i]);
+	}
+	free(R);
+}
+
 static void re_scan_all(const struct re_nfa *, long, const unsigned char *,
     size_t, size_t, size_t, unsigned char, uint64_t *);
 
@@ -1369,6 +1571,13 @@ re_scan_all(const struct re_nfa *a, long k, const unsigned char *text,
 {
 	const size_t nw = a->nw, rows = (size_t)k + 1;
 
+	if (a->nassert > 0 && k >= 0 && k <= RE_MAXK) {
+		if (nw == 1)
+			re_scan_as1(a, k, text, from, to, warm, eol, bitmap);
+		else
+			re_scan_as(a, k, text, from, to, warm, eol, bitmap);
+		return;
+	}
 	if (nw == 1 && k >= 0 && k <= RE_MAXK) {
 		re_scan1(a, k, text, from, to, warm, eol, bitmap);
 		return;

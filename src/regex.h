@@ -25,6 +25,24 @@ enum re_kind {
 
 #define RE_EXPAND_MAX	8	/* words of a language expanded (RE_ALTS) */
 
+/*
+ * Zero-width assertions (\<, \>, \b, \B, and ^, $ where they do not
+ * anchor the whole expression) hold or not at a boundary between two text
+ * units, by what lies on either side: the record's edge (its start before,
+ * its end after), a word character (ASCII [_[:alnum:]], as \w), or another
+ * unit.  A boundary's context is before * 3 + after.
+ */
+enum re_side { RE_EDGE, RE_WORD, RE_OTHER };
+#define RE_NCTX		9
+
+/* RE_WORD or RE_OTHER: what unit u is next to an assertion. */
+static inline int
+re_side(unsigned char u)
+{
+	return ((u | 32) >= 'a' && (u | 32) <= 'z') || (u >= '0' && u <= '9') ||
+	    u == '_' ? RE_WORD : RE_OTHER;
+}
+
 /* A set of bytes (or symbols in UTF-8 mode): bit c of w[c / 64]. */
 struct re_class {
 	uint64_t	 w[4];
@@ -55,6 +73,11 @@ struct re_nfa {
 					 * follow[8 g + b] for bits b of v */
 	size_t		 ngroups;	/* (nstate + 7) / 8 */
 	int		 bol, eol;	/* anchored by ^, by $ */
+	size_t		 nassert;	/* assertion states (zero-width:
+					 * entered without reading a unit) */
+	uint64_t	*P;		/* the states that read a unit */
+	uint64_t	*A;		/* A[ctx * nw]: the assertion states
+					 * that hold in context ctx */
 	unsigned char	*seg;		/* the literal runs every word holds,
 					 * in order, one after the other
 					 * (the prefilter; NULL with -i) */
