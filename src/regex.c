@@ -997,6 +997,8 @@ assertions(struct re_nfa *a, const signed char *kind)
 {
 	const size_t nw = a->nw;
 
+	for (unsigned u = 0; u < 256; u++)
+		a->side[u] = (unsigned char)re_side((unsigned char)u);
 	a->P = xcalloc(nw, sizeof(uint64_t));
 	a->A = xcalloc(RE_NCTX * nw, sizeof(uint64_t));
 	for (size_t s = 1; s < a->nstate; s++) {
@@ -1343,18 +1345,16 @@ re_scan_as1_g(const struct re_nfa *a, long k, const unsigned char *text,
 {
 	const size_t rows = (size_t)k + 1;
 	const uint64_t *T = a->T, *B = a->B, P = a->P[0], fin = a->final[0];
+	const uint64_t init = !a->bol;
 	uint64_t R[rows], TR[rows];
-	size_t ls = from;
-	int before = RE_EDGE;
 
-	memset(R, 0, sizeof(R));
-	for (size_t i = from; i < to || ls < to; i++) {
-		const int end = i == to || text[i] == eol;
-		const uint64_t A = a->A[before * 3 + (end ? RE_EDGE :
-		    re_side(text[i]))], init = !a->bol || i == ls;
+	for (size_t ls = from; ls < to;) {
+		/* the record's start: a boundary after its edge */
+		int after = text[ls] == eol ? RE_EDGE : re_side(text[ls]);
+		uint64_t A = a->A[RE_EDGE * 3 + after], x;
 		for (size_t j = 0; j < rows; j++) {
-			uint64_t r = R[j] | init | (j > 0 ? TR[j - 1] & P : 0);
-			uint64_t tr = follow1(T, r, G), x;
+			uint64_t r = 1 | (j > 0 ? TR[j - 1] & P : 0);
+			uint64_t tr = follow1(T, r, G);
 			while ((x = tr & A & ~r) != 0) {
 				r |= x;
 				tr |= follow1(T, x, G);
@@ -1362,24 +1362,35 @@ re_scan_as1_g(const struct re_nfa *a, long k, const unsigned char *text,
 			R[j] = r;
 			TR[j] = tr;
 		}
-		if ((R[k] & fin) && (!a->eol || end)) {
-			size_t at = i > ls ? i - 1 : i;
-			if (at >= warm)
-				hit(bitmap, at - warm);
+		if ((R[k] & fin) && (!a->eol || after == RE_EDGE) && ls >= warm)
+			hit(bitmap, ls - warm);
+		size_t i = ls;
+		/* each unit read, then the boundary after it closed */
+		for (; i < to && text[i] != eol; i++) {
+			const int before = after;
+			after = i + 1 == to || text[i + 1] == eol ? RE_EDGE :
+			    a->side[text[i + 1]];
+			A = a->A[before * 3 + after];
+			const uint64_t Bc = B[text[i]];
+			uint64_t pr = 0, ptr = 0, ntr = 0;
+			for (size_t j = 0; j < rows; j++) {
+				uint64_t r = (TR[j] & Bc) | pr | ((ptr | ntr) &
+				    P) | init;
+				uint64_t tr = follow1(T, r, G);
+				while ((x = tr & A & ~r) != 0) {
+					r |= x;
+					tr |= follow1(T, x, G);
+				}
+				pr = R[j];
+				ptr = TR[j];
+				R[j] = r;
+				TR[j] = ntr = tr;
+			}
+			if ((R[k] & fin) && (!a->eol || after == RE_EDGE) &&
+			    i >= warm)
+				hit(bitmap, i - warm);
 		}
-		if (i == to)
-			break;
-		if (end) {
-			ls = i + 1;
-			before = RE_EDGE;
-			memset(R, 0, sizeof(R));
-			continue;
-		}
-		const uint64_t Bc = B[text[i]];
-		for (size_t j = rows - 1; j > 0; j--)
-			R[j] = (TR[j] & Bc) | R[j - 1] | (TR[j - 1] & P);
-		R[0] = TR[0] & Bc;
-		before = re_side(text[i]);
+		ls = i + 1;
 	}
 }
 

@@ -78,6 +78,7 @@ struct re_nfa {
 	uint64_t	*P;		/* the states that read a unit */
 	uint64_t	*A;		/* A[ctx * nw]: the assertion states
 					 * that hold in context ctx */
+	unsigned char	 side[256];	/* re_side(u) */
 	unsigned char	*seg;		/* the literal runs every word holds,
 					 * in order, one after the other
 					 * (the prefilter; NULL with -i) */
