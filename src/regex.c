@@ -1529,6 +1529,35 @@ pieces(const struct re_nfa *a, long k, unsigned char eol, size_t *at,
 }
 
 /*
+ * re_scan of an automaton anchored by a leading ^ or a trailing $ whose
+ * words are at most maxlen long: a match is at most maxlen + k units long,
+ * so only the first (^) or the last ($) maxlen + k units of each record
+ * can hold one (both: only records that short); a ^ window reads one unit
+ * more (an empty match is seen at the record start so).  Not with
+ * assertion states (a window's first unit would lose the context before
+ * it).
+ */
+static void
+re_scan_window(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	const size_t W = a->maxlen + (size_t)k;
+
+	for (size_t ls = from; ls < to;) {
+		const unsigned char *p = memchr(text + ls, eol, to - ls);
+		size_t e = p != NULL ? (size_t)(p - text) : to;
+		size_t end = e < to ? e + 1 : to;
+		if (e - ls <= W)
+			re_scan_all(a, k, text, ls, end, warm, eol, bitmap);
+		else if (!a->eol)
+			re_scan_all(a, k, text, ls, ls + W + 1, warm, eol, bitmap);
+		else if (!a->bol)
+			re_scan_all(a, k, text, e - W, end, warm, eol, bitmap);
+		ls = end;
+	}
+}
+
+/*
  * re_scan with the prefilter: only the records holding one of the pieces
  * exactly go through the automaton.  When they turn out to be most of the
  * text, the rest is scanned whole.
@@ -1540,6 +1569,11 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
 	size_t at[RE_MAXPIECES], next[RE_MAXPIECES], np, plen = 0;
 	size_t pos = from, scanned = 0;
 
+	if (k >= 0 && (a->bol || a->eol) && a->nassert == 0 &&
+	    a->maxlen < SIZE_MAX / 2 && a->maxlen + (size_t)k < 4096) {
+		re_scan_window(a, k, text, from, to, warm, eol, bitmap);
+		return;
+	}
 	if (k < 0 || (np = pieces(a, k, eol, at, &plen)) == 0) {
 		re_scan_all(a, k, text, from, to, warm, eol, bitmap);
 		return;
