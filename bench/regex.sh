@@ -3,6 +3,7 @@
 # tre-agrep, ugrep -Z and agrep 3.0 (glimpse), in one run.
 #
 #   BENCH_REGEX_N=60 (the Bible x N; 60 is 258 MB), BENCH_RUNS=3,
+#   BENCH_BIN=./agrep-gpu (a copy leaves the tree free to be rebuilt),
 #   BENCH_DIR=bench/data, OUT=bench/RESULTS-regex.md (written, and printed)
 #
 # Each case is an extended expression (classes, ?, *, +, alternation,
@@ -11,9 +12,11 @@
 # ugrep -Z and agrep 3.0 run over the Bible x N; tre-agrep, about 100x
 # slower, over the Bible once (4.3 MB), beside agrep-gpu over the same
 # file: its rate is compared with ours over the big file, its lines with
-# ours over the small one.  Time: hyperfine's median of BENCH_RUNS runs,
-# output to a pipe (grep and ugrep stop at the first match when it goes to
-# /dev/null).  Lines: -c of one more run.  ugrep -Z is inexact (it never
+# ours over the small one.  Time: hyperfine's median wall time of
+# BENCH_RUNS runs and their mean CPU time (user + system), output to a pipe
+# (grep and ugrep stop at the first match when it goes to /dev/null); the
+# ratios are of CPU times, agrep-gpu -j1's against the peers' (one thread
+# each), which other jobs on a shared machine disturb less than wall time.  Lines: -c of one more run.  ugrep -Z is inexact (it never
 # edits the first character, and more): its lines are printed beside ours.
 # agrep 3.0 takes a subset of the syntax (no ? + \< \>, anchors only at the
 # ends): where it has none, the column says "-"; where an expression can be
@@ -24,7 +27,7 @@ OUT=${OUT:-bench/RESULTS-regex.md}
 RUNS=${BENCH_RUNS:-3}
 N=${BENCH_REGEX_N:-60}
 D=${BENCH_DIR:-bench/data}
-B=$PWD/agrep-gpu
+B=${BENCH_BIN:-$PWD/agrep-gpu}
 for t in hyperfine tre-agrep ugrep agrep bible; do
 	command -v $t >/dev/null || { echo "regex.sh: needs $t"; exit 1; }
 done
@@ -42,12 +45,17 @@ SN=$(stat -c %s "$KN")
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# secs CMD: hyperfine's median seconds of CMD (a string), output to a pipe
+# secs CMD: hyperfine's median wall seconds of CMD (a string), output to
+# a pipe; its mean CPU seconds (user + system) into $TMP/cpu
 secs() {
 	hyperfine -N -i --style none --output=pipe --warmup 0 --runs "$RUNS" \
 	    --export-csv "$TMP/hf.csv" -- "$1" >/dev/null 2>&1 || true
-	awk -F, 'NR == 2 { printf "%.3f", $(NF - 4) }' "$TMP/hf.csv"  # (the command may hold commas)
+	# (fields from the end: the command may hold commas)
+	awk -F, 'NR == 2 { printf "%.3f", $(NF - 3) + $(NF - 2) }' \
+	    "$TMP/hf.csv" > "$TMP/cpu"
+	awk -F, 'NR == 2 { printf "%.3f", $(NF - 4) }' "$TMP/hf.csv"
 }
+cpu() { cat "$TMP/cpu"; }
 # count CMD: the number CMD (a -c run) prints, or "err"
 count() {
 	local c
@@ -80,14 +88,16 @@ EOF
 	echo
 	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)," \
 	    "host level $("$B" --list-devices 2>/dev/null | sed -n 's/^host: \([a-z0-9]*\).*/\1/p'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')."
-	echo "The Bible x$N ($((SN / 1000000)) MB) in the page cache; median of $RUNS runs"
-	echo "(hyperfine, output to a pipe), seconds (MB/s); agrep-gpu with its default"
-	echo "threads (both cores) and with -j1 (one thread), the peers as they run (one"
-	echo "thread each over one file). Lines: -c. tre-agrep over the"
-	echo "Bible once ($((S1 / 1000000)) MB): its rate, and its lines beside agrep-gpu's over that file."
-	echo "x: the peer's time over agrep-gpu's, both cores (tre-agrep: agrep-gpu's rate over its rate)."
+	echo "Load average at the start: $(cut -d' ' -f1-3 /proc/loadavg) (other jobs share the machine)."
+	echo "The Bible x$N ($((SN / 1000000)) MB) in the page cache; $RUNS runs each (hyperfine,"
+	echo "output to a pipe). agrep-gpu: median wall seconds with its default threads"
+	echo "(both cores), then CPU seconds (user + system, mean) with -j1 (one thread) and"
+	echo "MB/s of CPU; the peers (one thread each over one file): CPU seconds (MB/s)."
+	echo "Lines: -c. tre-agrep over the Bible once ($((S1 / 1000000)) MB): its CPU seconds (MB/s), and"
+	echo "its lines beside agrep-gpu's over that file. x: the peer's CPU seconds over"
+	echo "agrep-gpu -j1's (tre-agrep: agrep-gpu -j1's MB/s over its MB/s)."
 	echo
-	echo "| expression | k | agrep-gpu | -j1 | lines | ugrep -Z | lines | x | agrep 3.0 | lines | x | tre-agrep (x1) | lines x1 (ours) | x |"
+	echo "| expression | k | agrep-gpu wall | -j1 CPU | lines | ugrep -Z | lines | x | agrep 3.0 | lines | x | tre-agrep (x1) | lines x1 (ours) | x |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } > "$TMP/out"
 cat "$TMP/out"
@@ -95,27 +105,31 @@ cat "$TMP/out"
 while IFS=$'\t' read -r e ae; do
 	for k in 1 2 3; do
 		ours="$B -c -E -k$k $(q "$e") $KN"
-		t0=$(secs "$ours")
-		tj=$(secs "$B -j1 -c -E -k$k $(q "$e") $KN")
+		w0=$(secs "$ours")
+		secs "$B -j1 -c -E -k$k $(q "$e") $KN" >/dev/null
+		t0=$(cpu)
 		l0=$(count "$ours")
 		ug="ugrep -c -E -Z$k $(q "$e") $KN"
-		t1=$(secs "$ug")
+		secs "$ug" >/dev/null
+		t1=$(cpu)
 		l1=$(count "$ug")
 		if [ "$ae" = - ]; then
 			acol="- | - | -"
 		else
 			ag="agrep -c -$k $(q "$ae") $KN"
-			t2=$(secs "$ag")
+			secs "$ag" >/dev/null
+			t2=$(cpu)
 			l2=$(count "$ag")
 			acol="$t2 ($(rate "$SN" "$t2")) | $l2 | $(ratio "$t2" "$t0")"
 		fi
 		tre="tre-agrep -c -E $k -e $(q "$e") $K1"
-		t3=$(secs "$tre")
+		secs "$tre" >/dev/null
+		t3=$(cpu)
 		l3=$(count "$tre")
 		l4=$(count "$B -c -E -k$k $(q "$e") $K1")
 		r0=$(rate "$SN" "$t0")
 		r3=$(rate "$S1" "$t3")
-		line="| \`$e\` | $k | $t0 ($r0) | $tj | $l0 | $t1 ($(rate "$SN" "$t1")) | $l1 | $(ratio "$t1" "$t0") | $acol | $t3 ($r3) | $l3 ($l4) | $(ratio "$r0" "$r3") |"
+		line="| \`$e\` | $k | $w0 | $t0 ($r0) | $l0 | $t1 ($(rate "$SN" "$t1")) | $l1 | $(ratio "$t1" "$t0") | $acol | $t3 ($r3) | $l3 ($l4) | $(ratio "$r0" "$r3") |"
 		echo "$line" | tee -a "$TMP/out"
 	done
 done < "$TMP/cases"
