@@ -1253,70 +1253,123 @@ follow1(const uint64_t *T, uint64_t D, const int G)
 	return out;
 }
 
-/* re_scan for an automaton of one word: the same steps on registers;
- * G, the groups of 8 states, a constant in each copy (re_scan1). */
+/* One unit text[i] of re_scan1_g's scan, on rows R (R0: a record's start;
+ * *ls the start of the current record, to the end of the range).  G and K
+ * are constants, as re_scan1_g says. */
 static inline __attribute__((always_inline)) void
-re_scan1_g(const struct re_nfa *a, long k, const unsigned char *text,
-    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
-    const int G)
+step1(const struct re_nfa *a, const unsigned char *text, size_t i, size_t to,
+    size_t warm, unsigned char eol, uint64_t *bitmap, const int G,
+    const long K, uint64_t *R, const uint64_t *R0, size_t *ls)
 {
-	const size_t rows = (size_t)k + 1;
 	const uint64_t init = a->bol ? 0 : 1, fin = a->final[0];
-	const uint64_t *T = a->T, *B = a->B;
-	uint64_t R[rows], R0[rows];
-	size_t ls = from;
+	const uint64_t *T = a->T;
+	const unsigned char c = text[i];
 
-	R0[0] = 1;
-	for (size_t j = 1; j < rows; j++)
-		R0[j] = R0[j - 1] | follow1(T, R0[j - 1], G);
-	memcpy(R, R0, sizeof(R));
-	if (!a->eol && ls < to && ls >= warm && (R[k] & fin))
-		hit(bitmap, ls - warm);
-	for (size_t i = from; i < to; i++) {
-		const unsigned char c = text[i];
-		if (c == eol) {
-			size_t at = i > ls ? i - 1 : i;
-			if (a->eol && at >= warm && (R[k] & fin))
-				hit(bitmap, at - warm);
-			ls = i + 1;
-			memcpy(R, R0, sizeof(R));
-			if (!a->eol && ls < to && ls >= warm && (R[k] & fin))
-				hit(bitmap, ls - warm);
-			continue;
-		}
-		const uint64_t Bc = B[c];
-		uint64_t tprev = follow1(T, R[0], G);
-		uint64_t prev = R[0], nprev = (tprev & Bc) | init;
-		R[0] = nprev;
-		for (size_t j = 1; j < rows; j++) {
-			uint64_t r = R[j], t = follow1(T, r, G);
-			uint64_t n = (t & Bc) | prev | tprev | nprev |
-			    follow1(T, nprev, G) | init;
-			prev = r;
-			tprev = t;
-			R[j] = nprev = n;
-		}
-		if (!a->eol && i >= warm && (R[k] & fin))
-			hit(bitmap, i - warm);
+	if (c == eol) {
+		size_t at = i > *ls ? i - 1 : i;
+		if (a->eol && at >= warm && (R[K] & fin))
+			hit(bitmap, at - warm);
+		*ls = i + 1;
+		for (long j = 0; j <= K; j++)
+			R[j] = R0[j];
+		if (!a->eol && *ls < to && *ls >= warm && (R[K] & fin))
+			hit(bitmap, *ls - warm);
+		return;
 	}
-	if (a->eol && ls < to && to - 1 >= warm && (R[k] & fin))
-		hit(bitmap, to - 1 - warm);
+	const uint64_t Bc = a->B[c];
+	uint64_t tprev = follow1(T, R[0], G);
+	uint64_t prev = R[0], nprev = (tprev & Bc) | init;
+	R[0] = nprev;
+	for (long j = 1; j <= K; j++) {
+		uint64_t r = R[j], t = follow1(T, r, G);
+		uint64_t n = (t & Bc) | prev | tprev | nprev |
+		    follow1(T, nprev, G) | init;
+		prev = r;
+		tprev = t;
+		R[j] = nprev = n;
+	}
+	if (!a->eol && i >= warm && (R[K] & fin))
+		hit(bitmap, i - warm);
 }
 
-static void
+/* The rows at a record's start into R0 and R; the hit of an empty match
+ * there (when the record at ls, before to, has one). */
+static inline __attribute__((always_inline)) void
+start1(const struct re_nfa *a, size_t ls, size_t to, size_t warm,
+    uint64_t *bitmap, const int G, const long K, uint64_t *R, uint64_t *R0)
+{
+	R0[0] = 1;
+	for (long j = 1; j <= K; j++)
+		R0[j] = R0[j - 1] | follow1(a->T, R0[j - 1], G);
+	for (long j = 0; j <= K; j++)
+		R[j] = R0[j];
+	if (!a->eol && ls < to && ls >= warm && (R[K] & a->final[0]))
+		hit(bitmap, ls - warm);
+}
+
+/* re_scan for an automaton of one word: the same steps on registers;
+ * G, the groups of 8 states, a constant in each copy (re_scan1), and so
+ * is K, the errors.  The range is cut in two at a record start, and the
+ * two halves are scanned side by side (each unit's steps wait on the
+ * lookups of the one before: two chains keep the core busier). */
+static inline __attribute__((always_inline)) void
+re_scan1_g(const struct re_nfa *a, const unsigned char *text, size_t from,
+    size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    const int G, const long K)
+{
+	uint64_t R[K + 1], R0[K + 1], S[K + 1], S0[K + 1];
+	const unsigned char *m = to - from < 256 ? NULL :
+	    memchr(text + (from + to) / 2, eol, to - (from + to) / 2);
+	size_t mid = m != NULL ? (size_t)(m - text) + 1 : to;
+	size_t ls = from, ms = mid, i = from, j = mid;
+
+	start1(a, from, mid, warm, bitmap, G, K, R, R0);
+	start1(a, mid, to, warm, bitmap, G, K, S, S0);
+	for (; i < mid && j < to; i++, j++) {
+		step1(a, text, i, mid, warm, eol, bitmap, G, K, R, R0, &ls);
+		step1(a, text, j, to, warm, eol, bitmap, G, K, S, S0, &ms);
+	}
+	for (; i < mid; i++)
+		step1(a, text, i, mid, warm, eol, bitmap, G, K, R, R0, &ls);
+	for (; j < to; j++)
+		step1(a, text, j, to, warm, eol, bitmap, G, K, S, S0, &ms);
+	/* (the first half ends after a terminator: nothing is left open) */
+	if (a->eol && ms < to && to - 1 >= warm && (S[K] & a->final[0]))
+		hit(bitmap, to - 1 - warm);
+	if (a->eol && ls < mid && mid - 1 >= warm && (R[K] & a->final[0]))
+		hit(bitmap, mid - 1 - warm);
+}
+
+/* re_scan1_g for one word, k a constant where it is 0 to 3; 0, or -1
+ * for another k. */
+static int
 re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
     size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
 {
-	switch (a->ngroups) {
-	case 1: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 1); break;
-	case 2: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 2); break;
-	case 3: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 3); break;
-	case 4: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 4); break;
-	case 5: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 5); break;
-	case 6: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 6); break;
-	case 7: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 7); break;
-	default: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 8); break;
+#define RE_SCAN1_K(G)							\
+	switch (k) {							\
+	case 0: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 0);	\
+		break;							\
+	case 1: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 1);	\
+		break;							\
+	case 2: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 2);	\
+		break;							\
+	case 3: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 3);	\
+		break;							\
+	default: return -1;						\
 	}
+	switch (a->ngroups) {
+	case 1: RE_SCAN1_K(1); break;
+	case 2: RE_SCAN1_K(2); break;
+	case 3: RE_SCAN1_K(3); break;
+	case 4: RE_SCAN1_K(4); break;
+	case 5: RE_SCAN1_K(5); break;
+	case 6: RE_SCAN1_K(6); break;
+	case 7: RE_SCAN1_K(7); break;
+	default: RE_SCAN1_K(8); break;
+	}
+#undef RE_SCAN1_K
+	return 0;
 }
 
 
@@ -1623,10 +1676,9 @@ re_scan_all(const struct re_nfa *a, long k, const unsigned char *text,
 			re_scan_as(a, k, text, from, to, warm, eol, bitmap);
 		return;
 	}
-	if (nw == 1 && k >= 0 && k <= RE_MAXK) {
-		re_scan1(a, k, text, from, to, warm, eol, bitmap);
+	if (nw == 1 && k >= 0 && re_scan1(a, k, text, from, to, warm, eol,
+	    bitmap) == 0)
 		return;
-	}
 	const uint64_t init = a->bol ? 0 : 1;
 	uint64_t *R = xcalloc(2 * rows * nw + 3 * nw, sizeof(uint64_t));
 	uint64_t *N = R + rows * nw, *tprev = N + rows * nw,
