@@ -1014,6 +1014,35 @@ assertions(struct re_nfa *a, const signed char *kind)
 	}
 }
 
+static inline void follow_of(const struct re_nfa *, const uint64_t *,
+    uint64_t *);
+
+/*
+ * For a one-word automaton with assertions: a->TC[(ctx * ngroups + g) *
+ * 256 + v], the states that follow the states of group g in v, or the
+ * assertions that hold in context ctx and can be reached from them through
+ * such assertions (so T of a set closed under them, in one lookup a group).
+ */
+static void
+closed_tables(struct re_nfa *a)
+{
+	const size_t G = a->ngroups;
+
+	a->TC = xcalloc(RE_NCTX * G * 256, sizeof(uint64_t));
+	for (int ctx = 0; ctx < RE_NCTX; ctx++)
+		for (size_t g = 0; g < G; g++)
+			for (unsigned v = 1; v < 256; v++) {
+				uint64_t d = (uint64_t)v << (8 * g), t, x;
+				for (;;) {
+					follow_of(a, &d, &t);
+					if ((x = t & a->A[ctx] & ~d) == 0)
+						break;
+					d |= x;
+				}
+				a->TC[(ctx * G + g) * 256 + v] = t;
+			}
+}
+
 /* Builds the automaton of the tree at root. */
 static struct re_nfa *
 build_nfa(struct parser *p, int root, int bol, int eol)
@@ -1071,6 +1100,8 @@ build_nfa(struct parser *p, int root, int bol, int eol)
 					t[w] |= a->follow[s * nw + w];
 			}
 		}
+	if (nw == 1 && a->nassert > 0)
+		closed_tables(a);
 	return a;
 }
 
@@ -1161,6 +1192,7 @@ re_nfa_free(struct re_nfa *a)
 	free(a->seglen);
 	free(a->P);
 	free(a->A);
+	free(a->TC);
 	free(a);
 }
 
@@ -1389,78 +1421,134 @@ re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
  * (a match; an inserted text unit; a substitution).  T is a union of
  * lookups, so T[r | x] = T[r] | T[x]: a closure step looks up x only.
  * G: the groups of 8 states of a one-word automaton, a constant in each
- * copy (re_scan_as1).
+ * copy (re_scan_as1), as is K, its errors (k <= 3; re_scan_as otherwise).
  */
-static inline __attribute__((always_inline)) void
-re_scan_as1_g(const struct re_nfa *a, long k, const unsigned char *text,
-    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
-    const int G)
-{
-	const size_t rows = (size_t)k + 1;
-	const uint64_t *T = a->T, *B = a->B, P = a->P[0], fin = a->final[0];
-	const uint64_t init = !a->bol;
-	uint64_t R[rows], TR[rows];
+/* One assertion scan's state: the rows, T of them, the side of the unit
+ * after the current boundary, the start of the current record. */
+struct as1 {
+	uint64_t	R[4], TR[4];
+	int		after;
+	size_t		ls;
+};
 
-	for (size_t ls = from; ls < to;) {
-		/* the record's start: a boundary after its edge */
-		int after = text[ls] == eol ? RE_EDGE : re_side(text[ls]);
-		uint64_t A = a->A[RE_EDGE * 3 + after], x;
-		for (size_t j = 0; j < rows; j++) {
-			uint64_t r = 1 | (j > 0 ? TR[j - 1] & P : 0);
-			uint64_t tr = follow1(T, r, G);
-			while ((x = tr & A & ~r) != 0) {
-				r |= x;
-				tr |= follow1(T, x, G);
-			}
-			R[j] = r;
-			TR[j] = tr;
-		}
-		if ((R[k] & fin) && (!a->eol || after == RE_EDGE) && ls >= warm)
-			hit(bitmap, ls - warm);
-		size_t i = ls;
-		/* each unit read, then the boundary after it closed */
-		for (; i < to && text[i] != eol; i++) {
-			const int before = after;
-			after = i + 1 == to || text[i + 1] == eol ? RE_EDGE :
-			    a->side[text[i + 1]];
-			A = a->A[before * 3 + after];
-			const uint64_t Bc = B[text[i]];
-			uint64_t pr = 0, ptr = 0, ntr = 0;
-			for (size_t j = 0; j < rows; j++) {
-				uint64_t r = (TR[j] & Bc) | pr | ((ptr | ntr) &
-				    P) | init;
-				uint64_t tr = follow1(T, r, G);
-				while ((x = tr & A & ~r) != 0) {
-					r |= x;
-					tr |= follow1(T, x, G);
-				}
-				pr = R[j];
-				ptr = TR[j];
-				R[j] = r;
-				TR[j] = ntr = tr;
-			}
-			if ((R[k] & fin) && (!a->eol || after == RE_EDGE) &&
-			    i >= warm)
-				hit(bitmap, i - warm);
-		}
-		ls = i + 1;
+/* Closes the boundary before text[at], the start of a record (re_scan_as1_g),
+ * and sets the hit of an empty match there. */
+static inline __attribute__((always_inline)) void
+as1_start(const struct re_nfa *a, const unsigned char *text, size_t at,
+    size_t warm, unsigned char eol, uint64_t *bitmap, const int G,
+    const long K, struct as1 *q)
+{
+	const uint64_t P = a->P[0];
+
+	q->ls = at;
+	q->after = text[at] == eol ? RE_EDGE : a->side[text[at]];
+	const int ctx = RE_EDGE * 3 + q->after;
+	const uint64_t A = a->A[ctx], *T = a->TC + (size_t)ctx * G * 256;
+	for (long j = 0; j <= K; j++) {
+		uint64_t r = 1 | (j > 0 ? q->TR[j - 1] & P : 0);
+		uint64_t tr = follow1(T, r, G);
+		q->R[j] = r | (tr & A);
+		q->TR[j] = tr;
 	}
+	if ((q->R[K] & a->final[0]) && (!a->eol || q->after == RE_EDGE) &&
+	    at >= warm)
+		hit(bitmap, at - warm);
 }
 
-static void
+/* Reads text[i] (before to) and closes the boundary after it; a
+ * terminator starts the next record instead. */
+static inline __attribute__((always_inline)) void
+as1_step(const struct re_nfa *a, const unsigned char *text, size_t i,
+    size_t to, size_t warm, unsigned char eol, uint64_t *bitmap, const int G,
+    const long K, struct as1 *q)
+{
+	const uint64_t P = a->P[0];
+
+	if (text[i] == eol) {
+		if (i + 1 < to)
+			as1_start(a, text, i + 1, warm, eol, bitmap, G, K, q);
+		return;
+	}
+	const int before = q->after;
+	q->after = i + 1 == to || text[i + 1] == eol ? RE_EDGE :
+	    a->side[text[i + 1]];
+	const int ctx = before * 3 + q->after;
+	const uint64_t A = a->A[ctx], Bc = a->B[text[i]];
+	const uint64_t *T = a->TC + (size_t)ctx * G * 256;
+	uint64_t pr = 0, ptr = 0, ntr = 0;
+	for (long j = 0; j <= K; j++) {
+		uint64_t r = (q->TR[j] & Bc) | pr | ((ptr | ntr) & P) |
+		    !a->bol;
+		uint64_t tr = follow1(T, r, G);
+		r |= tr & A;
+		pr = q->R[j];
+		ptr = q->TR[j];
+		q->R[j] = r;
+		q->TR[j] = ntr = tr;
+	}
+	if ((q->R[K] & a->final[0]) && (!a->eol || q->after == RE_EDGE) &&
+	    i >= warm)
+		hit(bitmap, i - warm);
+}
+
+/* The scan with assertions for one word and k = K <= 3: the two halves
+ * of the range (cut at a record start) side by side, as re_scan1_g. */
+static inline __attribute__((always_inline)) void
+re_scan_as1_g(const struct re_nfa *a, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    const int G, const long K)
+{
+	struct as1 q, u;
+	const unsigned char *m = to - from < 256 ? NULL :
+	    memchr(text + (from + to) / 2, eol, to - (from + to) / 2);
+	size_t mid = m != NULL && m + 1 < text + to ? (size_t)(m - text) + 1 :
+	    to, i = from, j = mid;
+
+	if (from >= to)
+		return;
+	memset(&u, 0, sizeof(u));
+	as1_start(a, text, from, warm, eol, bitmap, G, K, &q);
+	if (mid < to)
+		as1_start(a, text, mid, warm, eol, bitmap, G, K, &u);
+	for (; i < mid && j < to; i++, j++) {
+		as1_step(a, text, i, mid, warm, eol, bitmap, G, K, &q);
+		as1_step(a, text, j, to, warm, eol, bitmap, G, K, &u);
+	}
+	for (; i < mid; i++)
+		as1_step(a, text, i, mid, warm, eol, bitmap, G, K, &q);
+	for (; j < to; j++)
+		as1_step(a, text, j, to, warm, eol, bitmap, G, K, &u);
+}
+
+/* re_scan_as1_g, K = k; 0, or -1 where k > 3. */
+static int
 re_scan_as1(const struct re_nfa *a, long k, const unsigned char *text,
     size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
 {
-	switch (a->ngroups) {
-	case 1: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 1); break;
-	case 2: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 2); break;
-	case 3: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 3); break;
-	case 4: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 4); break;
-	case 5: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 5); break;
-	case 6: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 6); break;
-	case 7: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 7); break;
-	default: re_scan_as1_g(a, k, text, from, to, warm, eol, bitmap, 8); break;
+#define RE_SCAN_AS1_K(G)						\
+	switch (k) {							\
+	case 0: re_scan_as1_g(a, text, from, to, warm, eol, bitmap, G, 0); \
+		break;							\
+	case 1: re_scan_as1_g(a, text, from, to, warm, eol, bitmap, G, 1); \
+		break;							\
+	case 2: re_scan_as1_g(a, text, from, to, warm, eol, bitmap, G, 2); \
+		break;							\
+	case 3: re_scan_as1_g(a, text, from, to, warm, eol, bitmap, G, 3); \
+		break;							\
+	default: return -1;						\
 	}
+	switch (a->ngroups) {
+	case 1: RE_SCAN_AS1_K(1); break;
+	case 2: RE_SCAN_AS1_K(2); break;
+	case 3: RE_SCAN_AS1_K(3); break;
+	case 4: RE_SCAN_AS1_K(4); break;
+	case 5: RE_SCAN_AS1_K(5); break;
+	case 6: RE_SCAN_AS1_K(6); break;
+	case 7: RE_SCAN_AS1_K(7); break;
+	default: RE_SCAN_AS1_K(8); break;
+	}
+#undef RE_SCAN_AS1_K
+	return 0;
 }
 
 /* Row j of R at a boundary of context ctx closed as re_scan_as1_g says,
@@ -1670,9 +1758,8 @@ re_scan_all(const struct re_nfa *a, long k, const unsigned char *text,
 	const size_t nw = a->nw, rows = (size_t)k + 1;
 
 	if (a->nassert > 0 && k >= 0 && k <= RE_MAXK) {
-		if (nw == 1)
-			re_scan_as1(a, k, text, from, to, warm, eol, bitmap);
-		else
+		if (nw > 1 || re_scan_as1(a, k, text, from, to, warm, eol,
+		    bitmap) == -1)
 			re_scan_as(a, k, text, from, to, warm, eol, bitmap);
 		return;
 	}

@@ -79,6 +79,9 @@ struct re_nfa {
 	uint64_t	*A;		/* A[ctx * nw]: the assertion states
 					 * that hold in context ctx */
 	unsigned char	 side[256];	/* re_side(u) */
+	uint64_t	*TC;		/* one word with assertions: T closed
+					 * under those of each context
+					 * (regex.c: closed_tables) */
 	unsigned char	*seg;		/* the literal runs every word holds,
 					 * in order, one after the other
 					 * (the prefilter; NULL with -i) */
