@@ -8,9 +8,13 @@
  * bytes over {a, b} (0 to 5 with -q), k = 0..2, each also anchored with ^,
  * $ and both; each text is one line of a file that holds them all.  A line
  * is selected by the engine when a hit lies in it; by the oracle when its
- * least cost is <= k.  Then SEEDS random expressions (classes, ., ?, *, +,
- * {m,n}, |, groups, anchors) over random lines of {a, b, c}, some with
- * literal runs long enough for re_scan's prefilter.  Expressions
+ * least cost is <= k.  The same over the assertions: every expression of 1
+ * to 4 tokens (3 with -q) from {a, space, \<, \>, \b, \B, ^, $, |, ?},
+ * every text of 0 to 6 bytes (4 with -q) over {a, space}.  Each expression
+ * is checked again as (EXPR|c{70}), an automaton of two words.  Then SEEDS
+ * random expressions (classes, ., ?, *, +, {m,n}, |, groups, anchors and
+ * word anchors anywhere) over random lines of {a, b, c, space, -}, some
+ * with literal runs long enough for re_scan's prefilter.  Expressions
  * that src/regex.c reads as literals or fixed classes are checked too: their
  * automaton is built by hand here (the tool runs them through Myers).
  * Last, the parser on random strings of syntax characters (20,000 with -q,
