@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/regex.sh: approximate regular expressions (issue 24) against
-# tre-agrep, ugrep -Z and agrep 3.0 (glimpse), in one run.
+# tre-agrep, ugrep -Z and agrep 3.0 (glimpse), in one run.  `make bench-regex`.
 #
 #   BENCH_REGEX_N=60 (the Bible x N; 60 is 258 MB), BENCH_RUNS=3,
 #   BENCH_BIN=./agrep-gpu (a copy leaves the tree free to be rebuilt),
@@ -129,7 +129,7 @@ while IFS=$'\t' read -r e ae; do
 		l4=$(count "$B -c -E -k$k $(q "$e") $K1")
 		r0=$(rate "$SN" "$t0")
 		r3=$(rate "$S1" "$t3")
-		line="| \`$e\` | $k | $w0 | $t0 ($r0) | $l0 | $t1 ($(rate "$SN" "$t1")) | $l1 | $(ratio "$t1" "$t0") | $acol | $t3 ($r3) | $l3 ($l4) | $(ratio "$r0" "$r3") |"
+		line="| \`${e//|/\\|}\` | $k | $w0 | $t0 ($r0) | $l0 | $t1 ($(rate "$SN" "$t1")) | $l1 | $(ratio "$t1" "$t0") | $acol | $t3 ($r3) | $l3 ($l4) | $(ratio "$r0" "$r3") |"
 		echo "$line" | tee -a "$TMP/out"
 	done
 done < "$TMP/cases"
