@@ -941,35 +941,90 @@ top_items(const struct parser *p, int n, int *items, size_t *ni)
 		items[(*ni)++] = n;
 }
 
+/* Appends the units of n, a concatenation of single units, to a->seg at
+ * *at; returns their number, or 0 (nothing kept) if n is not one. */
+static size_t
+units_of(const struct parser *p, int n, struct re_nfa *a, size_t *at)
+{
+	const struct node *x = &p->nd[n];
+	size_t l, r, start = *at;
+
+	if (x->op == N_CLASS && cls_count(&x->c) == 1) {
+		for (unsigned u = 0; u < 256; u++)
+			if (cls_has(&x->c, u))
+				a->seg[(*at)++] = (unsigned char)u;
+		return 1;
+	}
+	if (x->op != N_CAT || (l = units_of(p, x->a, a, at)) == 0)
+		return 0;
+	if ((r = units_of(p, x->b, a, at)) == 0) {
+		*at = start;
+		return 0;
+	}
+	return l + r;
+}
+
+/* Appends the alternatives under n (N_ALT nodes over concatenations of
+ * single units: (Abraham|Isaac|Jacob)) to a->seg and a->seglen; returns
+ * their number, or 0 (nothing kept) if one is no such string. */
+static size_t
+alt_strings(const struct parser *p, int n, struct re_nfa *a, size_t *at)
+{
+	const struct node *x = &p->nd[n];
+	size_t start = *at, nseg = a->nseg, l, r;
+
+	if (x->op != N_ALT) {
+		if ((l = units_of(p, n, a, at)) == 0)
+			return 0;
+		a->seglen[a->nseg++] = l;
+		return 1;
+	}
+	if ((l = alt_strings(p, x->a, a, at)) == 0 ||
+	    (r = alt_strings(p, x->b, a, at)) == 0) {
+		*at = start;
+		a->nseg = nseg;
+		return 0;
+	}
+	return l + r;
+}
+
 /*
- * The prefilter's material: the runs of single units in the top
- * concatenation (in "the (LORD|Lord)+ God", "the " and " God").  Every
- * word of the language holds them, disjoint and in order, so a match with
- * k edits holds one of k + 1 disjoint pieces of them exactly (re_scan).
+ * The prefilter's material, from the items of the top concatenation: the
+ * runs of single units (in "the (LORD|Lord)+ God", "the " and " God"),
+ * each a group of one string, and the alternations of strings ("(Abraham|
+ * Isaac|Jacob)'s"), each a group of its alternatives.  Every word of the
+ * language holds one string of each group, the groups disjoint and in
+ * order, so a match with k edits holds exactly one of k + 1 disjoint
+ * pieces of them, a piece being the same part of every string of a group
+ * (pieces, re_scan).  a->seglen: the strings' lengths; a->segalt: the
+ * strings of each group.
  */
 static void
 literal_runs(const struct parser *p, int root, struct re_nfa *a)
 {
 	int *items = xcalloc(p->nn + 1, sizeof(int));
-	size_t ni = 0, run = 0;
+	size_t ni = 0, run = 0, at = 0;
 
 	top_items(p, root, items, &ni);
-	a->seg = xmalloc(ni + 1);
-	a->seglen = xcalloc(ni + 1, sizeof(*a->seglen));
-	a->nseg = 0;
-	size_t at = 0;
+	a->seg = xmalloc(p->nn + 1);
+	a->seglen = xcalloc(p->nn + 1, sizeof(*a->seglen));
+	a->segalt = xcalloc(p->nn + 1, sizeof(*a->segalt));
+	a->nseg = a->ngrp = 0;
 	for (size_t i = 0; i <= ni; i++) {
 		const struct node *x = i < ni ? &p->nd[items[i]] : NULL;
 		if (x != NULL && x->op == N_CLASS && cls_count(&x->c) == 1) {
-			for (unsigned u = 0; u < 256; u++)
-				if (cls_has(&x->c, u))
-					a->seg[at++] = (unsigned char)u;
-			run++;
+			run += units_of(p, items[i], a, &at);
 			continue;
 		}
-		if (run > 0)
+		if (run > 0) {
 			a->seglen[a->nseg++] = run;
+			a->segalt[a->ngrp++] = 1;
+		}
 		run = 0;
+		size_t m;
+		if (x != NULL && x->op == N_ALT &&
+		    (m = alt_strings(p, items[i], a, &at)) > 0)
+			a->segalt[a->ngrp++] = m;
 	}
 	free(items);
 }
@@ -1190,6 +1245,7 @@ re_nfa_free(struct re_nfa *a)
 	free(a->T);
 	free(a->seg);
 	free(a->seglen);
+	free(a->segalt);
 	free(a->P);
 	free(a->A);
 	free(a->TC);
@@ -1631,37 +1687,58 @@ static void re_scan_all(const struct re_nfa *, long, const unsigned char *,
 #define RE_MINPIECE	3	/* the prefilter's shortest piece */
 #define RE_MAXPIECES	16
 
+/* The pieces of length len that group g (its strings from the o-th) gives:
+ * as many as its shortest string holds. */
+static size_t
+group_pieces(const struct re_nfa *a, size_t g, size_t o, size_t len)
+{
+	size_t n = SIZE_MAX;
+
+	for (size_t s = o; s < o + a->segalt[g]; s++)
+		if (a->seglen[s] / len < n)
+			n = a->seglen[s] / len;
+	return n;
+}
+
 /*
- * Cuts the literal runs into k + 1 disjoint pieces as long as they can be
- * (all of one length, at least RE_MINPIECE); returns their number (0: no
+ * Cuts the groups of literal strings into k + 1 disjoint pieces as long as
+ * they can be (all of one length, at least RE_MINPIECE), the groups of
+ * fewest strings first; returns the number of strings to look for (0: no
  * prefilter), their starts in a->seg in at[], their length in *plen.
  */
 static size_t
 pieces(const struct re_nfa *a, long k, unsigned char eol, size_t *at,
     size_t *plen)
 {
-	size_t want = (size_t)k + 1, best = 0;
+	size_t want = (size_t)k + 1, best = 0, n = 0;
 
 	if (a->seg == NULL || want > RE_MAXPIECES)
 		return 0;
-	for (size_t len = RE_MINPIECE;; len++) {
-		size_t n = 0, any = 0;
-		for (size_t s = 0; s < a->nseg; s++) {
-			n += a->seglen[s] / len;
-			any |= a->seglen[s] >= len;
-		}
-		if (n >= want)
+	for (size_t len = RE_MINPIECE; best + 1 == len || len == RE_MINPIECE;
+	    len++) {
+		size_t got = 0;
+		for (size_t g = 0, o = 0; g < a->ngrp; o += a->segalt[g++])
+			got += group_pieces(a, g, o, len);
+		if (got >= want)
 			best = len;
-		if (!any || n < want)
-			break;
 	}
 	if (best == 0)
 		return 0;
-	size_t n = 0, o = 0;
-	for (size_t s = 0; s < a->nseg && n < want; o += a->seglen[s++])
-		for (size_t i = 0; i + best <= a->seglen[s] && n < want;
-		    i += best)
-			at[n++] = o + i;
+	for (size_t m = 1, slots = 0; m <= RE_MAXPIECES && slots < want; m++)
+		for (size_t g = 0, o = 0; g < a->ngrp; o += a->segalt[g++]) {
+			if (a->segalt[g] != m)
+				continue;
+			size_t gp = group_pieces(a, g, o, best);
+			for (size_t j = 0; j < gp && slots < want; j++, slots++)
+				for (size_t s = o; s < o + m; s++) {
+					size_t off = 0;
+					for (size_t t = 0; t < s; t++)
+						off += a->seglen[t];
+					if (n == RE_MAXPIECES)
+						return 0;
+					at[n++] = off + j * best;
+				}
+		}
 	for (size_t i = 0; i < n; i++)
 		if (memchr(a->seg + at[i], eol, best) != NULL)
 			return 0;

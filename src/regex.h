@@ -85,8 +85,11 @@ struct re_nfa {
 	unsigned char	*seg;		/* the literal runs every word holds,
 					 * in order, one after the other
 					 * (the prefilter; NULL with -i) */
-	size_t		*seglen;
+	size_t		*seglen;	/* each string's length */
 	size_t		 nseg;
+	size_t		*segalt;	/* the strings of each group (1: a
+					 * run; more: alternatives) */
+	size_t		 ngrp;
 	size_t		 minlen;	/* the shortest word of the language */
 	size_t		 maxlen;	/* the longest, SIZE_MAX if none */
 };

@@ -242,7 +242,8 @@ setup() {
 	for e in 'colou?r' 'gr[ae]y' 'the (LORD|Lord) God' 'mercy.*ever' '^And' \
 	    'a[bc]+d' 'j[aeiou]*b' 'se(r|v)+ant' 'wh(o|ic)h?' 'L(ORD|ord) of h' \
 	    '(^And|LORD\.$)' 'Egypt|^And the' '(^|, )and the' 'th(e|at)($|,)' \
-	    '\<(the|that) \<L' '\<se(r|v)+an' '^\w+ \<s' '(\<b|d\>)'; do
+	    '\<(the|that) \<L' '\<se(r|v)+an' '^\w+ \<s' '(\<b|d\>)' \
+	    "(Abraham|Isaac|Jacob)'s (son|daughter|wife)s?" 'And (he|she|they) (said|spake) unto'; do
 		for k in 0 1 2; do
 			run agrep-gpu -E -k$k -c "$e" kjv
 			assert_output "$(tre-agrep -c -E $k -e "$e" kjv)"
