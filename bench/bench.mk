@@ -41,3 +41,9 @@ bench-pipeline: bench/bin/myers_ref $(BENCH_DEPS)
 .PHONY: bench-small
 bench-small: $(BENCH_DEPS)
 	bash bench/small.sh
+
+# Approximate regular expressions against tre-agrep, ugrep -Z and agrep 3.0
+# (bench/regex.sh; BENCH_REGEX_N, BENCH_RUNS, BENCH_BIN, OUT).
+.PHONY: bench-regex
+bench-regex: $(BENCH_DEPS)
+	bash bench/regex.sh

@@ -240,12 +240,16 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
 		p->str = src;
 		p->len = srclen;
 		p->re = a;
-		if ((!a->bol && !a->eol && a->minlen <= (size_t)ps->k) ||
-		    ps->k > RE_MAXK)
+		/* (an assertion may hold nowhere in a record: \<a with
+		 * k = 1 and a record of spaces) */
+		if ((!a->bol && !a->eol && a->nassert == 0 &&
+		    a->minlen <= (size_t)ps->k) || ps->k > RE_MAXK)
 			ps->all_lines = 1;
 		/* the warm-up a chunk needs (scan_pad): a match spans at
-		 * most maxlen + k units when the language is finite */
+		 * most maxlen + k units when the language is finite, and
+		 * an assertion looks at the unit before it */
 		size_t w = a->maxlen < a->nstate ? a->maxlen : a->nstate - 1;
+		w += a->nassert > 0;
 		if (w > ps->maxlen)
 			ps->maxlen = w;
 		re_result_free(&r);

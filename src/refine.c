@@ -181,8 +181,10 @@ backward(const struct pattern *p, const unsigned char *line, size_t from,
  * allowed start, that ends here in state s; st[s] its earliest start among
  * those of that cost.  A text byte moves along the automaton (a match, or
  * a substitution for 1), stays (an insertion, 1); a position may be
- * skipped (a deletion, 1: the closure below).  With first, ties extend the
- * end (so [0-9]+ takes the whole number).  Returns the cost; *end, *start.
+ * skipped (a deletion, 1: the closure below); an assertion state is
+ * entered where it holds, for nothing.  With first, ties extend the end
+ * of the same start (so [0-9]+ takes the whole number, and x*(b|a) in
+ * "ba" is "b", then "a", as grep -o says).  Returns the cost; *end, *start.
  */
 static int
 re_forward(const struct pattern *p, const unsigned char *line, size_t len,
@@ -196,6 +198,8 @@ re_forward(const struct pattern *p, const unsigned char *line, size_t len,
 
 #define FOLLOWS(s, t) (a->follow[(s) * nw + (t) / 64] >> ((t) % 64) & 1)
 #define IS_FINAL(s) (a->final[(s) / 64] >> ((s) % 64) & 1)
+#define READS(t) (a->P[(t) / 64] >> ((t) % 64) & 1)
+#define HOLDS(t) (A[(t) / 64] >> ((t) % 64) & 1)
 #define BETTER(c1, s1, c2, s2) ((c1) < (c2) || ((c1) == (c2) && (s1) < (s2)))
 	for (size_t s = 0; s < ns; s++) {
 		cost[s] = INF;
@@ -213,7 +217,7 @@ re_forward(const struct pattern *p, const unsigned char *line, size_t len,
 				if (cost[s] >= INF)
 					continue;
 				for (size_t t = 1; t < ns; t++) {
-					if (!FOLLOWS(s, t))
+					if (!FOLLOWS(s, t) || !READS(t))
 						continue;
 					int v = cost[s] + !(a->B[(size_t)c * nw +
 					    t / 64] >> (t % 64) & 1);
@@ -235,19 +239,26 @@ re_forward(const struct pattern *p, const unsigned char *line, size_t len,
 			cost[0] = 0;
 			st[0] = j;
 		}
-		/* Deletions: relax along follow until nothing changes. */
+		/* Deletions (1), and assertions that hold here (0): relax
+		 * along follow until nothing changes. */
+		const uint64_t *A = a->A + (size_t)((j == 0 ? RE_EDGE :
+		    re_side(line[j - 1])) * 3 + (j == len ? RE_EDGE :
+		    re_side(line[j]))) * nw;
 		for (int changed = 1; changed;) {
 			changed = 0;
 			for (size_t s = 0; s < ns; s++) {
 				if (cost[s] >= INF)
 					continue;
-				for (size_t t = 1; t < ns; t++)
-					if (FOLLOWS(s, t) && BETTER(cost[s] + 1,
-					    st[s], cost[t], st[t])) {
-						cost[t] = cost[s] + 1;
+				for (size_t t = 1; t < ns; t++) {
+					int d = READS(t) ? 1 : 0;
+					if (FOLLOWS(s, t) && (d || HOLDS(t)) &&
+					    BETTER(cost[s] + d, st[s], cost[t],
+					    st[t])) {
+						cost[t] = cost[s] + d;
 						st[t] = st[s];
 						changed = 1;
 					}
+				}
 			}
 		}
 		int fin = INF;
@@ -260,7 +271,8 @@ re_forward(const struct pattern *p, const unsigned char *line, size_t len,
 		if (first && best <= ps->k && fin > best)
 			break;
 		if (end_ok(line, len, j) && (!a->eol || j == len) &&
-		    (first ? fin <= best && fin < INF : fin < best)) {
+		    (fin < best || (first && fin == best && fin < INF &&
+		    fst == *start))) {
 			best = fin;
 			*end = j;
 			*start = fst;
@@ -270,6 +282,8 @@ re_forward(const struct pattern *p, const unsigned char *line, size_t len,
 	}
 #undef FOLLOWS
 #undef IS_FINAL
+#undef READS
+#undef HOLDS
 #undef BETTER
 	free(cost < nc ? cost : nc);
 	free(st < nst ? st : nst);

@@ -11,15 +11,24 @@
  *   - a small finite language without anchors (colou?r, (a|b)c): its
  *     words, at most RE_EXPAND_MAX, each a fixed sequence of classes (so
  *     each a Myers pattern, as with several -e);
- *   - anything else (*, +, ?, {m,n}, |, ^, $): the Glushkov automaton of
- *     the expression, run bit-parallel with k + 1 rows of states (Wu and
- *     Manber's agrep; Navarro and Raffinot's NR-grep), re_scan below,
- *     behind a prefilter on pieces of the literal runs every word holds.
+ *   - anything else (*, +, ?, {m,n}, |, ^, $, \<, \>, \b, \B): the
+ *     Glushkov automaton of the expression, run bit-parallel with k + 1
+ *     rows of states (Wu and Manber's agrep; Navarro and Raffinot's
+ *     NR-grep), re_scan below, behind a prefilter on pieces of the literal
+ *     runs every word holds.
  *
  * Approximate semantics (tre-agrep's -k): a record is selected when some
- * substring of it is within k edits of some word of the language.  ^ and $
- * are assertions on where that substring lies (record start, end); they
- * are taken only at the start and the end of the whole expression.
+ * substring of it is within k edits of some word of the language.  A
+ * leading ^ and a trailing $ of the whole expression say where that
+ * substring lies (record start, end: the scan's bol and eol).  Every other
+ * anchor (^ and $ elsewhere, \` and \' as they, \< \> \b \B) is a
+ * zero-width assertion: a state of its own in the automaton, entered
+ * without reading a unit, only at a text boundary where it holds (by the
+ * units on either side: re_side), for nothing, and never edited.  So an
+ * alignment of the substring with a word puts each assertion on the
+ * boundary between the text units around it, and that boundary must
+ * satisfy it (as TRE reads them; tests/reoracle.c is the same on a
+ * Thompson automaton).  Word characters are ASCII [_[:alnum:]], as \w.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +39,17 @@
 
 #define RE_DUP_MAX	32767	/* as glibc's */
 
-enum { N_EMPTY, N_CLASS, N_CAT, N_ALT, N_REP, N_BOL, N_EOL };
+/* N_BOL, N_EOL: ^ and $; N_ASSERT: another assertion (its kind in min) */
+enum { N_EMPTY, N_CLASS, N_CAT, N_ALT, N_REP, N_BOL, N_EOL, N_ASSERT };
+
+/* What an assertion state asserts. */
+enum { AS_BOL, AS_EOL, AS_WBEG, AS_WEND, AS_WB, AS_NWB };
 
 struct node {
 	int		 op;
 	int		 a, b;		/* children (N_CAT, N_ALT; N_REP: a) */
-	int		 min, max;	/* N_REP; max -1: no bound */
+	int		 min, max;	/* N_REP; max -1: no bound; N_ASSERT:
+					 * min is an AS_ kind */
 	struct re_class	 c;		/* N_CLASS */
 };
 
@@ -407,10 +421,13 @@ atom(struct parser *p, int start)
 		    "back-references (\\1 to \\9) are not supported");
 		return -1;
 	}
-	if (strchr("<>bB`'", u) != NULL) {
-		fail(p, "word and buffer anchors (\\<, \\>, \\b, \\B, \\`, "
-		    "\\') are not supported (-w selects words)");
-		return -1;
+	const char *as = u != '\0' ? strchr("`'<>bB", u) : NULL;
+	if (as != NULL) {
+		/* (\` and \' are the record's start and end, as grep
+		 * matches line by line) */
+		int n = node(p, N_ASSERT, -1, -1);
+		p->nd[n].min = (int)(as - "`'<>bB");
+		return n;
 	}
 	int n = escape_class(p, u);
 	if (n >= 0)
@@ -589,6 +606,9 @@ positions(const struct parser *p, int n)
 
 	switch (x->op) {
 	case N_CLASS:
+	case N_BOL:
+	case N_EOL:
+	case N_ASSERT:
 		return 1;
 	case N_CAT:
 	case N_ALT:
@@ -649,6 +669,7 @@ struct gl {
 	struct re_nfa	*a;
 	size_t		 npos;
 	struct re_class	*pcls;
+	signed char	*kind;		/* kind[s]: AS_ kind, or -1 */
 };
 
 struct glset {
@@ -720,9 +741,16 @@ glushkov(const struct parser *p, struct gl *g, int n, struct glset *out)
 
 	gs_new(out, nw);
 	switch (x->op) {
+	case N_BOL:
+	case N_EOL:
+	case N_ASSERT:
 	case N_CLASS: {
 		size_t s = ++g->npos;
-		g->pcls[s] = x->c;
+		if (x->op == N_CLASS)
+			g->pcls[s] = x->c;
+		else
+			g->kind[s] = (signed char)(x->op == N_BOL ? AS_BOL :
+			    x->op == N_EOL ? AS_EOL : x->min);
 		out->first[s / 64] |= (uint64_t)1 << (s % 64);
 		out->last[s / 64] |= (uint64_t)1 << (s % 64);
 		out->nullable = 0;
@@ -766,29 +794,9 @@ glushkov(const struct parser *p, struct gl *g, int n, struct glset *out)
 	}
 }
 
-/* Does the tree under n hold an anchor? */
-static int
-has_anchor(const struct parser *p, int n)
-{
-	const struct node *x = &p->nd[n];
-
-	switch (x->op) {
-	case N_BOL:
-	case N_EOL:
-		return 1;
-	case N_CAT:
-	case N_ALT:
-		return has_anchor(p, x->a) || has_anchor(p, x->b);
-	case N_REP:
-		return has_anchor(p, x->a);
-	default:
-		return 0;
-	}
-}
-
-/* Removes a leading ^ and a trailing $ of the whole expression; returns
- * the root, or -1 when an anchor is left elsewhere. */
-static int
+/* Removes a leading ^ and a trailing $ of the whole expression (the
+ * scan's bol and eol); those left elsewhere become assertion states. */
+static void
 strip_anchors(struct parser *p, int root, int *bol, int *eol)
 {
 	*bol = *eol = 0;
@@ -807,7 +815,6 @@ strip_anchors(struct parser *p, int root, int *bol, int *eol)
 		*bol = 1;
 		p->nd[n].op = N_EMPTY;
 	}
-	return has_anchor(p, root) ? -1 : root;
 }
 
 /* A set of words, each a sequence of classes (expand). */
@@ -934,37 +941,161 @@ top_items(const struct parser *p, int n, int *items, size_t *ni)
 		items[(*ni)++] = n;
 }
 
+/* Appends the units of n, a concatenation of single units, to a->seg at
+ * *at; returns their number, or 0 (nothing kept) if n is not one. */
+static size_t
+units_of(const struct parser *p, int n, struct re_nfa *a, size_t *at)
+{
+	const struct node *x = &p->nd[n];
+	size_t l, r, start = *at;
+
+	if (x->op == N_CLASS && cls_count(&x->c) == 1) {
+		for (unsigned u = 0; u < 256; u++)
+			if (cls_has(&x->c, u))
+				a->seg[(*at)++] = (unsigned char)u;
+		return 1;
+	}
+	if (x->op != N_CAT || (l = units_of(p, x->a, a, at)) == 0)
+		return 0;
+	if ((r = units_of(p, x->b, a, at)) == 0) {
+		*at = start;
+		return 0;
+	}
+	return l + r;
+}
+
+/* Appends the alternatives under n (N_ALT nodes over concatenations of
+ * single units: (Abraham|Isaac|Jacob)) to a->seg and a->seglen; returns
+ * their number, or 0 (nothing kept) if one is no such string. */
+static size_t
+alt_strings(const struct parser *p, int n, struct re_nfa *a, size_t *at)
+{
+	const struct node *x = &p->nd[n];
+	size_t start = *at, nseg = a->nseg, l, r;
+
+	if (x->op != N_ALT) {
+		if ((l = units_of(p, n, a, at)) == 0)
+			return 0;
+		a->seglen[a->nseg++] = l;
+		return 1;
+	}
+	if ((l = alt_strings(p, x->a, a, at)) == 0 ||
+	    (r = alt_strings(p, x->b, a, at)) == 0) {
+		*at = start;
+		a->nseg = nseg;
+		return 0;
+	}
+	return l + r;
+}
+
 /*
- * The prefilter's material: the runs of single units in the top
- * concatenation (in "the (LORD|Lord)+ God", "the " and " God").  Every
- * word of the language holds them, disjoint and in order, so a match with
- * k edits holds one of k + 1 disjoint pieces of them exactly (re_scan).
+ * The prefilter's material, from the items of the top concatenation: the
+ * runs of single units (in "the (LORD|Lord)+ God", "the " and " God"),
+ * each a group of one string, and the alternations of strings ("(Abraham|
+ * Isaac|Jacob)'s"), each a group of its alternatives.  Every word of the
+ * language holds one string of each group, the groups disjoint and in
+ * order, so a match with k edits holds exactly one of k + 1 disjoint
+ * pieces of them, a piece being the same part of every string of a group
+ * (pieces, re_scan).  a->seglen: the strings' lengths; a->segalt: the
+ * strings of each group.
  */
 static void
 literal_runs(const struct parser *p, int root, struct re_nfa *a)
 {
 	int *items = xcalloc(p->nn + 1, sizeof(int));
-	size_t ni = 0, run = 0;
+	size_t ni = 0, run = 0, at = 0;
 
 	top_items(p, root, items, &ni);
-	a->seg = xmalloc(ni + 1);
-	a->seglen = xcalloc(ni + 1, sizeof(*a->seglen));
-	a->nseg = 0;
-	size_t at = 0;
+	a->seg = xmalloc(p->nn + 1);
+	a->seglen = xcalloc(p->nn + 1, sizeof(*a->seglen));
+	a->segalt = xcalloc(p->nn + 1, sizeof(*a->segalt));
+	a->nseg = a->ngrp = 0;
 	for (size_t i = 0; i <= ni; i++) {
 		const struct node *x = i < ni ? &p->nd[items[i]] : NULL;
 		if (x != NULL && x->op == N_CLASS && cls_count(&x->c) == 1) {
-			for (unsigned u = 0; u < 256; u++)
-				if (cls_has(&x->c, u))
-					a->seg[at++] = (unsigned char)u;
-			run++;
+			run += units_of(p, items[i], a, &at);
 			continue;
 		}
-		if (run > 0)
+		if (run > 0) {
 			a->seglen[a->nseg++] = run;
+			a->segalt[a->ngrp++] = 1;
+		}
 		run = 0;
+		size_t m;
+		if (x != NULL && x->op == N_ALT &&
+		    (m = alt_strings(p, items[i], a, &at)) > 0)
+			a->segalt[a->ngrp++] = m;
 	}
 	free(items);
+}
+
+/* Does an assertion of this kind hold between units of sides b and f? */
+static int
+holds(int kind, int b, int f)
+{
+	const int bw = b == RE_WORD, fw = f == RE_WORD;
+
+	switch (kind) {
+	case AS_BOL: return b == RE_EDGE;
+	case AS_EOL: return f == RE_EDGE;
+	case AS_WBEG: return !bw && fw;
+	case AS_WEND: return bw && !fw;
+	case AS_WB: return bw != fw;
+	default: return bw == fw;	/* AS_NWB */
+	}
+}
+
+/* Sets a->P (the states that read a unit), a->A (the assertions each
+ * context satisfies) and a->nassert from kind[s] (-1: reads a unit). */
+static void
+assertions(struct re_nfa *a, const signed char *kind)
+{
+	const size_t nw = a->nw;
+
+	for (unsigned u = 0; u < 256; u++)
+		a->side[u] = (unsigned char)re_side((unsigned char)u);
+	a->P = xcalloc(nw, sizeof(uint64_t));
+	a->A = xcalloc(RE_NCTX * nw, sizeof(uint64_t));
+	for (size_t s = 1; s < a->nstate; s++) {
+		const uint64_t bit = (uint64_t)1 << (s % 64);
+		if (kind[s] < 0) {
+			a->P[s / 64] |= bit;
+			continue;
+		}
+		a->nassert++;
+		for (int ctx = 0; ctx < RE_NCTX; ctx++)
+			if (holds(kind[s], ctx / 3, ctx % 3))
+				a->A[ctx * nw + s / 64] |= bit;
+	}
+}
+
+static inline void follow_of(const struct re_nfa *, const uint64_t *,
+    uint64_t *);
+
+/*
+ * For a one-word automaton with assertions: a->TC[(ctx * ngroups + g) *
+ * 256 + v], the states that follow the states of group g in v, or the
+ * assertions that hold in context ctx and can be reached from them through
+ * such assertions (so T of a set closed under them, in one lookup a group).
+ */
+static void
+closed_tables(struct re_nfa *a)
+{
+	const size_t G = a->ngroups;
+
+	a->TC = xcalloc(RE_NCTX * G * 256, sizeof(uint64_t));
+	for (int ctx = 0; ctx < RE_NCTX; ctx++)
+		for (size_t g = 0; g < G; g++)
+			for (unsigned v = 1; v < 256; v++) {
+				uint64_t d = (uint64_t)v << (8 * g), t, x;
+				for (;;) {
+					follow_of(a, &d, &t);
+					if ((x = t & a->A[ctx] & ~d) == 0)
+						break;
+					d |= x;
+				}
+				a->TC[(ctx * G + g) * 256 + v] = t;
+			}
 }
 
 /* Builds the automaton of the tree at root. */
@@ -988,7 +1119,11 @@ build_nfa(struct parser *p, int root, int bol, int eol)
 	g.a = a;
 	g.npos = 0;
 	g.pcls = xcalloc(a->nstate, sizeof(*g.pcls));
+	g.kind = xmalloc(a->nstate);
+	memset(g.kind, -1, a->nstate);
 	glushkov(p, &g, root, &top);
+	assertions(a, g.kind);
+	free(g.kind);
 	memcpy(a->follow, top.first, nw * sizeof(uint64_t));
 	memcpy(a->final, top.last, nw * sizeof(uint64_t));
 	if (top.nullable)
@@ -1020,6 +1155,8 @@ build_nfa(struct parser *p, int root, int bol, int eol)
 					t[w] |= a->follow[s * nw + w];
 			}
 		}
+	if (nw == 1 && a->nassert > 0)
+		closed_tables(a);
 	return a;
 }
 
@@ -1070,12 +1207,7 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 		free(p.nd);
 		return 0;
 	}
-	if ((root = strip_anchors(&p, root, &bol, &eol)) < 0) {
-		snprintf(err, errlen, "^ and $ are supported only at the start "
-		    "and the end of the whole expression");
-		free(p.nd);
-		return -1;
-	}
+	strip_anchors(&p, root, &bol, &eol);
 	if (positions(&p, root) + 1 > RE_MAXSTATES) {
 		snprintf(err, errlen, "expression too long: more than %d "
 		    "positions", RE_MAXSTATES - 1);
@@ -1113,6 +1245,10 @@ re_nfa_free(struct re_nfa *a)
 	free(a->T);
 	free(a->seg);
 	free(a->seglen);
+	free(a->segalt);
+	free(a->P);
+	free(a->A);
+	free(a->TC);
 	free(a);
 }
 
@@ -1205,70 +1341,344 @@ follow1(const uint64_t *T, uint64_t D, const int G)
 	return out;
 }
 
-/* re_scan for an automaton of one word: the same steps on registers;
- * G, the groups of 8 states, a constant in each copy (re_scan1). */
+/* One unit text[i] of re_scan1_g's scan, on rows R (R0: a record's start;
+ * *ls the start of the current record, to the end of the range).  G and K
+ * are constants, as re_scan1_g says. */
 static inline __attribute__((always_inline)) void
-re_scan1_g(const struct re_nfa *a, long k, const unsigned char *text,
-    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
-    const int G)
+step1(const struct re_nfa *a, const unsigned char *text, size_t i, size_t to,
+    size_t warm, unsigned char eol, uint64_t *bitmap, const int G,
+    const long K, uint64_t *R, const uint64_t *R0, size_t *ls)
 {
-	const size_t rows = (size_t)k + 1;
 	const uint64_t init = a->bol ? 0 : 1, fin = a->final[0];
-	const uint64_t *T = a->T, *B = a->B;
-	uint64_t R[rows], R0[rows];
-	size_t ls = from;
+	const uint64_t *T = a->T;
+	const unsigned char c = text[i];
 
-	R0[0] = 1;
-	for (size_t j = 1; j < rows; j++)
-		R0[j] = R0[j - 1] | follow1(T, R0[j - 1], G);
-	memcpy(R, R0, sizeof(R));
-	if (!a->eol && ls < to && ls >= warm && (R[k] & fin))
-		hit(bitmap, ls - warm);
-	for (size_t i = from; i < to; i++) {
-		const unsigned char c = text[i];
-		if (c == eol) {
-			size_t at = i > ls ? i - 1 : i;
-			if (a->eol && at >= warm && (R[k] & fin))
-				hit(bitmap, at - warm);
-			ls = i + 1;
-			memcpy(R, R0, sizeof(R));
-			if (!a->eol && ls < to && ls >= warm && (R[k] & fin))
-				hit(bitmap, ls - warm);
-			continue;
-		}
-		const uint64_t Bc = B[c];
-		uint64_t tprev = follow1(T, R[0], G);
-		uint64_t prev = R[0], nprev = (tprev & Bc) | init;
-		R[0] = nprev;
-		for (size_t j = 1; j < rows; j++) {
-			uint64_t r = R[j], t = follow1(T, r, G);
-			uint64_t n = (t & Bc) | prev | tprev | nprev |
-			    follow1(T, nprev, G) | init;
-			prev = r;
-			tprev = t;
-			R[j] = nprev = n;
-		}
-		if (!a->eol && i >= warm && (R[k] & fin))
-			hit(bitmap, i - warm);
+	if (c == eol) {
+		size_t at = i > *ls ? i - 1 : i;
+		if (a->eol && at >= warm && (R[K] & fin))
+			hit(bitmap, at - warm);
+		*ls = i + 1;
+		for (long j = 0; j <= K; j++)
+			R[j] = R0[j];
+		if (!a->eol && *ls < to && *ls >= warm && (R[K] & fin))
+			hit(bitmap, *ls - warm);
+		return;
 	}
-	if (a->eol && ls < to && to - 1 >= warm && (R[k] & fin))
-		hit(bitmap, to - 1 - warm);
+	const uint64_t Bc = a->B[c];
+	uint64_t tprev = follow1(T, R[0], G);
+	uint64_t prev = R[0], nprev = (tprev & Bc) | init;
+	R[0] = nprev;
+	for (long j = 1; j <= K; j++) {
+		uint64_t r = R[j], t = follow1(T, r, G);
+		uint64_t n = (t & Bc) | prev | tprev | nprev |
+		    follow1(T, nprev, G) | init;
+		prev = r;
+		tprev = t;
+		R[j] = nprev = n;
+	}
+	if (!a->eol && i >= warm && (R[K] & fin))
+		hit(bitmap, i - warm);
 }
 
-static void
+/* The rows at a record's start into R0 and R; the hit of an empty match
+ * there (when the record at ls, before to, has one). */
+static inline __attribute__((always_inline)) void
+start1(const struct re_nfa *a, size_t ls, size_t to, size_t warm,
+    uint64_t *bitmap, const int G, const long K, uint64_t *R, uint64_t *R0)
+{
+	R0[0] = 1;
+	for (long j = 1; j <= K; j++)
+		R0[j] = R0[j - 1] | follow1(a->T, R0[j - 1], G);
+	for (long j = 0; j <= K; j++)
+		R[j] = R0[j];
+	if (!a->eol && ls < to && ls >= warm && (R[K] & a->final[0]))
+		hit(bitmap, ls - warm);
+}
+
+/* re_scan for an automaton of one word: the same steps on registers;
+ * G, the groups of 8 states, a constant in each copy (re_scan1), and so
+ * is K, the errors.  The range is cut in two at a record start, and the
+ * two halves are scanned side by side (each unit's steps wait on the
+ * lookups of the one before: two chains keep the core busier). */
+static inline __attribute__((always_inline)) void
+re_scan1_g(const struct re_nfa *a, const unsigned char *text, size_t from,
+    size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    const int G, const long K)
+{
+	uint64_t R[K + 1], R0[K + 1], S[K + 1], S0[K + 1];
+	const unsigned char *m = to - from < 256 ? NULL :
+	    memchr(text + (from + to) / 2, eol, to - (from + to) / 2);
+	size_t mid = m != NULL ? (size_t)(m - text) + 1 : to;
+	size_t ls = from, ms = mid, i = from, j = mid;
+
+	start1(a, from, mid, warm, bitmap, G, K, R, R0);
+	start1(a, mid, to, warm, bitmap, G, K, S, S0);
+	for (; i < mid && j < to; i++, j++) {
+		step1(a, text, i, mid, warm, eol, bitmap, G, K, R, R0, &ls);
+		step1(a, text, j, to, warm, eol, bitmap, G, K, S, S0, &ms);
+	}
+	for (; i < mid; i++)
+		step1(a, text, i, mid, warm, eol, bitmap, G, K, R, R0, &ls);
+	for (; j < to; j++)
+		step1(a, text, j, to, warm, eol, bitmap, G, K, S, S0, &ms);
+	/* (the first half ends after a terminator: nothing is left open) */
+	if (a->eol && ms < to && to - 1 >= warm && (S[K] & a->final[0]))
+		hit(bitmap, to - 1 - warm);
+	if (a->eol && ls < mid && mid - 1 >= warm && (R[K] & a->final[0]))
+		hit(bitmap, mid - 1 - warm);
+}
+
+/* re_scan1_g for one word, k a constant where it is 0 to 3; 0, or -1
+ * for another k. */
+static int
 re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
     size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
 {
-	switch (a->ngroups) {
-	case 1: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 1); break;
-	case 2: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 2); break;
-	case 3: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 3); break;
-	case 4: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 4); break;
-	case 5: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 5); break;
-	case 6: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 6); break;
-	case 7: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 7); break;
-	default: re_scan1_g(a, k, text, from, to, warm, eol, bitmap, 8); break;
+#define RE_SCAN1_K(G)							\
+	switch (k) {							\
+	case 0: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 0);	\
+		break;							\
+	case 1: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 1);	\
+		break;							\
+	case 2: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 2);	\
+		break;							\
+	case 3: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 3);	\
+		break;							\
+	default: return -1;						\
 	}
+	switch (a->ngroups) {
+	case 1: RE_SCAN1_K(1); break;
+	case 2: RE_SCAN1_K(2); break;
+	case 3: RE_SCAN1_K(3); break;
+	case 4: RE_SCAN1_K(4); break;
+	case 5: RE_SCAN1_K(5); break;
+	case 6: RE_SCAN1_K(6); break;
+	case 7: RE_SCAN1_K(7); break;
+	default: RE_SCAN1_K(8); break;
+	}
+#undef RE_SCAN1_K
+	return 0;
+}
+
+
+/*
+ * The scan of an automaton with assertion states.  At each boundary, once
+ * the unit after it is known (its context), row j of R is closed: it gains
+ * the initial state (a match may start here), the positions one deletion
+ * past row j - 1 (P: never an assertion), then the assertions that follow
+ * its states and hold here, in chains (cost 0: never edited); TR[j] is
+ * then T[R[j]].  A match ends at the boundary when R[k] meets the final
+ * states (the hit is on the unit before it, or on the record's first unit
+ * if it is the record's start).  Reading unit c:
+ *
+ *   R'[0] = TR[0] & B[c]
+ *   R'[j] = (TR[j] & B[c]) | R[j-1] | (TR[j-1] & P)
+ *
+ * (a match; an inserted text unit; a substitution).  T is a union of
+ * lookups, so T[r | x] = T[r] | T[x]: a closure step looks up x only.
+ * G: the groups of 8 states of a one-word automaton, a constant in each
+ * copy (re_scan_as1), as is K, its errors (k <= 3; re_scan_as otherwise).
+ */
+/* One assertion scan's state: the rows, T of them, the side of the unit
+ * after the current boundary, the start of the current record. */
+struct as1 {
+	uint64_t	R[4], TR[4];
+	int		after;
+	size_t		ls;
+};
+
+/* Closes the boundary before text[at], the start of a record (re_scan_as1_g),
+ * and sets the hit of an empty match there. */
+static inline __attribute__((always_inline)) void
+as1_start(const struct re_nfa *a, const unsigned char *text, size_t at,
+    size_t warm, unsigned char eol, uint64_t *bitmap, const int G,
+    const long K, struct as1 *q)
+{
+	const uint64_t P = a->P[0];
+
+	q->ls = at;
+	q->after = text[at] == eol ? RE_EDGE : a->side[text[at]];
+	const int ctx = RE_EDGE * 3 + q->after;
+	const uint64_t A = a->A[ctx], *T = a->TC + (size_t)ctx * G * 256;
+	for (long j = 0; j <= K; j++) {
+		uint64_t r = 1 | (j > 0 ? q->TR[j - 1] & P : 0);
+		uint64_t tr = follow1(T, r, G);
+		q->R[j] = r | (tr & A);
+		q->TR[j] = tr;
+	}
+	if ((q->R[K] & a->final[0]) && (!a->eol || q->after == RE_EDGE) &&
+	    at >= warm)
+		hit(bitmap, at - warm);
+}
+
+/* Reads text[i] (before to) and closes the boundary after it; a
+ * terminator starts the next record instead. */
+static inline __attribute__((always_inline)) void
+as1_step(const struct re_nfa *a, const unsigned char *text, size_t i,
+    size_t to, size_t warm, unsigned char eol, uint64_t *bitmap, const int G,
+    const long K, struct as1 *q)
+{
+	const uint64_t P = a->P[0];
+
+	if (text[i] == eol) {
+		if (i + 1 < to)
+			as1_start(a, text, i + 1, warm, eol, bitmap, G, K, q);
+		return;
+	}
+	const int before = q->after;
+	q->after = i + 1 == to || text[i + 1] == eol ? RE_EDGE :
+	    a->side[text[i + 1]];
+	const int ctx = before * 3 + q->after;
+	const uint64_t A = a->A[ctx], Bc = a->B[text[i]];
+	const uint64_t *T = a->TC + (size_t)ctx * G * 256;
+	uint64_t pr = 0, ptr = 0, ntr = 0;
+	for (long j = 0; j <= K; j++) {
+		uint64_t r = (q->TR[j] & Bc) | pr | ((ptr | ntr) & P) |
+		    !a->bol;
+		uint64_t tr = follow1(T, r, G);
+		r |= tr & A;
+		pr = q->R[j];
+		ptr = q->TR[j];
+		q->R[j] = r;
+		q->TR[j] = ntr = tr;
+	}
+	if ((q->R[K] & a->final[0]) && (!a->eol || q->after == RE_EDGE) &&
+	    i >= warm)
+		hit(bitmap, i - warm);
+}
+
+/* The scan with assertions for one word and k = K <= 3: the two halves
+ * of the range (cut at a record start) side by side, as re_scan1_g. */
+static inline __attribute__((always_inline)) void
+re_scan_as1_g(const struct re_nfa *a, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    const int G, const long K)
+{
+	struct as1 q, u;
+	const unsigned char *m = to - from < 256 ? NULL :
+	    memchr(text + (from + to) / 2, eol, to - (from + to) / 2);
+	size_t mid = m != NULL && m + 1 < text + to ? (size_t)(m - text) + 1 :
+	    to, i = from, j = mid;
+
+	if (from >= to)
+		return;
+	memset(&u, 0, sizeof(u));
+	as1_start(a, text, from, warm, eol, bitmap, G, K, &q);
+	if (mid < to)
+		as1_start(a, text, mid, warm, eol, bitmap, G, K, &u);
+	for (; i < mid && j < to; i++, j++) {
+		as1_step(a, text, i, mid, warm, eol, bitmap, G, K, &q);
+		as1_step(a, text, j, to, warm, eol, bitmap, G, K, &u);
+	}
+	for (; i < mid; i++)
+		as1_step(a, text, i, mid, warm, eol, bitmap, G, K, &q);
+	for (; j < to; j++)
+		as1_step(a, text, j, to, warm, eol, bitmap, G, K, &u);
+}
+
+/* re_scan_as1_g, K = k; 0, or -1 where k > 3. */
+static int
+re_scan_as1(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+#define RE_SCAN_AS1_K(G)						\
+	switch (k) {							\
+	case 0: re_scan_as1_g(a, text, from, to, warm, eol, bitmap, G, 0); \
+		break;							\
+	case 1: re_scan_as1_g(a, text, from, to, warm, eol, bitmap, G, 1); \
+		break;							\
+	case 2: re_scan_as1_g(a, text, from, to, warm, eol, bitmap, G, 2); \
+		break;							\
+	case 3: re_scan_as1_g(a, text, from, to, warm, eol, bitmap, G, 3); \
+		break;							\
+	default: return -1;						\
+	}
+	switch (a->ngroups) {
+	case 1: RE_SCAN_AS1_K(1); break;
+	case 2: RE_SCAN_AS1_K(2); break;
+	case 3: RE_SCAN_AS1_K(3); break;
+	case 4: RE_SCAN_AS1_K(4); break;
+	case 5: RE_SCAN_AS1_K(5); break;
+	case 6: RE_SCAN_AS1_K(6); break;
+	case 7: RE_SCAN_AS1_K(7); break;
+	default: RE_SCAN_AS1_K(8); break;
+	}
+#undef RE_SCAN_AS1_K
+	return 0;
+}
+
+/* Row j of R at a boundary of context ctx closed as re_scan_as1_g says,
+ * and TR[j] := T[R[j]]; t is scratch. */
+static void
+close_row(const struct re_nfa *a, size_t j, int ctx, uint64_t init,
+    uint64_t *R, uint64_t *TR, uint64_t *t)
+{
+	const size_t nw = a->nw;
+	const uint64_t *A = a->A + (size_t)ctx * nw;
+	uint64_t *r = R + j * nw, *tr = TR + j * nw;
+
+	r[0] |= init;
+	if (j > 0)
+		for (size_t w = 0; w < nw; w++)
+			r[w] |= tr[w - nw] & a->P[w];
+	follow_of(a, r, tr);
+	for (;;) {
+		uint64_t any = 0;
+		for (size_t w = 0; w < nw; w++) {
+			t[w] = tr[w] & A[w] & ~r[w];
+			r[w] |= t[w];
+			any |= t[w];
+		}
+		if (any == 0)
+			break;
+		follow_of(a, t, t + nw);
+		for (size_t w = 0; w < nw; w++)
+			tr[w] |= t[nw + w];
+	}
+}
+
+/* re_scan_as1_g for an automaton of several words. */
+static void
+re_scan_as(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	const size_t nw = a->nw, rows = (size_t)k + 1;
+	uint64_t *R = xcalloc((2 * rows + 2) * nw, sizeof(uint64_t));
+	uint64_t *TR = R + rows * nw, *t = TR + rows * nw;
+	const uint64_t *Rk = R + (size_t)k * nw;
+	size_t ls = from;
+	int before = RE_EDGE;
+
+	for (size_t i = from; i < to || ls < to; i++) {
+		const int end = i == to || text[i] == eol;
+		const int ctx = before * 3 + (end ? RE_EDGE : re_side(text[i]));
+		for (size_t j = 0; j < rows; j++)
+			close_row(a, j, ctx, !a->bol || i == ls, R, TR, t);
+		if (meets(Rk, a->final, nw) && (!a->eol || end)) {
+			size_t at = i > ls ? i - 1 : i;
+			if (at >= warm)
+				hit(bitmap, at - warm);
+		}
+		if (i == to)
+			break;
+		if (end) {
+			ls = i + 1;
+			before = RE_EDGE;
+			memset(R, 0, rows * nw * sizeof(*R));
+			continue;
+		}
+		const uint64_t *Bc = a->B + (size_t)text[i] * nw;
+		for (size_t j = rows; j-- > 0;)
+			for (size_t w = 0; w < nw; w++) {
+				uint64_t *r = R + j * nw, *tr = TR + j * nw;
+				r[w] = tr[w] & Bc[w];
+				if (j > 0)
+					r[w] |= r[w - nw] | (tr[w - nw] &
+					    a->P[w]);
+			}
+		before = re_side(text[i]);
+	}
+	free(R);
 }
 
 static void re_scan_all(const struct re_nfa *, long, const unsigned char *,
@@ -1277,42 +1687,92 @@ static void re_scan_all(const struct re_nfa *, long, const unsigned char *,
 #define RE_MINPIECE	3	/* the prefilter's shortest piece */
 #define RE_MAXPIECES	16
 
+/* The pieces of length len that group g (its strings from the o-th) gives:
+ * as many as its shortest string holds. */
+static size_t
+group_pieces(const struct re_nfa *a, size_t g, size_t o, size_t len)
+{
+	size_t n = SIZE_MAX;
+
+	for (size_t s = o; s < o + a->segalt[g]; s++)
+		if (a->seglen[s] / len < n)
+			n = a->seglen[s] / len;
+	return n;
+}
+
 /*
- * Cuts the literal runs into k + 1 disjoint pieces as long as they can be
- * (all of one length, at least RE_MINPIECE); returns their number (0: no
+ * Cuts the groups of literal strings into k + 1 disjoint pieces as long as
+ * they can be (all of one length, at least RE_MINPIECE), the groups of
+ * fewest strings first; returns the number of strings to look for (0: no
  * prefilter), their starts in a->seg in at[], their length in *plen.
  */
 static size_t
 pieces(const struct re_nfa *a, long k, unsigned char eol, size_t *at,
     size_t *plen)
 {
-	size_t want = (size_t)k + 1, best = 0;
+	size_t want = (size_t)k + 1, best = 0, n = 0;
 
 	if (a->seg == NULL || want > RE_MAXPIECES)
 		return 0;
-	for (size_t len = RE_MINPIECE;; len++) {
-		size_t n = 0, any = 0;
-		for (size_t s = 0; s < a->nseg; s++) {
-			n += a->seglen[s] / len;
-			any |= a->seglen[s] >= len;
-		}
-		if (n >= want)
+	for (size_t len = RE_MINPIECE; best + 1 == len || len == RE_MINPIECE;
+	    len++) {
+		size_t got = 0;
+		for (size_t g = 0, o = 0; g < a->ngrp; o += a->segalt[g++])
+			got += group_pieces(a, g, o, len);
+		if (got >= want)
 			best = len;
-		if (!any || n < want)
-			break;
 	}
 	if (best == 0)
 		return 0;
-	size_t n = 0, o = 0;
-	for (size_t s = 0; s < a->nseg && n < want; o += a->seglen[s++])
-		for (size_t i = 0; i + best <= a->seglen[s] && n < want;
-		    i += best)
-			at[n++] = o + i;
+	for (size_t m = 1, slots = 0; m <= RE_MAXPIECES && slots < want; m++)
+		for (size_t g = 0, o = 0; g < a->ngrp; o += a->segalt[g++]) {
+			if (a->segalt[g] != m)
+				continue;
+			size_t gp = group_pieces(a, g, o, best);
+			for (size_t j = 0; j < gp && slots < want; j++, slots++)
+				for (size_t s = o; s < o + m; s++) {
+					size_t off = 0;
+					for (size_t t = 0; t < s; t++)
+						off += a->seglen[t];
+					if (n == RE_MAXPIECES)
+						return 0;
+					at[n++] = off + j * best;
+				}
+		}
 	for (size_t i = 0; i < n; i++)
 		if (memchr(a->seg + at[i], eol, best) != NULL)
 			return 0;
 	*plen = best;
 	return n;
+}
+
+/*
+ * re_scan of an automaton anchored by a leading ^ or a trailing $ whose
+ * words are at most maxlen long: a match is at most maxlen + k units long,
+ * so only the first (^) or the last ($) maxlen + k units of each record
+ * can hold one (both: only records that short); a ^ window reads one unit
+ * more (an empty match is seen at the record start so).  Not with
+ * assertion states (a window's first unit would lose the context before
+ * it).
+ */
+static void
+re_scan_window(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	const size_t W = a->maxlen + (size_t)k;
+
+	for (size_t ls = from; ls < to;) {
+		const unsigned char *p = memchr(text + ls, eol, to - ls);
+		size_t e = p != NULL ? (size_t)(p - text) : to;
+		size_t end = e < to ? e + 1 : to;
+		if (e - ls <= W)
+			re_scan_all(a, k, text, ls, end, warm, eol, bitmap);
+		else if (!a->eol)
+			re_scan_all(a, k, text, ls, ls + W + 1, warm, eol, bitmap);
+		else if (!a->bol)
+			re_scan_all(a, k, text, e - W, end, warm, eol, bitmap);
+		ls = end;
+	}
 }
 
 /*
@@ -1327,6 +1787,11 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
 	size_t at[RE_MAXPIECES], next[RE_MAXPIECES], np, plen = 0;
 	size_t pos = from, scanned = 0;
 
+	if (k >= 0 && (a->bol || a->eol) && a->nassert == 0 &&
+	    a->maxlen < SIZE_MAX / 2 && a->maxlen + (size_t)k < 4096) {
+		re_scan_window(a, k, text, from, to, warm, eol, bitmap);
+		return;
+	}
 	if (k < 0 || (np = pieces(a, k, eol, at, &plen)) == 0) {
 		re_scan_all(a, k, text, from, to, warm, eol, bitmap);
 		return;
@@ -1369,10 +1834,15 @@ re_scan_all(const struct re_nfa *a, long k, const unsigned char *text,
 {
 	const size_t nw = a->nw, rows = (size_t)k + 1;
 
-	if (nw == 1 && k >= 0 && k <= RE_MAXK) {
-		re_scan1(a, k, text, from, to, warm, eol, bitmap);
+	if (a->nassert > 0 && k >= 0 && k <= RE_MAXK) {
+		if (nw > 1 || re_scan_as1(a, k, text, from, to, warm, eol,
+		    bitmap) == -1)
+			re_scan_as(a, k, text, from, to, warm, eol, bitmap);
 		return;
 	}
+	if (nw == 1 && k >= 0 && re_scan1(a, k, text, from, to, warm, eol,
+	    bitmap) == 0)
+		return;
 	const uint64_t init = a->bol ? 0 : 1;
 	uint64_t *R = xcalloc(2 * rows * nw + 3 * nw, sizeof(uint64_t));
 	uint64_t *N = R + rows * nw, *tprev = N + rows * nw,

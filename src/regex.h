@@ -25,6 +25,24 @@ enum re_kind {
 
 #define RE_EXPAND_MAX	8	/* words of a language expanded (RE_ALTS) */
 
+/*
+ * Zero-width assertions (\<, \>, \b, \B, and ^, $ where they do not
+ * anchor the whole expression) hold or not at a boundary between two text
+ * units, by what lies on either side: the record's edge (its start before,
+ * its end after), a word character (ASCII [_[:alnum:]], as \w), or another
+ * unit.  A boundary's context is before * 3 + after.
+ */
+enum re_side { RE_EDGE, RE_WORD, RE_OTHER };
+#define RE_NCTX		9
+
+/* RE_WORD or RE_OTHER: what unit u is next to an assertion. */
+static inline int
+re_side(unsigned char u)
+{
+	return ((u | 32) >= 'a' && (u | 32) <= 'z') || (u >= '0' && u <= '9') ||
+	    u == '_' ? RE_WORD : RE_OTHER;
+}
+
 /* A set of bytes (or symbols in UTF-8 mode): bit c of w[c / 64]. */
 struct re_class {
 	uint64_t	 w[4];
@@ -55,11 +73,23 @@ struct re_nfa {
 					 * follow[8 g + b] for bits b of v */
 	size_t		 ngroups;	/* (nstate + 7) / 8 */
 	int		 bol, eol;	/* anchored by ^, by $ */
+	size_t		 nassert;	/* assertion states (zero-width:
+					 * entered without reading a unit) */
+	uint64_t	*P;		/* the states that read a unit */
+	uint64_t	*A;		/* A[ctx * nw]: the assertion states
+					 * that hold in context ctx */
+	unsigned char	 side[256];	/* re_side(u) */
+	uint64_t	*TC;		/* one word with assertions: T closed
+					 * under those of each context
+					 * (regex.c: closed_tables) */
 	unsigned char	*seg;		/* the literal runs every word holds,
 					 * in order, one after the other
 					 * (the prefilter; NULL with -i) */
-	size_t		*seglen;
+	size_t		*seglen;	/* each string's length */
 	size_t		 nseg;
+	size_t		*segalt;	/* the strings of each group (1: a
+					 * run; more: alternatives) */
+	size_t		 ngrp;
 	size_t		 minlen;	/* the shortest word of the language */
 	size_t		 maxlen;	/* the longest, SIZE_MAX if none */
 };

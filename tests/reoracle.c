@@ -9,14 +9,21 @@
  *
  * EXPR is an extended expression over bytes: literal bytes, \x (the byte x),
  * a leading *, + or ? (repeating the empty string, as GNU grep -E reads it),
- * ., [...] with ranges and ^, ( ), |, *, +, ?, {m}, {m,}, {m,n}, a leading
- * ^ and a trailing $ (the substring starts at the line start, ends at its
- * end).  Enough for the random and exhaustive tests; written apart from
+ * ., [...] with ranges and ^, \w \W \s \S, ( ), |, *, +, ?, {m}, {m,},
+ * {m,n}, and the zero-width assertions ^ and $ (anywhere: the line's start
+ * and end), \` and \' (the same), \< \> \b \B (word start, word end,
+ * either, neither; a word character is [_[:alnum:]] in ASCII, and the
+ * line's edges are not).  An assertion is crossed at a boundary of the
+ * text where it holds, for nothing, and is never edited: the substring is
+ * matched against a word of the language, and each assertion between two
+ * of its units must hold at the text boundary the alignment puts it on.
+ * Enough for the random and exhaustive tests; written apart from
  * src/regex.c on purpose: a Thompson automaton with epsilon edges, and a
  * plain dynamic program over its states per text byte (Bellman-Ford for
  * the epsilon and deletion edges), no bit-parallelism, no Glushkov.
  * Exit status: 0 when a line was selected, 1 when none, 2 on error.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +32,9 @@
 #define INF 1000000
 
 /* ---- parser: a tree ---- */
-enum { T_SET, T_CAT, T_ALT, T_REP, T_EMPTY };
+enum { T_SET, T_CAT, T_ALT, T_REP, T_EMPTY, T_ASSERT };
+/* assertion kinds (T_ASSERT's min) */
+enum { A_START, A_END, A_WBEG, A_WEND, A_WB, A_NWB };
 struct tnode { int op, a, b, min, max; unsigned char set[256]; };
 static struct tnode tn[100000];
 static int ntn;
@@ -59,6 +68,15 @@ p_atom(void)
 	unsigned char c = (unsigned char)src[pos++];
 	int n;
 
+	if (c == '^' || c == '$' || (c == '\\' && pos < slen &&
+	    strchr("`'<>bB", src[pos]) != NULL && src[pos] != '\0')) {
+		n = mk(T_ASSERT, -1, -1);
+		c = c == '\\' ? (unsigned char)src[pos++] : c;
+		tn[n].min = c == '^' || c == '`' ? A_START : c == '$' ||
+		    c == '\'' ? A_END : c == '<' ? A_WBEG : c == '>' ? A_WEND :
+		    c == 'b' ? A_WB : A_NWB;
+		return n;
+	}
 	if (c == '(') {
 		n = p_alt();
 		if (pos >= slen || src[pos] != ')')
@@ -94,7 +112,16 @@ p_atom(void)
 	} else if (c == '\\') {
 		if (pos >= slen)
 			die("trailing backslash");
-		tn[n].set[(unsigned char)src[pos++]] = 1;
+		c = (unsigned char)src[pos++];
+		if (strchr("wWsS", c) != NULL && c != '\0') {
+			for (int x = 0; x < 128; x++)
+				tn[n].set[x] = c == 'w' || c == 'W' ? isalnum(x) ||
+				    x == '_' : x == ' ' || (x >= 9 && x <= 13);
+			if (c == 'W' || c == 'S')
+				for (int x = 0; x < 256; x++)
+					tn[n].set[x] = !tn[n].set[x];
+		} else
+			tn[n].set[c] = 1;
 	} else
 		tn[n].set[c] = 1;
 	return n;
@@ -110,8 +137,6 @@ p_cat(void)
 	    src[pos] == '?'))
 		pos++;
 	while (pos < slen && src[pos] != '|' && src[pos] != ')') {
-		if (src[pos] == '$' && pos + 1 == slen)
-			break;
 		int a = p_atom();
 		for (;;) {
 			int r;
@@ -159,7 +184,9 @@ p_alt(void)
 }
 
 /* ---- Thompson automaton: each state has a byte edge or epsilon edges ---- */
-struct st { int set; int to; int e1, e2; };	/* set: tree node of T_SET */
+/* set: tree node of T_SET, to its target; as: an assertion's kind (or -1),
+ * at the state it leads to where it holds */
+struct st { int set; int to; int e1, e2; int as, at; };
 static struct st *S;
 static int ns, cap;
 
@@ -173,7 +200,7 @@ state(void)
 			die("out of memory");
 	}
 	S[ns].set = -1;
-	S[ns].to = S[ns].e1 = S[ns].e2 = -1;
+	S[ns].to = S[ns].e1 = S[ns].e2 = S[ns].as = S[ns].at = -1;
 	return ns++;
 }
 
@@ -207,6 +234,10 @@ emit(int n, int *in, int *out)
 		break;
 	case T_EMPTY:
 		eps(*in, *out);
+		break;
+	case T_ASSERT:
+		S[*in].as = tn[n].min;
+		S[*in].at = *out;
 		break;
 	case T_CAT:
 		emit(tn[n].a, &a, &b);
@@ -251,7 +282,7 @@ emit(int n, int *in, int *out)
 }
 
 /* ---- the DP ---- */
-static int start, accept, bol, eol, lineonly;
+static int start, accept, lineonly;
 
 /* Parses and builds expr (as main does); returns 0, or -1 if unsupported. */
 static int
@@ -262,28 +293,41 @@ ro_build(const char *expr)
 	src = expr;
 	slen = strlen(expr);
 	pos = 0;
-	bol = eol = 0;
-	if (slen > 0 && src[0] == '^') {
-		bol = 1;
-		pos = 1;
-		/* ^* and ^? may leave the anchor out: (^)* */
-		for (; pos < slen && (src[pos] == '*' || src[pos] == '+' ||
-		    src[pos] == '?'); pos++)
-			bol &= src[pos] == '+';
-	}
 	int root = p_alt();
-	if (pos < slen && src[pos] == '$' && pos + 1 == slen) {
-		eol = 1;
-		pos++;
-	}
 	if (pos != slen)
 		return -1;
 	emit(root, &start, &accept);
 	return 0;
 }
 
+/* What lies on one side of a text boundary: 0 the line's edge, 1 a word
+ * character, 2 another byte. */
+static int
+side(const unsigned char *t, size_t m, long j)
+{
+	if (j < 0 || (size_t)j >= m)
+		return 0;
+	return isalnum(t[j]) || t[j] == '_' ? 1 : 2;
+}
+
+/* Does assertion kind as hold between sides b (before) and f (after)? */
+static int
+holds(int as, int b, int f)
+{
+	switch (as) {
+	case A_START: return b == 0;
+	case A_END: return f == 0;
+	case A_WBEG: return b != 1 && f == 1;
+	case A_WEND: return b == 1 && f != 1;
+	case A_WB: return (b == 1) != (f == 1);
+	default: return (b == 1) == (f == 1);
+	}
+}
+
+/* Closes cost[] at a boundary with sides b, f: epsilon edges, assertions
+ * that hold there (both free), deleted pattern bytes (1). */
 static void
-relax(int *cost)
+relax(int *cost, int b, int f)
 {
 	for (int changed = 1; changed;) {
 		changed = 0;
@@ -296,6 +340,11 @@ relax(int *cost)
 					cost[t[i]] = cost[s];
 					changed = 1;
 				}
+			if (S[s].as >= 0 && holds(S[s].as, b, f) &&
+			    cost[s] < cost[S[s].at]) {
+				cost[S[s].at] = cost[s];
+				changed = 1;
+			}
 			/* deleting a pattern byte */
 			if (S[s].to >= 0 && cost[s] + 1 < cost[S[s].to]) {
 				cost[S[s].to] = cost[s] + 1;
@@ -315,8 +364,8 @@ line_cost(const unsigned char *t, size_t m)
 	for (int s = 0; s < ns; s++)
 		cost[s] = INF;
 	cost[start] = 0;
-	relax(cost);
-	if ((!eol && !lineonly) || m == 0)
+	relax(cost, side(t, m, -1), side(t, m, 0));
+	if (!lineonly || m == 0)
 		best = cost[accept];
 	for (size_t j = 0; j < m; j++) {
 		for (int s = 0; s < ns; s++)
@@ -327,13 +376,13 @@ line_cost(const unsigned char *t, size_t m)
 				if (v < nc[S[s].to])
 					nc[S[s].to] = v;
 			}
-		if (!bol && !lineonly)
+		if (!lineonly)
 			nc[start] = 0;
-		relax(nc);
+		relax(nc, side(t, m, (long)j), side(t, m, (long)j + 1));
 		int *x = cost;
 		cost = nc;
 		nc = x;
-		if ((!eol && !lineonly) || j + 1 == m)
+		if (!lineonly || j + 1 == m)
 			if (cost[accept] < best)
 				best = cost[accept];
 	}
