@@ -46,6 +46,22 @@ hit(uint64_t *bitmap, size_t j)
 	bitmap[j / 64] |= (uint64_t)1 << (j % 64);
 }
 
+/* Myers' step over one text unit of Eq for one word of state (VP, VN);
+ * returns the change of the score at row last (its bit). */
+static inline long
+myers_step(uint64_t Eq, uint64_t *VP, uint64_t *VN, uint64_t last)
+{
+	uint64_t X = Eq | *VN;
+	const uint64_t D0 = (((X & *VP) + *VP) ^ *VP) | X;
+	const uint64_t HN = *VP & D0;
+	const uint64_t HP = *VN | ~(*VP | D0);
+
+	X = HP << 1;
+	*VN = X & D0;
+	*VP = (HN << 1) | ~(X | D0);
+	return ((HP & last) != 0) - ((HN & last) != 0);
+}
+
 /* One pattern of up to 64 bytes: one word of state. */
 static void
 scan_word(const struct pattern *pat, long k, const unsigned char *text,
@@ -60,16 +76,7 @@ scan_word(const struct pattern *pat, long k, const unsigned char *text,
 	for (size_t i = from; i < to; i++) {
 		unsigned char c = text[i];
 		uint64_t Eq = PEq[c];
-		uint64_t X = Eq | VN;
-		uint64_t D0 = (((X & VP) + VP) ^ VP) | X;
-		uint64_t HN = VP & D0;
-		uint64_t HP = VN | ~(VP | D0);
-
-		score += (HP & last) != 0;
-		score -= (HN & last) != 0;
-		X = HP << 1;
-		VN = X & D0;
-		VP = (HN << 1) | ~(X | D0);
+		score += myers_step(Eq, &VP, &VN, last);
 		if (c == eol) {
 			VP = ~(uint64_t)0;
 			VN = 0;
@@ -284,16 +291,7 @@ hm_least(const struct pattern *pat, const unsigned char *text, size_t m,
 	*end = 0;
 	for (size_t i = 0; i < m && best > 0; i++) {
 		uint64_t Eq = PEq[text[i]];
-		uint64_t X = Eq | VN;
-		uint64_t D0 = (((X & VP) + VP) ^ VP) | X;
-		uint64_t HN = VP & D0;
-		uint64_t HP = VN | ~(VP | D0);
-
-		score += (HP & last) != 0;
-		score -= (HN & last) != 0;
-		X = HP << 1;
-		VN = X & D0;
-		VP = (HN << 1) | ~(X | D0);
+		score += myers_step(Eq, &VP, &VN, last);
 		if (score < best) {
 			best = score;
 			*end = i + 1;
