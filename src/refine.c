@@ -302,6 +302,8 @@ may_match(const struct pattern *p, long k, const unsigned char *t, size_t m)
 
 	if (p->re != NULL || p->len <= (size_t)k)
 		return 1;
+	if (m == 0)
+		return 0;	/* (no bitmap: nothing to pass memset) */
 	if (words > nhits) {
 		nhits = 2 * words;
 		hits = xreallocarray(hits, nhits, sizeof(*hits));
