@@ -352,8 +352,9 @@ ocl_build(cl_context ctx, const struct ocl_dev *d, const char *src,
 
 /*
  * Picks the devices to search with: for "all", every GPU, then every CPU
- * device; for NULL, "" or "auto", every GPU when there are several, else
- * the one ocl_choose picks; otherwise the one device ocl_choose picks.
+ * device; for "gpu", every GPU; for NULL, "" or "auto", every GPU when
+ * there are several, else the one ocl_choose picks; otherwise the one
+ * device ocl_choose picks.
  * AGREP_GPU_DEVICE_COPIES=N repeats the list N times (separate contexts on
  * the same device: how the tests drive the multi-device path on POCL).
  * Returns how many were put in out (at most max), or -1 after a message.
@@ -367,14 +368,15 @@ ocl_choose_all(const char *spec, struct ocl_dev *out, int max)
 	const char *c = getenv("AGREP_GPU_DEVICE_COPIES");
 	int all = spec != NULL && strcmp(spec, "all") == 0;
 	int autom = spec == NULL || *spec == '\0' || strcmp(spec, "auto") == 0;
+	int gpus = spec != NULL && strcmp(spec, "gpu") == 0;
 
-	if (all || autom) {
+	if (all || autom || gpus) {
 		if (ocl_devices(&devs, &n) == -1) {
 			no_platform();
 			return -1;
 		}
-		/* all: the GPUs, then the CPU devices; auto: the GPUs if
-		 * there are several */
+		/* all: the GPUs, then the CPU devices; gpu: the GPUs; auto:
+		 * the GPUs if there are several */
 		for (int pass = 0; pass < (all ? 2 : 1); pass++) {
 			cl_device_type t = pass == 0 ? CL_DEVICE_TYPE_GPU :
 			    CL_DEVICE_TYPE_CPU;
