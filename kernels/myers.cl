@@ -532,3 +532,119 @@ myers_pp(__global const uint *text, uint pad_blocks, uint slice_blocks,
 		bitmap[(size_t)slice * slice_blocks + i] = lbm[i];
 }
 #endif
+
+/*
+ * count_records: for the outputs that need only how many records hold a
+ * match (-c, -l, -L, -q), the records of chunk bytes [from, to) are counted
+ * here, after the scan, so that the host reads back a few bytes a work-group
+ * instead of the bitmap and walks no hits.  A record is its bytes and its
+ * terminator; a hit on the terminator belongs to the record it ends (as
+ * output.c reads the bitmap).  from is a record start.
+ *
+ * Each work-item summarises RC_ITEM bytes (RC_ITEM / 64 bitmap words), then
+ * the work-group joins the RC_LOCAL summaries in order.  A summary of a run
+ * of bytes is a uint4: x, the records that start and end inside it with a
+ * hit; y, its terminators; z, flags: RC_HAS (a terminator in it), RC_HEAD (a
+ * hit up to and including its first terminator), RC_TAIL (a hit after its
+ * last one).  Without a terminator, RC_HEAD and RC_TAIL both say whether it
+ * holds a hit.  Joining is associative, with (0, 0, 0) as identity; the host
+ * joins the work-groups' summaries the same way (scan.c, rc_join).
+ */
+#define RC_HAS	1u
+#define RC_HEAD	2u
+#define RC_TAIL	4u
+
+static uint4
+rc_join(uint4 a, uint4 b)
+{
+	uint4 r = (uint4)(0, a.y + b.y, 0, 0);
+
+	if ((a.z & RC_HAS) == 0) {
+		/* a is the middle of b's first record */
+		r.x = b.x;
+		r.z = (b.z & RC_HAS) ? b.z | (a.z & RC_HEAD) : (a.z | b.z);
+	} else if ((b.z & RC_HAS) == 0) {
+		r.x = a.x;
+		r.z = a.z | ((b.z & RC_HEAD) ? RC_TAIL : 0);
+	} else {
+		r.x = a.x + b.x + (((a.z & RC_TAIL) || (b.z & RC_HEAD)) ? 1 : 0);
+		r.z = RC_HAS | (a.z & RC_HEAD) | (b.z & RC_TAIL);
+	}
+	return r;
+}
+
+/* Bits of the bytes of v (0xff or 0) of a comparison, in byte order. */
+static ulong
+rc_bits8(ulong v)
+{
+	return (((v >> 7) & 0x0101010101010101UL) * 0x0102040810204080UL) >> 56;
+}
+
+/* The summary of one 64-byte word: e, its terminators; h, its hits. */
+static uint4
+rc_word(ulong e, ulong h)
+{
+	if (e == 0)
+		return (uint4)(0, 0, h != 0 ? RC_HEAD | RC_TAIL : 0, 0);
+	const ulong lo = e & (0 - e);		/* the first terminator */
+	const ulong hi = 1UL << (63 - clz(e));	/* the last */
+	ulong done = lo | (lo - 1), rest = e & ~lo;
+	uint4 r = (uint4)(0, popcount(e), RC_HAS, 0);
+
+	if ((h & done) != 0)
+		r.z |= RC_HEAD;
+	if ((h & ~(hi | (hi - 1))) != 0)
+		r.z |= RC_TAIL;
+	while (rest != 0) {
+		const ulong b = rest & (0 - rest);
+		const ulong rec = (b | (b - 1)) & ~done;
+		r.x += (h & rec) != 0;
+		done |= rec;
+		rest &= rest - 1;
+	}
+	return r;
+}
+
+#ifndef RC_LOCAL
+#define RC_LOCAL 128
+#endif
+#define RC_ITEM 256
+
+__kernel __attribute__((reqd_work_group_size(RC_LOCAL, 1, 1))) void
+count_records(__global const uchar *text, ulong pad,
+    __global const ulong *bitmap, ulong from, ulong to, uint eol,
+    __global uint4 *out)
+{
+	__local uint4 sum[RC_LOCAL];
+	const uint lid = get_local_id(0);
+	const ulong at = (ulong)get_global_id(0) * RC_ITEM;
+	const uchar16 t16 = (uchar16)((uchar)eol);
+	uint4 s = (uint4)(0, 0, 0, 0);
+
+	for (uint w = 0; w < RC_ITEM / 64; w++) {
+		const ulong base = at + 64 * w;
+		if (base >= to || base + 64 <= from)
+			continue;
+		__global const uchar *p = text + pad + base;
+		ulong e = 0;
+		for (uint q = 0; q < 4; q++) {
+			const ulong2 c = as_ulong2(vload16(q, p) == t16);
+			e |= (rc_bits8(c.s0) | rc_bits8(c.s1) << 8) << (16 * q);
+		}
+		ulong h = bitmap[base / 64], keep = ~0UL;
+		if (base < from)
+			keep &= ~0UL << (from - base);
+		if (to - base < 64)
+			keep &= (1UL << (to - base)) - 1;
+		s = rc_join(s, rc_word(e & keep, h & keep));
+	}
+	sum[lid] = s;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint step = 1; step < RC_LOCAL; step *= 2) {
+		if ((lid & (2 * step - 1)) == 0)
+			sum[lid] = rc_join(sum[lid], sum[lid + step]);
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (lid == 0)
+		out[get_group_id(0)] = sum[0];
+}

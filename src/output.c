@@ -664,6 +664,40 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 	fs->off += len - hist;
 }
 
+/*
+ * Whether out_counted can stand for out_chunk: the output needs only how
+ * many records are selected (-c, -l, -L, -q), every hit is a match (no
+ * refining), and nothing else reads the records (binary files matter to
+ * -I and --json alone; -m and context come through whole chunks).
+ */
+int
+out_counts_ok(void)
+{
+	return (opt->count || opt->list || opt->list_none || opt->quiet) &&
+	    !refine && !opt->best && !opt->json && !opt->binary_nomatch &&
+	    opt->max_count < 0 && !pats->all_lines;
+}
+
+/*
+ * out_chunk for the records of text[hist, len) when only their number is
+ * wanted (out_counts_ok): hits of them hold a match (counted on the device,
+ * scan.c: scan_counts), eols is their terminators.
+ */
+void
+out_counted(struct fstate *fs, const unsigned char *text, size_t hist,
+    size_t len, uint64_t hits, uint64_t eols)
+{
+	const uint64_t recs = eols + (len > hist && text[len - 1] != opt->eol);
+	uint64_t n = opt->invert ? recs - hits : hits;
+
+	while (n-- > 0 && !fs->done && !fs->last)
+		(void)selected(fs, 0, 0);
+	if (opt->lineno)
+		fs->lines += eols;
+	fs->counted = len;
+	fs->off += len - hist;
+}
+
 void
 out_file_start(struct fstate *fs, const char *name, int show_name)
 {

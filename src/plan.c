@@ -87,6 +87,8 @@ struct devrun {
 	double		 fill;		/* seconds the workers spent reading
 					 * and submitting its ranges */
 	double		 fmt;		/* seconds its threads formatted */
+	double		 flight;	/* summed seconds from handing ranges
+					 * over to their scans' end */
 };
 
 static struct {
@@ -478,6 +480,7 @@ plan_dev_done(int dev, uint64_t bytes, double t_hand, double t_done)
 	if (d->ranges == 0)
 		d->first = t_hand;
 	d->busy += t_done - (t_hand > d->last ? t_hand : d->last);
+	d->flight += t_done - t_hand;
 	d->last = t_done;
 	d->bytes += bytes;
 	d->ranges++;
@@ -522,10 +525,14 @@ plan_end(void)
 			fprintf(stderr, "agrep-gpu: plan: device %d: %d ranges, "
 			    "%llu bytes, %.2f GB/s while busy (model %.2f); "
 			    "filling %.3f s (%.2f GB/s a thread), formatting "
-			    "%.3f s\n", i, d->ranges, (unsigned long long)d->bytes,
-			    r / 1e9, model_rate(&d->m) / 1e9, d->fill,
+			    "%.3f s; a range %.2f ms filling, %.2f ms in "
+			    "flight, %.2f ms formatting\n", i, d->ranges,
+			    (unsigned long long)d->bytes, r / 1e9,
+			    model_rate(&d->m) / 1e9, d->fill,
 			    d->fill > 0 ? (double)d->bytes / d->fill / 1e9 : 0,
-			    d->fmt);
+			    d->fmt, d->fill / d->ranges * 1e3,
+			    d->flight / d->ranges * 1e3,
+			    d->fmt / d->ranges * 1e3);
 		/* Enough to measure: the model's two figures, one at a time
 		 * (one pattern word: the feed; many: the kernel). */
 		if (d->ranges >= 4 && d->bytes >= (16u << 20) && r > 0) {

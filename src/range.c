@@ -163,15 +163,34 @@ stream_buf_put(struct bigfile *f, unsigned char *b)
 	free(b);
 }
 
-/* Publishes the file state after range idx; the last range ends the file
- * (-c, -l, -L) and the last reference frees it. */
+/*
+ * Whether ranges may finish in any order: when the output is only how many
+ * records are selected (-c, -l, -L, -q; ranges_ok rules out -m), what a
+ * range selects adds to the file's count whatever the ranges before it did,
+ * so it need not wait for them (nor hold its device slot meanwhile).
+ */
+static int
+range_unordered(void)
+{
+	return (opt->count || opt->list || opt->list_none || opt->quiet) &&
+	    !opt->lineno;
+}
+
+/* Publishes the file state after range idx (unordered: adds what the range
+ * selected to the file's); the last range ends the file (-c, -l, -L) and
+ * the last reference frees it. */
 static void
-range_done(struct bigfile *f, const struct fstate *fs)
+range_done(struct bigfile *f, const struct fstate *fs, int unordered)
 {
 	int last;
 
 	pthread_mutex_lock(&f->mu);
-	f->fs = *fs;
+	if (unordered) {
+		f->fs.nsel += fs->nsel;
+		f->fs.binary |= fs->binary;
+		f->fs.done |= fs->done;
+	} else
+		f->fs = *fs;
 	f->state_at++;
 	last = f->state_at == f->nranges;
 	pthread_cond_broadcast(&f->cv);
@@ -264,7 +283,13 @@ range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
 static void
 range_format(struct fstate *fs, const struct rangebuf *rb, const uint64_t *bm)
 {
-	if (!fs->done && rb->end > rb->first)
+	uint64_t hits, eols;
+
+	if (fs->done || rb->end <= rb->first)
+		return;
+	if (scan_counts(rb->s, 0, &hits, &eols) == 0)
+		out_counted(fs, rb->chunk, rb->first, rb->end, hits, eols);
+	else
 		out_chunk(fs, rb->chunk, rb->first, rb->end, bm);
 }
 
@@ -373,6 +398,7 @@ range_finish(struct rangectx *c, const uint64_t *bm, struct searcher *w)
 	const int idx = c->idx;
 	const int binary_matters = !opt->text && opt->eol == '\n' &&
 	    !opt->count && !opt->list && !opt->list_none && !opt->quiet;
+	const int unordered = range_unordered();
 	struct fstate fs, before;
 	struct pool_mark mark;
 	uintmax_t lines = 0;
@@ -389,14 +415,16 @@ range_finish(struct rangectx *c, const uint64_t *bm, struct searcher *w)
 	fs.off = c->at + rb->first;
 	fs.lines = lines;
 	pool_hold(binary_matters, &mark);
-	if (idx == 0 || range_ready(f, idx)) {
+	memset(&before, 0, sizeof(before));
+	if (!unordered && (idx == 0 || range_ready(f, idx))) {
 		before = range_state(f, idx);
 		fs.binary = before.binary;
 		fs.done = before.done;
 	}
 	assumed = fs.binary;	/* binary from the range's start */
 	range_format(&fs, rb, bm);
-	before = range_state(f, idx);
+	if (!unordered)
+		before = range_state(f, idx);
 	if ((before.binary && !assumed) || before.done) {
 		pool_restore(&mark);
 		out_file_start(&fs, f->name, f->show_name);
@@ -427,7 +455,7 @@ range_finish(struct rangectx *c, const uint64_t *bm, struct searcher *w)
 	fs.binary |= before.binary;
 	fs.done |= before.done;
 	fs.name = f->name;
-	range_done(f, &fs);
+	range_done(f, &fs, unordered);
 }
 
 /* A device finished a range's scan: its thread finishes the range, in the
@@ -505,6 +533,8 @@ range_job(void *arg, int worker)
 		c->rb.s = devq_scanner(ds);
 		range_load(c, data, dlen);
 		stream_buf_put(c->f, data);
+		if (c->ok && c->rb.end > c->rb.first && out_counts_ok())
+			scan_count_from(c->rb.s, 0, c->rb.first);
 		if (c->ok && c->rb.end > c->rb.first)
 			sc = scan_submit(c->rb.s, 0, c->rb.end,
 			    c->rb.filled, 0) != 0 ? -1 : 1;
@@ -725,6 +755,6 @@ stream_tail(struct searcher *w, struct rangejob *rj)
 	w->prefill_len = 0;
 	free(rj->data);
 	free(rj);
-	range_done(f, &fs);
+	range_done(f, &fs, 0);	/* (after every range: range_state) */
 }
 

@@ -36,6 +36,9 @@ now(void)
 				 * measured the same on the H100) */
 #define PP_LOCAL_CPU	8	/* on a CPU device (tests: several groups of
 				 * patterns from a few) */
+#define RC_LOCAL	128	/* count_records' work-group size */
+#define RC_ITEM		256	/* its bytes a work-item (kernels/myers.cl) */
+#define RC_GROUP	(RC_LOCAL * RC_ITEM)
 #ifndef PP_MIN_PATTERNS
 #define PP_MIN_PATTERNS	16	/* on a GPU: see pp_wanted */
 #endif
@@ -180,7 +183,12 @@ slot_free(struct scanner *s, struct scan_slot *sl)
 		if (sl->bm != NULL)
 			clEnqueueUnmapMemObject(s->queue, sl->hbm, sl->bm, 0,
 			    NULL, NULL);
+		if (sl->rc != NULL)
+			clEnqueueUnmapMemObject(s->queue, sl->hrc, sl->rc, 0,
+			    NULL, NULL);
 		clFinish(s->queue);
+		release_mem(&sl->drc);
+		release_mem(&sl->hrc);
 		release_mem(&sl->dbm);
 		release_mem(&sl->dbuf);
 		release_mem(&sl->hbm);
@@ -188,6 +196,8 @@ slot_free(struct scanner *s, struct scan_slot *sl)
 	}
 	sl->buf = NULL;
 	sl->bm = NULL;
+	sl->rc = NULL;
+	sl->rc_done = sl->rc_want = 0;
 }
 
 /* Allocates one device slot; returns 0, or -1 after a message. */
@@ -580,8 +590,9 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 		OCL_FAIL("clCreateCommandQueue", err);
 		goto fail;
 	}
-	snprintf(opts, sizeof(opts), "-DWORD=%s -DWBITS=%d -DLANES=%d",
-	    s->wbits == 32 ? "uint" : "ulong", s->wbits, s->lanes);
+	snprintf(opts, sizeof(opts), "-DWORD=%s -DWBITS=%d -DLANES=%d "
+	    "-DRC_LOCAL=%d", s->wbits == 32 ? "uint" : "ulong", s->wbits,
+	    s->lanes, RC_LOCAL);
 	/* POCL on a CPU without AVX-512 warns on stderr (clang's "AVX
 	 * vector return of type 'ulong8' ... changes the ABI") when it builds
 	 * the 64-bit kernels of 8 lanes: an ABI inside its own build, nothing
@@ -617,6 +628,11 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 		OCL_FAIL("clCreateKernel", err);
 		goto fail;
 	}
+	/* Without it (AGREP_GPU_COUNTS=0, or a kernel file of old), the
+	 * host counts records from the bitmap. */
+	const char *rc = getenv("AGREP_GPU_COUNTS");
+	if (rc == NULL || atoi(rc) != 0)
+		s->rkern = clCreateKernel(s->prog, "count_records", &err);
 	if (upload_patterns(s) == -1)
 		goto fail;
 	for (int i = 0; i < SCAN_SLOTS; i++)
@@ -729,6 +745,7 @@ fault_now(void)
 static cl_int submit_locked(struct scanner *, struct scan_slot *,
     const unsigned char *, cl_mem, cl_mem, cl_uint, cl_uint, cl_uint,
     cl_uint, cl_uint, cl_uint, size_t, size_t, size_t, size_t);
+static int rc_ready(struct scanner *, struct scan_slot *, size_t len);
 
 /* Sets one kernel argument; returns the OpenCL status. */
 #define ARG(i, v) clSetKernelArg(s->kern, (i), sizeof(v), &(v))
@@ -829,6 +846,9 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 	npat = (cl_uint)s->ps->npat;
 	k = (cl_uint)s->ps->k;
 	eol = s->eol;
+	/* Records counted on the device: bytes (not symbols) only. */
+	sl->rc_done = sl->rc_want && nsym == 0 && rc_ready(s, sl, len);
+	sl->rc_want = 0;
 	if (fault_now()) {
 		warnx_("OpenCL: a fault injected (AGREP_GPU_FAULT)");
 		return -1;
@@ -838,6 +858,140 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 	    nslices, npat, k, eol, len, tail, bbytes, items);
 	pthread_mutex_unlock(s->lock);
 	return err == CL_SUCCESS ? 0 : -1;
+}
+
+/*
+ * Counting records on the device (count_records in kernels/myers.cl): for
+ * outputs that need only how many records hold a match, the scan of a slot
+ * is followed by a kernel that counts them, and the host reads back a
+ * summary per work-group (RC_GROUP bytes) instead of the bitmap.
+ */
+
+/* Asks the next scan of a slot to count the records of its chunk from byte
+ * from (a record start) on, if the device can. */
+void
+scan_count_from(struct scanner *s, int slot, size_t from)
+{
+	s->slot[slot].rc_from = from;
+	s->slot[slot].rc_want = 1;
+}
+
+/* Makes a slot's summary buffers when first needed; returns 1 when records
+ * of a chunk of len bytes can be counted on the device. */
+static int
+rc_ready(struct scanner *s, struct scan_slot *sl, size_t len)
+{
+	const size_t n = (s->alloc / RC_GROUP + 1) * 4 * sizeof(cl_uint);
+	cl_int err;
+
+	if (!s->device || s->rkern == NULL || sl->rc_from >= len)
+		return 0;
+	if (sl->rc != NULL)
+		return 1;
+	if ((sl->rc = map_new(s, n, &sl->hrc)) == NULL)
+		return 0;
+	if (!s->zero_copy && (sl->drc = clCreateBuffer(s->ctx,
+	    CL_MEM_WRITE_ONLY, n, NULL, &err)) == NULL) {
+		OCL_FAIL("clCreateBuffer", err);
+		return 0;
+	}
+	return 1;
+}
+
+/* Sets one argument of count_records. */
+#define RARG(i, v) clSetKernelArg(s->rkern, (i), sizeof(v), &(v))
+
+/* Queues count_records after the scan (kdone, which it releases) and the
+ * summaries' read-back.  Returns the OpenCL status. */
+static cl_int
+rc_submit(struct scanner *s, struct scan_slot *sl, cl_mem text, cl_mem bm,
+    size_t len, cl_event kdone)
+{
+	const cl_ulong pad = s->pad, from = sl->rc_from, to = len;
+	const cl_uint eol = s->eol;
+	const size_t local = RC_LOCAL;
+	cl_mem out = s->zero_copy ? sl->hrc : sl->drc;
+	size_t items;
+	cl_event rdone = NULL;
+	cl_int err;
+
+	sl->rc_groups = (len + RC_GROUP - 1) / RC_GROUP;
+	items = sl->rc_groups * RC_LOCAL;
+	if ((err = RARG(0, text)) != CL_SUCCESS || (err = RARG(1, pad)) ||
+	    (err = RARG(2, bm)) || (err = RARG(3, from)) ||
+	    (err = RARG(4, to)) || (err = RARG(5, eol)) ||
+	    (err = RARG(6, out))) {
+		clReleaseEvent(kdone);
+		OCL_FAIL("clSetKernelArg", err);
+		return err;
+	}
+	err = clEnqueueNDRangeKernel(s->queue, s->rkern, 1, NULL, &items,
+	    &local, 1, &kdone, &rdone);
+	clReleaseEvent(kdone);
+	if (err != CL_SUCCESS) {
+		OCL_FAIL("clEnqueueNDRangeKernel", err);
+		return err;
+	}
+	if (s->zero_copy) {
+		sl->done = rdone;
+		clFlush(s->queue);
+		return CL_SUCCESS;
+	}
+	err = clEnqueueReadBuffer(s->queue, sl->drc, CL_FALSE, 0,
+	    sl->rc_groups * 4 * sizeof(cl_uint), sl->rc, 1, &rdone,
+	    &sl->done);
+	clReleaseEvent(rdone);
+	if (err != CL_SUCCESS) {
+		OCL_FAIL("clEnqueueReadBuffer", err);
+		return err;
+	}
+	clFlush(s->queue);
+	return CL_SUCCESS;
+}
+
+/* The join of two summaries (count_records' rc_join): r[0] records with a
+ * hit inside, r[1] terminators, r[2] flags. */
+#define RC_HAS	1u
+#define RC_HEAD	2u
+#define RC_TAIL	4u
+
+static void
+rc_join(cl_uint *a, const cl_uint *b)
+{
+	a[1] += b[1];
+	if ((a[2] & RC_HAS) == 0) {
+		a[0] = b[0];
+		a[2] = (b[2] & RC_HAS) ? b[2] | (a[2] & RC_HEAD) : a[2] | b[2];
+	} else if ((b[2] & RC_HAS) == 0) {
+		a[2] |= (b[2] & RC_HEAD) ? RC_TAIL : 0;
+	} else {
+		a[0] += b[0] + ((a[2] & RC_TAIL) || (b[2] & RC_HEAD));
+		a[2] = RC_HAS | (a[2] & RC_HEAD) | (b[2] & RC_TAIL);
+	}
+}
+
+/*
+ * After scan_wait: when the slot's last scan counted its records, sets *hit
+ * to the records from the counting start on that hold a match (the last
+ * one may lack its terminator), *eols to their terminators, and returns 0;
+ * returns -1 when it made a bitmap instead.
+ */
+int
+scan_counts(const struct scanner *s, int slot, uint64_t *hit, uint64_t *eols)
+{
+	const struct scan_slot *sl = &s->slot[slot];
+	cl_uint t[4] = { 0, 0, 0, 0 };
+
+	if (!sl->rc_done)
+		return -1;
+	for (size_t g = 0; g < sl->rc_groups; g++)
+		rc_join(t, sl->rc + 4 * g);
+	/* The first record starts at the counting start; the last one ends
+	 * at the chunk's end. */
+	*hit = t[0] + ((t[2] & RC_HEAD) != 0) +
+	    ((t[2] & RC_HAS) && (t[2] & RC_TAIL));
+	*eols = t[1];
+	return 0;
 }
 
 /* The part of scan_submit that uses the shared kernel: its arguments and
@@ -881,6 +1035,8 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 		sl->kev = kdone;
 		st->scanned += len;
 	}
+	if (sl->rc_done)
+		return rc_submit(s, sl, text, bm, len, kdone);
 	if (s->zero_copy) {
 		sl->done = kdone;
 		clFlush(s->queue);
@@ -964,6 +1120,8 @@ scan_close(struct scanner *s)
 		release_mem(&s->peq);
 		if (s->kern != NULL)
 			clReleaseKernel(s->kern);
+		if (s->rkern != NULL)
+			clReleaseKernel(s->rkern);
 		if (s->prog != NULL)
 			clReleaseProgram(s->prog);
 		if (s->queue != NULL)

@@ -28,6 +28,13 @@ struct scan_slot {
 	uint32_t	*ck;	/* byte offset of every 64th symbol */
 	uint64_t	*bmb;	/* the hits, moved back onto the bytes */
 	size_t		 nsym;	/* symbols scanned; 0: bytes were */
+	/* Records counted on the device (scan_count_from, scan_counts): */
+	size_t		 rc_from;	/* the next scan counts from here; */
+	int		 rc_want;	/* ... when set */
+	int		 rc_done;	/* the last scan counted */
+	size_t		 rc_groups;	/* its work-groups' summaries */
+	cl_uint		*rc;		/* host view of the summaries */
+	cl_mem		 hrc, drc;
 };
 
 struct scanner {
@@ -49,6 +56,7 @@ struct scanner {
 	cl_command_queue queue;
 	cl_program	 prog;
 	cl_kernel	 kern;
+	cl_kernel	 rkern;		/* count_records, or NULL */
 	cl_mem		 peq, pinfo;
 	int		 blocks;	/* patterns over 64 bytes: block kernel */
 	int		 pp;		/* the pattern-parallel kernel (myers_pp) */
@@ -82,6 +90,9 @@ unsigned char *scan_chunk(struct scanner *, int slot);
 int	 scan_submit(struct scanner *, int slot, size_t len, size_t valid,
 	    int warm);
 const uint64_t *scan_wait(struct scanner *, int slot);
+void	 scan_count_from(struct scanner *, int slot, size_t from);
+int	 scan_counts(const struct scanner *, int slot, uint64_t *hit,
+	    uint64_t *eols);
 void	 scan_close(struct scanner *);
 int	 scan_pp_likely(const struct patset *);
 size_t	 scan_next_hit(const uint64_t *, size_t pos, size_t len);

@@ -447,6 +447,7 @@ scan_finish(struct scanner *s, int slot, int submitted)
 			warnx_("warning: device scan failed; "
 			    "using the host matcher");
 		hm_scan(pats, sl->buf, s->pad, sl->len, s->eol, sl->bm);
+		sl->rc_done = 0;	/* a bitmap, not counts */
 		bm = sl->bm;
 	}
 	return bm;

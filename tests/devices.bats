@@ -217,3 +217,52 @@ has_gpu() {
 	assert_output 1
 	[[ "$stderr" == *"stats:"*"kernel"* ]] || { echo "POCL did not scan: $stderr"; return 1; }
 }
+
+@test "records counted on the device (-c, -l, -L, -q, -v) equal the host's, ranges finishing in any order, a failed scan too" {
+	# Lines of 0 to 70,000 bytes (records across the counting kernel's
+	# work-groups of 32 KiB and across ranges), matches at their ends,
+	# and a last line without a terminator.
+	awk 'BEGIN { srand(7); for (i = 1; i <= 400; i++) {
+		n = int(rand() * rand() * rand() * 70000); s = ""
+		while (length(s) < n) s = s "abcdefg hij "
+		s = substr(s, 1, n)
+		if (i % 5 == 0) s = s "needle"; else if (i % 7 == 0) s = "nedle" s
+		print s } printf "last neXdle" }' > long
+	local args f want j
+	for f in text long; do
+		for args in "-c -k1 needle" "-c -v -k1 needle" "-c -k0 needle" \
+		    "-l -k2 needle" "-L -k1 needle" "-L -k0 zzzzz" "-c -i -k1 NEEDLE"; do
+			# shellcheck disable=SC2086
+			run agrep-gpu --device=host $args $f
+			want="$output/$status"
+			# (ranges finish in any order here: two device
+			# contexts, several workers, the host and the devices)
+			for j in 1 2 4; do
+				# shellcheck disable=SC2086
+				run --separate-stderr env AGREP_GPU_HOST_MAX=0 \
+				    AGREP_GPU_CHUNK=4096 AGREP_GPU_DEVICE_COPIES=2 \
+				    agrep-gpu -j $j --device=cpu $args $f
+				[ "$output/$status" = "$want" ] ||
+				    { echo "$f $args -j $j: '$output/$status', want '$want'"; return 1; }
+				assert_equal "$stderr" ''
+				# shellcheck disable=SC2086
+				run env AGREP_GPU_CHUNK=4096 agrep-gpu -j $j $args $f
+				[ "$output/$status" = "$want" ] ||
+				    { echo "$f $args -j $j, auto: '$output/$status', want '$want'"; return 1; }
+			done
+			# shellcheck disable=SC2086
+			run sh -c "cat $f | AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=4096 agrep-gpu -j 4 --device=cpu $args"
+			[ "${output#(standard input)}/$status" = "${want#$f}" ] ||
+			    { echo "$f $args from a pipe: '$output/$status', want '$want'"; return 1; }
+		done
+		run -0 env AGREP_GPU_HOST_MAX=0 agrep-gpu --device=cpu -q -k1 needle $f
+		run -1 env AGREP_GPU_HOST_MAX=0 agrep-gpu --device=cpu -q -k0 zzzzz $f
+	done
+	# a scan that fails: its range is counted on the host
+	run -0 agrep-gpu --device=host -c -k1 needle long
+	want="$output"
+	run -0 --separate-stderr env AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=4096 \
+	    AGREP_GPU_FAULT=2 agrep-gpu --device=cpu -c -k1 needle long
+	assert_output "$want"
+	assert_regex "$stderr" 'device scan failed; using the host matcher'
+}
