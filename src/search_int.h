@@ -17,7 +17,7 @@
 #define CHUNK_CPU	(16u << 20)
 #define CHUNK_GPU	(64u << 20)
 #define RANGE_MIN	256		/* bytes of a range at least */
-#define DEV_SLOTS	8		/* ranges in flight a device */
+#define DEV_SLOTS	8		/* ranges in flight a device, at least */
 #define RANGE_SLOW	(4u << 20)	/* ranges when the scan is costly */
 #define RANGE_SMALL	(256u << 10)	/* ranges of smaller files, at least */
 #define HOST_PER_WORKER	((size_t)512 << 20) /* default host limit per worker */
