@@ -44,26 +44,6 @@ auto_device(void)
 	    strcmp(opt->device, "auto") == 0) && opt->host_max == SIZE_MAX;
 }
 
-/* A device being opened (open_devices). */
-struct opening {
-	struct scanner	 s;
-	struct ocl_dev	 d;
-	size_t		 cap;
-	int		 ok;
-	double		 t0, secs;	/* when asked, and how long it took */
-};
-
-static void *
-open_one(void *arg)
-{
-	struct opening *o = arg;
-
-	o->ok = scan_open_device(&o->s, pats, opt->eol, o->cap, &o->d,
-	    opt->slice) == 0;
-	o->secs = util_now() - o->t0;
-	return NULL;
-}
-
 /* Opens the OpenCL scanners once (one per device in use); returns the
  * number open, 0 when there is none.  Without any usable device (none
  * installed, or the one asked for is missing) that is an error: exit status
@@ -101,49 +81,27 @@ open_devices(void)
 	pthread_mutex_lock(&S.mu);
 	S.dev_found = 1;
 	pthread_mutex_unlock(&S.mu);
-	/* Several GPUs open side by side, a thread each: each takes 0.4-0.7
-	 * s (NVIDIA's start, then context and program), and opened one after
-	 * another the first waited for the second (two H200s: 0.12 s, a sixth
-	 * of 1,000 primers over 1 GiB).  CPU devices open here, in turn. */
-	struct opening *o = xcalloc((size_t)n, sizeof(*o));
-	pthread_t tid[OCL_MAXDEV];
-	int ngpu = 0, threads[OCL_MAXDEV] = { 0 };
 	for (int i = 0; i < n; i++) {
 		size_t cap = opt->chunk ? opt->chunk :
 		    d[i].type & CL_DEVICE_TYPE_GPU && !pool_threaded() ?
 		    CHUNK_GPU : CHUNK_CPU;
-		o[i].cap = cap < hostcap ? hostcap : cap;
-		if (i > 0)
-			o[i].cap = o[0].cap;	/* one chunk size for all */
-		o[i].d = d[i];
-		o[i].t0 = t0;
-		ngpu += (d[i].type & CL_DEVICE_TYPE_GPU) != 0;
-	}
-	for (int i = 0; i < n && ngpu > 1 && pool_threaded(); i++)
-		if ((d[i].type & CL_DEVICE_TYPE_GPU) != 0)
-			threads[i] = pthread_create(&tid[i], NULL, open_one,
-			    &o[i]) == 0;
-	for (int i = 0; i < n; i++)
-		if (!threads[i])
-			open_one(&o[i]);
-	for (int i = 0; i < n; i++)
-		if (threads[i])
-			pthread_join(tid[i], NULL);
-	for (int i = 0; i < n; i++) {
-		if (!o[i].ok) {
+		if (cap < hostcap)
+			cap = hostcap;
+		if (nd > 0 && cap != S.dev[0].cap)
+			cap = S.dev[0].cap;	/* one chunk size for all */
+		if (scan_open_device(&S.dev[nd], pats, opt->eol, cap, &d[i],
+		    opt->slice) == -1)
 			warnx_("warning: %s unusable%s", d[i].name, nd == 0 &&
 			    i == n - 1 ? "; using the host matcher" : "");
-			continue;
+		else {
+			char name[sizeof(d[i].name) + 32];
+			snprintf(name, sizeof(name), "%s%s", d[i].name,
+			    S.dev[nd].pp ? PLAN_PP_SUFFIX : "");
+			plan_dev_open(nd, name, !(d[i].type &
+			    CL_DEVICE_TYPE_CPU), util_now() - t0);
+			nd++;
 		}
-		char name[sizeof(d[i].name) + 32];
-		S.dev[nd] = o[i].s;
-		snprintf(name, sizeof(name), "%s%s", d[i].name,
-		    S.dev[nd].pp ? PLAN_PP_SUFFIX : "");
-		plan_dev_open(nd, name, !(d[i].type & CL_DEVICE_TYPE_CPU),
-		    o[i].secs);
-		nd++;
 	}
-	free(o);
 	/* Slots in flight per device: half the workers over the devices,
 	 * at least 8 (pinned memory is 16 MiB a slot).  A slot spends three
 	 * quarters of its time being filled by a worker, so the slots of all
@@ -152,10 +110,18 @@ open_devices(void)
 	 * 1.26-1.46 s, 16 1.16-1.53 s, 32 1.48-1.84 s; one H200 of two, 32
 	 * workers, 8 / 16 slots 16.6 / 20.3 GB/s from ready; both H200s, 8 /
 	 * 16 slots each 17.8 / 16.1 GB/s together (bench/RESULTS-h200x2.md).
-	 * 8 is enough for one worker (-j1) to run ahead of the device. */
+	 * 8 is enough for one worker (-j1) to run ahead of the device.  The
+	 * pattern-parallel kernel wants 16 whatever the workers: a 4 MiB
+	 * range is 1,024 work-groups, less than an H200 runs at once, so its
+	 * kernels must overlap (one H200, 1,000 primers -k4 over 1 GiB: 1.18
+	 * s from ready with 8 slots, 0.86 with 16, 0.87 with 24; 200 Bible
+	 * words -k2: 0.67, 0.40, 0.38). */
 	if (nd > 0) {
-		int slots = pool_workers() / 2 / nd;
-		devq_init(S.dev, nd, slots > DEV_SLOTS ? slots : DEV_SLOTS,
+		int slots = pool_workers() / 2 / nd, least = DEV_SLOTS;
+		for (int i = 0; i < nd; i++)
+			if (S.dev[i].pp)
+				least = 2 * DEV_SLOTS;
+		devq_init(S.dev, nd, slots > least ? slots : least,
 		    2 * S.range);
 	}
 	return nd;
