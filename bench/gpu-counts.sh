@@ -10,10 +10,8 @@
 # tool's own plan/kernel figures.  SECTIONS="check mercy many mix" picks
 # parts; SLOTS="8 16" the slots a device tried.
 set -u
-B=$PWD/agrep-gpu; K=$PWD/.devdata/kjv.txt
-G1=/dev/shm/k1g; G8=/dev/shm/k8g
-[ -s $G1 ] || for i in $(seq 250); do cat $K; done > $G1
-[ -s $G8 ] || for i in 1 2 3 4 5 6 7 8; do cat $G1; done > $G8
+B=$PWD/agrep-gpu
+. bench/gpu-data.sh
 want() { case " ${SECTIONS:-all} " in *" all "*|*" $1 "*) return 0;; esac; return 1; }
 tm() { local l="$1"; shift; timeout "${TM_LIMIT:-120}" /usr/bin/time -f "$l: wall %e s" "$@"; }
 figs() { grep -E 'wall|from ready|plan: device [0-9]:|plan: host:|^[0-9]+$' | grep -v 'open in'; }
@@ -51,18 +49,6 @@ if want mercy; then
 fi
 if want many; then
 	echo "== many patterns: the first GPU against every GPU (GPU alone)"
-	tr -cs 'A-Za-z' '\n' < $K | awk 'length>=6 && length<=14' | sort -u | shuf -n 200 --random-source=$K > /tmp/p200
-	cc -O2 -o /tmp/gen_dna bench/gen_dna.c
-	[ -s /dev/shm/reads1g ] || /tmp/gen_dna $((1<<30)) /tmp/unused.pat 150 997 777 > /dev/shm/reads1g 2>/dev/null
-	python3 - <<'PY'
-import random
-lines = [l for l in open('/dev/shm/reads1g', 'rb').read(8 << 20).split(b'\n') if len(l) == 150]
-random.seed(99)
-ps = set()
-while len(ps) < 1000:
-    l = random.choice(lines); s = random.randrange(0, 150 - 24); ps.add(l[s:s + 24])
-open('/tmp/pr1000', 'wb').write(b'\n'.join(sorted(ps)) + b'\n')
-PY
 	for d in $g1 gpu; do
 		AGREP_GPU_STATS=1 AGREP_GPU_HOST_MAX=0 tm "--device=$d 1 GiB -c -k2 -f 200 words" $B --device=$d -c -k2 -f /tmp/p200 $G1 2>&1 | figs
 		LC_ALL=C AGREP_GPU_STATS=1 AGREP_GPU_HOST_MAX=0 tm "--device=$d 1 GiB reads -c -k4 -f 1,000 primers" $B --device=$d -c -k4 -f /tmp/pr1000 /dev/shm/reads1g 2>&1 | figs

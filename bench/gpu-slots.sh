@@ -1,16 +1,10 @@
-B=$PWD/agrep-gpu; K=$PWD/.devdata/kjv.txt; G1=/dev/shm/k1g
-for i in $(seq 250); do cat $K; done > $G1
-tr -cs 'A-Za-z' '\n' < $K | awk 'length>=6 && length<=14' | sort -u | shuf -n 200 --random-source=$K > /tmp/p200
-cc -O2 -o /tmp/gen_dna bench/gen_dna.c; /tmp/gen_dna $((1<<30)) /tmp/unused.pat 150 997 777 > /dev/shm/reads1g 2>/dev/null
-python3 - <<'PY'
-import random
-lines = [l for l in open('/dev/shm/reads1g', 'rb').read(8 << 20).split(b'\n') if len(l) == 150]
-random.seed(99)
-ps = set()
-while len(ps) < 1000:
-    l = random.choice(lines); s = random.randrange(0, 150 - 24); ps.add(l[s:s + 24])
-open('/tmp/pr1000', 'wb').write(b'\n'.join(sorted(ps)) + b'\n')
-PY
+#!/bin/bash
+# Slots a device (AGREP_GPU_SLOTS 8, 16, 24) for the pattern-parallel kernel, on the
+# first GPU and on every GPU, GPU alone: 1,000 primers -k4 over 1 GiB of reads and
+# 200 Bible words -k2 over 1 GiB, two runs each.  Run ON the GPU machine from the
+# project root with .devdeps and .devdata carried, after opencl-setup.sh and make.
+B=$PWD/agrep-gpu
+. bench/gpu-data.sh
 g1=$($B --list-devices | grep -m1 -i '(gpu' | cut -d: -f1)
 export LC_ALL=C AGREP_GPU_HOST_MAX=0 AGREP_GPU_STATS=1
 $B --device=gpu -c -k4 -f /tmp/pr1000 /dev/shm/reads1g >/dev/null 2>&1; $B --device=$g1 -c -k4 -f /tmp/pr1000 /dev/shm/reads1g >/dev/null 2>&1
