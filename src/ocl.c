@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -309,19 +310,23 @@ cache_save(cl_program prog, const char *path)
 /*
  * Builds the program for one device, from the binary cache when it holds
  * one for this device, driver and source; on failure prints the build log
- * to stderr and returns NULL.
+ * to stderr and returns NULL.  *built: the seconds spent compiling the
+ * source (0 when the cache had it).
  */
 cl_program
 ocl_build(cl_context ctx, const struct ocl_dev *d, const char *src,
-    const char *options)
+    const char *options, double *built)
 {
 	char path[PATH_MAX];
 	int cached = cache_path(d, src, options, path, sizeof(path)) == 0;
 	cl_int err;
 	cl_program prog;
+	struct timespec t0, t1;
 
+	*built = 0;
 	if (cached && (prog = cache_load(ctx, d, path, options)) != NULL)
 		return prog;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
 
 	if (prog == NULL) {
@@ -347,6 +352,9 @@ ocl_build(cl_context ctx, const struct ocl_dev *d, const char *src,
 	}
 	if (cached)
 		cache_save(prog, path);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*built = (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	return prog;
 }
 

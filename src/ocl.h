@@ -23,7 +23,7 @@ int		 ocl_choose(const char *spec, struct ocl_dev *);
 int		 ocl_choose_all(const char *spec, struct ocl_dev *, int max);
 int		 ocl_list(FILE *);
 cl_program	 ocl_build(cl_context, const struct ocl_dev *, const char *src,
-		    const char *options);
+		    const char *options, double *built);
 
 /* Reports a failed OpenCL call with its error name, file and line. */
 #define OCL_FAIL(call, err) \

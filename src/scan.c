@@ -614,7 +614,7 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 		fprintf(stderr, "%s: stats: context %.3f s\n", progname,
 		    now() - t0);
 	src = load_source();
-	s->prog = ocl_build(s->ctx, dev, src, opts);
+	s->prog = ocl_build(s->ctx, dev, src, opts, &s->built);
 	if (src != myers_cl_src)
 		free(src);
 	if (s->prog == NULL)

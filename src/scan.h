@@ -62,6 +62,8 @@ struct scanner {
 	int		 pp;		/* the pattern-parallel kernel (myers_pp) */
 	size_t		 ncls;		/* pp: byte classes of the pattern set */
 	int		 pp_lazy;	/* pp: no score in calm strides */
+	double		 built;		/* seconds compiling its program (0:
+					 * from the binary cache) */
 	struct scan_slot slot[SCAN_SLOTS];
 	/* Workers' clones share the device's context, queue, program and
 	 * tables (parent's), with slots of their own; lock guards the kernel
