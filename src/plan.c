@@ -63,6 +63,12 @@
 #define CPU_START	0.2
 #define CACHE_MAX	32		/* devices remembered */
 #define OPEN_LATE	0.1		/* s: see plan_place */
+/* Opening a device while the host's workers search: an H200 machine, 16
+ * workers, 8.6 GB, a 57-byte phrase -k8: 0.62 s, against 0.28 s with the
+ * workers idle.  Starting it there for a host-alone estimate of 1.16 s
+ * took 1.29 s against the host's 1.03 s (bench/RESULTS-h200.md). */
+#define OPEN_BUSY	2.0
+#define OPEN_GAIN	0.8		/* see plan_start_devices */
 #define DEV_CPU_SHARE	0.5		/* see dev_cpu_pays */
 /* Seconds of the host's cores a byte scanned on a device costs (reading it
  * into a slot, formatting it), before a run measures it: H100 machine,
@@ -351,8 +357,10 @@ dev_cpu_pays(void)
 
 /*
  * Should the devices be started for an input of size bytes?  In automatic
- * mode: when the host alone would take longer than the expected device's
- * start-up (the host searches meanwhile).  Needs the probe.
+ * mode: when the host and the devices together would finish clearly
+ * (OPEN_GAIN) sooner than the host alone.  The devices open while the host
+ * searches, and opening beside busy workers takes about twice the start-up
+ * measured (OPEN_BUSY); then both search the rest.  Needs the probe.
  */
 int
 plan_start_devices(uint64_t size)
@@ -365,10 +373,13 @@ plan_start_devices(uint64_t size)
 	double hr = host_rate() * P.workers;
 	double host_s = hr > 0 ? (double)size / hr : INFINITY;
 	double dev_s = P.expect.start + (double)size / model_rate(&P.expect);
+	double open = OPEN_BUSY * P.expect.start;
+	double both = open + ((double)size - hr * open) /
+	    (hr + model_rate(&P.expect));
 	/* (and not where a device range would cost the host's cores about
 	 * what its own scan does: see dev_cpu_pays) */
-	go = host_s > P.expect.start && dev_s < host_s * 4 &&
-	    DEV_HOST_COST < DEV_CPU_SHARE * P.workers / hr;
+	go = host_s > open && both < OPEN_GAIN * host_s &&
+	    dev_s < host_s * 4 && DEV_HOST_COST < DEV_CPU_SHARE * P.workers / hr;
 	if (P.stats)
 		fprintf(stderr, "agrep-gpu: plan: %llu bytes: the host alone "
 		    "%.3f s; %s (%s) %.2f GB/s for %.0f pattern words, start "
@@ -543,8 +554,13 @@ plan_end(void)
 			    d->flight / d->ranges * 1e3,
 			    d->fmt / d->ranges * 1e3);
 		/* Enough to measure: the model's two figures, one at a time
-		 * (one pattern word: the feed; many: the kernel). */
-		if (d->ranges >= 4 && d->bytes >= (16u << 20) && r > 0) {
+		 * (one pattern word: the feed; many: the kernel).  Not from
+		 * a run where the host took most ranges: the device's few
+		 * were filled by workers busy with their own (an H200, 7
+		 * ranges beside 1,018 on the host: 2.6 GB/s, and the next runs
+		 * took that for the GPU's rate). */
+		if (d->ranges >= 4 && d->bytes >= (16u << 20) && r > 0 &&
+		    (P.mode != PLAN_AUTO || d->ranges >= P.host_ranges)) {
 			double inv = 1 / r - P.work / d->m.wps;
 			if (P.work <= 2)
 				d->m.feed = 1 / (inv > 0.1 / r ? inv : 0.1 / r);

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -258,9 +259,18 @@ host_probe(const unsigned char *text, size_t len)
 	memcpy(buf + pad, text, len);
 	hm_scan(pats, buf, pad, len < PROBE_WARM ? len : PROBE_WARM, opt->eol,
 	    bm);
-	t0 = util_now();
-	hm_scan(pats, buf, pad, len, opt->eol, bm);
-	plan_probe(len, util_now() - t0);
+	/* The fastest of up to three passes: a pass of a tenth of a
+	 * millisecond (one pattern) is at the mercy of one interruption (an
+	 * H200 machine's probes of one file: 460 to 860 MB/s a worker, and the
+	 * slow one opened the GPU for nothing). */
+	double best = INFINITY;
+	for (int i = 0; i < 3 && best > 1e-3; i++) {
+		t0 = util_now();
+		hm_scan(pats, buf, pad, len, opt->eol, bm);
+		const double t = util_now() - t0;
+		best = t < best ? t : best;
+	}
+	plan_probe(len, best);
 	free(bm);
 	free(buf);
 }
