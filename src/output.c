@@ -688,10 +688,15 @@ out_counted(struct fstate *fs, const unsigned char *text, size_t hist,
     size_t len, uint64_t hits, uint64_t eols)
 {
 	const uint64_t recs = eols + (len > hist && text[len - 1] != opt->eol);
-	uint64_t n = opt->invert ? recs - hits : hits;
+	const uint64_t n = opt->invert ? recs - hits : hits;
 
-	while (n-- > 0 && !fs->done && !fs->last)
+	/* The first settles -q, -l and -L (done); -c adds the rest (no -m:
+	 * out_counts_ok), not one call a record (-c -v: 200,000 a range). */
+	if (n > 0 && !fs->done && !fs->last) {
 		(void)selected(fs, 0, 0);
+		if (!fs->done && !fs->last)
+			fs->nsel += n - 1;
+	}
 	if (opt->lineno)
 		fs->lines += eols;
 	fs->counted = len;
