@@ -21,8 +21,9 @@
  *    as it finished two ranges.
  *
  * The rule (AGREP_GPU_STATS=1 prints the figures and each decision):
- *  - the devices are started for a file when the host alone would take
- *    longer than a device's start-up;
+ *  - the devices are started for a file when the host and the devices
+ *    together would finish in OPEN_GAIN of the host alone's time, the
+ *    start-up counted OPEN_BUSY times (see plan_start_devices);
  *  - a range goes to a device with a free slot, unless reading and
  *    formatting a device range costs the host's cores more than half what
  *    scanning it on the host does; when there is none (or the
