@@ -605,10 +605,13 @@ rc_word(ulong e, ulong h)
 	return r;
 }
 
+/* (scan.c sets both) */
 #ifndef RC_LOCAL
 #define RC_LOCAL 128
 #endif
+#ifndef RC_ITEM
 #define RC_ITEM 256
+#endif
 
 __kernel __attribute__((reqd_work_group_size(RC_LOCAL, 1, 1))) void
 count_records(__global const uchar *text, ulong pad,

@@ -37,7 +37,7 @@ now(void)
 #define PP_LOCAL_CPU	8	/* on a CPU device (tests: several groups of
 				 * patterns from a few) */
 #define RC_LOCAL	128	/* count_records' work-group size */
-#define RC_ITEM		256	/* its bytes a work-item (kernels/myers.cl) */
+#define RC_ITEM		256	/* its bytes a work-item, a multiple of 64 */
 #define RC_GROUP	(RC_LOCAL * RC_ITEM)
 #ifndef PP_MIN_PATTERNS
 #define PP_MIN_PATTERNS	16	/* on a GPU: see pp_wanted */
@@ -591,8 +591,8 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 		goto fail;
 	}
 	snprintf(opts, sizeof(opts), "-DWORD=%s -DWBITS=%d -DLANES=%d "
-	    "-DRC_LOCAL=%d", s->wbits == 32 ? "uint" : "ulong", s->wbits,
-	    s->lanes, RC_LOCAL);
+	    "-DRC_LOCAL=%d -DRC_ITEM=%d", s->wbits == 32 ? "uint" : "ulong",
+	    s->wbits, s->lanes, RC_LOCAL, RC_ITEM);
 	/* POCL on a CPU without AVX-512 warns on stderr (clang's "AVX
 	 * vector return of type 'ulong8' ... changes the ABI") when it builds
 	 * the 64-bit kernels of 8 lanes: an ABI inside its own build, nothing
