@@ -4,7 +4,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -321,12 +320,12 @@ ocl_build(cl_context ctx, const struct ocl_dev *d, const char *src,
 	int cached = cache_path(d, src, options, path, sizeof(path)) == 0;
 	cl_int err;
 	cl_program prog;
-	struct timespec t0, t1;
+	double t0;
 
 	*built = 0;
 	if (cached && (prog = cache_load(ctx, d, path, options)) != NULL)
 		return prog;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = util_now();
 	prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
 
 	if (prog == NULL) {
@@ -352,9 +351,7 @@ ocl_build(cl_context ctx, const struct ocl_dev *d, const char *src,
 	}
 	if (cached)
 		cache_save(prog, path);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	*built = (double)(t1.tv_sec - t0.tv_sec) +
-	    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	*built = util_now() - t0;
 	return prog;
 }
 

@@ -466,10 +466,10 @@ plan_dev_open(int dev, const char *name, int gpu, double secs)
 			break;
 		}
 	/* A slower opening than the cached one moves the figure a quarter
-	 * of the way: one that built the program (a new pattern set's kernel
-	 * options: 0.9 s against 0.25 on an H200) would otherwise make the
-	 * next run give the host, at 6 MB/s a worker for 1,000 primers, the
-	 * ranges it thinks come before the device is up (1.59 s against the
+	 * of the way (compiling is left out already: search.c), so that one
+	 * slow start does not make the next runs give the host, at 6 MB/s a
+	 * worker for 1,000 primers, the ranges it thinks come before the
+	 * device is up (an H200: 0.9 s cached against 0.25, 1.59 s against the
 	 * GPU alone's 1.38). */
 	if (d->cached && secs > d->m.start)
 		d->m.start += (secs - d->m.start) / 4;
