@@ -888,11 +888,15 @@ rc_ready(struct scanner *s, struct scan_slot *sl, size_t len)
 		return 0;
 	if (sl->rc != NULL)
 		return 1;
-	if ((sl->rc = map_new(s, n, &sl->hrc)) == NULL)
-		return 0;
+	/* (made whole or not at all: the bitmap serves meanwhile) */
 	if (!s->zero_copy && (sl->drc = clCreateBuffer(s->ctx,
 	    CL_MEM_WRITE_ONLY, n, NULL, &err)) == NULL) {
 		OCL_FAIL("clCreateBuffer", err);
+		return 0;
+	}
+	if ((sl->rc = map_new(s, n, &sl->hrc)) == NULL) {
+		release_mem(&sl->hrc);
+		release_mem(&sl->drc);
 		return 0;
 	}
 	return 1;
