@@ -250,6 +250,9 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
 		 * an assertion looks at the unit before it */
 		size_t w = a->maxlen < a->nstate ? a->maxlen : a->nstate - 1;
 		w += a->nassert > 0;
+		if (a->maxlen >= a->nstate || a->bol || a->eol ||
+		    a->nassert > 0)
+			ps->whole = 1;
 		if (w > ps->maxlen)
 			ps->maxlen = w;
 		re_result_free(&r);

@@ -38,6 +38,11 @@ struct patset {
 	size_t maxlen;		/* longest pattern in pat[] */
 	size_t maxwords;	/* most blocks of a pattern in pat[] */
 	int all_lines;		/* some pattern has len <= k: every line matches */
+	int whole;		/* records are scanned whole, never in
+				 * pieces (stream_long): an expression's
+				 * matches have no longest length (a loop),
+				 * or it looks at a record's edges (^, $)
+				 * or at the units beside an assertion */
 	int k;
 	int icase;
 	char *store;		/* pattern bytes */

@@ -663,11 +663,11 @@ long_record(struct searcher *w, int fd, struct fstate *fs, struct scanner *s,
 }
 
 /* May a record longer than a chunk be streamed (long_record), or do the
- * options need it whole in memory? */
+ * options or the expressions (pattern.h: whole) need it whole in memory? */
 int
 stream_long(void)
 {
-	return !(opt->word || opt->line || opt->show_cost || opt->best ||
+	return !(pats->whole || opt->word || opt->line || opt->show_cost || opt->best ||
 	    opt->only || opt->color || opt->before > 0 || opt->show_edits);
 }
 
