@@ -381,6 +381,16 @@ plan_start_devices(uint64_t size)
 	 * what its own scan does: see dev_cpu_pays) */
 	go = host_s > open && both < OPEN_GAIN * host_s &&
 	    dev_s < host_s * 4 && DEV_HOST_COST < DEV_CPU_SHARE * P.workers / hr;
+	/* A CPU device runs on the host's own cores: beside the host it
+	 * adds no speed, it can only replace it, so it starts where it would
+	 * finish clearly sooner alone.  Its rate is a scan's, so the host's
+	 * is the probe's: a stream's ranges measured 220 MB/s a worker
+	 * against the probe's 1,175 (the reader and cat share the 2 cores),
+	 * and POCL was started for 64 MB of Bible through a pipe. */
+	if (!P.expect.gpu) {
+		double pr = (P.probed ? P.host_rate : host_rate()) * P.workers;
+		go = pr > 0 && dev_s < OPEN_GAIN * (double)size / pr;
+	}
 	if (P.stats)
 		fprintf(stderr, "agrep-gpu: plan: %llu bytes: the host alone "
 		    "%.3f s; %s (%s) %.2f GB/s for %.0f pattern words, start "

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,6 +58,8 @@ struct bigfile {
 	 * through one worker) */
 	unsigned char	**spare;
 	int		 nspare, maxspare;
+	size_t		 pad;		/* bytes before each buffer's data (a
+					 * scanner's pad: scan_lend) */
 };
 
 struct rangejob {
@@ -127,12 +130,32 @@ bigfile_unref(struct bigfile *f)
 		pthread_mutex_destroy(&f->mu);
 		pthread_cond_destroy(&f->cv);
 		while (f->nspare > 0)
-			free(f->spare[--f->nspare]);
+			free(f->spare[--f->nspare] - f->pad);
 		free(f->spare);
 		free(f->path);
 		free(f->name);
 		free(f);
 	}
+}
+
+/*
+ * A fresh buffer for a streamed range: pad bytes before the range (it is
+ * scanned in place: scan_lend), 64 after.  In huge pages where the system
+ * gives them on request: 64 MB of Bible through a pipe took 8,000 page
+ * faults on 4 KiB pages, a third of the run's CPU time beside the scan.
+ */
+static unsigned char *
+stream_buf_new(struct bigfile *f)
+{
+	const size_t huge = (size_t)2 << 20, n = f->pad + f->range + 64;
+	void *b = NULL;
+
+	if (n >= huge && posix_memalign(&b, huge, (n + huge - 1) / huge *
+	    huge) == 0) {
+		(void)madvise(b, (n + huge - 1) / huge * huge, MADV_HUGEPAGE);
+		return b;
+	}
+	return xmalloc(n);
 }
 
 /* A buffer of a range for the stream reader: one done with, or a new one. */
@@ -145,7 +168,9 @@ stream_buf_get(struct bigfile *f)
 	if (f->nspare > 0)
 		b = f->spare[--f->nspare];
 	pthread_mutex_unlock(&f->mu);
-	return b != NULL ? b : xmalloc(f->range);
+	if (b == NULL)
+		b = stream_buf_new(f) + f->pad;
+	return b;
 }
 
 /* A streamed range's buffer is done with (NULL: none). */
@@ -160,7 +185,8 @@ stream_buf_put(struct bigfile *f, unsigned char *b)
 		b = NULL;
 	}
 	pthread_mutex_unlock(&f->mu);
-	free(b);
+	if (b != NULL)
+		free(b - f->pad);
 }
 
 /*
@@ -302,7 +328,7 @@ static int
 stream_load(struct rangebuf *rb, const unsigned char *data, size_t len)
 {
 	rb->chunk = scan_chunk(rb->s, 0);
-	if (len > 0)
+	if (len > 0 && rb->chunk != data)
 		memcpy(rb->chunk, data, len);
 	rb->first = 0;
 	rb->end = rb->filled = len;
@@ -477,12 +503,14 @@ range_resume(void *arg, struct scanner *s, const uint64_t *bm, int failed)
 /* Reads range c of its file (or loads its streamed bytes) into rb->s;
  * sets c->ok. */
 static void
-range_load(struct rangectx *c, const unsigned char *data, size_t dlen)
+range_load(struct rangectx *c, unsigned char *data, size_t dlen, int lend)
 {
 	struct bigfile *f = c->f;
 
 	if (c->rb.s->cap < 2 * f->range)
 		scan_grow(c->rb.s, 2 * f->range);
+	if (lend && f->path == NULL)
+		scan_lend(c->rb.s, 0, data - f->pad);
 	if (pool_quit())
 		;
 	else if (f->path == NULL)
@@ -531,7 +559,7 @@ range_job(void *arg, int worker)
 		int sc = 0;
 		const double t0 = util_now();
 		c->rb.s = devq_scanner(ds);
-		range_load(c, data, dlen);
+		range_load(c, data, dlen, 0);
 		stream_buf_put(c->f, data);
 		if (c->ok && c->rb.end > c->rb.first && out_counts_ok())
 			scan_count_from(c->rb.s, 0, c->rb.first);
@@ -551,14 +579,19 @@ range_job(void *arg, int worker)
 	const double t0 = util_now();
 	const uint64_t *bm = NULL;
 	c->rb.s = &w->host;
-	range_load(c, data, dlen);
-	stream_buf_put(c->f, data);
+	/* A streamed range is scanned and formatted in the reader's buffer
+	 * (a copy of 64 MB through a pipe took 6% of the run). */
+	range_load(c, data, dlen, data != NULL);
 	const uint64_t bytes = c->ok && scan ? c->rb.end - c->rb.first : 0;
 	if (bytes > 0) {
 		scan_submit(c->rb.s, 0, c->rb.end, c->rb.filled, 0);
 		bm = scan_finish(c->rb.s, 0, 1);
 	}
 	range_finish(c, bm, w);
+	if (data != NULL) {
+		scan_unlend(c->rb.s, 0);
+		stream_buf_put(c->f, data);
+	}
 	/* reading, scanning and formatting: what a device range costs the
 	 * host too (plan.c, dev_cpu_pays) */
 	if (bytes > 0)
@@ -652,6 +685,7 @@ submit_stream(int fd, const char *name, int show_name)
 	f->nranges = INT_MAX;
 	f->refs = 1;
 	f->maxspare = 2 * pool_workers() + 2;
+	f->pad = S.w[0].host.pad;
 	f->spare = xreallocarray(NULL, (size_t)f->maxspare, sizeof(*f->spare));
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->cv, NULL);
@@ -753,7 +787,8 @@ stream_tail(struct searcher *w, struct rangejob *rj)
 		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
 	w->prefill = NULL;
 	w->prefill_len = 0;
-	free(rj->data);
+	if (rj->data != NULL)
+		free(rj->data - f->pad);
 	free(rj);
 	range_done(f, &fs, 0);	/* (after every range: range_state) */
 }

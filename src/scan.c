@@ -687,6 +687,9 @@ scan_grow(struct scanner *s, size_t cap)
 {
 	size_t old = s->pad + s->alloc;
 
+	for (int i = 0; i < SCAN_SLOTS; i++)
+		if (s->slot[i].own != NULL)
+			fatalx("scan_grow: a slot is lent");
 	s->cap = cap;
 	set_alloc(s);
 	for (int i = 0; i < SCAN_SLOTS; i++) {
@@ -706,6 +709,31 @@ scan_grow(struct scanner *s, size_t cap)
 		slot_free(s, sl);
 		*sl = nsl;
 	}
+}
+
+/*
+ * A host scanner's slot scans the caller's buffer (pad bytes, then up to
+ * cap bytes of chunk, and 64 more) in place of its own until scan_unlend:
+ * a streamed range is scanned where the reader put it, not copied first.
+ */
+void
+scan_lend(struct scanner *s, int slot, unsigned char *buf)
+{
+	struct scan_slot *sl = &s->slot[slot];
+
+	if (s->device || sl->own != NULL)
+		fatalx("scan_lend: a device's slot, or one lent already");
+	sl->own = sl->buf;
+	sl->buf = buf;
+}
+
+void
+scan_unlend(struct scanner *s, int slot)
+{
+	struct scan_slot *sl = &s->slot[slot];
+
+	sl->buf = sl->own;
+	sl->own = NULL;
 }
 
 /* Returns where the chunk of a slot starts; pad bytes lie before it. */

@@ -14,6 +14,8 @@
 
 struct scan_slot {
 	unsigned char	*buf;	/* host view: pad bytes, then the chunk */
+	unsigned char	*own;	/* its own buf while another is lent
+				 * (scan_lend) */
 	uint64_t	*bm;	/* host view of the hit bitmap */
 	cl_mem		 hbuf;	/* host-visible text (pinned, or zero-copy) */
 	cl_mem		 hbm;	/* host-visible bitmap */
@@ -89,6 +91,8 @@ void	 scan_clone(struct scanner *, struct scanner *parent);
 void	 scan_grow(struct scanner *, size_t cap);
 int	 scan_set_patterns(struct scanner *, const struct patset *);
 unsigned char *scan_chunk(struct scanner *, int slot);
+void	 scan_lend(struct scanner *, int slot, unsigned char *buf);
+void	 scan_unlend(struct scanner *, int slot);
 int	 scan_submit(struct scanner *, int slot, size_t len, size_t valid,
 	    int warm);
 const uint64_t *scan_wait(struct scanner *, int slot);
