@@ -167,13 +167,22 @@ emit_sep(char sep)
 	emit_colored(sgr.se, &sep, 1);
 }
 
+/* A number, right-aligned in width (-T) as printf's "%*ju" would write it
+ * (snprintf was 6% of an -n run printing 128,000 lines). */
 static void
 emit_num(const char *code, uintmax_t v, char sep, int width)
 {
-	char num[32];
-	int n = snprintf(num, sizeof(num), "%*ju", width, v);
+	char num[64];
+	char *p = num + sizeof(num);
 
-	emit_colored(code, num, (size_t)n);
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	if (width > (int)sizeof(num) - 1)
+		width = (int)sizeof(num) - 1;
+	while (num + sizeof(num) - p < width)
+		*--p = ' ';
+	emit_colored(code, p, (size_t)(num + sizeof(num) - p));
 	emit_sep(sep);
 }
 
