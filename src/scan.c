@@ -7,6 +7,8 @@
  * the kernel reads the host buffer itself (no copy); on a GPU the text goes
  * up and the bitmap comes back through pinned, mapped buffers.
  */
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -775,6 +777,41 @@ static cl_int submit_locked(struct scanner *, struct scan_slot *,
     cl_uint, cl_uint, cl_uint, size_t, size_t, size_t, size_t);
 static int rc_ready(struct scanner *, struct scan_slot *, size_t len);
 
+/*
+ * AGREP_GPU_TRACE=FILE (with AGREP_GPU_STATS): a line a device scan, for
+ * finding where a device's time goes (bench/trace.awk sums it up): the
+ * device (its name and handle), the bytes, then the copy's and the kernel's start and end on the
+ * device's clock and the moment the host saw the scan done on its own (ns).
+ */
+static FILE *trace_f;
+
+static void
+trace_open(void)
+{
+	const char *p = getenv("AGREP_GPU_TRACE");
+
+	if (p != NULL && (trace_f = fopen(p, "w")) == NULL)
+		warnx_("%s: %s", p, strerror(errno));
+}
+
+static FILE *
+trace_file(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, trace_open);
+	return trace_f;
+}
+
+static cl_ulong
+ev_time(cl_event e, cl_profiling_info what)
+{
+	cl_ulong t = 0;
+
+	clGetEventProfilingInfo(e, what, sizeof(t), &t, NULL);
+	return t;
+}
+
 /* Sets one kernel argument; returns the OpenCL status. */
 #define ARG(i, v) clSetKernelArg(s->kern, (i), sizeof(v), &(v))
 
@@ -1056,7 +1093,10 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 	}
 	err = clEnqueueNDRangeKernel(s->queue, s->kern, 1, NULL, &items,
 	    &s->local, up ? 1 : 0, up ? &up : NULL, &kdone);
-	if (up != NULL)
+	if (up != NULL && s->stats && trace_file() != NULL && err ==
+	    CL_SUCCESS)
+		sl->uev = up;
+	else if (up != NULL)
 		clReleaseEvent(up);
 	if (err != CL_SUCCESS) {
 		OCL_FAIL("clEnqueueNDRangeKernel", err);
@@ -1099,16 +1139,26 @@ scan_wait(struct scanner *s, int slot)
 	clReleaseEvent(sl->done);
 	sl->done = NULL;
 	if (sl->kev != NULL) {
-		cl_ulong t0 = 0, t1 = 0;
-		clGetEventProfilingInfo(sl->kev, CL_PROFILING_COMMAND_START,
-		    sizeof(t0), &t0, NULL);
-		clGetEventProfilingInfo(sl->kev, CL_PROFILING_COMMAND_END,
-		    sizeof(t1), &t1, NULL);
+		cl_ulong t0 = ev_time(sl->kev, CL_PROFILING_COMMAND_START);
+		cl_ulong t1 = ev_time(sl->kev, CL_PROFILING_COMMAND_END);
 		struct scanner *st = s->parent ? s->parent : s;
 		pthread_mutex_lock(s->lock);
 		st->kernel_s += (double)(t1 - t0) * 1e-9;
 		st->t_last = now();
+		if (trace_file() != NULL)
+			fprintf(trace_f, "%s %p\t%zu\t%llu\t%llu\t%llu\t"
+			    "%llu\t%.0f\n", st->dev.name,
+			    (void *)st->dev.device, sl->len, sl->uev ?
+			    (unsigned long long)ev_time(sl->uev,
+			    CL_PROFILING_COMMAND_START) : 0ULL, sl->uev ?
+			    (unsigned long long)ev_time(sl->uev,
+			    CL_PROFILING_COMMAND_END) : 0ULL,
+			    (unsigned long long)t0, (unsigned long long)t1,
+			    st->t_last * 1e9);
 		pthread_mutex_unlock(s->lock);
+		if (sl->uev != NULL)
+			clReleaseEvent(sl->uev);
+		sl->uev = NULL;
 		clReleaseEvent(sl->kev);
 		sl->kev = NULL;
 	}

@@ -23,6 +23,7 @@ struct scan_slot {
 	cl_mem		 dbm;
 	cl_event	 done;	/* last command of the slot's scan */
 	cl_event	 kev;	/* the kernel, kept for AGREP_GPU_STATS */
+	cl_event	 uev;	/* its text's copy, for AGREP_GPU_TRACE */
 	size_t		 len;	/* bytes submitted */
 	/* UTF-8 mode, for a chunk that is not all ASCII (utf8.h): */
 	unsigned char	*sym;	/* pad, then the chunk's symbols */
