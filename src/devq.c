@@ -143,8 +143,8 @@ finisher(void *arg)
 	return NULL;
 }
 
-/* Sets up slots (per device, made for chunks of cap bytes) and the
- * finishing threads of ndev open devices (their scanners: devs); once. */
+/* Sets up the slots of up to ndev devices (per device, made for chunks of
+ * cap bytes; their scanners: devs); once, before devq_add. */
 void
 devq_init(struct scanner *devs, int ndev, int slots, size_t cap)
 {
@@ -157,22 +157,30 @@ devq_init(struct scanner *devs, int ndev, int slots, size_t cap)
 	Q.cap = cap;
 	Q.per = slots;
 	Q.slots = xcalloc((size_t)(ndev * slots), sizeof(*Q.slots));
-	/* A finishing thread per slot: each scan is waited for as soon as
-	 * it is done (its time measured), and ranges are formatted side by
-	 * side, even while one waits for the ranges before it.  Each makes
-	 * one slot first. */
-	for (int d = 0; d < ndev; d++)
-		for (int t = 0; t < slots; t++) {
-			struct dslot *sl = &Q.slots[d * slots + t];
-			pthread_t tid;
-			sl->dev = d;
-			sl->idx = t;
-			if (pthread_create(&tid, NULL, finisher, sl) != 0)
-				fatalx("cannot create a thread");
-			pthread_detach(tid);	/* (one never asked ends) */
-		}
+}
+
+/*
+ * Device d (the next one, devs[d] open now) takes ranges from here on,
+ * while the devices after it may still be opening.  A finishing thread per
+ * slot: each scan is waited for as soon as it is done (its time measured),
+ * and ranges are formatted side by side, even while one waits for the
+ * ranges before it.  Each makes one slot first.
+ */
+void
+devq_add(int d)
+{
+	for (int t = 0; t < Q.per; t++) {
+		struct dslot *sl = &Q.slots[d * Q.per + t];
+		pthread_t tid;
+		sl->dev = d;
+		sl->idx = t;
+		if (pthread_create(&tid, NULL, finisher, sl) != 0)
+			fatalx("cannot create a thread");
+		pthread_detach(tid);	/* (one never asked ends) */
+	}
 	pthread_mutex_lock(&Q.mu);
-	Q.ndev = ndev;
+	Q.ndev = d + 1;
+	pthread_cond_broadcast(&Q.cv);
 	pthread_mutex_unlock(&Q.mu);
 }
 

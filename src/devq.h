@@ -19,6 +19,7 @@ typedef void (*devq_fn)(void *arg, struct scanner *, const uint64_t *bm,
 
 /* devq.c */
 void	 devq_init(struct scanner *devs, int ndev, int slots, size_t cap);
+void	 devq_add(int dev);
 int	 devq_free(uint64_t bytes);
 uint64_t devq_queued(void);
 struct dslot *devq_take(uint64_t bytes, int wait);

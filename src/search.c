@@ -45,6 +45,21 @@ auto_device(void)
 	    strcmp(opt->device, "auto") == 0) && opt->host_max == SIZE_MAX;
 }
 
+/* Publishes the devices open so far (nd: 0, none; more: others are still
+ * opening, S.opening). */
+static void
+devices_opened(int nd, int more)
+{
+	pthread_mutex_lock(&S.mu);
+	if (nd > 0)
+		__atomic_store_n(&S.ndev, nd, __ATOMIC_RELEASE);
+	S.opening = more;
+	__atomic_store_n(&S.dev_state, nd > 0 ? 1 : more ? 2 : -1,
+	    __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&S.cv);
+	pthread_mutex_unlock(&S.mu);
+}
+
 /* Opens the OpenCL scanners once (one per device in use); returns the
  * number open, 0 when there is none.  Without any usable device (none
  * installed, or the one asked for is missing) that is an error: exit status
@@ -83,6 +98,24 @@ open_devices(void)
 	pthread_mutex_lock(&S.mu);
 	S.dev_found = 1;
 	pthread_mutex_unlock(&S.mu);
+	/* Slots in flight per device: half the workers over the devices
+	 * (those chosen: some may fail to open),
+	 * at least 8 (pinned memory is 16 MiB a slot).  A slot spends three
+	 * quarters of its time being filled by a worker, so the slots of all
+	 * devices together are what the workers can fill.  Measured with
+	 * 8.6 GB -c -k2 mercy, GPUs alone: one H100, 16 workers, 8 slots
+	 * 1.26-1.46 s, 16 1.16-1.53 s, 32 1.48-1.84 s; one H200 of two, 32
+	 * workers, 8 / 16 slots 16.6 / 20.3 GB/s from ready; both H200s, 8 /
+	 * 16 slots each 17.8 / 16.1 GB/s together (bench/RESULTS-h200x2.md).
+	 * 8 is enough for one worker (-j1) to run ahead of the device.  The
+	 * pattern-parallel kernel wants 16 whatever the workers: a 4 MiB
+	 * range is 1,024 work-groups, less than an H200 runs at once, so its
+	 * kernels must overlap (one H200, 1,000 primers -k4 over 1 GiB: 1.18
+	 * s from ready with 8 slots, 0.86 with 16, 0.87 with 24; 200 Bible
+	 * words -k2: 0.67, 0.40, 0.38). */
+	int slots = pool_workers() / 2 / n, least = scan_pp_likely(pats) ?
+	    2 * DEV_SLOTS : DEV_SLOTS;
+	devq_init(S.dev, n, slots > least ? slots : least, 2 * S.range);
 	for (int i = 0; i < n; i++) {
 		size_t cap = opt->chunk ? opt->chunk :
 		    d[i].type & CL_DEVICE_TYPE_GPU && !pool_threaded() ?
@@ -106,30 +139,12 @@ open_devices(void)
 			built += S.dev[nd].built;
 			plan_dev_open(nd, name, !(d[i].type &
 			    CL_DEVICE_TYPE_CPU), util_now() - t0 - built);
-			nd++;
+			/* It takes ranges now, while the next ones open
+			 * (two H200s: the first waited 0.17 s for the
+			 * second, a third of the 1,000 primers' scan). */
+			devq_add(nd);
+			devices_opened(++nd, i < n - 1);
 		}
-	}
-	/* Slots in flight per device: half the workers over the devices,
-	 * at least 8 (pinned memory is 16 MiB a slot).  A slot spends three
-	 * quarters of its time being filled by a worker, so the slots of all
-	 * devices together are what the workers can fill.  Measured with
-	 * 8.6 GB -c -k2 mercy, GPUs alone: one H100, 16 workers, 8 slots
-	 * 1.26-1.46 s, 16 1.16-1.53 s, 32 1.48-1.84 s; one H200 of two, 32
-	 * workers, 8 / 16 slots 16.6 / 20.3 GB/s from ready; both H200s, 8 /
-	 * 16 slots each 17.8 / 16.1 GB/s together (bench/RESULTS-h200x2.md).
-	 * 8 is enough for one worker (-j1) to run ahead of the device.  The
-	 * pattern-parallel kernel wants 16 whatever the workers: a 4 MiB
-	 * range is 1,024 work-groups, less than an H200 runs at once, so its
-	 * kernels must overlap (one H200, 1,000 primers -k4 over 1 GiB: 1.18
-	 * s from ready with 8 slots, 0.86 with 16, 0.87 with 24; 200 Bible
-	 * words -k2: 0.67, 0.40, 0.38). */
-	if (nd > 0) {
-		int slots = pool_workers() / 2 / nd, least = DEV_SLOTS;
-		for (int i = 0; i < nd; i++)
-			if (S.dev[i].pp)
-				least = 2 * DEV_SLOTS;
-		devq_init(S.dev, nd, slots > least ? slots : least,
-		    2 * S.range);
 	}
 	return nd;
 }
@@ -147,24 +162,13 @@ open_devices_quietly(void)
 	return nd;
 }
 
-/* Publishes the outcome of open_devices. */
-static void
-devices_opened(int nd)
-{
-	pthread_mutex_lock(&S.mu);
-	S.ndev = nd;
-	__atomic_store_n(&S.dev_state, nd > 0 ? 1 : -1, __ATOMIC_RELEASE);
-	pthread_cond_broadcast(&S.cv);
-	pthread_mutex_unlock(&S.mu);
-}
-
 /* The thread that opens the devices stays, idle, until the process ends
  * (see pool_end). */
 static void *
 opener_main(void *arg)
 {
 	(void)arg;
-	devices_opened(open_devices_quietly());
+	devices_opened(open_devices_quietly(), 0);
 	for (;;)
 		pause();
 	return NULL;
@@ -188,7 +192,7 @@ devices_start(void)
 		return;
 	if (!pool_threaded() || pthread_create(&opener, NULL, opener_main,
 	    NULL) != 0)
-		devices_opened(open_devices_quietly());
+		devices_opened(open_devices_quietly(), 0);
 }
 
 /* Returns the devices open for this worker (0: use the host matcher),
@@ -209,8 +213,9 @@ device(struct searcher *w, int wait)
 	}
 	if (state != 1)
 		return 0;
-	/* This worker's own slots on each device. */
-	for (; w->ndev < S.ndev; w->ndev++)
+	/* This worker's own slots on each device (open so far). */
+	for (int nd = __atomic_load_n(&S.ndev, __ATOMIC_ACQUIRE); w->ndev < nd;
+	    w->ndev++)
 		scan_clone(&w->dev[w->ndev], &S.dev[w->ndev]);
 	/* Chunks move from the host's slots to these: as large at least. */
 	for (int i = 0; i < w->ndev; i++)
@@ -440,9 +445,10 @@ search_end(void)
 	 * built: then nothing waits for them, the search is done, and the
 	 * process ends without them (search_abandoned). */
 	pthread_mutex_lock(&S.mu);
-	if (S.dev_state == 2 && S.dev_found && plan_mode() == PLAN_AUTO)
+	if ((S.dev_state == 2 || S.opening) && S.dev_found &&
+	    plan_mode() == PLAN_AUTO)
 		S.abandoned = 1;
-	while (S.dev_state == 2 && !S.abandoned)
+	while ((S.dev_state == 2 || S.opening) && !S.abandoned)
 		pthread_cond_wait(&S.cv, &S.mu);
 	pthread_mutex_unlock(&S.mu);
 	if (S.abandoned)

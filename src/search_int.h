@@ -60,6 +60,7 @@ struct search {
 	int		 dev_busy[OCL_MAXDEV];	/* ranges in flight on each */
 	int		 dev_state;	/* 0 untried, 2 opening, 1 open,
 					 * -1 unusable */
+	int		 opening;	/* open, and more are still opening */
 	int		 matched;	/* a record was selected (atomic) */
 	int		 failed;	/* no device: exit status 2 */
 	int		 exact;		/* the host's exact k = 0 path */
