@@ -489,9 +489,11 @@ plan_dev_open(int dev, const char *name, int gpu, double secs)
 	if (dev >= P.ndev)
 		P.ndev = dev + 1;
 	if (P.stats)
-		fprintf(stderr, "agrep-gpu: plan: device %d, %s: open in %.3f s; "
+		fprintf(stderr, "agrep-gpu: plan: at %.3f s: device %d, %s: open "
+		    "in %.3f s; "
 		    "model (%s): feed %.2f GB/s, %.3g word-bytes/s: %.2f GB/s "
-		    "for %.0f pattern words\n", dev, name, secs, d->cached ?
+		    "for %.0f pattern words\n", util_now() - P.t0, dev, name,
+		    secs, d->cached ?
 		    "cached" : "prior", d->m.feed / 1e9, d->m.wps,
 		    model_rate(&d->m) / 1e9, P.work);
 	pthread_mutex_unlock(&P.mu);
@@ -531,6 +533,16 @@ plan_dev_work(int dev, double fill, double fmt)
 	pthread_mutex_unlock(&P.mu);
 }
 
+/* AGREP_GPU_STATS: when something happened, in seconds since plan_init
+ * (where a run's time goes outside the scans: opening, closing). */
+void
+plan_mark(const char *what)
+{
+	if (P.stats)
+		fprintf(stderr, "agrep-gpu: plan: at %.3f s: %s\n",
+		    util_now() - P.t0, what);
+}
+
 /* Prints what the run measured, and keeps the devices' figures. */
 void
 plan_end(void)
@@ -557,13 +569,15 @@ plan_end(void)
 			    "%llu bytes, %.2f GB/s while busy (model %.2f); "
 			    "filling %.3f s (%.2f GB/s a thread), formatting "
 			    "%.3f s; a range %.2f ms filling, %.2f ms in "
-			    "flight, %.2f ms formatting\n", i, d->ranges,
+			    "flight, %.2f ms formatting; ranges from %.3f to "
+			    "%.3f s\n", i, d->ranges,
 			    (unsigned long long)d->bytes, r / 1e9,
 			    model_rate(&d->m) / 1e9, d->fill,
 			    d->fill > 0 ? (double)d->bytes / d->fill / 1e9 : 0,
 			    d->fmt, d->fill / d->ranges * 1e3,
 			    d->flight / d->ranges * 1e3,
-			    d->fmt / d->ranges * 1e3);
+			    d->fmt / d->ranges * 1e3, d->first - P.t0,
+			    d->last - P.t0);
 		/* Enough to measure: the model's two figures, one at a time
 		 * (one pattern word: the feed; many: the kernel).  Not from
 		 * a run where the host took most ranges: the device's few

@@ -36,6 +36,7 @@ void	plan_dev_open(int dev, const char *name, int gpu, double secs);
 void	plan_dev_done(int dev, uint64_t bytes, double t_hand, double t_done);
 void	plan_dev_work(int dev, double fill, double fmt);
 double	plan_dev_rate(int dev);
+void	plan_mark(const char *);
 void	plan_end(void);
 
 #endif

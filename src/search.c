@@ -190,6 +190,7 @@ devices_start(void)
 	pthread_mutex_unlock(&S.mu);
 	if (!go)
 		return;
+	plan_mark("the devices start opening");
 	if (!pool_threaded() || pthread_create(&opener, NULL, opener_main,
 	    NULL) != 0)
 		devices_opened(open_devices_quietly(), 0);
@@ -451,6 +452,8 @@ search_end(void)
 	while ((S.dev_state == 2 || S.opening) && !S.abandoned)
 		pthread_cond_wait(&S.cv, &S.mu);
 	pthread_mutex_unlock(&S.mu);
+	plan_mark(S.abandoned ? "the search is done (devices still opening "
+	    "are left)" : "the search is done; closing");
 	if (S.abandoned)
 		return;
 	if (S.devmsg.len > 0)
@@ -465,6 +468,7 @@ search_end(void)
 	devq_end();
 	for (int i = S.ndev - 1; i >= 0; i--)
 		scan_close(&S.dev[i]);
+	plan_mark("closed");
 	plan_end();
 	free(S.w);
 	S.w = NULL;
