@@ -38,6 +38,7 @@ struct dslot {
 	uint64_t	 taken;		/* bytes devq_take counted */
 	double		 t_hand;
 	double		 fill;		/* seconds the worker took to fill it */
+	double		 submit;	/* and to start its scan */
 	devq_fn		 fn;
 	void		*arg;
 	struct job	*job;		/* the range's job, detached */
@@ -129,7 +130,7 @@ finisher(void *arg)
 		}
 		const double t0 = util_now();
 		sl->fn(sl->arg, &sl->sc, bm, failed);
-		plan_dev_work(d, sl->fill, util_now() - t0);
+		plan_dev_work(d, sl->fill, sl->submit, util_now() - t0);
 		if (sl->job != NULL)
 			pool_job_end(sl->job);
 		pthread_mutex_lock(&Q.mu);
@@ -305,11 +306,13 @@ scan_done(cl_event ev, cl_int status, void *arg)
 	pthread_mutex_unlock(&Q.mu);
 }
 
-/* The worker took secs to fill the slot (statistics). */
+/* The worker took secs to read the range into the slot, and submit to
+ * start its scan (statistics). */
 void
-devq_filled(struct dslot *sl, double secs)
+devq_filled(struct dslot *sl, double secs, double submit)
 {
 	sl->fill = secs;
+	sl->submit = submit;
 }
 
 /* Hands a slot over: scan 1, its scan was started; -1, it failed to start;

@@ -92,7 +92,9 @@ struct devrun {
 	double		 last;		/* when the last range finished */
 	double		 first;		/* when the first range was handed */
 	double		 fill;		/* seconds the workers spent reading
-					 * and submitting its ranges */
+					 * its ranges */
+	double		 submit;	/* and starting their scans (the
+					 * OpenCL calls) */
 	double		 fmt;		/* seconds its threads formatted */
 	double		 flight;	/* summed seconds from handing ranges
 					 * over to their scans' end */
@@ -348,7 +350,7 @@ dev_cpu_pays(void)
 
 	for (int i = 0; i < P.ndev; i++) {
 		bytes += P.dev[i].bytes;
-		cpu += P.dev[i].fill + P.dev[i].fmt;
+		cpu += P.dev[i].fill + P.dev[i].submit + P.dev[i].fmt;
 		ranges += P.dev[i].ranges;
 	}
 	if (ranges < 4 || bytes == 0 || hr <= 0)
@@ -523,12 +525,13 @@ plan_dev_done(int dev, uint64_t bytes, double t_hand, double t_done)
 /* Time spent on a range of device dev outside the device: reading and
  * submitting it (fill), formatting it (fmt). */
 void
-plan_dev_work(int dev, double fill, double fmt)
+plan_dev_work(int dev, double fill, double submit, double fmt)
 {
 	if (dev < 0 || dev >= OCL_MAXDEV)
 		return;
 	pthread_mutex_lock(&P.mu);
 	P.dev[dev].fill += fill;
+	P.dev[dev].submit += submit;
 	P.dev[dev].fmt += fmt;
 	pthread_mutex_unlock(&P.mu);
 }
@@ -567,14 +570,16 @@ plan_end(void)
 		if (P.stats && d->ranges > 0)
 			fprintf(stderr, "agrep-gpu: plan: device %d: %d ranges, "
 			    "%llu bytes, %.2f GB/s while busy (model %.2f); "
-			    "filling %.3f s (%.2f GB/s a thread), formatting "
-			    "%.3f s; a range %.2f ms filling, %.2f ms in "
-			    "flight, %.2f ms formatting; ranges from %.3f to "
-			    "%.3f s\n", i, d->ranges,
+			    "reading %.3f s (%.2f GB/s a thread), formatting "
+			    "%.3f s; a range %.2f ms filling (%.2f ms of it "
+			    "starting the scan), %.2f ms in flight, %.2f ms "
+			    "formatting; ranges from %.3f to %.3f s\n", i,
+			    d->ranges,
 			    (unsigned long long)d->bytes, r / 1e9,
 			    model_rate(&d->m) / 1e9, d->fill,
 			    d->fill > 0 ? (double)d->bytes / d->fill / 1e9 : 0,
-			    d->fmt, d->fill / d->ranges * 1e3,
+			    d->fmt, (d->fill + d->submit) / d->ranges * 1e3,
+			    d->submit / d->ranges * 1e3,
 			    d->flight / d->ranges * 1e3,
 			    d->fmt / d->ranges * 1e3, d->first - P.t0,
 			    d->last - P.t0);

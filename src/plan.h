@@ -34,7 +34,7 @@ enum plan_where plan_place(uint64_t range, int dev_state, uint64_t queued,
 void	plan_host_done(uint64_t bytes, double secs);
 void	plan_dev_open(int dev, const char *name, int gpu, double secs);
 void	plan_dev_done(int dev, uint64_t bytes, double t_hand, double t_done);
-void	plan_dev_work(int dev, double fill, double fmt);
+void	plan_dev_work(int dev, double fill, double submit, double fmt);
 double	plan_dev_rate(int dev);
 void	plan_mark(const char *);
 void	plan_end(void);

@@ -561,12 +561,13 @@ range_job(void *arg, int worker)
 		c->rb.s = devq_scanner(ds);
 		range_load(c, data, dlen, 0);
 		stream_buf_put(c->f, data);
+		const double t1 = util_now();
 		if (c->ok && c->rb.end > c->rb.first && out_counts_ok())
 			scan_count_from(c->rb.s, 0, c->rb.first);
 		if (c->ok && c->rb.end > c->rb.first)
 			sc = scan_submit(c->rb.s, 0, c->rb.end,
 			    c->rb.filled, 0) != 0 ? -1 : 1;
-		devq_filled(ds, util_now() - t0);
+		devq_filled(ds, t1 - t0, util_now() - t1);
 		/* Once handed over, c belongs to the device's thread (it
 		 * frees it).  (Jobs may be detached whenever a device may be
 		 * used: agrep-gpu.c's pool_start.) */
