@@ -71,6 +71,8 @@
 #define OPEN_BUSY	2.0
 #define OPEN_GAIN	0.8		/* see plan_start_devices */
 #define DEV_CPU_SHARE	0.5		/* see dev_cpu_pays */
+#define DEV_CLOSE	0.1		/* s: closing a GPU's context (an H200:
+					 * 0.08-0.1 s, bench/clstart.c) */
 /* Seconds of the host's cores a byte scanned on a device costs (reading it
  * into a slot, formatting it), before a run measures it: H100 machine,
  * 8.6 GB -c -k2 mercy, GPU alone, 3.7 s reading and 2.8 s formatting. */
@@ -118,6 +120,8 @@ static struct {
 	int		 expect_cached;
 	struct devrun	 dev[OCL_MAXDEV];
 	int		 ndev;
+	uint64_t	 size;		/* the input the devices started for
+					 * (0: a stream, not known) */
 	long		 placed_host;	/* no free slot: ranges the rule gave */
 	long		 placed_dev;
 	double		 t0;		/* plan_init */
@@ -366,13 +370,14 @@ dev_cpu_pays(void)
  * measured (OPEN_BUSY); then both search the rest.  Needs the probe.
  */
 int
-plan_start_devices(uint64_t size)
+plan_start_devices(uint64_t size, int known)
 {
 	int go;
 
 	if (P.mode != PLAN_AUTO)
 		return P.mode == PLAN_DEVICE;
 	pthread_mutex_lock(&P.mu);
+	P.size = known ? size : 0;
 	double hr = host_rate() * P.workers;
 	double host_s = hr > 0 ? (double)size / hr : INFINITY;
 	double dev_s = P.expect.start + (double)size / model_rate(&P.expect);
@@ -400,6 +405,45 @@ plan_start_devices(uint64_t size)
 		    P.expect.name, P.expect_cached ? "cached" : "prior",
 		    model_rate(&P.expect) / 1e9, P.work, P.expect.start,
 		    go ? "start the devices" : "the host alone");
+	pthread_mutex_unlock(&P.mu);
+	return go;
+}
+
+/*
+ * Should one more device open, now that some are open and searching?  In
+ * automatic mode, for an input of known size: only where what is left
+ * would take the host and the open devices longer than opening another
+ * beside them (open_secs, as the last one took, OPEN_BUSY times) and
+ * closing it (DEV_CLOSE).  Two H200s, 1 GiB, 200 Bible words -k2: the
+ * second opened 0.25 s after the first, which had nearly done by then, and
+ * its opening and closing made the run 1.24-1.48 s against 1.03-1.07 s on
+ * the first alone.  1,000 primers -k4 (0.85 s on one): both 1.41 s, one
+ * 1.56-1.61 s.
+ */
+int
+plan_more_devices(double open_secs)
+{
+	uint64_t done;
+	double rate, left;
+	int go;
+
+	if (P.mode != PLAN_AUTO)
+		return 1;
+	pthread_mutex_lock(&P.mu);
+	done = P.host_bytes;
+	rate = host_rate() * P.workers;
+	for (int i = 0; i < P.ndev; i++) {
+		done += P.dev[i].bytes;
+		if (P.dev[i].open)
+			rate += one_rate(&P.dev[i]);
+	}
+	left = P.size > done && rate > 0 ? (double)(P.size - done) / rate : 0;
+	go = P.size == 0 || left > OPEN_BUSY * open_secs + DEV_CLOSE;
+	if (P.stats)
+		fprintf(stderr, "agrep-gpu: plan: at %.3f s: %.3f s of search "
+		    "left at %.2f GB/s; another device to open (%.3f s): %s\n",
+		    util_now() - P.t0, left, rate / 1e9, open_secs,
+		    go ? "yes" : "no");
 	pthread_mutex_unlock(&P.mu);
 	return go;
 }

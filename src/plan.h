@@ -28,7 +28,8 @@ void	plan_init(enum plan_mode, int workers, size_t dev_work, int pp);
 enum plan_mode plan_mode(void);
 int	plan_probed(void);
 void	plan_probe(size_t len, double secs);
-int	plan_start_devices(uint64_t size);
+int	plan_start_devices(uint64_t size, int known);
+int	plan_more_devices(double open_secs);
 enum plan_where plan_place(uint64_t range, int dev_state, uint64_t queued,
 	    int slot_free);
 void	plan_host_done(uint64_t bytes, double secs);

@@ -98,9 +98,9 @@ open_devices(void)
 	pthread_mutex_lock(&S.mu);
 	S.dev_found = 1;
 	pthread_mutex_unlock(&S.mu);
-	/* Slots in flight per device: half the workers over the devices
-	 * (those chosen: some may fail to open),
-	 * at least 8 (pinned memory is 16 MiB a slot).  A slot spends three
+	/* Slots in flight per device: half the workers (whether the others
+	 * open depends on the run: plan_more_devices), at least 8 (pinned
+	 * memory is 16 MiB a slot).  A slot spends three
 	 * quarters of its time being filled by a worker, so the slots of all
 	 * devices together are what the workers can fill.  Measured with
 	 * 8.6 GB -c -k2 mercy, GPUs alone: one H100, 16 workers, 8 slots
@@ -113,10 +113,15 @@ open_devices(void)
 	 * kernels must overlap (one H200, 1,000 primers -k4 over 1 GiB: 1.18
 	 * s from ready with 8 slots, 0.86 with 16, 0.87 with 24; 200 Bible
 	 * words -k2: 0.67, 0.40, 0.38). */
-	int slots = pool_workers() / 2 / n, least = scan_pp_likely(pats) ?
+	int slots = pool_workers() / 2, least = scan_pp_likely(pats) ?
 	    2 * DEV_SLOTS : DEV_SLOTS;
 	devq_init(S.dev, n, slots > least ? slots : least, 2 * S.range);
+	double last_open = 0;
 	for (int i = 0; i < n; i++) {
+		/* (each one opens while the ones before search) */
+		if (nd > 0 && !plan_more_devices(last_open))
+			break;
+		const double t_open = util_now();
 		size_t cap = opt->chunk ? opt->chunk :
 		    d[i].type & CL_DEVICE_TYPE_GPU && !pool_threaded() ?
 		    CHUNK_GPU : CHUNK_CPU;
@@ -124,8 +129,10 @@ open_devices(void)
 			cap = hostcap;
 		if (nd > 0 && cap != S.dev[0].cap)
 			cap = S.dev[0].cap;	/* one chunk size for all */
-		if (scan_open_device(&S.dev[nd], pats, opt->eol, cap, &d[i],
-		    opt->slice) == -1)
+		int failed = scan_open_device(&S.dev[nd], pats, opt->eol, cap,
+		    &d[i], opt->slice) == -1;
+		last_open = util_now() - t_open;
+		if (failed)
 			warnx_("warning: %s unusable%s", d[i].name, nd == 0 &&
 			    i == n - 1 ? "; using the host matcher" : "");
 		else {
@@ -316,7 +323,7 @@ devices_pay(const char *path, uint64_t size)
 			close(fd);
 		free(b);
 	}
-	return plan_start_devices(size);
+	return plan_start_devices(size, 1);
 }
 
 /* The same for a stream of which total bytes came so far, the last len of
@@ -329,7 +336,7 @@ stream_pays(const unsigned char *buf, size_t len, uint64_t total)
 	if (settled >= 0)
 		return settled;
 	host_probe(buf, len);
-	return plan_start_devices(total);
+	return plan_start_devices(total, 0);
 }
 
 void
