@@ -46,6 +46,11 @@ setup() {
 	assert_output "$(printf '1:a\n2:\n3:b\n4:\n5:ab')"
 	run agrep-gpu -n -k1 -E 'ab$' e
 	assert_output "$(printf '1:a\n3:b\n5:ab')"
+	# (an empty match at the end of a last line without its terminator)
+	run agrep-gpu -E -c '()$' e
+	assert_output 5
+	run agrep-gpu -E -c 'x?$' e
+	assert_output 5
 }
 
 @test "a pattern without special characters is the same pattern with -F" {
