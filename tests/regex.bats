@@ -139,6 +139,16 @@ setup() {
 			cmp want got || { echo "stdin: -k$k '$e'"; return 1; }
 		done
 	done
+	# UTF-8 mode: the kernel reads a chunk's symbols, as the host does
+	printf 'caf\xc3\xa9 cr\xc3\xa8me\ncafe creme\ncaf crm\n\xc3\xa9t\xc3\xa9 caf\xc3\xa9\n' > u
+	for e in 'caf. cr.+me' '^.t.' $'c(a|\xc3\xa9)f.*e$'; do
+		for k in 0 1 2; do
+			LC_ALL=C.UTF-8 AGREP_GPU_DEVICE=host agrep-gpu -E -n -k$k "$e" u > host || true
+			LC_ALL=C.UTF-8 env $dev AGREP_GPU_STATS=1 agrep-gpu -E -n -k$k "$e" u > got 2> err || true
+			cmp host got || { echo "UTF-8: -k$k '$e'"; return 1; }
+			grep -q automaton err
+		done
+	done
 }
 
 @test "the parser and the automaton under AddressSanitizer and UBSan (small set)" {
