@@ -338,8 +338,7 @@ scan_re_ok(const struct patset *ps)
 	const struct re_nfa *a;
 
 	if ((e != NULL && *e != '\0' && atoi(e) == 0) || ps->npat != 0 ||
-	    ps->nre != 1 || ps->k < 0 ||
-	    ps->k > RE_DEV_MAXK)
+	    ps->nre != 1 || ps->k < 0 || ps->k > RE_DEV_MAXK)
 		return 0;
 	a = ps->re[0].re;
 	return a != NULL && a->nw == 1 && a->nassert == 0 && a->ngroups >= 1 &&
@@ -705,8 +704,7 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 		fprintf(stderr, "%s: stats: %s: context and program %.3f s\n",
 		    progname, dev->name, now() - t0);
 	s->kern = clCreateKernel(s->prog, s->re ? "re_scan" : s->pp ?
-	    "myers_pp" : s->blocks ?
-	    "myers_scan_blocks" : "myers_scan", &err);
+	    "myers_pp" : s->blocks ? "myers_scan_blocks" : "myers_scan", &err);
 	if (s->kern == NULL) {
 		OCL_FAIL("clCreateKernel", err);
 		goto fail;
