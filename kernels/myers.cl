@@ -605,6 +605,141 @@ rc_word(ulong e, ulong h)
 	return r;
 }
 
+#ifdef RE_G
+/*
+ * re_scan: the approximate Glushkov automaton of an expression (the host
+ * twin is src/regex.c: step1, start1, follow1; the same names).  One
+ * 64-bit word of states (up to 63 positions), RE_G groups of 8 states
+ * looked up in T, RE_K errors, rows R[0..RE_K]: R[j] holds the states
+ * reached with j errors or less.  Reading byte c:
+ *
+ *   R'[0] = (T[R[0]] & B[c]) | I
+ *   R'[j] = (T[R[j]] & B[c]) | R[j-1] | T[R[j-1]] | T[R'[j-1]] | R'[j-1] | I
+ *
+ * (a match, an inserted text byte, a substitution, a skipped position), I
+ * the initial state unless ^ anchors the expression.  A match ends where
+ * R[RE_K] meets the final states (with $, only at a record's end).
+ *
+ * Slices.  A match of an automaton has no longest length (*, +), so no
+ * warm-up makes slices independent.  Work-item w owns the records that
+ * START in its slice, [pad + w * slice, pad + (w + 1) * slice) of the
+ * buffer (work-item 0 from the buffer's first byte, which starts a record
+ * as in re_scan: the pad is terminators, or the bytes before a piece of a
+ * long record): it skips to its first record start and scans whole records
+ * until it has finished the one that crosses its slice end.  So the hits
+ * of one record may land in the bitmap words of later slices, and a word
+ * may get hits from two work-items: they go in with atomic_or on 32-bit
+ * words (the bitmap is zeroed before the kernel, scan.c).  One record as
+ * long as the chunk is scanned by one work-item: slow, but exact.
+ *
+ * tab: T[RE_G * 256], B[256], the final states, I, and whether $ anchors.
+ */
+#define RE_TAB	(RE_G * 256 + 256 + 3)
+
+/* T[D]: RE_G lookups, no branch (T[g][0] is empty). */
+static inline ulong
+re_follow(__local const ulong *T, ulong D)
+{
+	ulong out = T[D & 0xff];
+
+	for (int g = 1; g < RE_G; g++)
+		out |= T[g * 256 + (D >> (8 * g) & 0xff)];
+	return out;
+}
+
+/* The hits of one work-item, a 32-bit word at a time (they come in
+ * increasing order): hw the word's index, hb its bits so far. */
+static inline void
+re_hit(__global uint *bitmap, ulong j, ulong *hw, uint *hb)
+{
+	if (j / 32 != *hw) {
+		if (*hb != 0)
+			atomic_or(bitmap + *hw, *hb);
+		*hw = j / 32;
+		*hb = 0;
+	}
+	*hb |= 1u << (j % 32);
+}
+
+__kernel void
+re_scan(__global const uchar *text,	/* pad + chunk */
+    ulong pad, ulong len, ulong slice,	/* bytes */
+    __global const ulong *tab,		/* RE_TAB words */
+    uint eol,
+    __global uint *bitmap)		/* one bit per chunk byte, zeroed */
+{
+	__local ulong T[RE_G * 256], B[256];
+	const size_t lid = get_local_id(0), ls_ = get_local_size(0);
+	const ulong id = get_global_id(0), to = pad + len;
+	ulong R[RE_K + 1], R0[RE_K + 1], hw = 0, i, ls;
+	uint hb = 0;
+
+	for (size_t x = lid; x < RE_G * 256; x += ls_)
+		T[x] = tab[x];
+	for (size_t x = lid; x < 256; x += ls_)
+		B[x] = tab[RE_G * 256 + x];
+	barrier(CLK_LOCAL_MEM_FENCE);
+
+	const ulong fin = tab[RE_G * 256 + 256], init = tab[RE_G * 256 + 257];
+	const int aeol = tab[RE_G * 256 + 258] != 0;
+	ulong send = pad + (id + 1) * slice;
+
+	if (send > to)
+		send = to;
+	i = id == 0 ? 0 : pad + id * slice;
+	/* the first record start at or after i, if the slice holds one */
+	while (i > 0 && i < send && text[i - 1] != eol)
+		i++;
+	if (i >= send)
+		return;
+	R0[0] = 1;
+	for (int j = 1; j <= RE_K; j++)
+		R0[j] = R0[j - 1] | re_follow(T, R0[j - 1]);
+	for (int j = 0; j <= RE_K; j++)
+		R[j] = R0[j];
+	ls = i;
+	if (!aeol && ls >= pad && (R[RE_K] & fin))
+		re_hit(bitmap, ls - pad, &hw, &hb);
+	for (; i < to; i++) {
+		const uchar c = text[i];
+		if (c == eol) {
+			const ulong at = i > ls ? i - 1 : i;
+			if (aeol && at >= pad && (R[RE_K] & fin))
+				re_hit(bitmap, at - pad, &hw, &hb);
+			ls = i + 1;
+			/* the next record is another work-item's (its
+			 * empty match too), or there is none */
+			if (ls >= send)
+				break;
+			for (int j = 0; j <= RE_K; j++)
+				R[j] = R0[j];
+			if (!aeol && ls >= pad && (R[RE_K] & fin))
+				re_hit(bitmap, ls - pad, &hw, &hb);
+			continue;
+		}
+		const ulong Bc = B[c];
+		ulong tprev = re_follow(T, R[0]), prev = R[0];
+		ulong nprev = (tprev & Bc) | init;
+		R[0] = nprev;
+		for (int j = 1; j <= RE_K; j++) {
+			const ulong r = R[j], t = re_follow(T, r);
+			const ulong n = (t & Bc) | prev | tprev | nprev |
+			    re_follow(T, nprev) | init;
+			prev = r;
+			tprev = t;
+			R[j] = nprev = n;
+		}
+		if (!aeol && i >= pad && (R[RE_K] & fin))
+			re_hit(bitmap, i - pad, &hw, &hb);
+	}
+	/* a record open at the chunk's end ends there */
+	if (i == to && aeol && ls < to && to - 1 >= pad && (R[RE_K] & fin))
+		re_hit(bitmap, to - 1 - pad, &hw, &hb);
+	if (hb != 0)
+		atomic_or(bitmap + hw, hb);
+}
+#endif
+
 /* (scan.c sets both) */
 #ifndef RC_LOCAL
 #define RC_LOCAL 128

@@ -22,7 +22,7 @@
 #define CLLOAD_FUNCS(X) \
 	X(BuildProgram) X(CreateBuffer) X(CreateCommandQueue) \
 	X(CreateContext) X(CreateKernel) X(CreateProgramWithBinary) \
-	X(CreateProgramWithSource) X(EnqueueMapBuffer) \
+	X(CreateProgramWithSource) X(EnqueueFillBuffer) X(EnqueueMapBuffer) \
 	X(EnqueueNDRangeKernel) X(EnqueueReadBuffer) \
 	X(EnqueueUnmapMemObject) X(EnqueueWriteBuffer) X(Finish) X(Flush) \
 	X(GetDeviceIDs) X(GetDeviceInfo) X(GetEventProfilingInfo) \
@@ -56,6 +56,7 @@ int	clload(void);
 #define clCreateKernel			(*clload_api.CreateKernel)
 #define clCreateProgramWithBinary	(*clload_api.CreateProgramWithBinary)
 #define clCreateProgramWithSource	(*clload_api.CreateProgramWithSource)
+#define clEnqueueFillBuffer		(*clload_api.EnqueueFillBuffer)
 #define clEnqueueMapBuffer		(*clload_api.EnqueueMapBuffer)
 #define clEnqueueNDRangeKernel		(*clload_api.EnqueueNDRangeKernel)
 #define clEnqueueReadBuffer		(*clload_api.EnqueueReadBuffer)

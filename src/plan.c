@@ -12,7 +12,8 @@
  *    dominate) and wps the word-bytes per second of a kernel-bound scan;
  *    plus its start-up (context, program).  A GPU running the
  *    pattern-parallel kernel is a device of its own name (PLAN_PP_SUFFIX),
- *    its wps twice the other kernels'.  The figures of the devices
+ *    its wps twice the other kernels'; so is one running the automaton
+ *    of an expression (PLAN_RE_SUFFIX).  The figures of the devices
  *    opened before are cached ($XDG_CACHE_HOME/agrep-gpu/plan.txt, updated
  *    at the end of each run that measured them; delete the file, or set
  *    AGREP_GPU_PLAN_RESET, to start from the built-in priors; nothing is
@@ -217,22 +218,32 @@ model_rate(const struct model *m)
 	return 1.0 / (1.0 / m->feed + P.work / m->wps);
 }
 
-/* Whether a device model's name is that of the pattern-parallel kernel. */
+/* Whether a name ends with suffix. */
 static int
-is_pp(const char *name)
+ends_with(const char *name, const char *suffix)
 {
-	size_t n = strlen(name), m = strlen(PLAN_PP_SUFFIX);
+	size_t n = strlen(name), m = strlen(suffix);
 
-	return n >= m && strcmp(name + n - m, PLAN_PP_SUFFIX) == 0;
+	return n >= m && strcmp(name + n - m, suffix) == 0;
+}
+
+/* The kernel a device model's name says it ran. */
+static enum plan_kernel
+kernel_of(const char *name)
+{
+	return ends_with(name, PLAN_PP_SUFFIX) ? PLAN_PP :
+	    ends_with(name, PLAN_RE_SUFFIX) ? PLAN_RE : PLAN_MYERS;
 }
 
 /*
  * Starts the plan of a run: mode, host workers, the patterns' words, and
- * whether a GPU would run them with the pattern-parallel kernel (its
- * figures are kept apart from the other kernels': scan.c, pp_wanted).
+ * the kernel a GPU would run them with (the pattern-parallel kernel's
+ * figures, the automaton's, are kept apart from the others': scan.c,
+ * pp_wanted, scan_re_ok).
  */
 void
-plan_init(enum plan_mode mode, int workers, size_t dev_work, int pp)
+plan_init(enum plan_mode mode, int workers, size_t dev_work,
+    enum plan_kernel kernel)
 {
 	P.mode = mode;
 	P.workers = workers > 0 ? workers : 1;
@@ -246,7 +257,7 @@ plan_init(enum plan_mode mode, int workers, size_t dev_work, int pp)
 	 * where none was ever measured). */
 	P.expect = prior("(a GPU)", 1);
 	for (int c = 0; c < P.ncache; c++)
-		if (is_pp(P.cache[c].name) == (pp != 0)) {
+		if (kernel_of(P.cache[c].name) == kernel) {
 			P.expect = P.cache[c];
 			P.expect_cached = 1;
 			break;
@@ -513,7 +524,7 @@ plan_dev_open(int dev, const char *name, int gpu, double secs)
 	pthread_mutex_lock(&P.mu);
 	d = &P.dev[dev];
 	d->m = prior(name, gpu);
-	if (is_pp(name) && gpu)
+	if (kernel_of(name) == PLAN_PP && gpu)
 		d->m.wps = PP_WPS;
 	for (int c = 0; c < P.ncache; c++)
 		if (strcmp(P.cache[c].name, name) == 0) {

@@ -19,12 +19,21 @@ enum plan_where {
 	PLAN_ON_DEVICE		/* a free slot, or wait for one */
 };
 
-/* plan.c */
-/* Appended to a device's name when it runs the pattern-parallel kernel:
- * its figures are cached apart. */
-#define PLAN_PP_SUFFIX	" [pattern-parallel]"
+/* The kernel a device runs for the patterns: each has figures of its own. */
+enum plan_kernel {
+	PLAN_MYERS,		/* myers_scan, myers_scan_blocks */
+	PLAN_PP,		/* the pattern-parallel kernel (myers_pp) */
+	PLAN_RE			/* the automaton of an expression (re_scan) */
+};
 
-void	plan_init(enum plan_mode, int workers, size_t dev_work, int pp);
+/* plan.c */
+/* Appended to a device's name when it runs the pattern-parallel kernel,
+ * the automaton kernel: its figures are cached apart. */
+#define PLAN_PP_SUFFIX	" [pattern-parallel]"
+#define PLAN_RE_SUFFIX	" [automaton]"
+
+void	plan_init(enum plan_mode, int workers, size_t dev_work,
+	    enum plan_kernel);
 enum plan_mode plan_mode(void);
 int	plan_probed(void);
 void	plan_probe(size_t len, double secs);

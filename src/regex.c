@@ -1769,8 +1769,11 @@ re_scan_window(const struct re_nfa *a, long k, const unsigned char *text,
 			re_scan_all(a, k, text, ls, end, warm, eol, bitmap);
 		else if (!a->eol)
 			re_scan_all(a, k, text, ls, ls + W + 1, warm, eol, bitmap);
-		else if (!a->bol)
-			re_scan_all(a, k, text, e - W, end, warm, eol, bitmap);
+		else if (!a->bol)	/* (a record's last unit at least: the
+					 * end of one without a terminator is
+					 * seen after a unit) */
+			re_scan_all(a, k, text, e - W - (e == to), end, warm,
+			    eol, bitmap);
 		ls = end;
 	}
 }

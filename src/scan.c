@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "hostmatch.h"
+#include "regex.h"
 #include "scan.h"
 #include "utf8.h"
 #include "util.h"
@@ -41,6 +42,10 @@ now(void)
 #define RC_LOCAL	128	/* count_records' work-group size */
 #define RC_ITEM		256	/* its bytes a work-item, a multiple of 64 */
 #define RC_GROUP	(RC_LOCAL * RC_ITEM)
+#define RE_DEV_MAXK	8	/* errors the automaton kernel takes (its
+				 * rows are registers: RE_K + 1 of them) */
+#define RE_LOCAL_GPU	64	/* its work-group size on a GPU */
+#define RE_LOCAL_CPU	8	/* on a CPU device */
 #ifndef PP_MIN_PATTERNS
 #define PP_MIN_PATTERNS	16	/* on a GPU: see pp_wanted */
 #endif
@@ -319,6 +324,63 @@ pp_upload(struct scanner *s)
 	return m;
 }
 
+/*
+ * Whether the automaton kernel (myers.cl, re_scan) can scan ps: one
+ * expression and nothing else, its automaton of one word (up to 63
+ * positions) without assertion states (\<, \b, ...; ^ and $ anchoring the
+ * whole expression are the kernel's), k <= RE_DEV_MAXK.  In UTF-8 mode
+ * it reads the symbols of a chunk that is not ASCII, as the host does.
+ * AGREP_GPU_RE=0 forbids it: the host scans then, as it does every other
+ * expression.
+ */
+int
+scan_re_ok(const struct patset *ps)
+{
+	const char *e = getenv("AGREP_GPU_RE");
+	const struct re_nfa *a;
+
+	if ((e != NULL && *e != '\0' && atoi(e) == 0) || ps->npat != 0 ||
+	    ps->nre != 1 || ps->k < 0 || ps->k > RE_DEV_MAXK)
+		return 0;
+	a = ps->re[0].re;
+	return a != NULL && a->nw == 1 && a->nassert == 0 && a->ngroups >= 1 &&
+	    a->ngroups <= 8;
+}
+
+/*
+ * The automaton kernel's table: T (s->re_g groups of 256 words; the
+ * groups past the automaton's are empty, never looked up but at 0), B,
+ * the final states, the initial state unless ^ anchors, and whether $
+ * does.  Returns the buffer, or NULL after a message.
+ */
+static cl_mem
+re_upload(struct scanner *s)
+{
+	const struct re_nfa *a = s->ps->re[0].re;
+	const size_t G = (size_t)s->re_g, n = G * 256 + 256 + 3;
+	cl_ulong *tab;
+	cl_mem m;
+	cl_int err;
+
+	if (!scan_re_ok(s->ps) || a->ngroups > G || s->ps->k != s->re_k) {
+		warnx_("OpenCL: the automaton kernel cannot take this "
+		    "expression");
+		return NULL;
+	}
+	tab = xcalloc(n, sizeof(*tab));
+	memcpy(tab, a->T, a->ngroups * 256 * sizeof(*tab));
+	memcpy(tab + G * 256, a->B, 256 * sizeof(*tab));
+	tab[G * 256 + 256] = a->final[0];
+	tab[G * 256 + 257] = a->bol ? 0 : 1;
+	tab[G * 256 + 258] = a->eol != 0;
+	m = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+	    n * sizeof(*tab), tab, &err);
+	free(tab);
+	if (m == NULL)
+		OCL_FAIL("clCreateBuffer", err);
+	return m;
+}
+
 /* Uploads the PEq tables (in the kernel's word size) and, per pattern, its
  * length, words per byte value and table offset; for the pattern-parallel
  * kernel, its table instead of the PEq tables. */
@@ -331,6 +393,10 @@ upload_patterns(struct scanner *s)
 	unsigned char *peq;
 	cl_int err;
 
+	if (s->re) {
+		free(pinfo);
+		return (s->peq = re_upload(s)) == NULL ? -1 : 0;
+	}
 	if (s->pp) {
 		for (size_t p = 0; p < ps->npat; p++)
 			pinfo[3 * p] = (cl_uint)ps->pat[p].len;
@@ -511,6 +577,18 @@ choose_shape(struct scanner *s, size_t slice)
 	s->fixed_slice = slice != 0;
 	s->wbits = s->ps->maxlen <= 32 ? 32 : 64;
 	s->blocks = s->ps->maxwords > 1;
+	if ((s->re = scan_re_ok(s->ps))) {
+		/* one slice a work-item; T and B in local memory a group */
+		s->re_g = (int)s->ps->re[0].re->ngroups;
+		s->re_k = s->ps->k;
+		s->zero_copy = cpu;
+		s->lanes = 1;
+		s->local = cpu ? RE_LOCAL_CPU : RE_LOCAL_GPU;
+		s->lanes_total = (size_t)s->dev.units * (cpu ? 4 * s->local :
+		    1024);
+		s->slice = slice ? round_up(slice, 64) : slice_for(s, s->cap);
+		return;
+	}
 	if ((s->pp = pp_wanted(s, slice ? round_up(slice, 64) : PP_SLICE))) {
 		s->pp_lazy = pp_lazy(s->ps);
 		s->zero_copy = cpu;
@@ -604,7 +682,10 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	if (s->blocks)
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 		    " -DMAXW=%zu", ps->maxwords);
-	if (s->pp)
+	if (s->re)
+		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
+		    " -DRE_G=%d -DRE_K=%d", s->re_g, ps->k);
+	else if (s->pp)
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 		    " -DPP_G=%zu -DPP_TILE=%zu -DPP_SLW=%zu%s", s->local,
 		    (s->pad + s->slice) / 4, s->slice / 32,
@@ -624,8 +705,8 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	if (getenv("AGREP_GPU_STATS") != NULL)
 		fprintf(stderr, "%s: stats: %s: context and program %.3f s\n",
 		    progname, dev->name, now() - t0);
-	s->kname = s->pp ? "myers_pp" : s->blocks ? "myers_scan_blocks" :
-	    "myers_scan";
+	s->kname = s->re ? "re_scan" : s->pp ? "myers_pp" : s->blocks ?
+	    "myers_scan_blocks" : "myers_scan";
 	s->kern = clCreateKernel(s->prog, s->kname, &err);
 	if (s->kern == NULL) {
 		OCL_FAIL("clCreateKernel", err);
@@ -1093,6 +1174,38 @@ scan_counts(const struct scanner *s, int slot, uint64_t *hit, uint64_t *eols)
 	return 0;
 }
 
+/*
+ * The automaton kernel's arguments (myers.cl, re_scan), and the zeroed
+ * bitmap it ORs its hits into: by the host on a CPU device (its mapped
+ * buffer), by the device otherwise.  Returns the OpenCL status; *fill,
+ * the zeroing's event if any, comes before the kernel.
+ */
+static cl_int
+re_args(struct scanner *s, struct scan_slot *sl, cl_mem text, cl_mem bm,
+    size_t len, size_t bbytes, cl_uint eol, cl_event *fill)
+{
+	const cl_ulong pad = s->pad, clen = len, slice = slice_for(s, len);
+	const cl_uint zero = 0;
+	cl_int err;
+
+	if ((err = ARG(0, text)) != CL_SUCCESS || (err = ARG(1, pad)) ||
+	    (err = ARG(2, clen)) || (err = ARG(3, slice)) ||
+	    (err = ARG(4, s->peq)) || (err = ARG(5, eol)) ||
+	    (err = ARG(6, bm))) {
+		OCL_FAIL("clSetKernelArg", err);
+		return err;
+	}
+	if (s->zero_copy) {
+		memset(sl->bm, 0, bbytes);
+		return CL_SUCCESS;
+	}
+	err = clEnqueueFillBuffer(s->queue, sl->dbm, &zero, sizeof(zero), 0,
+	    bbytes, 0, NULL, fill);
+	if (err != CL_SUCCESS)
+		OCL_FAIL("clEnqueueFillBuffer", err);
+	return err;
+}
+
 /* The part of scan_submit that uses the kernel (the device's, shared under
  * its lock, or the clone's own): its arguments and the commands that go
  * with them.  Returns the OpenCL status. */
@@ -1103,10 +1216,16 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
     cl_uint eol, size_t len, size_t tail, size_t bbytes, size_t items)
 {
 	struct scanner *st = s->parent ? s->parent : s;
-	cl_event up = NULL, kdone = NULL;
+	cl_event up = NULL, kdone = NULL, fill = NULL, wait[2];
+	cl_uint nwait = 0;
 	cl_int err;
 
-	if ((err = ARG(0, text)) != CL_SUCCESS || (err = ARG(1, pad_blocks)) ||
+	if (s->re) {
+		if (re_args(s, sl, text, bm, len, bbytes, eol, &fill) !=
+		    CL_SUCCESS)
+			return -1;
+	} else if ((err = ARG(0, text)) != CL_SUCCESS ||
+	    (err = ARG(1, pad_blocks)) ||
 	    (err = ARG(2, slice_blocks)) || (err = ARG(3, nslices)) ||
 	    (err = ARG(4, s->peq)) || (err = ARG(5, s->pinfo)) ||
 	    (err = ARG(6, npat)) || (err = ARG(7, k)) || (err = ARG(8, eol)) ||
@@ -1119,11 +1238,19 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 		    s->pad + len + tail, host, 0, NULL, &up);
 		if (err != CL_SUCCESS) {
 			OCL_FAIL("clEnqueueWriteBuffer", err);
+			if (fill != NULL)
+				clReleaseEvent(fill);
 			return -1;
 		}
 	}
+	if (up != NULL)
+		wait[nwait++] = up;
+	if (fill != NULL)
+		wait[nwait++] = fill;
 	err = clEnqueueNDRangeKernel(s->queue, s->kern, 1, NULL, &items,
-	    &s->local, up ? 1 : 0, up ? &up : NULL, &kdone);
+	    &s->local, nwait, nwait ? wait : NULL, &kdone);
+	if (fill != NULL)
+		clReleaseEvent(fill);
 	if (up != NULL && s->stats && trace_file() != NULL && err ==
 	    CL_SUCCESS)
 		sl->uev = up;
@@ -1214,7 +1341,7 @@ scan_close(struct scanner *s)
 		    (double)s->scanned / (s->t_last - s->t_ready) * 1e-9,
 		    s->slice, s->lanes, s->wbits,
 		    s->pp_lazy ? ", pattern-parallel, lazy score" :
-		    s->pp ? ", pattern-parallel" : "");
+		    s->pp ? ", pattern-parallel" : s->re ? ", automaton" : "");
 	for (int i = SCAN_SLOTS - 1; i >= 0; i--)
 		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
 			slot_free(s, &s->slot[i]);

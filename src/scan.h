@@ -68,6 +68,9 @@ struct scanner {
 	int		 pp;		/* the pattern-parallel kernel (myers_pp) */
 	size_t		 ncls;		/* pp: byte classes of the pattern set */
 	int		 pp_lazy;	/* pp: no score in calm strides */
+	int		 re;		/* the automaton kernel (re_scan) */
+	int		 re_g;		/* its groups of 8 states (RE_G) */
+	int		 re_k;		/* its errors (RE_K) */
 	double		 built;		/* seconds compiling its program (0:
 					 * from the binary cache) */
 	struct scan_slot slot[SCAN_SLOTS];
@@ -105,6 +108,7 @@ int	 scan_counts(const struct scanner *, int slot, uint64_t *hit,
 	    uint64_t *eols);
 void	 scan_close(struct scanner *);
 int	 scan_pp_likely(const struct patset *);
+int	 scan_re_ok(const struct patset *);
 size_t	 scan_next_hit(const uint64_t *, size_t pos, size_t len);
 
 #endif

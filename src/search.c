@@ -138,7 +138,8 @@ open_devices(void)
 		else {
 			char name[sizeof(d[i].name) + 32];
 			snprintf(name, sizeof(name), "%s%s", d[i].name,
-			    S.dev[nd].pp ? PLAN_PP_SUFFIX : "");
+			    S.dev[nd].pp ? PLAN_PP_SUFFIX : S.dev[nd].re ?
+			    PLAN_RE_SUFFIX : "");
 			/* The start-up the planner keeps is without the
 			 * compiling: a run that built the program (1,000
 			 * primers' kernel: 0.89 s to open an H200 against
@@ -384,7 +385,8 @@ search_init(const struct options *o, const struct patset *ps)
 	    0 ? PLAN_HOST : auto_device() ? PLAN_AUTO : PLAN_DEVICE;
 	S.host_max = o->host_max != SIZE_MAX ? o->host_max :
 	    mode == PLAN_DEVICE ? 0 : SIZE_MAX;
-	plan_init(mode, S.nw, dev, scan_pp_likely(ps));
+	plan_init(mode, S.nw, dev, scan_re_ok(ps) ? PLAN_RE :
+	    scan_pp_likely(ps) ? PLAN_PP : PLAN_MYERS);
 	S.host_slow = work > 4;
 	S.split_min = o->chunk ? 0 : (S.exact ? SPLIT_MIN_EXACT : SPLIT_MIN) /
 	    work;
@@ -393,10 +395,13 @@ search_init(const struct options *o, const struct patset *ps)
 	if (S.host_slow && S.range > RANGE_SLOW)
 		S.range = RANGE_SLOW;
 	/* Patterns past PAT_MAXLEN (k = 0 only) and the automata of
-	 * expressions (regex.c) are the host's (hm_scan); so is the exact
-	 * search (memmem) unless a device was asked for. */
+	 * expressions (regex.c) are the host's (hm_scan), but for one
+	 * expression alone that the automaton kernel takes (scan.c,
+	 * scan_re_ok); so is the exact search (memmem) unless a device was
+	 * asked for. */
 	if (mode == PLAN_HOST || (S.exact && mode == PLAN_AUTO &&
-	    o->host_max == SIZE_MAX) || ps->maxlen > PAT_MAXLEN || ps->nre > 0)
+	    o->host_max == SIZE_MAX) || ps->maxlen > PAT_MAXLEN ||
+	    (ps->nre > 0 && !scan_re_ok(ps)))
 		S.dev_state = -1;
 }
 

@@ -46,6 +46,11 @@ setup() {
 	assert_output "$(printf '1:a\n2:\n3:b\n4:\n5:ab')"
 	run agrep-gpu -n -k1 -E 'ab$' e
 	assert_output "$(printf '1:a\n3:b\n5:ab')"
+	# (an empty match at the end of a last line without its terminator)
+	run agrep-gpu -E -c '()$' e
+	assert_output 5
+	run agrep-gpu -E -c 'x?$' e
+	assert_output 5
 }
 
 @test "a pattern without special characters is the same pattern with -F" {
@@ -82,6 +87,68 @@ setup() {
 	echo "$output" | tail -3
 	assert_success
 	assert_output --partial ", 0 failures"
+}
+
+@test "the automaton kernel on POCL agrees with re_scan and the oracle (tests/reocl.c)" {
+	case $AGREP_GPU in */san/*) skip "POCL under the sanitizers: not run" ;; esac
+	if ! command -v reocl >/dev/null; then
+		echo "tests/bin/reocl missing: run 'make test-progs'" >&2
+		return 1
+	fi
+	run reocl $( [ "$(depth quick full)" = quick ] && echo -q -r 150 || echo -r 1000 )
+	echo "$output" | tail -3
+	assert_success
+	assert_output --partial ": all agree"
+	echo "# ${lines[-1]}" >&3
+}
+
+@test "expressions on the device (POCL): the host's output byte for byte, the oracle's lines" {
+	case $AGREP_GPU in */san/*) skip "POCL under the sanitizers: not run" ;; esac
+	local e k f envs dev="AGREP_GPU_DEVICE=cpu AGREP_GPU_HOST_MAX=0"
+	# lines of 0-199 bytes (records across 64-byte slices and 4 KiB
+	# chunks), one of 9,000 (across many of both), the last one
+	# without its terminator
+	awk 'BEGIN { srand(11); for (i = 0; i < 400; i++) {
+	    m = int(rand() * (i % 5 ? 30 : 200)); l = ""; for (j = 0; j < m; j++)
+	    l = l substr("abc -", int(rand() * 5) + 1, 1); print l }
+	    l = ""; for (j = 0; j < 9000; j++) l = l substr("abc -", int(rand() * 5) + 1, 1);
+	    print l; printf "ab cab" }' > d
+	# the device takes them (AGREP_GPU_STATS names its kernel); not with
+	# AGREP_GPU_RE=0, nor with an assertion inside
+	env $dev AGREP_GPU_STATS=1 agrep-gpu -E -c 'a(b|c)*a' d 2> err
+	grep -q 'automaton' err
+	env $dev AGREP_GPU_STATS=1 AGREP_GPU_RE=0 agrep-gpu -E -c 'a(b|c)*a' d 2> err
+	! grep -q 'automaton' err
+	env $dev AGREP_GPU_STATS=1 agrep-gpu -E -c '\<a(b|c)*a' d 2> err
+	! grep -q 'automaton' err
+	for e in 'a(b|c)*a' '(ab|ba)+ c' '^ab*' 'c[^a]$' '^(a|c)+$' 'a.*b.*c' \
+	    '(a|bc){2,3}-' '^.?a' 'b?c?a$' '()$' 'ca+b'; do
+		for k in 0 1 2 3; do
+			reoracle -k$k "$e" d > want || true
+			for f in "" -c -n -v -l; do
+				AGREP_GPU_DEVICE=host agrep-gpu -E -k$k $f "$e" d > host || true
+				for envs in "" "AGREP_GPU_CHUNK=4096 AGREP_GPU_SLICE=64" \
+				    "AGREP_GPU_SLICE=128"; do
+					env $dev $envs agrep-gpu -E -k$k $f "$e" d > got || true
+					cmp host got || { echo "$envs -k$k $f '$e'"; diff host got | head; return 1; }
+				done
+			done
+			agrep-gpu -E -k$k "$e" d > host || true
+			cmp want host || { echo "oracle: -k$k '$e'"; return 1; }
+			env $dev AGREP_GPU_CHUNK=4096 agrep-gpu -E -k$k "$e" - < d > got || true
+			cmp want got || { echo "stdin: -k$k '$e'"; return 1; }
+		done
+	done
+	# UTF-8 mode: the kernel reads a chunk's symbols, as the host does
+	printf 'caf\xc3\xa9 cr\xc3\xa8me\ncafe creme\ncaf crm\n\xc3\xa9t\xc3\xa9 caf\xc3\xa9\n' > u
+	for e in 'caf. cr.+me' '^.t.' $'c(a|\xc3\xa9)f.*e$'; do
+		for k in 0 1 2; do
+			LC_ALL=C.UTF-8 AGREP_GPU_DEVICE=host agrep-gpu -E -n -k$k "$e" u > host || true
+			LC_ALL=C.UTF-8 env $dev AGREP_GPU_STATS=1 agrep-gpu -E -n -k$k "$e" u > got 2> err || true
+			cmp host got || { echo "UTF-8: -k$k '$e'"; return 1; }
+			grep -q automaton err
+		done
+	done
 }
 
 @test "the parser and the automaton under AddressSanitizer and UBSan (small set)" {

@@ -42,6 +42,14 @@ tests/bin/exhaustive-ocl: $(EXHO_SRCS) tests/exh_common.h $(wildcard src/*.h)
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ $(EXHO_SRCS) $(LDLIBS)
 
+# tests/reocl.c: the automaton kernel on POCL against re_scan and reoracle.
+REOCL_SRCS = tests/reocl.c $(filter-out tests/exhaustive_ocl.c,$(EXHO_SRCS))
+TEST_PROGS += tests/bin/reocl
+
+tests/bin/reocl: $(REOCL_SRCS) tests/reoracle.c $(wildcard src/*.h)
+	@mkdir -p tests/bin
+	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ $(REOCL_SRCS) $(LDLIBS)
+
 # tests/regex.bats: the expression automaton (src/regex.c) against the naive
 # oracle of tests/reoracle.c on every small case (tests/reexh.c).
 TEST_PROGS += tests/bin/reexh tests/bin/reexh-san
@@ -58,4 +66,4 @@ tests/bin/reexh-san: tests/reexh.c tests/reoracle.c src/regex.c src/regex.h src/
 
 # (test-progs' prerequisites were expanded above, before these were added)
 test-progs: tests/bin/exhaustive tests/bin/exhaustive-san tests/bin/exhaustive-ocl tests/bin/reexh \
-	tests/bin/reexh-san
+	tests/bin/reexh-san tests/bin/reocl
