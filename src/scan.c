@@ -1301,7 +1301,10 @@ scan_wait(struct scanner *s, int slot)
 		cl_ulong t1 = ev_time(sl->kev, CL_PROFILING_COMMAND_END);
 		struct scanner *st = s->parent ? s->parent : s;
 		pthread_mutex_lock(s->lock);
-		st->kernel_s += (double)(t1 - t0) * 1e-9;
+		/* (NVIDIA now and then gives an end before the start, or
+		 * none: 2^64 ns would be added) */
+		if (t1 > t0)
+			st->kernel_s += (double)(t1 - t0) * 1e-9;
 		st->t_last = now();
 		if (trace_file() != NULL)
 			fprintf(trace_f, "%s %p\t%zu\t%llu\t%llu\t%llu\t"
