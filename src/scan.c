@@ -325,9 +325,10 @@ pp_upload(struct scanner *s)
 }
 
 /*
- * Whether the automaton kernel (myers.cl, re_scan) can scan ps: one
- * expression and nothing else, its automaton of one word (up to 63
- * positions) without assertion states (\<, \b, ...; ^ and $ anchoring the
+ * Whether the automaton kernel (myers.cl, re_scan) can scan ps: up to
+ * RE_DEV_MAXEXPR expressions and nothing else (each a launch over the
+ * chunk, their hits ORed into one bitmap), each automaton of one word (up
+ * to 63 positions) without assertion states (\<, \b, ...; ^ and $ anchoring the
  * whole expression are the kernel's), k <= RE_DEV_MAXK.  In UTF-8 mode
  * it reads the symbols of a chunk that is not ASCII, as the host does.
  * AGREP_GPU_RE=0 forbids it: the host scans then, as it does every other
@@ -340,11 +341,29 @@ scan_re_ok(const struct patset *ps)
 	const struct re_nfa *a;
 
 	if ((e != NULL && *e != '\0' && atoi(e) == 0) || ps->npat != 0 ||
-	    ps->nre != 1 || ps->k < 0 || ps->k > RE_DEV_MAXK)
+	    ps->nre < 1 || ps->nre > RE_DEV_MAXEXPR || ps->k < 0 ||
+	    ps->k > RE_DEV_MAXK)
 		return 0;
-	a = ps->re[0].re;
-	return a != NULL && a->nw == 1 && a->nassert == 0 && a->ngroups >= 1 &&
-	    a->ngroups <= 8;
+	for (size_t r = 0; r < ps->nre; r++) {
+		a = ps->re[r].re;
+		if (a == NULL || a->nw != 1 || a->nassert != 0 ||
+		    a->ngroups < 1 || a->ngroups > 8)
+			return 0;
+	}
+	return 1;
+}
+
+/* The most groups of 8 states of the expressions' automata (RE_G: the
+ * tables of the others are padded with empty groups). */
+static int
+re_groups(const struct patset *ps)
+{
+	size_t g = 1;
+
+	for (size_t r = 0; r < ps->nre; r++)
+		if (ps->re[r].re->ngroups > g)
+			g = ps->re[r].re->ngroups;
+	return (int)g;
 }
 
 /*
@@ -354,9 +373,8 @@ scan_re_ok(const struct patset *ps)
  * does.  Returns the buffer, or NULL after a message.
  */
 static cl_mem
-re_upload(struct scanner *s)
+re_table(struct scanner *s, const struct re_nfa *a)
 {
-	const struct re_nfa *a = s->ps->re[0].re;
 	const size_t G = (size_t)s->re_g, n = G * 256 + 256 + 3;
 	cl_ulong *tab;
 	cl_mem m;
@@ -381,6 +399,19 @@ re_upload(struct scanner *s)
 	return m;
 }
 
+/* The tables of every expression: s->peq the first one's, s->re_more the
+ * others'.  Returns 0, or -1 after a message. */
+static int
+re_upload(struct scanner *s)
+{
+	if ((s->peq = re_table(s, s->ps->re[0].re)) == NULL)
+		return -1;
+	for (size_t r = 1; r < s->ps->nre; r++)
+		if ((s->re_more[r - 1] = re_table(s, s->ps->re[r].re)) == NULL)
+			return -1;
+	return 0;
+}
+
 /* Uploads the PEq tables (in the kernel's word size) and, per pattern, its
  * length, words per byte value and table offset; for the pattern-parallel
  * kernel, its table instead of the PEq tables. */
@@ -395,7 +426,7 @@ upload_patterns(struct scanner *s)
 
 	if (s->re) {
 		free(pinfo);
-		return (s->peq = re_upload(s)) == NULL ? -1 : 0;
+		return re_upload(s);
 	}
 	if (s->pp) {
 		for (size_t p = 0; p < ps->npat; p++)
@@ -473,6 +504,8 @@ scan_set_patterns(struct scanner *s, const struct patset *ps)
 {
 	release_mem(&s->pinfo);
 	release_mem(&s->peq);
+	for (int r = 0; r < RE_DEV_MAXEXPR - 1; r++)
+		release_mem(&s->re_more[r]);
 	s->ps = ps;
 	return upload_patterns(s);
 }
@@ -579,7 +612,7 @@ choose_shape(struct scanner *s, size_t slice)
 	s->blocks = s->ps->maxwords > 1;
 	if ((s->re = scan_re_ok(s->ps))) {
 		/* one slice a work-item; T and B in local memory a group */
-		s->re_g = (int)s->ps->re[0].re->ngroups;
+		s->re_g = re_groups(s->ps);
 		s->re_k = s->ps->k;
 		s->zero_copy = cpu;
 		s->lanes = 1;
@@ -1249,6 +1282,19 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 		wait[nwait++] = fill;
 	err = clEnqueueNDRangeKernel(s->queue, s->kern, 1, NULL, &items,
 	    &s->local, nwait, nwait ? wait : NULL, &kdone);
+	/* The other expressions: a launch each, after it in the queue, on
+	 * the same text and bitmap (arguments are taken at each launch). */
+	for (size_t r = 1; s->re && r < s->ps->nre && err == CL_SUCCESS; r++) {
+		cl_event e = NULL;
+		if ((err = ARG(4, s->re_more[r - 1])) != CL_SUCCESS)
+			break;
+		err = clEnqueueNDRangeKernel(s->queue, s->kern, 1, NULL, &items,
+		    &s->local, 1, &kdone, &e);
+		if (err == CL_SUCCESS) {
+			clReleaseEvent(kdone);
+			kdone = e;
+		}
+	}
 	if (fill != NULL)
 		clReleaseEvent(fill);
 	if (up != NULL && s->stats && trace_file() != NULL && err ==
@@ -1258,8 +1304,11 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 		clReleaseEvent(up);
 	if (err != CL_SUCCESS) {
 		OCL_FAIL("clEnqueueNDRangeKernel", err);
+		if (kdone != NULL)
+			clReleaseEvent(kdone);
 		return -1;
 	}
+	/* (with several expressions, the stats time the last launch) */
 	if (s->stats) {
 		clRetainEvent(kdone);
 		sl->kev = kdone;
@@ -1366,6 +1415,8 @@ scan_close(struct scanner *s)
 	if (s->device) {
 		release_mem(&s->pinfo);
 		release_mem(&s->peq);
+		for (int r = 0; r < RE_DEV_MAXEXPR - 1; r++)
+			release_mem(&s->re_more[r]);
 		if (s->kern != NULL)
 			clReleaseKernel(s->kern);
 		if (s->rkern != NULL)

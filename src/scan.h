@@ -11,6 +11,8 @@
 #include "pattern.h"
 
 #define SCAN_SLOTS 2		/* double buffering */
+#define RE_DEV_MAXEXPR 8	/* expressions the automaton kernel scans in
+				 * one submission, a launch each */
 
 struct scan_slot {
 	unsigned char	*buf;	/* host view: pad bytes, then the chunk */
@@ -68,7 +70,10 @@ struct scanner {
 	int		 pp;		/* the pattern-parallel kernel (myers_pp) */
 	size_t		 ncls;		/* pp: byte classes of the pattern set */
 	int		 pp_lazy;	/* pp: no score in calm strides */
-	int		 re;		/* the automaton kernel (re_scan) */
+	int		 re;		/* the automaton kernel (re_scan): the
+					 * expressions' tables, peq the first,
+					 * more[] the others */
+	cl_mem		 re_more[RE_DEV_MAXEXPR - 1];
 	int		 re_g;		/* its groups of 8 states (RE_G) */
 	int		 re_k;		/* its errors (RE_K) */
 	double		 built;		/* seconds compiling its program (0:

@@ -367,6 +367,7 @@ search_init(const struct options *o, const struct patset *ps)
 	size_t work = 0, dev = 0;
 	for (size_t p = 0; p < ps->npat; p++)
 		dev += ps->pat[p].nwords;
+	dev += ps->nre;		/* (the automaton kernel: a launch each) */
 	/* (AGREP_GPU_HOST_ENGINE, for tests: the filter's engines only) */
 	int eng = hm_engine();
 	const struct mflt *mf = S.exact || (eng >= 0 &&

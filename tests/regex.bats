@@ -151,6 +151,37 @@ setup() {
 	done
 }
 
+@test "several expressions on the device (POCL), a launch each: the host's output byte for byte, the oracle's lines" {
+	case $AGREP_GPU in */san/*) skip "POCL under the sanitizers: not run" ;; esac
+	local k f envs dev="AGREP_GPU_DEVICE=cpu AGREP_GPU_HOST_MAX=0"
+	awk 'BEGIN { srand(12); for (i = 0; i < 500; i++) {
+	    m = int(rand() * (i % 7 ? 25 : 300)); l = ""; for (j = 0; j < m; j++)
+	    l = l substr("abcd -", int(rand() * 6) + 1, 1); print l } }' > d
+	# automata of 1 to 3 groups of states (their tables padded to the
+	# most), anchored or not
+	printf '%s\n' 'a(b|c)*d' '^d[ab]+' 'c.-+a$' 'd+ -' \
+	    '(abcd|bcda|cdab|dabc)(a|b)?c' > e
+	env $dev AGREP_GPU_STATS=1 agrep-gpu -E -c -f e d 2> err
+	grep -q 'automaton' err
+	for k in 0 1 2 3; do
+		while read -r x; do reoracle -k$k "$x" d || true; done < e |
+		    sort -u > want
+		for f in "" -c -n -v; do
+			AGREP_GPU_DEVICE=host agrep-gpu -E -k$k $f -f e d > host || true
+			for envs in "" "AGREP_GPU_CHUNK=4096 AGREP_GPU_SLICE=64"; do
+				env $dev $envs agrep-gpu -E -k$k $f -f e d > got || true
+				cmp host got || { echo "$envs -k$k $f"; diff host got | head; return 1; }
+			done
+		done
+		env $dev agrep-gpu -E -k$k -f e d | sort -u > got || true
+		cmp want got || { echo "oracle: -k$k"; return 1; }
+	done
+	# more than the kernel takes at once: the host
+	for i in 1 2 3 4 5 6 7 8 9; do echo "a(b|c)*$i"; done > many
+	env $dev AGREP_GPU_STATS=1 agrep-gpu -E -c -f many d 2> err || true
+	! grep -q 'automaton' err
+}
+
 @test "the parser and the automaton under AddressSanitizer and UBSan (small set)" {
 	[ -x "$TOP/tests/bin/reexh-san" ] || skip "tests/bin/reexh-san not built"
 	run "$TOP/tests/bin/reexh-san" -q -r 200
