@@ -116,6 +116,15 @@ range_state(struct bigfile *f, int idx)
 	return fs;
 }
 
+/* Takes a reference to a large file's state (bigfile_unref drops it). */
+static void
+bigfile_ref(struct bigfile *f)
+{
+	pthread_mutex_lock(&f->mu);
+	f->refs++;
+	pthread_mutex_unlock(&f->mu);
+}
+
 /* Drops a reference to a large file's state; the last one frees it. */
 static void
 bigfile_unref(struct bigfile *f)
@@ -581,7 +590,12 @@ range_job(void *arg, int worker)
 	const uint64_t *bm = NULL;
 	c->rb.s = &w->host;
 	/* A streamed range is scanned and formatted in the reader's buffer
-	 * (a copy of 64 MB through a pipe took 6% of the run). */
+	 * (a copy of 64 MB through a pipe took 6% of the run); the buffer
+	 * goes back to the file after range_finish, whose range_done may
+	 * drop the file's last reference but for this one. */
+	struct bigfile *f = c->f;
+	if (data != NULL)
+		bigfile_ref(f);
 	range_load(c, data, dlen, data != NULL);
 	const uint64_t bytes = c->ok && scan ? c->rb.end - c->rb.first : 0;
 	if (bytes > 0) {
@@ -591,7 +605,8 @@ range_job(void *arg, int worker)
 	range_finish(c, bm, w);
 	if (data != NULL) {
 		scan_unlend(c->rb.s, 0);
-		stream_buf_put(c->f, data);
+		stream_buf_put(f, data);
+		bigfile_unref(f);
 	}
 	/* reading, scanning and formatting: what a device range costs the
 	 * host too (plan.c, dev_cpu_pays) */

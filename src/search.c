@@ -238,12 +238,16 @@ device(struct searcher *w, int wait)
 int
 devices_wait(void)
 {
+	int nd;
+
 	devices_start();
 	pthread_mutex_lock(&S.mu);
 	while (S.dev_state == 2)
 		pthread_cond_wait(&S.cv, &S.mu);
+	/* (more may open later: S.ndev grows, under S.mu) */
+	nd = S.dev_state == 1 ? S.ndev : 0;
 	pthread_mutex_unlock(&S.mu);
-	return S.dev_state == 1 ? S.ndev : 0;
+	return nd;
 }
 
 #define PROBE_BYTES	((size_t)64 << 10)
