@@ -483,7 +483,9 @@ search_end(void)
 		scan_close(&S.w[i].host);
 	}
 	devq_end();
-	for (int i = S.ndev - 1; i >= 0; i--)
+	/* (the opener may publish the same count once more: atomic) */
+	const int nd = __atomic_load_n(&S.ndev, __ATOMIC_ACQUIRE);
+	for (int i = nd - 1; i >= 0; i--)
 		scan_close(&S.dev[i]);
 	plan_mark("closed");
 	plan_end();
