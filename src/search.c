@@ -145,6 +145,8 @@ open_devices(void)
 			 * primers' kernel: 0.89 s to open an H200 against
 			 * 0.28 s) made the next give the host slow ranges. */
 			built += S.dev[nd].built;
+			last_open -= S.dev[nd].built;	/* (as a cached
+							 * program would) */
 			plan_dev_open(nd, name, !(d[i].type &
 			    CL_DEVICE_TYPE_CPU), util_now() - t0 - built);
 			/* It takes ranges now, while the next ones open
