@@ -31,39 +31,9 @@
 #define REORACLE_NO_MAIN
 #include "reoracle.c"
 #include "../src/regex.h"
+#include "re_common.h"
 
 static long ncase, nfail;
-
-/* The automaton of any expression, even a literal one: a trailing (()|())* makes
- * it non-fixed without changing its language. */
-static struct re_nfa *
-automaton(const char *expr)
-{
-	struct re_opts o = { RE_EXTENDED, 0, 0, 0, 0 };
-	struct re_result r;
-	char err[200], buf[256];
-	const char *s = expr;
-	size_t n = strlen(expr);
-
-	if (re_compile((const unsigned char *)s, n, &o, &r, err, sizeof(err)))
-		return NULL;
-	if (r.kind != RE_NFA) {
-		re_result_free(&r);
-		snprintf(buf, sizeof(buf), "%s(()|())*", expr);
-		if (n > 0 && expr[n - 1] == '$')
-			snprintf(buf, sizeof(buf), "%.*s(()|())*$", (int)(n - 1),
-			    expr);
-		if (re_compile((const unsigned char *)buf, strlen(buf), &o, &r,
-		    err, sizeof(err)) || r.kind != RE_NFA) {
-			re_result_free(&r);
-			return NULL;
-		}
-	}
-	struct re_nfa *a = r.nfa;
-	r.nfa = NULL;
-	re_result_free(&r);
-	return a;
-}
 
 static void check1(const char *, const char *, int, char **, int);
 static void exhaust_assertions(int, int);
@@ -140,53 +110,17 @@ check1(const char *expr, const char *oexpr, int k, char **lines, int nl)
 	re_nfa_free(a);
 }
 
-static uint64_t rs = 88172645463325252ull;
-
-static unsigned
-rnd(unsigned n)
-{
-	rs ^= rs << 13;
-	rs ^= rs >> 7;
-	rs ^= rs << 17;
-	return (unsigned)(rs % n);
-}
-
-/* A random expression of about depth d into b. */
-static void
-gen(char *b, int d)
+/* gen's atoms: runs of 3 or more literals (the prefilter's pieces), and
+ * assertions, within words as well, half as often. */
+static const char *
+atom(void)
 {
 	static const char *const atoms[] = { "a", "b", "c", ".", "[ab]",
 	    "[^a]", "[a-c]", "ab", "ba", "abca", "bcab", "cabc", " ", "\\w",
 	    "\\W", "\\<", "\\>", "\\b", "\\B", "^", "$", "a\\>",
 	    "\\<b", "\\Bc" };
-	int r = rnd(d > 0 ? 10 : 4);
-	char x[256], y[256];
 
-	if (r < 4) {
-		/* (runs of 3 or more literals: the prefilter's pieces;
-		 * assertions, within words as well, half as often) */
-		strcpy(b, atoms[rnd(2) ? rnd(12) : rnd(24)]);
-		return;
-	}
-	gen(x, d - 1);
-	switch (r) {
-	case 4: case 5:
-		gen(y, d - 1);
-		snprintf(b, 256, "%.120s%.120s", x, y);
-		break;
-	case 6:
-		gen(y, d - 1);
-		snprintf(b, 256, "(%.120s|%.120s)", x, y);
-		break;
-	case 7:
-		snprintf(b, 256, "(%.200s)%c", x, "?*+"[rnd(3)]);
-		break;
-	case 8:
-		snprintf(b, 256, "(%.200s){%u,%u}", x, rnd(2), 1 + rnd(2));
-		break;
-	default:
-		snprintf(b, 256, "%.250s", x);
-	}
+	return atoms[rnd(2) ? rnd(12) : rnd(24)];
 }
 
 /*
@@ -314,7 +248,7 @@ main(int argc, char **argv)
 	char *rlines[40];
 	for (int s = 0; s < seeds; s++) {
 		char e[256], e2[300];
-		gen(e, 4);
+		gen(e, 4, atom);
 		snprintf(e2, sizeof(e2), "%s%s%s", rnd(4) == 0 ? "^" : "", e,
 		    rnd(4) == 0 ? "$" : "");
 		for (int i = 0; i < 40; i++) {

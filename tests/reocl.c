@@ -44,6 +44,7 @@
 #include "../src/pattern.h"
 #include "../src/regex.h"
 #include "../src/scan.h"
+#include "re_common.h"
 
 #define NKS	6
 static const long ks[NKS] = { 0, 1, 2, 3, 5, 8 };
@@ -54,37 +55,6 @@ static struct ocl_dev dev;
 static struct scanner sc[NKS][NSLICES];
 static int open_[NKS][NSLICES];
 static long ncases, nscans, nchunks, ncounts, nskip;
-
-/* The automaton of expr, even a literal one; NULL if it has none. */
-static struct re_nfa *
-automaton(const char *expr)
-{
-	struct re_opts o = { RE_EXTENDED, 0, 0, 0, 0 };
-	struct re_result r;
-	char err[200], buf[300];
-	size_t n = strlen(expr);
-
-	if (re_compile((const unsigned char *)expr, n, &o, &r, err,
-	    sizeof(err)) != 0)
-		return NULL;
-	if (r.kind != RE_NFA) {
-		re_result_free(&r);
-		if (n > 0 && expr[n - 1] == '$')
-			snprintf(buf, sizeof(buf), "%.*s(()|())*$",
-			    (int)(n - 1), expr);
-		else
-			snprintf(buf, sizeof(buf), "%s(()|())*", expr);
-		if (re_compile((const unsigned char *)buf, strlen(buf), &o, &r,
-		    err, sizeof(err)) != 0 || r.kind != RE_NFA) {
-			re_result_free(&r);
-			return NULL;
-		}
-	}
-	struct re_nfa *a = r.nfa;
-	r.nfa = NULL;
-	re_result_free(&r);
-	return a;
-}
 
 /* A pattern set of one expression (what pattern.c makes of -E EXPR). */
 static void
@@ -319,49 +289,14 @@ check(const char *expr, size_t ki, char **lines, int nl)
 	re_nfa_free(a);
 }
 
-static uint64_t rs = 88172645463325252ull;
-
-static unsigned
-rnd(unsigned n)
-{
-	rs ^= rs << 13;
-	rs ^= rs >> 7;
-	rs ^= rs << 17;
-	return (unsigned)(rs % n);
-}
-
-/* A random expression of about depth d into b (no assertions inside). */
-static void
-gen(char *b, int d)
+/* gen's atoms (no assertions inside). */
+static const char *
+atom(void)
 {
 	static const char *const atoms[] = { "a", "b", "c", ".", "[ab]",
 	    "[^a]", "[a-c]", "ab", "ba", "abca", "bcab", " ", "\\w", "-" };
-	int r = (int)rnd(d > 0 ? 10 : 4);
-	char x[256], y[256];
 
-	if (r < 4) {
-		strcpy(b, atoms[rnd(sizeof(atoms) / sizeof(atoms[0]))]);
-		return;
-	}
-	gen(x, d - 1);
-	switch (r) {
-	case 4: case 5:
-		gen(y, d - 1);
-		snprintf(b, 256, "%.120s%.120s", x, y);
-		break;
-	case 6:
-		gen(y, d - 1);
-		snprintf(b, 256, "(%.120s|%.120s)", x, y);
-		break;
-	case 7:
-		snprintf(b, 256, "(%.200s)%c", x, "?*+"[rnd(3)]);
-		break;
-	case 8:
-		snprintf(b, 256, "(%.200s){%u,%u}", x, rnd(2), 1 + rnd(2));
-		break;
-	default:
-		snprintf(b, 256, "%.250s", x);
-	}
+	return atoms[rnd(sizeof(atoms) / sizeof(atoms[0]))];
 }
 
 int
@@ -416,7 +351,7 @@ main(int argc, char **argv)
 	char *rlines[41];
 	for (int sd = 0; sd < seeds; sd++) {
 		char e[256], e2[300];
-		gen(e, 4);
+		gen(e, 4, atom);
 		snprintf(e2, sizeof(e2), "%s%s%s", rnd(4) == 0 ? "^" : "", e,
 		    rnd(4) == 0 ? "$" : "");
 		for (int i = 0; i < 41; i++) {

@@ -46,7 +46,7 @@ tests/bin/exhaustive-ocl: $(EXHO_SRCS) tests/exh_common.h $(wildcard src/*.h)
 REOCL_SRCS = tests/reocl.c $(filter-out tests/exhaustive_ocl.c,$(EXHO_SRCS))
 TEST_PROGS += tests/bin/reocl
 
-tests/bin/reocl: $(REOCL_SRCS) tests/reoracle.c $(wildcard src/*.h)
+tests/bin/reocl: $(REOCL_SRCS) tests/reoracle.c tests/re_common.h $(wildcard src/*.h)
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ $(REOCL_SRCS) $(LDLIBS)
 
@@ -54,11 +54,11 @@ tests/bin/reocl: $(REOCL_SRCS) tests/reoracle.c $(wildcard src/*.h)
 # oracle of tests/reoracle.c on every small case (tests/reexh.c).
 TEST_PROGS += tests/bin/reexh tests/bin/reexh-san
 
-tests/bin/reexh: tests/reexh.c tests/reoracle.c src/regex.c src/regex.h src/util.c src/util.h
+tests/bin/reexh: tests/reexh.c tests/reoracle.c tests/re_common.h src/regex.c src/regex.h src/util.c src/util.h
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ tests/reexh.c src/regex.c src/util.c -lpthread
 
-tests/bin/reexh-san: tests/reexh.c tests/reoracle.c src/regex.c src/regex.h src/util.c src/util.h
+tests/bin/reexh-san: tests/reexh.c tests/reoracle.c tests/re_common.h src/regex.c src/regex.h src/util.c src/util.h
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -O1 -fno-omit-frame-pointer \
 	    -fsanitize=address,undefined -fno-sanitize-recover=undefined \
