@@ -96,4 +96,25 @@ exh_each_pattern(const char *alpha, size_t maxn, const struct textset *ts,
 	}
 }
 
+/* The records of chunk[cf, len) that hold a hit (bit off + j of bits for
+ * chunk[j]; the last record may lack its terminator) into *hits, and the
+ * terminators into *eols: what count_records must give. */
+static inline void
+exh_counts(const unsigned char *chunk, size_t cf, size_t len,
+    const uint64_t *bits, size_t off, uint64_t *hits, uint64_t *eols)
+{
+	int cur = 0;
+
+	*hits = *eols = 0;
+	for (size_t j = cf; j < len; j++) {
+		cur |= (int)(bits[(off + j) / 64] >> ((off + j) % 64) & 1);
+		if (chunk[j] == '\n') {
+			++*eols;
+			*hits += (uint64_t)cur;
+			cur = 0;
+		}
+	}
+	*hits += (uint64_t)cur;
+}
+
 #endif

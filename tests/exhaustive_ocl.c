@@ -108,9 +108,8 @@ count_check(struct scanner *s, size_t i, const unsigned char *text,
     long k, const char *how)
 {
 	const unsigned char *chunk = text + from, *nl;
-	uint64_t hits = 0, eols = 0, got_hits, got_eols;
+	uint64_t hits, eols, got_hits, got_eols;
 	size_t cf = 0;
-	int cur = 0;
 
 	if (nscans % 3 == 1 && (nl = memchr(chunk, '\n', len)) != NULL)
 		cf = (size_t)(nl - chunk) + 1;
@@ -118,15 +117,7 @@ count_check(struct scanner *s, size_t i, const unsigned char *text,
 		cf = (size_t)(nscans * 37) % len;
 	if (cf >= len)
 		return;		/* nothing to count: the bitmap is made */
-	for (size_t j = cf; j < len; j++) {
-		cur |= (int)(want[(from + j) / 64] >> ((from + j) % 64) & 1);
-		if (chunk[j] == '\n') {
-			eols++;
-			hits += (uint64_t)cur;
-			cur = 0;
-		}
-	}
-	hits += (uint64_t)cur;
+	exh_counts(chunk, cf, len, want, from, &hits, &eols);
 	scan_count_from(s, 0, cf);
 	if (scan_submit(s, 0, len, len, warm) != 0 ||
 	    scan_wait(s, 0) == NULL) {

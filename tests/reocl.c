@@ -44,6 +44,7 @@
 #include "../src/pattern.h"
 #include "../src/regex.h"
 #include "../src/scan.h"
+#include "exh_common.h"
 #include "re_common.h"
 
 #define NKS	6
@@ -167,25 +168,14 @@ static void
 count_check(struct scanner *s, const unsigned char *text, size_t len,
     const uint64_t *bm, size_t skip, const char *expr, long k)
 {
-	uint64_t hits = 0, eols = 0, gh, ge;
-	size_t cf = 0;
-	int cur = 0;
+	uint64_t hits, eols, gh, ge;
+	size_t cf = skip < len ? skip : len;
 
-	while (cf < skip && cf < len)
-		cf++;
 	while (cf > 0 && cf < len && text[cf - 1] != '\n')
 		cf++;
 	if (cf >= len)
 		return;
-	for (size_t j = cf; j < len; j++) {
-		cur |= (int)(bm[j / 64] >> (j % 64) & 1);
-		if (text[j] == '\n') {
-			eols++;
-			hits += (uint64_t)cur;
-			cur = 0;
-		}
-	}
-	hits += (uint64_t)cur;
+	exh_counts(text, cf, len, bm, 0, &hits, &eols);
 	memcpy(scan_chunk(s, 0), text, len);
 	scan_count_from(s, 0, cf);
 	if (scan_submit(s, 0, len, len, 0) != 0 || scan_wait(s, 0) == NULL) {
