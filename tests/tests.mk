@@ -46,7 +46,7 @@ tests/bin/exhaustive-ocl: $(EXHO_SRCS) tests/exh_common.h $(wildcard src/*.h)
 REOCL_SRCS = tests/reocl.c $(filter-out tests/exhaustive_ocl.c,$(EXHO_SRCS))
 TEST_PROGS += tests/bin/reocl
 
-tests/bin/reocl: $(REOCL_SRCS) tests/reoracle.c tests/re_common.h $(wildcard src/*.h)
+tests/bin/reocl: $(REOCL_SRCS) tests/reoracle.c tests/re_common.h tests/exh_common.h $(wildcard src/*.h)
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ $(REOCL_SRCS) $(LDLIBS)
 
