@@ -328,11 +328,11 @@ pp_upload(struct scanner *s)
  * Whether the automaton kernel (myers.cl, re_scan) can scan ps: up to
  * RE_DEV_MAXEXPR expressions and nothing else (each a launch over the
  * chunk, their hits ORed into one bitmap), each automaton of one word (up
- * to 63 positions) without assertion states (\<, \b, ...; ^ and $ anchoring the
- * whole expression are the kernel's), k <= RE_DEV_MAXK.  In UTF-8 mode
- * it reads the symbols of a chunk that is not ASCII, as the host does.
- * AGREP_GPU_RE=0 forbids it: the host scans then, as it does every other
- * expression.
+ * to 63 positions) without assertion states (\<, \b, ...; ^ and $
+ * anchoring the whole expression are the kernel's), k <= RE_DEV_MAXK.  In
+ * UTF-8 mode it reads the symbols of a chunk that is not ASCII, as the
+ * host does.  AGREP_GPU_RE=0 forbids it: the host scans then, as it does
+ * every other expression.
  */
 int
 scan_re_ok(const struct patset *ps)
@@ -738,9 +738,8 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	if (getenv("AGREP_GPU_STATS") != NULL)
 		fprintf(stderr, "%s: stats: %s: context and program %.3f s\n",
 		    progname, dev->name, now() - t0);
-	s->kname = s->re ? "re_scan" : s->pp ? "myers_pp" : s->blocks ?
-	    "myers_scan_blocks" : "myers_scan";
-	s->kern = clCreateKernel(s->prog, s->kname, &err);
+	s->kern = clCreateKernel(s->prog, s->re ? "re_scan" : s->pp ?
+	    "myers_pp" : s->blocks ? "myers_scan_blocks" : "myers_scan", &err);
 	if (s->kern == NULL) {
 		OCL_FAIL("clCreateKernel", err);
 		goto fail;
@@ -762,27 +761,6 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 fail:
 	scan_close(s);
 	return -1;
-}
-
-/* Gives clone c kernel objects of its own, as p's (set up as
- * upload_patterns set p's); it keeps p's, and the lock, when that fails. */
-static void
-clone_kernels(struct scanner *c, const struct scanner *p)
-{
-	cl_kernel k, rk = NULL;
-	cl_int err;
-
-	if ((k = clCreateKernel(p->prog, p->kname, &err)) == NULL)
-		return;
-	if ((p->pp && clSetKernelArg(k, 10, p->ncls * p->local *
-	    sizeof(cl_uint), NULL) != CL_SUCCESS) || (p->rkern != NULL &&
-	    (rk = clCreateKernel(p->prog, "count_records", &err)) == NULL)) {
-		clReleaseKernel(k);
-		return;
-	}
-	c->kern = k;
-	c->rkern = rk;
-	c->own_kern = 1;
 }
 
 /*
@@ -815,12 +793,6 @@ scan_clone(struct scanner *c, struct scanner *p)
 		OCL_FAIL("clCreateCommandQueue", err);
 		c->queue = p->queue;	/* share the device's */
 	}
-	/* And kernel objects of its own, so that it sets their arguments
-	 * and submits without the device's lock: on two H200s, 16 slots
-	 * each, starting a range's scan took 3.4-6.2 ms under that lock
-	 * (reading it into the slot, 1.3). */
-	else
-		clone_kernels(c, p);
 	/* Slots not taken over are made when first used (scan_chunk): a
 	 * range job needs one, the ring two, and pinned memory is dear. */
 }
@@ -922,8 +894,9 @@ static int rc_ready(struct scanner *, struct scan_slot *, size_t len);
 /*
  * AGREP_GPU_TRACE=FILE (with AGREP_GPU_STATS): a line a device scan, for
  * finding where a device's time goes (bench/trace.awk sums it up): the
- * device (its name and handle), the bytes, then the copy's and the kernel's start and end on the
- * device's clock and the moment the host saw the scan done on its own (ns).
+ * device (its name and handle), the bytes, then the copy's and the
+ * kernel's start and end on the device's clock, and the moment the host
+ * saw the scan done on its own clock (ns).
  */
 static FILE *trace_f;
 
@@ -1060,12 +1033,10 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int warm)
 		warnx_("OpenCL: a fault injected (AGREP_GPU_FAULT)");
 		return -1;
 	}
-	if (!s->own_kern)
-		pthread_mutex_lock(s->lock);
+	pthread_mutex_lock(s->lock);
 	err = submit_locked(s, sl, host, text, bm, pad_blocks, slice_blocks,
 	    nslices, npat, k, eol, len, tail, bbytes, items);
-	if (!s->own_kern)
-		pthread_mutex_unlock(s->lock);
+	pthread_mutex_unlock(s->lock);
 	return err == CL_SUCCESS ? 0 : -1;
 }
 
@@ -1239,9 +1210,8 @@ re_args(struct scanner *s, struct scan_slot *sl, cl_mem text, cl_mem bm,
 	return err;
 }
 
-/* The part of scan_submit that uses the kernel (the device's, shared under
- * its lock, or the clone's own): its arguments and the commands that go
- * with them.  Returns the OpenCL status. */
+/* The part of scan_submit that uses the shared kernel: its arguments and
+ * the commands that go with them.  Returns the OpenCL status. */
 static cl_int
 submit_locked(struct scanner *s, struct scan_slot *sl,
     const unsigned char *host, cl_mem text, cl_mem bm, cl_uint pad_blocks,
@@ -1312,7 +1282,7 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 	if (s->stats) {
 		clRetainEvent(kdone);
 		sl->kev = kdone;
-		__atomic_fetch_add(&st->scanned, len, __ATOMIC_RELAXED);
+		st->scanned += len;
 	}
 	if (sl->rc_done)
 		return rc_submit(s, sl, text, bm, len, kdone);
@@ -1398,11 +1368,6 @@ scan_close(struct scanner *s)
 		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
 			slot_free(s, &s->slot[i]);
 	if (s->parent != NULL) {
-		if (s->own_kern) {
-			clReleaseKernel(s->kern);
-			if (s->rkern != NULL)
-				clReleaseKernel(s->rkern);
-		}
 		if (s->queue != NULL && s->queue != s->parent->queue)
 			clReleaseCommandQueue(s->queue);
 		memset(s, 0, sizeof(*s));	/* the rest is the parent's */

@@ -61,10 +61,7 @@ struct scanner {
 	cl_command_queue queue;
 	cl_program	 prog;
 	cl_kernel	 kern;
-	const char	*kname;		/* its function's name */
 	cl_kernel	 rkern;		/* count_records, or NULL */
-	int		 own_kern;	/* a clone with kernels of its own (no
-					 * lock to submit: scan_clone) */
 	cl_mem		 peq, pinfo;
 	int		 blocks;	/* patterns over 64 bytes: block kernel */
 	int		 pp;		/* the pattern-parallel kernel (myers_pp) */
