@@ -395,10 +395,6 @@ plan_start_devices(uint64_t size, int known)
 	double open = OPEN_BUSY * P.expect.start;
 	double both = open + ((double)size - hr * open) /
 	    (hr + model_rate(&P.expect));
-	/* (and not where a device range would cost the host's cores about
-	 * what its own scan does: see dev_cpu_pays) */
-	go = host_s > open && both < OPEN_GAIN * host_s &&
-	    dev_s < host_s * 4 && DEV_HOST_COST < DEV_CPU_SHARE * P.workers / hr;
 	/* A CPU device runs on the host's own cores: beside the host it
 	 * adds no speed, it can only replace it, so it starts where it would
 	 * finish clearly sooner alone.  Its rate is a scan's, so the host's
@@ -408,7 +404,11 @@ plan_start_devices(uint64_t size, int known)
 	if (!P.expect.gpu) {
 		double pr = (P.probed ? P.host_rate : host_rate()) * P.workers;
 		go = pr > 0 && dev_s < OPEN_GAIN * (double)size / pr;
-	}
+	} else	/* (and not where a device range would cost the host's
+		 * cores about what its own scan does: see dev_cpu_pays) */
+		go = host_s > open && both < OPEN_GAIN * host_s &&
+		    dev_s < host_s * 4 &&
+		    DEV_HOST_COST < DEV_CPU_SHARE * P.workers / hr;
 	if (P.stats)
 		fprintf(stderr, "agrep-gpu: plan: %llu bytes: the host alone "
 		    "%.3f s; %s (%s) %.2f GB/s for %.0f pattern words, start "
@@ -532,36 +532,35 @@ plan_dev_open(int dev, const char *name, int gpu, double secs)
 			d->cached = 1;
 			break;
 		}
-	/* A slower opening than the cached one moves the figure a quarter
-	 * of the way (compiling is left out already: search.c), so that one
-	 * slow start does not make the next runs give the host, at 6 MB/s a
-	 * worker for 1,000 primers, the ranges it thinks come before the
-	 * device is up (an H200: 0.9 s cached against 0.25, 1.59 s against the
-	 * GPU alone's 1.38). */
-	/* The model keeps an idle opening: in automatic mode the workers
-	 * search meanwhile, and plan_start_devices counts OPEN_BUSY for
-	 * that (two H200s: 0.44-0.52 s beside the workers was cached as is,
-	 * doubled by the rule, and the host alone took 1.63 s where the GPU
-	 * took 0.96-1.08).  Only the first device's: the others open after
-	 * it, and their time counts its too. */
-	double idle = P.mode == PLAN_AUTO ? secs / OPEN_BUSY : secs;
-	if (dev > 0)
-		;
-	else if (d->cached && idle > d->m.start)
-		d->m.start += (idle - d->m.start) / 4;
-	else
-		d->m.start = idle;
+	/*
+	 * The start-up kept is the first device's (the others open after it,
+	 * and their time counts its too), and an idle one: in automatic mode
+	 * the workers search meanwhile, and plan_start_devices counts
+	 * OPEN_BUSY for that (two H200s: 0.44-0.52 s beside the workers was
+	 * cached as is, doubled by the rule, and the host alone took 1.63 s
+	 * where the GPU took 0.96-1.08).  A slower opening than the cached
+	 * one moves the figure a quarter of the way (compiling is left out
+	 * already: search.c), so that one slow start does not make the next
+	 * runs give the host, at 6 MB/s a worker for 1,000 primers, the
+	 * ranges it thinks come before the device is up (an H200: 0.9 s
+	 * cached against 0.25, 1.59 s against the GPU alone's 1.38).
+	 */
+	if (dev == 0) {
+		double idle = P.mode == PLAN_AUTO ? secs / OPEN_BUSY : secs;
+		if (d->cached && idle > d->m.start)
+			d->m.start += (idle - d->m.start) / 4;
+		else
+			d->m.start = idle;
+	}
 	d->open = 1;
 	if (dev >= P.ndev)
 		P.ndev = dev + 1;
 	if (P.stats)
 		fprintf(stderr, "agrep-gpu: plan: at %.3f s: device %d, %s: open "
-		    "in %.3f s; "
-		    "model (%s): feed %.2f GB/s, %.3g word-bytes/s: %.2f GB/s "
-		    "for %.0f pattern words\n", util_now() - P.t0, dev, name,
-		    secs, d->cached ?
-		    "cached" : "prior", d->m.feed / 1e9, d->m.wps,
-		    model_rate(&d->m) / 1e9, P.work);
+		    "in %.3f s; model (%s): feed %.2f GB/s, %.3g word-bytes/s: "
+		    "%.2f GB/s for %.0f pattern words\n", util_now() - P.t0, dev,
+		    name, secs, d->cached ? "cached" : "prior", d->m.feed / 1e9,
+		    d->m.wps, model_rate(&d->m) / 1e9, P.work);
 	pthread_mutex_unlock(&P.mu);
 }
 
@@ -586,8 +585,8 @@ plan_dev_done(int dev, uint64_t bytes, double t_hand, double t_done)
 	pthread_mutex_unlock(&P.mu);
 }
 
-/* Time spent on a range of device dev outside the device: reading and
- * submitting it (fill), formatting it (fmt). */
+/* Time spent on a range of device dev outside the device: reading it
+ * (fill), starting its scan (submit), formatting it (fmt). */
 void
 plan_dev_work(int dev, double fill, double submit, double fmt)
 {
