@@ -157,11 +157,11 @@ static unsigned char *
 stream_buf_new(struct bigfile *f)
 {
 	const size_t huge = (size_t)2 << 20, n = f->pad + f->range + 64;
+	const size_t whole = (n + huge - 1) / huge * huge;
 	void *b = NULL;
 
-	if (n >= huge && posix_memalign(&b, huge, (n + huge - 1) / huge *
-	    huge) == 0) {
-		(void)madvise(b, (n + huge - 1) / huge * huge, MADV_HUGEPAGE);
+	if (n >= huge && posix_memalign(&b, huge, whole) == 0) {
+		(void)madvise(b, whole, MADV_HUGEPAGE);
 		return b;
 	}
 	return xmalloc(n);

@@ -98,11 +98,13 @@ open_devices(void)
 	pthread_mutex_lock(&S.mu);
 	S.dev_found = 1;
 	pthread_mutex_unlock(&S.mu);
-	/* Slots in flight per device: half the workers (whether the others
-	 * open depends on the run: plan_more_devices), at least 8 (pinned
-	 * memory is 16 MiB a slot).  A slot spends three
-	 * quarters of its time being filled by a worker, so the slots of all
-	 * devices together are what the workers can fill.  Measured with
+	/* Slots in flight per device: half the workers, whatever the
+	 * devices (whether the others open depends on the run:
+	 * plan_more_devices), at least 8 (pinned memory is 16 MiB a slot);
+	 * a slot spends most of its time being filled by a worker.  Two
+	 * H200s, 16 slots each, GPUs alone: 8.6 GB mercy 1.18-1.23 s (run 9
+	 * of bench/RESULTS-h200x2.md; 1.20-1.31 s with 8 each and the code
+	 * of run 2).  Measured before with
 	 * 8.6 GB -c -k2 mercy, GPUs alone: one H100, 16 workers, 8 slots
 	 * 1.26-1.46 s, 16 1.16-1.53 s, 32 1.48-1.84 s; one H200 of two, 32
 	 * workers, 8 / 16 slots 16.6 / 20.3 GB/s from ready; both H200s, 8 /
@@ -698,8 +700,9 @@ long_record(struct searcher *w, int fd, struct fstate *fs, struct scanner *s,
 int
 stream_long(void)
 {
-	return !(pats->whole || opt->word || opt->line || opt->show_cost || opt->best ||
-	    opt->only || opt->color || opt->before > 0 || opt->show_edits);
+	return !(pats->whole || opt->word || opt->line || opt->show_cost ||
+	    opt->best || opt->only || opt->color || opt->before > 0 ||
+	    opt->show_edits);
 }
 
 /* One chunk going round the ring. */
