@@ -22,6 +22,7 @@
 #include "scan.h"
 #include "search.h"
 #include "search_int.h"
+#include "utf8.h"
 #include "util.h"
 
 /*
@@ -246,7 +247,39 @@ struct rangebuf {
 	size_t		 end;		/* after the last whole record */
 	size_t		 filled;	/* bytes read into the slot */
 	int		 long_tail;	/* a record at end goes on past cap */
+	int		 ascii;		/* chunk[0, filled) is all ASCII (known
+					 * where the scanner asks, else 0) */
 };
+
+/* Bytes read at a time by read_checked: small enough that checking them
+ * finds them in the cache. */
+#define READ_PIECE	((size_t)256 << 10)
+
+/* Reads want bytes at offset a into rb->chunk (rb->filled: how many came),
+ * in pieces; while rb->ascii is set, checks each piece for non-ASCII bytes
+ * just after reading it (clears it on one).  Returns 0, or -1. */
+static int
+read_checked(int fd, struct rangebuf *rb, size_t want, uint64_t a)
+{
+	const size_t piece = rb->ascii ? READ_PIECE : want;
+	ssize_t n;
+
+	rb->filled = 0;
+	while (rb->filled < want) {
+		size_t step = want - rb->filled < piece ? want - rb->filled :
+		    piece;
+		if ((n = in_pread(fd, rb->chunk + rb->filled, step,
+		    a + rb->filled)) < 0)
+			return -1;
+		rb->ascii = rb->ascii && u8_ascii(rb->chunk + rb->filled,
+		    (size_t)n);
+		rb->filled += (size_t)n;
+		if ((size_t)n < step)
+			break;
+	}
+	return 0;
+}
+
 
 /*
  * Reads range idx of f into slot 0 of rb->s: the byte before it (does a
@@ -268,11 +301,11 @@ range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
 	rb->chunk = scan_chunk(rb->s, 0);
 	rb->long_tail = 0;
 	rb->first = rb->end = rb->filled = 0;
+	rb->ascii = scan_wants_ascii(rb->s);
 	if (a > 0 && (n = in_pread(fd, &before, 1, a - 1)) != 1)
 		return n < 0 ? -1 : 0;
-	if ((n = in_pread(fd, rb->chunk, want, a)) < 0)
+	if (read_checked(fd, rb, want, a) == -1)
 		return -1;
-	rb->filled = (size_t)n;
 	if (before != eol) {
 		p = memchr(rb->chunk, eol, rb->filled);
 		rb->first = p ? (size_t)(p - rb->chunk) + 1 : rb->filled;
@@ -296,6 +329,7 @@ range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
 		if ((n = in_pread(fd, rb->chunk + from, step, a + from)) < 0)
 			return -1;
 		rb->filled += (size_t)n;
+		rb->ascii = rb->ascii && u8_ascii(rb->chunk + from, (size_t)n);
 		if (!last && (p = memchr(rb->chunk + from, eol,
 		    (size_t)n)) != NULL) {
 			rb->end = (size_t)(p - rb->chunk) + 1;
@@ -575,7 +609,8 @@ range_job(void *arg, int worker)
 			scan_count_from(c->rb.s, 0, c->rb.first);
 		if (c->ok && c->rb.end > c->rb.first)
 			sc = scan_submit(c->rb.s, 0, c->rb.end,
-			    c->rb.filled, 0) != 0 ? -1 : 1;
+			    c->rb.filled, c->rb.ascii ? SCAN_ASCII : 0) != 0 ?
+			    -1 : 1;
 		devq_filled(ds, t1 - t0, util_now() - t1);
 		/* Once handed over, c belongs to the device's thread (it
 		 * frees it).  (Jobs may be detached whenever a device may be
@@ -599,7 +634,8 @@ range_job(void *arg, int worker)
 	range_load(c, data, dlen, data != NULL);
 	const uint64_t bytes = c->ok && scan ? c->rb.end - c->rb.first : 0;
 	if (bytes > 0) {
-		scan_submit(c->rb.s, 0, c->rb.end, c->rb.filled, 0);
+		scan_submit(c->rb.s, 0, c->rb.end, c->rb.filled,
+		    c->rb.ascii ? SCAN_ASCII : 0);
 		bm = scan_finish(c->rb.s, 0, 1);
 	}
 	range_finish(c, bm, w);

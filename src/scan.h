@@ -87,6 +87,11 @@ struct scanner {
 	double		 t_ready;	/* when the scanner was ready */
 	double		 t_last;	/* when the last scan finished */
 	unsigned long long scanned;	/* chunk bytes scanned */
+	/* seconds in scan_submit (stats): before the lock (the pad, UTF-8
+	 * symbols, buffers), waiting for it, then under it in all, in clEnqueueWriteBuffer and in the kernels' enqueue
+	 * (the rest: read-back or count, flush) */
+	double		 sub_pre, sub_lock, sub_all, sub_write, sub_kern;
+	unsigned long	 nsub;
 };
 
 /* scan.c */
@@ -98,12 +103,16 @@ int	 scan_open_device(struct scanner *, const struct patset *,
 	    size_t slice);
 void	 scan_clone(struct scanner *, struct scanner *parent);
 void	 scan_grow(struct scanner *, size_t cap);
+int	 scan_wants_ascii(const struct scanner *);
 int	 scan_set_patterns(struct scanner *, const struct patset *);
 unsigned char *scan_chunk(struct scanner *, int slot);
 void	 scan_lend(struct scanner *, int slot, unsigned char *buf);
 void	 scan_unlend(struct scanner *, int slot);
+/* scan_submit's flags */
+#define SCAN_WARM	1	/* the pad holds the bytes before the chunk */
+#define SCAN_ASCII	2	/* the chunk is known to be all ASCII */
 int	 scan_submit(struct scanner *, int slot, size_t len, size_t valid,
-	    int warm);
+	    int flags);
 const uint64_t *scan_wait(struct scanner *, int slot);
 void	 scan_count_from(struct scanner *, int slot, size_t from);
 int	 scan_counts(const struct scanner *, int slot, uint64_t *hit,

@@ -645,7 +645,7 @@ long_record(struct searcher *w, int fd, struct fstate *fs, struct scanner *s,
 		else if (plen > keep && pats->npat + pats->nre > 0 &&
 		    w->premade == NULL) {
 			int ok = scan_submit(s, cur, t ? plen + 1 : n - cut, n,
-			    warm) == 0;
+			    warm ? SCAN_WARM : 0) == 0;
 			hit |= scan_next_hit(scan_finish(s, cur, ok), 0,
 			    plen - cut) < plen - cut;
 		}
