@@ -43,6 +43,7 @@ struct dslot {
 	void		*arg;
 	struct job	*job;		/* the range's job, detached */
 	struct dslot	*next;		/* in the FIFO or the free list */
+	pthread_cond_t	 cv;		/* its scan done (complete) */
 };
 
 static struct {
@@ -59,6 +60,9 @@ static struct {
 	struct dslot	*freel[OCL_MAXDEV];
 	int		 nfree[OCL_MAXDEV];
 	struct dslot	*head[OCL_MAXDEV], *tail[OCL_MAXDEV];
+	pthread_cond_t	 hcv[OCL_MAXDEV]; /* a slot handed over (to the
+					 * device's idle finishers; cv: a slot
+					 * asked for, made or freed) */
 	int		 failed[OCL_MAXDEV];
 	uint64_t	 queued_dev[OCL_MAXDEV]; /* bytes taken, not finished,
 					 * by device */
@@ -104,7 +108,7 @@ finisher(void *arg)
 
 		pthread_mutex_lock(&Q.mu);
 		while (Q.head[d] == NULL || !Q.head[d]->handed)
-			pthread_cond_wait(&Q.cv, &Q.mu);
+			pthread_cond_wait(&Q.hcv[d], &Q.mu);
 		sl = Q.head[d];
 		if ((Q.head[d] = sl->next) == NULL)
 			Q.tail[d] = NULL;
@@ -112,7 +116,7 @@ finisher(void *arg)
 		 * spins, and a thread a slot spinning takes the cores from
 		 * the workers that read and scan. */
 		while (!sl->complete)
-			pthread_cond_wait(&Q.cv, &Q.mu);
+			pthread_cond_wait(&sl->cv, &Q.mu);
 		pthread_mutex_unlock(&Q.mu);
 		/* Messages and output go in the range's place from here. */
 		if (sl->job != NULL)
@@ -158,6 +162,10 @@ devq_init(struct scanner *devs, int ndev, int slots, size_t cap)
 	Q.cap = cap;
 	Q.per = slots;
 	Q.slots = xcalloc((size_t)(ndev * slots), sizeof(*Q.slots));
+	for (int i = 0; i < ndev * slots; i++)
+		pthread_cond_init(&Q.slots[i].cv, NULL);
+	for (int d = 0; d < OCL_MAXDEV; d++)
+		pthread_cond_init(&Q.hcv[d], NULL);
 }
 
 /*
@@ -302,7 +310,7 @@ scan_done(cl_event ev, cl_int status, void *arg)
 	(void)status;		/* scan_wait reports a failure */
 	pthread_mutex_lock(&Q.mu);
 	sl->complete = 1;
-	pthread_cond_broadcast(&Q.cv);
+	pthread_cond_signal(&sl->cv);
 	pthread_mutex_unlock(&Q.mu);
 }
 
@@ -337,7 +345,7 @@ devq_hand(struct dslot *sl, int scan, uint64_t bytes, devq_fn fn, void *arg,
 	sl->arg = arg;
 	sl->t_hand = util_now();
 	sl->handed = 1;
-	pthread_cond_broadcast(&Q.cv);
+	pthread_cond_broadcast(&Q.hcv[sl->dev]);
 	pthread_mutex_unlock(&Q.mu);
 	/* (the callback may run at once, in this thread) */
 	if (ev != NULL) {
