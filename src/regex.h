@@ -84,7 +84,8 @@ struct re_nfa {
 					 * (regex.c: closed_tables) */
 	unsigned char	*seg;		/* the literal runs every word holds,
 					 * in order, one after the other
-					 * (the prefilter; NULL with -i) */
+					 * (the prefilter) */
+	int		 icase;		/* -i: the prefilter folds case */
 	size_t		*seglen;	/* each string's length */
 	size_t		 nseg;
 	size_t		*segalt;	/* the strings of each group (1: a

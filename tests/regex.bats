@@ -329,6 +329,27 @@ setup() {
 	assert_output cafe
 }
 
+@test "-i: the prefilter's pieces are found without case; the lines of the same search over the text in lower case" {
+	command -v bible >/dev/null || skip "bible missing ('make deps')"
+	# every letter's case flipped at random: a piece matched with memmem
+	# (or a fold that misses a case) loses lines
+	bible "Gen1:1-Rev22:21" | awk 'BEGIN { srand(24) }
+	    { o = ""; for (i = 1; i <= length($0); i++) { c = substr($0, i, 1);
+	      o = o (rand() < 0.3 ? toupper(c) : tolower(c)) } print o }' > mixed
+	tr 'A-Z' 'a-z' < mixed > lower
+	for e in 'mercy.*ever' "(Abraham|Isaac|Jacob)'s (son|daughter|wife)s?" \
+	    'the (LORD|Lord)+ God' 'And (he|she|they) (said|spake) unto' \
+	    '^  [0-9]+ And' 'L(ORD|ord) of h' 'SE(R|V)+ANTS? of'; do
+		l=$(printf '%s' "$e" | tr 'A-Z' 'a-z')
+		for k in 0 1 2; do
+			agrep-gpu -i -n -E -k$k "$e" mixed | cut -d: -f1 > got
+			agrep-gpu -n -E -k$k "$l" lower | cut -d: -f1 > want
+			[ -s want ] || fail "'$l' -k$k selects nothing: a useless case"
+			cmp -s got want || fail "-i -E -k$k '$e': $(wc -l < got) lines, $(wc -l < want) over the lower-case text"
+		done
+	done
+}
+
 @test "expressions on the Bible: the lines of tre-agrep" {
 	command -v bible >/dev/null && command -v tre-agrep >/dev/null ||
 		skip "bible or tre-agrep missing ('make deps')"
