@@ -15,7 +15,7 @@ LDLIBS	 = -ldl -lpthread
 SRCS	 = agrep-gpu.c src/clload.c src/filter.c src/multi.c src/hostmatch.c src/input.c src/ocl.c \
 	   src/output.c src/pattern.c src/pool.c src/range.c src/refine.c \
 	   src/scan.c src/search.c src/walk.c src/plan.c src/devq.c \
-	   src/simd.c src/pp.c src/sassy.c src/cpu.c src/util.c src/edits.c src/json.c src/utf8.c src/regex.c
+	   src/simd.c src/pp.c src/cpu.c src/util.c src/edits.c src/json.c src/utf8.c src/regex.c
 HDRS	 = $(wildcard src/*.h)
 BIN	?= agrep-gpu
 B	 = build

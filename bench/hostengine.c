@@ -2,10 +2,9 @@
  * hostengine.c: times the host matcher's engines on one file, in one thread,
  * without the tool around them: hm_scan_scalar and each SIMD variant the CPU
  * supports (simd.c), over the whole file as one chunk after a pad of
- * terminators, as scan.c lays it out; then each variant of the
- * text-along-the-word engine (sassy.c) the CPU supports, with the pattern
- * rows it computed per 64-byte block in brackets.  Prints, per engine, the median MB/s
- * of RUNS runs and the hits found (which must agree).
+ * terminators, as scan.c lays it out; then the filter forced and hm_scan
+ * as the tool runs it.  Prints, per engine, the median MB/s of RUNS runs
+ * and the hits found (which must agree).
  *
  *   bench/bin/hostengine FILE K PATTERN [RUNS]
  */
@@ -16,7 +15,6 @@
 
 #include "../src/hostmatch.h"
 #include "../src/simd.h"
-#include "../src/sassy.h"
 #include "../src/filter.h"
 #include "../src/scan.h"
 
@@ -83,19 +81,14 @@ main(int argc, char **argv)
 	/* v: -1 scalar, SIMD variants, then SIMD_NVARIANTS: the filter
 	 * forced (pieces of any length; skipped when k + 1 > n), +1: hm_scan
 	 * as the tool runs it (automatic choice). */
-	const int SA0 = SIMD_NVARIANTS + 2;	/* then sassy variants */
-	for (int v = -1; v < SA0 + SASSY_NVARIANTS; v++) {
+	for (int v = -1; v < SIMD_NVARIANTS + 2; v++) {
 		double t[64];
-		size_t hits = 0, srows = 0;
+		size_t hits = 0;
 
 		if (v == SIMD_AUTO || (v >= 0 && v < SIMD_NVARIANTS &&
 		    !simd_supported(v)))
 			continue;
 		if (v == SIMD_NVARIANTS && (size_t)ps.k + 1 > ps.pat[0].len)
-			continue;
-		if (v >= SA0 && (v == SA0 + SASSY_AUTO ||
-		    !sassy_supported(v - SA0) ||
-		    ps.pat[0].len > SASSY_MAXLEN))
 			continue;
 		if (runs > 64)
 			runs = 64;
@@ -107,10 +100,6 @@ main(int argc, char **argv)
 				memset(bm, 0, words * 8);
 				hm_filter_pattern(&ps.pat[0], ps.k, 0, buf, pad,
 				    len, '\n', bm, SIMD_AUTO, 1);
-			} else if (v >= SA0) {
-				memset(bm, 0, words * 8);
-				sassy_scan_pattern(&ps.pat[0], ps.k, buf, pad,
-				    len, '\n', bm, v - SA0, &srows);
 			} else if (v == SIMD_NVARIANTS + 1) {
 				hm_scan(&ps, buf, pad, len, '\n', bm);
 			} else {
@@ -126,15 +115,8 @@ main(int argc, char **argv)
 		double mbs = len / t[runs / 2] / 1e6;
 		if (v < 0)
 			scalar_mbs = mbs;
-		char sname[48];
-		snprintf(sname, sizeof(sname), "sassy-%s",
-		    v >= SA0 ? sassy_name(v - SA0) : "");
-		if (v >= SA0)
-			snprintf(sname + strlen(sname), sizeof(sname) -
-			    strlen(sname), "(%.2f)", srows / ((pad + len +
-			    63) / 64.0));
 		printf("%-20s %8.0f MB/s  x%5.2f  hits %zu  (best %.0f)\n",
-		    v < 0 ? "scalar" : v >= SA0 ? sname : v == SIMD_NVARIANTS ?
+		    v < 0 ? "scalar" : v == SIMD_NVARIANTS ?
 		    "filter" : v > SIMD_NVARIANTS ? "hm_scan" : simd_name(v), mbs,
 		    mbs / scalar_mbs,
 		    hits, len / t[0] / 1e6);

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # bench/hostengine.sh: the host matcher's scalar engine against the SIMD
-# lanes one (src/simd.c) and the text-along-the-word one (src/sassy.c) on the
-# King James Bible (4.3 MB) and the Bible x8 (34 MB), one core, in two ways:
-#   engine: bench/bin/hostengine times hm_scan_scalar, each SIMD variant,
-#           each sassy variant and hm_scan's automatic choice alone over the
+# lanes one (src/simd.c) on the King James Bible (4.3 MB) and the Bible x8
+# (34 MB), one core, in two ways:
+#   engine: bench/bin/hostengine times hm_scan_scalar, each SIMD variant
+#           and hm_scan's automatic choice alone over the
 #           whole file (median of RUNS runs; HOSTENGINE_CPUTIME=1: thread
 #           CPU time, for loaded machines);
-#   tool:   agrep-gpu --device=host -c with AGREP_GPU_HOST_ENGINE=scalar|simd|
-#           sassy and unset (the automatic choice), wall time (hyperfine's
+#   tool:   agrep-gpu --device=host -c with AGREP_GPU_HOST_ENGINE=scalar|simd
+#           and unset (the automatic choice), wall time (hyperfine's
 #           median, else the median of RUNS runs of date +%s%N), taskset to
 #           one core.
 # Prints a Markdown table per file.  Run from the top of the repository after
@@ -61,29 +61,27 @@ for f in "$D/kjv.txt" "$D/kjv8.txt"; do
     echo
     echo "### $(basename "$f") ($size bytes)"
     echo
-    echo "| case | n | engine scalar | lanes (variant) | sassy (variant, rows/block) | sassy/lanes | hm_scan auto | tool scalar | tool lanes | tool sassy | tool auto | lines |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| case | n | engine scalar | lanes (variant) | hm_scan auto | tool scalar | tool lanes | tool auto | lines |"
+    echo "|---|---|---|---|---|---|---|---|---|"
     for c in "${CASES[@]}"; do
         k=${c%%|*}
         p=${c#*|}
         out=$($PIN bench/bin/hostengine "$f" "$k" "$p" "$RUNS")
         es=$(awk '$1 == "scalar" {print $2}' <<< "$out")
         lanes=$(awk '$1 == "generic" || $1 == "avx2" || $1 == "avx512" {v = $1; m = $2} END {print v, m}' <<< "$out")
-        sassy=$(awk '$1 ~ /^sassy-/ {v = $1; m = $2} END {print v, m}' <<< "$out")
         auto=$(awk '$1 == "hm_scan" {print $2}' <<< "$out")
         ts=$(tool_time scalar "$k" "$p" "$f")
         tv=$(tool_time simd "$k" "$p" "$f")
-        ta=$(tool_time sassy "$k" "$p" "$f")
         tu=$(tool_time "" "$k" "$p" "$f")
         lines=$(./agrep-gpu --device=host -c -k "$k" "$p" "$f")
-        for e in scalar simd sassy; do
+        for e in scalar simd; do
             l=$(AGREP_GPU_HOST_ENGINE=$e ./agrep-gpu --device=host -c -k "$k" "$p" "$f")
             [ "$lines" = "$l" ] || lines="$lines ($e: $l!)"
         done
         awk -v c="$p k=$k" -v n="${#p}" -v es="$es" -v lv="${lanes% *}" -v lm="${lanes#* }" \
-            -v sv="${sassy% *}" -v sm="${sassy#* }" -v au="$auto" \
-            -v ts="$ts" -v tv="$tv" -v ta="$ta" -v tu="$tu" -v sz="$size" -v l="$lines" 'BEGIN {
-            printf "| %s | %d | %.0f | %.0f (%s) | %.0f (%s) | %.2f | %.0f | %.0f | %.0f | %.0f | %.0f | %s |\n",
-                c, n, es, lm, lv, sm, sv, sm / lm, au, sz / ts / 1e6, sz / tv / 1e6, sz / ta / 1e6, sz / tu / 1e6, l }'
+            -v au="$auto" \
+            -v ts="$ts" -v tv="$tv" -v tu="$tu" -v sz="$size" -v l="$lines" 'BEGIN {
+            printf "| %s | %d | %.0f | %.0f (%s) | %.0f | %.0f | %.0f | %.0f | %s |\n",
+                c, n, es, lm, lv, au, sz / ts / 1e6, sz / tv / 1e6, sz / tu / 1e6, l }'
     done
 done

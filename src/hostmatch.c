@@ -6,8 +6,7 @@
  *
  * It is also the host matcher's planner and verifier.  hm_scan chooses, for
  * each pattern of a chunk, the engine that scans it (this scalar one, the
- * SIMD lanes of simd.c, sassy.c by a timed probe, the pattern-parallel
- * pp.c) or a filter: the pigeonhole filter (filter.c) proposes candidate
+ * SIMD lanes of simd.c, the pattern-parallel pp.c) or a filter: the pigeonhole filter (filter.c) proposes candidate
  * records, the shared one (multi.c) candidate windows, and the engines here
  * verify them; a filter that gives up says so, and the planner has the
  * engines scan the rest.  Calls go one way: filters and engines call
@@ -16,11 +15,9 @@
 #include <stdlib.h>
 #include <ctype.h>
 #include <string.h>
-#include <time.h>
 
 #include "hostmatch.h"
 #include "simd.h"
-#include "sassy.h"
 #include "filter.h"
 #include "multi.h"
 #include "pp.h"
@@ -511,14 +508,6 @@ hm_engine(void)
 		return HM_ENGINE_PP;
 	if (strcmp(e, "nopp") == 0)
 		return HM_ENGINE_NOPP;
-	if (strcmp(e, "sassy") == 0)
-		return HM_ENGINE_SASSY + SASSY_AUTO;
-	if (strcmp(e, "sassy-generic") == 0)
-		return HM_ENGINE_SASSY + SASSY_GENERIC;
-	if (strcmp(e, "sassy-avx2") == 0)
-		return HM_ENGINE_SASSY + SASSY_AVX2;
-	if (strcmp(e, "sassy-avx512") == 0)
-		return HM_ENGINE_SASSY + SASSY_AVX512;
 	if (strcmp(e, "simd-generic") == 0)
 		return SIMD_GENERIC;
 	if (strcmp(e, "simd-avx2") == 0)
@@ -545,91 +534,6 @@ multi_for(const struct patset *ps, unsigned char eol, int multi,
 		return *own = mf_build(ps, eol, 1);
 	mf = mf_auto(ps, eol);
 	return mf_covered(mf, ps, NULL) >= MF_MINPAT ? mf : NULL;
-}
-
-static double
-hm_now(void)
-{
-	struct timespec ts;
-
-	/* the thread's CPU time: a time slice lost to another process
-	 * during a probe does not count */
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/*
- * One pattern of at most SIMD_MAXLEN bytes, engine chosen by measured
- * cost: the two layouts differ by the text, not only by the pattern.  The
- * lanes engine (simd.c) costs about the same per byte whatever the text;
- * the text-along-the-word engine (sassy.c) costs what its blocks need:
- * few rows and few changes along them when the pattern's bytes are rare
- * in the text (LORD k=1..3 in the Bible: 1.0-1.3x the lanes engine), many
- * when they are common (mercy k=2, 'God' k=1, phrases: 0.25-0.6x), which
- * neither n nor k tells (bench/RESULTS-simd.md, "Text along the word").  So,
- * on a chunk of at least HM_SASSY_MIN bytes, the first HM_SASSY_PROBE bytes
- * go through sassy, the next HM_SASSY_PROBE through the lanes, both timed
- * (thread CPU time), and the rest through sassy only when it was at least
- * 10 % faster (its losses are larger than its wins).  Each part is warmed
- * up n + k - 1 bytes early, as the lanes' slices are: same hits either
- * way.  Smaller chunks take the lanes.
- *
- * Since then the lanes engine became about twice as fast for patterns
- * under 32 bytes (the VBMI transpose and mask-register steps, simd.c:
- * LORD k=1 2,543 MB/s against sassy's 1,384 on one core), and sassy won
- * no case measured afterwards, so the probe runs only when asked:
- * AGREP_GPU_SASSY_PROBE=BYTES[:sassy|:lanes] (tests, bench): the probe's
- * length (any chunk of 2 x BYTES + 1 or more probes), and the choice
- * forced after it.
- */
-#define HM_SASSY_PROBE	(32 * 1024)
-#define HM_SASSY_MIN	(256 * 1024)
-
-static void
-lanes_or_sassy(const struct pattern *pat, long k, const unsigned char *text,
-    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap,
-    int variant)
-{
-	size_t P = HM_SASSY_PROBE, min = HM_SASSY_MIN;
-	const size_t pad = pat->len + (size_t)k - 1;
-	const char *e = getenv("AGREP_GPU_SASSY_PROBE");
-	int pick = 0;
-
-	if (e == NULL || *e == '\0')
-		min = SIZE_MAX;		/* no probe: the lanes */
-	else {
-		P = ((size_t)strtoul(e, NULL, 10) + 63) / 64 * 64;
-		if (P == 0)
-			P = 64;
-		min = 2 * P + 1;
-		if (strstr(e, ":sassy") != NULL)
-			pick = 1;
-		else if (strstr(e, ":lanes") != NULL)
-			pick = -1;
-	}
-	if (len < min || (long)pat->len <= k) {
-		simd_scan_pattern(pat, k, text, warm, len, eol, bitmap, 0,
-		    variant);
-		return;
-	}
-	double t0 = hm_now();
-	if (!sassy_scan_pattern(pat, k, text, warm, P, eol, bitmap,
-	    SASSY_AUTO, NULL)) {
-		simd_scan_pattern(pat, k, text, warm, len, eol, bitmap, 0,
-		    variant);
-		return;
-	}
-	double t1 = hm_now();
-	simd_scan_pattern(pat, k, text + P + warm - pad, pad, P, eol,
-	    bitmap + P / 64, 0, variant);
-	double t2 = hm_now();
-	const unsigned char *rest = text + 2 * P + warm - pad;
-	if (pick > 0 || (pick == 0 && t1 - t0 < 0.9 * (t2 - t1)))
-		sassy_scan_pattern(pat, k, rest, pad, len - 2 * P, eol,
-		    bitmap + 2 * P / 64, SASSY_AUTO, NULL);
-	else
-		simd_scan_pattern(pat, k, rest, pad, len - 2 * P, eol,
-		    bitmap + 2 * P / 64, 0, variant);
 }
 
 /*
@@ -674,8 +578,7 @@ alphabet_bits(const struct patset *ps)
 static void
 scan_one(const struct patset *ps, const struct pattern *pat,
     const unsigned char *text, size_t warm, size_t len, unsigned char eol,
-    uint64_t *bitmap, int engine, int filter, int sassy, int scalar,
-    int autosel)
+    uint64_t *bitmap, int engine, int filter, int scalar)
 {
 	if (pat->len > PAT_MAXLEN) {
 		scan_long_exact(pat, ps->icase, text, warm, len, eol, bitmap);
@@ -684,13 +587,7 @@ scan_one(const struct patset *ps, const struct pattern *pat,
 	if (filter >= 0 && hm_filter_pattern(pat, ps->k, ps->icase, text, warm,
 	    len, eol, bitmap, scalar ? -1 : engine, filter > 0))
 		return;
-	if (sassy >= 0 && sassy_scan_pattern(pat, ps->k, text, warm, len, eol,
-	    bitmap, sassy, NULL))
-		return;
-	if (!scalar && pat->len <= SIMD_MAXLEN && autosel)
-		lanes_or_sassy(pat, ps->k, text, warm, len, eol, bitmap,
-		    engine);
-	else if (!scalar && pat->len <= SIMD_MAXLEN)
+	if (!scalar && pat->len <= SIMD_MAXLEN)
 		simd_scan_pattern(pat, ps->k, text, warm, len, eol, bitmap, 0,
 		    engine);
 	else
@@ -701,9 +598,7 @@ scan_one(const struct patset *ps, const struct pattern *pat,
 /*
  * Patterns of up to 63 bytes go to the SIMD engine when the chunk holds at
  * least HM_SIMD_MIN bytes (below it, the lanes' warm-up and set-up cost more
- * than they save; bench/hostengine.sh), on chunks of HM_SASSY_MIN bytes or
- * more to the lanes or to sassy.c by a timed probe (lanes_or_sassy),
- * longer ones to Myers' blocks.
+ * than they save; bench/hostengine.sh), longer ones to Myers' blocks.
  * Before that, with MF_MINPAT patterns or more that the shared filter
  * (multi.c) covers, it searches the pieces of all of them at once and
  * proposes windows around them, which multi_scan verifies, each only
@@ -739,20 +634,12 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		engine = -1;
 	} else if (engine >= 0)
 		filter = multi = -1;
-	int sassy = -1;
-	if (engine >= HM_ENGINE_SASSY &&
-	    engine < HM_ENGINE_SASSY + SASSY_NVARIANTS) {
-		/* forced: the patterns it takes, the others as simd would */
-		sassy = engine - HM_ENGINE_SASSY;
-		engine = SIMD_AUTO;
-	}
 	int scalar = engine == HM_ENGINE_SCALAR ||
 	    (engine < 0 && len < HM_SIMD_MIN);
 	if (filter < 0 && multi < 0 && scalar) {
 		hm_scan_scalar(ps, text, warm, len, eol, bitmap);
 		return;
 	}
-	int autosel = engine < 0;
 	if (engine < 0)
 		engine = SIMD_AUTO;
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
@@ -786,14 +673,14 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 			continue;
 		}
 		scan_one(ps, pat, text, warm, len, eol, bitmap, engine, filter,
-		    sassy, scalar, autosel);
+		    scalar);
 	}
 	if (npp > 0 && (pp > 0 || npp >= PP_MINPAT))
 		pp_scan(ps, ppidx, npp, text, warm, len, eol, bitmap, engine);
 	else
 		for (size_t x = 0; x < npp; x++)
 			scan_one(ps, &ps->pat[ppidx[x]], text, warm, len, eol,
-			    bitmap, engine, filter, sassy, scalar, autosel);
+			    bitmap, engine, filter, scalar);
 	free(ppidx);
 	free(left);
 	mf_free(own);

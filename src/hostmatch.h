@@ -19,9 +19,6 @@
  * pattern it takes / off */
 #define HM_ENGINE_PP	105
 #define HM_ENGINE_NOPP	106
-/* hm_engine(): the text-along-the-word engine (sassy.c) forced, variant
- * v of sassy.h as HM_ENGINE_SASSY + v */
-#define HM_ENGINE_SASSY	110
 /* Chunks shorter than this stay on the scalar engine (the SIMD one is
  * 1.7-2x faster at 1 KB, 3x at 4 KB on the 2-core EPYC:
  * bench/RESULTS-simd.md). */

@@ -1793,8 +1793,8 @@ find_piece(const unsigned char *t, size_t n, const unsigned char *p,
 {
 	typedef unsigned char v16 __attribute__((vector_size(16)));
 	const v16 f = (v16){ 0 } + fold;
-	const v16 first = (v16){ 0 } + (p[0] | fold);
-	const v16 last = (v16){ 0 } + (p[plen - 1] | fold);
+	const v16 first = (v16){ 0 } + (unsigned char)(p[0] | fold);
+	const v16 last = (v16){ 0 } + (unsigned char)(p[plen - 1] | fold);
 	size_t i = 0;
 
 	if (plen > n)

@@ -201,7 +201,7 @@ check() {	# check ARGS...: the same output and status here and on Arm
 
 echo "== host-engine searches: aarch64 (qemu) against x86-64"
 # one pattern: exact (memmem), the filters, Myers in one word, the SIMD
-# lanes and sassy; 1 to 64 bytes, then 65+ (several words: scalar blocks)
+# lanes; 1 to 64 bytes, then 65+ (several words: scalar blocks)
 check -c LORD kjv
 check -n -k1 LORD kjv
 check -c -k2 Q kjv

@@ -33,13 +33,6 @@
  * joined texts in upper case; and on records of up to 12000 bytes (its
  * SIMD verification) against hm_scan_scalar.
  *
- * The text-along-the-word engine (sassy.c): the best variant on each text
- * alone (with and without warm-up), every variant the CPU runs on the
- * joined texts,
- * forced through hm_scan (AGREP_GPU_HOST_ENGINE=sassy), and hm_scan's
- * timed choice between it and the lanes with tiny probes
- * (AGREP_GPU_SASSY_PROBE=64:sassy, 128:lanes, 64).
- *
  * The shared many-pattern filter (multi.c), forced through hm_scan
  * (AGREP_GPU_HOST_ENGINE=multi: pieces of one byte and up), record by
  * record (it sets one true end bit per selected record, not every one):
@@ -74,7 +67,6 @@
 #include "../src/simd.h"
 #include "../src/filter.h"
 #include "../src/multi.h"
-#include "../src/sassy.h"
 #include "../src/pp.h"
 #include "exh_common.h"
 
@@ -214,24 +206,6 @@ run_pattern(const char *p, long k, const struct textset *ts)
 				fail(simd_name(v), p, k, t, len, w, got[0], 1);
 			ncalls += 2;
 		}
-		/* The text-along-the-word engine (sassy.c), the best variant
-		 * the CPU runs (it declines n <= k; every variant runs on the
-		 * joined texts below). */
-		for (int v = SASSY_AUTO; v == SASSY_AUTO; v++) {
-			got[0] = 0;
-			if (!sassy_scan_pattern(&ps.pat[0], k, buf, pad, len,
-			    '\n', got, v, NULL))
-				got[0] = w;
-			if (len && got[0] != w)
-				fail(sassy_name(v), p, k, t, len, w, got[0], 0);
-			got[0] = 0;
-			if (!sassy_scan_pattern(&ps.pat[0], k, buf + pad, 0,
-			    len, '\n', got, v, NULL))
-				got[0] = w;
-			if (len && got[0] != w)
-				fail(sassy_name(v), p, k, t, len, w, got[0], 0);
-			ncalls += 2;
-		}
 		/* The filter, forced (pieces of any length), verifying with
 		 * the scalar engine and with the SIMD one allowed. */
 		for (int v = -1; v <= best; v += best + 1) {
@@ -254,50 +228,6 @@ run_pattern(const char *p, long k, const struct textset *ts)
 		if (bm[i] != want[i])
 			fail("hm_scan, texts joined", p, k, "", 0, want[i],
 			    bm[i], 0);
-	/* The sassy engine over the joined texts (blocks of 64 across
-	 * records), each variant, and forced through hm_scan. */
-	for (int v = SASSY_GENERIC; v < SASSY_NVARIANTS; v++) {
-		if (!sassy_supported(v))
-			continue;
-		memset(bm, 0, words * 8);
-		if (!sassy_scan_pattern(&ps.pat[0], k, jb, pad, big, '\n', bm,
-		    v, NULL))
-			memcpy(bm, want, words * 8);
-		ncalls++;
-		for (size_t i = 0; i < words; i++)
-			if (bm[i] != want[i]) {
-				char name[64];
-				snprintf(name, sizeof(name),
-				    "sassy %s, texts joined, word %zu",
-				    sassy_name(v), i);
-				fail(name, p, k, "", 0, want[i], bm[i], 0);
-			}
-	}
-	/* The automatic choice between the lanes and sassy (hm_scan's timed
-	 * probe) with a probe of 64 or 128 bytes (every split at a 64-byte
-	 * block), sassy or the lanes forced after it, or timed. */
-	static const char *const probes[] = { "64:sassy", "128:lanes", "64" };
-	for (size_t i = 0; i < 3; i++) {
-		setenv("AGREP_GPU_SASSY_PROBE", probes[i], 1);
-		hm_scan(&ps, jb, pad, big, '\n', bm);
-		ncalls++;
-		for (size_t w = 0; w < words; w++)
-			if (bm[w] != want[w]) {
-				char name[64];
-				snprintf(name, sizeof(name),
-				    "hm_scan, probe %s, word %zu", probes[i], w);
-				fail(name, p, k, "", 0, want[w], bm[w], 0);
-			}
-	}
-	unsetenv("AGREP_GPU_SASSY_PROBE");
-	setenv("AGREP_GPU_HOST_ENGINE", "sassy", 1);
-	hm_scan(&ps, jb, pad, big, '\n', bm);
-	unsetenv("AGREP_GPU_HOST_ENGINE");
-	ncalls++;
-	for (size_t i = 0; i < words; i++)
-		if (bm[i] != want[i])
-			fail("hm_scan (sassy), texts joined", p, k, "", 0,
-			    want[i], bm[i], 0);
 	/* The filter through hm_scan (AGREP_GPU_HOST_ENGINE=filter), then
 	 * alone with -i over the texts in upper case. */
 	setenv("AGREP_GPU_HOST_ENGINE", "filter", 1);

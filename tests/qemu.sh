@@ -18,7 +18,7 @@ case $(uname -m) in
 x86_64) ;;
 *) echo "qemu.sh: not an x86-64 machine: nothing to do"; exit 0 ;;
 esac
-SUITES=${QEMU_SUITES:-"tests/many.bats tests/edits.bats tests/json.bats tests/filter.bats tests/sassy.bats tests/kjv.bats"}
+SUITES=${QEMU_SUITES:-"tests/many.bats tests/edits.bats tests/json.bats tests/filter.bats tests/kjv.bats"}
 jobs=
 command -v parallel >/dev/null &&
 	jobs="--jobs $(nproc) --no-parallelize-within-files"

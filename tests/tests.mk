@@ -16,9 +16,9 @@ tests/bin/%: tests/%.c tests/buf.h
 
 # tests/exhaustive.bats: the host engines against a DP on every small case,
 # plain and with AddressSanitizer/UBSan (run there on a smaller set: -q).
-EXH_SRCS = tests/exhaustive.c src/filter.c src/multi.c src/hostmatch.c src/simd.c src/pp.c src/sassy.c src/cpu.c \
+EXH_SRCS = tests/exhaustive.c src/filter.c src/multi.c src/hostmatch.c src/simd.c src/pp.c src/cpu.c \
 	   src/pattern.c src/pool.c src/util.c src/utf8.c src/regex.c
-EXH_DEPS = $(EXH_SRCS) tests/exh_common.h src/simd_body.h src/pp_body.h src/sassy_body.h \
+EXH_DEPS = $(EXH_SRCS) tests/exh_common.h src/simd_body.h src/pp_body.h \
 	   $(wildcard src/*.h)
 TEST_PROGS += tests/bin/exhaustive tests/bin/exhaustive-san
 
@@ -34,7 +34,7 @@ tests/bin/exhaustive-san: $(EXH_DEPS)
 
 # tests/exhaustive_ocl.c: the OpenCL kernel on POCL against the same DP.
 EXHO_SRCS = tests/exhaustive_ocl.c src/scan.c src/ocl.c src/clload.c src/pattern.c \
-	   src/hostmatch.c src/simd.c src/pp.c src/sassy.c src/cpu.c src/filter.c src/multi.c \
+	   src/hostmatch.c src/simd.c src/pp.c src/cpu.c src/filter.c src/multi.c \
 	   src/util.c src/utf8.c src/pool.c src/regex.c build/kernels.c
 TEST_PROGS += tests/bin/exhaustive-ocl
 

@@ -9,10 +9,7 @@
  * scalar engine (hm_scan_scalar) and, when every pattern fits one SIMD lane
  * (<= 63 bytes), each SIMD variant the CPU runs (simd_scan_pattern) with a
  * slice length taken from the text (1..128 bytes, or automatic), bit by bit;
- * then each variant of the text-along-the-word engine (sassy.c), bit by bit,
- * forced through hm_scan, and hm_scan's probe between it and the lanes
- * (AGREP_GPU_SASSY_PROBE=64:sassy, 64:lanes, shared filter off), bit by
- * bit; then the pigeonhole filter (filter.c), forced, bit by bit; then the
+ * then the pigeonhole filter (filter.c), forced, bit by bit; then the
  * shared many-pattern filter (multi.c), forced, record by record.
  * A difference prints the case on stderr and aborts.
  *
@@ -22,7 +19,6 @@
 #include "simd.h"
 #include "filter.h"
 #include "multi.h"
-#include "sassy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -87,36 +83,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			compare(&fc, want, all, got, 0, 1, name);
 		}
 	}
-	/* The text-along-the-word engine (sassy.c), each variant the CPU
-	 * runs, bit by bit (patterns it declines: the scalar engine); then
-	 * forced through hm_scan, and hm_scan's timed choice between it and
-	 * the lanes with a tiny probe (64 bytes, sassy then lanes forced). */
-	for (int v = SASSY_GENERIC; v < SASSY_NVARIANTS; v++) {
-		char name[64];
-		if (!sassy_supported(v))
-			continue;
-		memset(got, 0, (words ? words : 1) * sizeof(*got));
-		for (size_t p = 0; p < ps.npat; p++)
-			if (!sassy_scan_pattern(&ps.pat[p], ps.k, buf, pad,
-			    fc.len, fc.eol, got, v, NULL))
-				hm_scan_range(&ps.pat[p], ps.k, buf, 0,
-				    pad + fc.len, pad, fc.eol, got);
-		snprintf(name, sizeof(name), "sassy %s", sassy_name(v));
-		compare(&fc, want, all, got, 0, 1, name);
-	}
-	setenv("AGREP_GPU_HOST_ENGINE", "sassy", 1);
-	hm_scan(&ps, buf, pad, fc.len, fc.eol, got);
-	unsetenv("AGREP_GPU_HOST_ENGINE");
-	compare(&fc, want, all, got, 0, 1, "hm_scan (sassy)");
-	static const char *const probes[] = { "64:sassy", "64:lanes" };
-	setenv("AGREP_GPU_HOST_ENGINE", "nomulti", 1);
-	for (int i = 0; i < 2; i++) {
-		setenv("AGREP_GPU_SASSY_PROBE", probes[i], 1);
-		hm_scan(&ps, buf, pad, fc.len, fc.eol, got);
-		compare(&fc, want, all, got, 0, 1, probes[i]);
-	}
-	unsetenv("AGREP_GPU_SASSY_PROBE");
-	unsetenv("AGREP_GPU_HOST_ENGINE");
 	/* The pigeonhole filter (filter.c), forced (pieces of any length, no
 	 * giving up), verifying with the scalar engine and with SIMD allowed;
 	 * patterns it declines (k + 1 > n, too many pieces) take the scalar
