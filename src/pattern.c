@@ -178,6 +178,52 @@ too_many_symbols(char *errbuf, size_t errlen)
 	return -1;
 }
 
+/*
+ * UTF-8 mode: gives every character of the patterns its symbol before an
+ * expression is compiled, since a class holds the symbols of the
+ * characters in it whichever pattern names them (-e '[[:alpha:]]' -e 'é');
+ * pat_compile's pass makes the same calls in the same order and finds
+ * them.  Then the categories of the classes the expressions name.
+ * Returns 0, or -1 with a message.
+ */
+static int
+map_all(struct patset *ps, const struct re_result *res, char *errbuf,
+    size_t errlen)
+{
+	unsigned char *tmp = xmalloc(ps->storelen + 1);
+	size_t start = 0, r = 0, n;
+	unsigned classes = 0;
+	int e = 0;
+
+	for (size_t i = 0; i < ps->storelen && e == 0; i++) {
+		if (ps->store[i] != '\n')
+			continue;
+		const unsigned char *s = (const unsigned char *)ps->store +
+		    start;
+		const struct re_result *rr = &res[r++];
+		size_t len = i - start;
+		start = i + 1;
+		classes |= rr->classes;
+		if (rr->kind != RE_LITERAL)
+			e = expr_units(ps->u8, s, len, tmp) == (size_t)-1 ? -1 : 0;
+		else if (rr->lit != NULL)
+			e = u8_map_pattern(ps->u8, rr->lit, rr->n, tmp, &n);
+		else
+			e = u8_map_pattern(ps->u8, s, len, tmp, &n);
+	}
+	free(tmp);
+	if (e == -1)
+		return too_many_symbols(errbuf, errlen);
+	if (u8_map_classes(ps->u8, classes) == -1) {
+		snprintf(errbuf, errlen, "the locale's classes make more kinds "
+		    "of characters than UTF-8 mode tells apart (--bytes "
+		    "searches bytes)");
+		return -1;
+	}
+	u8_sym_classes(ps->u8, ps->symcls);
+	return 0;
+}
+
 /* Adds a fixed sequence of n classes as a Myers pattern (its units go to
  * units[0, n)): a string when each class holds one unit, else a pattern
  * with classes.  (Nothing is added past PAT_MAXLEN: the caller refuses.) */
@@ -222,7 +268,7 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
     unsigned char **extra, char *errbuf, size_t errlen)
 {
 	struct re_opts ro = { ps->syntax, ps->icase, ps->u8 != NULL,
-	    ps->iupac, ps->no_expand };
+	    ps->iupac, ps->no_expand, ps->u8 != NULL ? ps->symcls : NULL };
 	struct re_result r;
 	struct pattern *p;
 
@@ -317,7 +363,7 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 		if (ps->store[i] != '\n')
 			continue;
 		struct re_opts ro = { ps->syntax, 0, 0, ps->iupac,
-		    ps->no_expand };
+		    ps->no_expand, NULL };
 		const unsigned char *s = (const unsigned char *)ps->store +
 		    start;
 		size_t len = i - start;
@@ -337,6 +383,8 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 	if (needs_symbols(ps) || (ps->utf8 && any_expr)) {
 		ps->u8 = u8_map_new(ps->icase);
 		ps->symstore = xmalloc(ps->storelen + 1);
+		if (map_all(ps, res, errbuf, errlen) == -1)
+			goto fail;
 	}
 	start = 0;
 	r = 0;

@@ -53,6 +53,8 @@ struct patset {
 	struct u8map *u8;	/* UTF-8 mode and symbols needed: the map
 				 * (NULL when bytes give the same answer) */
 	unsigned char *symstore; /* the patterns' symbols */
+	uint16_t symcls[256];	/* the classes of each symbol >= 0x80
+				 * (u8_sym_classes), for the parser */
 	struct mflt *multi;	/* the shared filter (multi.c), built on
 				 * first use; pat_free frees it */
 	int syntax;		/* enum re_syntax: -F, -G (default), -E */

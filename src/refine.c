@@ -242,8 +242,8 @@ re_forward(const struct pattern *p, const unsigned char *line, size_t len,
 		/* Deletions (1), and assertions that hold here (0): relax
 		 * along follow until nothing changes. */
 		const uint64_t *A = a->A + (size_t)((j == 0 ? RE_EDGE :
-		    re_side(line[j - 1])) * 3 + (j == len ? RE_EDGE :
-		    re_side(line[j]))) * nw;
+		    a->side[line[j - 1]]) * 3 + (j == len ? RE_EDGE :
+		    a->side[line[j]])) * nw;
 		for (int changed = 1; changed;) {
 			changed = 0;
 			for (size_t s = 0; s < ns; s++) {

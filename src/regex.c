@@ -24,17 +24,24 @@
  * anchor (^ and $ elsewhere, \` and \' as they, \< \> \b \B) is a
  * zero-width assertion: a state of its own in the automaton, entered
  * without reading a unit, only at a text boundary where it holds (by the
- * units on either side: re_side), for nothing, and never edited.  So an
+ * units on either side: side[]), for nothing, and never edited.  So an
  * alignment of the substring with a word puts each assertion on the
  * boundary between the text units around it, and that boundary must
  * satisfy it (as TRE reads them; tests/reoracle.c is the same on a
- * Thompson automaton).  Word characters are ASCII [_[:alnum:]], as \w.
+ * Thompson automaton).  Word characters are [_[:alnum:]], as \w.
+ *
+ * In UTF-8 mode the POSIX classes, \w \W \s \S and the word assertions
+ * follow the locale's classification, as in grep: a class holds the
+ * symbols of the characters in it, the patterns' own and the categories
+ * of the others (utf8.c; re_opts.symcls says which symbol is in which
+ * class), and ., [^...], \W and \S do not hold an invalid byte.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "regex.h"
+#include "utf8.h"
 #include "util.h"
 
 #define RE_DUP_MAX	32767	/* as glibc's */
@@ -61,6 +68,7 @@ struct parser {
 	size_t			 nn, cap;
 	int			 depth;		/* groups open */
 	int			 groups;	/* groups closed (\N) */
+	unsigned		 classes;	/* re_result.classes */
 	char			*err;
 	size_t			 errlen;
 	int			 failed;
@@ -117,40 +125,63 @@ cls_count(const struct re_class *c)
 	return n;
 }
 
-/* The ASCII characters of a POSIX class name (name[0, n)); 0 if unknown. */
-static int
-posix_class(const unsigned char *name, size_t n, struct re_class *c)
+/* Complements c; in UTF-8 mode invalid bytes stay out (., [^...], \W and
+ * \S match characters, as in grep). */
+static void
+negate(const struct parser *p, struct re_class *c)
 {
-	static const char *const names[] = { "alpha", "digit", "alnum",
-	    "upper", "lower", "space", "blank", "punct", "print", "graph",
-	    "cntrl", "xdigit" };
+	cls_negate(c);
+	for (unsigned u = 0x80; p->o->symcls != NULL && u < 256; u++)
+		if (p->o->symcls[u] & U8_INVAL)
+			c->w[u / 64] &= ~((uint64_t)1 << (u % 64));
+}
+
+/* Adds the characters of a POSIX class name (name[0, n)) to c: ASCII
+ * ones, and in UTF-8 mode the symbols of the others in it; 0 if unknown. */
+static int
+posix_class(struct parser *p, const unsigned char *name, size_t n,
+    struct re_class *c)
+{
+	const uint16_t *symcls = p->o->symcls;
 	int which = -1;
 
-	for (int i = 0; i < 12; i++)
-		if (strlen(names[i]) == n && memcmp(names[i], name, n) == 0)
+	for (int i = 0; i < U8_NCLASS; i++)
+		if (strlen(u8_class_names[i]) == n &&
+		    memcmp(u8_class_names[i], name, n) == 0)
 			which = i;
 	if (which < 0)
 		return 0;
+	/* -i: upper and lower are alpha, as in grep (in ASCII folding
+	 * gives the same) */
+	if (symcls != NULL && p->o->icase && (which == U8_UPPER ||
+	    which == U8_LOWER))
+		which = U8_ALPHA;
+	p->classes |= 1u << which;
 	for (unsigned u = 0; u < 128; u++) {
 		int in = 0, al = (u | 32) >= 'a' && (u | 32) <= 'z',
 		    dg = u >= '0' && u <= '9', pr = u >= 32 && u < 127;
 		switch (which) {
-		case 0: in = al; break;
-		case 1: in = dg; break;
-		case 2: in = al || dg; break;
-		case 3: in = u >= 'A' && u <= 'Z'; break;
-		case 4: in = u >= 'a' && u <= 'z'; break;
-		case 5: in = u == ' ' || (u >= 9 && u <= 13); break;
-		case 6: in = u == ' ' || u == '\t'; break;
-		case 7: in = pr && u != ' ' && !al && !dg; break;
-		case 8: in = pr; break;
-		case 9: in = pr && u != ' '; break;
-		case 10: in = u < 32 || u == 127; break;
-		case 11: in = dg || ((u | 32) >= 'a' && (u | 32) <= 'f'); break;
+		case U8_ALPHA: in = al; break;
+		case U8_DIGIT: in = dg; break;
+		case U8_ALNUM: in = al || dg; break;
+		case U8_UPPER: in = u >= 'A' && u <= 'Z'; break;
+		case U8_LOWER: in = u >= 'a' && u <= 'z'; break;
+		case U8_SPACE: in = u == ' ' || (u >= 9 && u <= 13); break;
+		case U8_BLANK: in = u == ' ' || u == '\t'; break;
+		case U8_PUNCT: in = pr && u != ' ' && !al && !dg; break;
+		case U8_PRINT: in = pr; break;
+		case U8_GRAPH: in = pr && u != ' '; break;
+		case U8_CNTRL: in = u < 32 || u == 127; break;
+		case U8_XDIGIT:
+			in = dg || ((u | 32) >= 'a' && (u | 32) <= 'f');
+			break;
 		}
 		if (in)
 			cls_set(c, u);
 	}
+	for (unsigned u = 0x80; symcls != NULL && u < 256; u++)
+		if (symcls[u] >> which & 1)
+			cls_set(c, u);
 	return 1;
 }
 
@@ -184,7 +215,7 @@ literal(struct parser *p, unsigned char u)
 	return n;
 }
 
-/* \w \W \s \S (ASCII), or -1. */
+/* \w \W \s \S, or -1. */
 static int
 escape_class(struct parser *p, unsigned char u)
 {
@@ -193,17 +224,17 @@ escape_class(struct parser *p, unsigned char u)
 	memset(&c, 0, sizeof(c));
 	switch (u) {
 	case 'w': case 'W':
-		posix_class((const unsigned char *)"alnum", 5, &c);
+		posix_class(p, (const unsigned char *)"alnum", 5, &c);
 		cls_set(&c, '_');
 		break;
 	case 's': case 'S':
-		posix_class((const unsigned char *)"space", 5, &c);
+		posix_class(p, (const unsigned char *)"space", 5, &c);
 		break;
 	default:
 		return -1;
 	}
 	if (u == 'W' || u == 'S')
-		cls_negate(&c);
+		negate(p, &c);
 	int n = node(p, N_CLASS, -1, -1);
 	p->nd[n].c = c;
 	return n;
@@ -245,7 +276,7 @@ bracket(struct parser *p)
 				return -1;
 			}
 			if (kind == ':') {
-				if (!posix_class(p->s + a, e - a, &c)) {
+				if (!posix_class(p, p->s + a, e - a, &c)) {
 					fail(p, "Invalid character class name");
 					return -1;
 				}
@@ -284,7 +315,7 @@ bracket(struct parser *p)
 		return -1;
 	}
 	if (neg)
-		cls_negate(&c);
+		negate(p, &c);
 	int n = node(p, N_CLASS, -1, -1);
 	p->nd[n].c = c;
 	return n;
@@ -378,7 +409,7 @@ atom(struct parser *p, int start)
 	switch (u) {
 	case '.': {
 		int n = node(p, N_CLASS, -1, -1);
-		cls_negate(&p->nd[n].c);
+		negate(p, &p->nd[n].c);
 		return n;
 	}
 	case '[':
@@ -427,6 +458,8 @@ atom(struct parser *p, int start)
 		 * matches line by line) */
 		int n = node(p, N_ASSERT, -1, -1);
 		p->nd[n].min = (int)(as - "`'<>bB");
+		if (p->nd[n].min >= AS_WBEG)
+			p->classes |= 1u << U8_ALNUM;
 		return n;
 	}
 	int n = escape_class(p, u);
@@ -1048,12 +1081,14 @@ holds(int kind, int b, int f)
 /* Sets a->P (the states that read a unit), a->A (the assertions each
  * context satisfies) and a->nassert from kind[s] (-1: reads a unit). */
 static void
-assertions(struct re_nfa *a, const signed char *kind)
+assertions(struct re_nfa *a, const signed char *kind, const uint16_t *symcls)
 {
 	const size_t nw = a->nw;
 
 	for (unsigned u = 0; u < 256; u++)
-		a->side[u] = (unsigned char)re_side((unsigned char)u);
+		a->side[u] = (unsigned char)(u < 0x80 || symcls == NULL ?
+		    re_side((unsigned char)u) : symcls[u] >> U8_ALNUM & 1 ?
+		    RE_WORD : RE_OTHER);
 	a->P = xcalloc(nw, sizeof(uint64_t));
 	a->A = xcalloc(RE_NCTX * nw, sizeof(uint64_t));
 	for (size_t s = 1; s < a->nstate; s++) {
@@ -1122,7 +1157,7 @@ build_nfa(struct parser *p, int root, int bol, int eol)
 	g.kind = xmalloc(a->nstate);
 	memset(g.kind, -1, a->nstate);
 	glushkov(p, &g, root, &top);
-	assertions(a, g.kind);
+	assertions(a, g.kind, p->o->symcls);
 	free(g.kind);
 	memcpy(a->follow, top.first, nw * sizeof(uint64_t));
 	memcpy(a->final, top.last, nw * sizeof(uint64_t));
@@ -1186,6 +1221,7 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 		free(p.nd);
 		return -1;
 	}
+	r->classes = p.classes;
 	if (!has_ops(&p, root)) {
 		size_t n = count_classes(&p, root), k = 0;
 		r->cls = xcalloc(n ? n : 1, sizeof(*r->cls));
@@ -1651,7 +1687,7 @@ re_scan_as(const struct re_nfa *a, long k, const unsigned char *text,
 
 	for (size_t i = from; i < to || ls < to; i++) {
 		const int end = i == to || text[i] == eol;
-		const int ctx = before * 3 + (end ? RE_EDGE : re_side(text[i]));
+		const int ctx = before * 3 + (end ? RE_EDGE : a->side[text[i]]);
 		for (size_t j = 0; j < rows; j++)
 			close_row(a, j, ctx, !a->bol || i == ls, R, TR, t);
 		if (meets(Rk, a->final, nw) && (!a->eol || end)) {
@@ -1676,7 +1712,7 @@ re_scan_as(const struct re_nfa *a, long k, const unsigned char *text,
 					r[w] |= r[w - nw] | (tr[w - nw] &
 					    a->P[w]);
 			}
-		before = re_side(text[i]);
+		before = a->side[text[i]];
 	}
 	free(R);
 }

@@ -29,13 +29,16 @@ enum re_kind {
  * Zero-width assertions (\<, \>, \b, \B, and ^, $ where they do not
  * anchor the whole expression) hold or not at a boundary between two text
  * units, by what lies on either side: the record's edge (its start before,
- * its end after), a word character (ASCII [_[:alnum:]], as \w), or another
- * unit.  A boundary's context is before * 3 + after.
+ * its end after), a word character ([_[:alnum:]], as \w: in UTF-8 mode
+ * every character the locale calls alphanumeric, by its symbol), or
+ * another unit.  A boundary's context is before * 3 + after; an
+ * automaton's side[] says what each unit is.
  */
 enum re_side { RE_EDGE, RE_WORD, RE_OTHER };
 #define RE_NCTX		9
 
-/* RE_WORD or RE_OTHER: what unit u is next to an assertion. */
+/* RE_WORD or RE_OTHER: what byte u is next to an assertion (ASCII; in
+ * UTF-8 mode a symbol >= 0x80 is what re_opts.symcls says). */
 static inline int
 re_side(unsigned char u)
 {
@@ -55,6 +58,9 @@ struct re_opts {
 	int	 symbols;	/* units >= 0x80 are UTF-8 mode symbols */
 	int	 iupac;		/* --dna: IUPAC codes are classes */
 	int	 no_expand;	/* never RE_ALTS (tests) */
+	const uint16_t *symcls;	/* UTF-8 mode: the POSIX classes of each
+				 * unit >= 0x80 (utf8.h: u8_sym_classes);
+				 * NULL: classes are ASCII */
 };
 
 /*
@@ -78,7 +84,7 @@ struct re_nfa {
 	uint64_t	*P;		/* the states that read a unit */
 	uint64_t	*A;		/* A[ctx * nw]: the assertion states
 					 * that hold in context ctx */
-	unsigned char	 side[256];	/* re_side(u) */
+	unsigned char	 side[256];	/* RE_WORD or RE_OTHER: unit u */
 	uint64_t	*TC;		/* one word with assertions: T closed
 					 * under those of each context
 					 * (regex.c: closed_tables) */
@@ -106,6 +112,9 @@ struct re_result {
 	size_t		*wlen;		/* RE_ALTS: the words' lengths */
 	size_t		 nword;
 	struct re_nfa	*nfa;		/* RE_NFA */
+	unsigned	 classes;	/* the POSIX classes that classes, \w
+					 * \W \s \S and word assertions look
+					 * at (bits, utf8.h's U8_ALPHA...) */
 };
 
 /* regex.c */

@@ -9,7 +9,19 @@
  *     -i folds ASCII in the PEq tables as in byte mode);
  *   - each other character the patterns hold (after folding with -i) gets
  *     a symbol of its own, 0x80 to 0xfe (at most U8_MAXSYM of them);
- *   - any other character of the text is U8_OTHER, which no pattern holds.
+ *   - any other character of the text is U8_OTHER, which no pattern holds,
+ *     and an invalid byte U8_INVALID;
+ *   - but when an expression names a POSIX class (or \w, \s, a word
+ *     assertion: u8_map_classes), a character no pattern holds is the
+ *     symbol of its category instead, 0xf0 to 0xfd: the characters that
+ *     are in the same ones of those classes (as the locale's iswctype
+ *     says) share one, and U8_OTHER is left to those in none.  So a class
+ *     holds a category symbol, or not, exactly as it holds each of its
+ *     characters, and holds a pattern's symbol as it holds its character
+ *     (u8_sym_classes): [[:alpha:]], \w and \< take every letter, as in
+ *     grep.  (glibc 2.36 has 8 categories over all 12 classes: letters
+ *     upper, lower, both or neither, punctuation, spaces, controls,
+ *     spaces that are controls.)
  *
  * Decoding is greedy and strict (RFC 3629: no overlong forms, surrogates or
  * code points past U+10FFFF): a well-formed sequence is one character, and
@@ -21,7 +33,10 @@
  * With -i, characters fold as towlower(towupper(c)) (Unicode simple case
  * folding as the C library has it: the Kelvin sign is k, final sigma is
  * sigma).  The text tables hold every code point whose folding is a
- * pattern's character: a direct table below U+0800, a small hash above.
+ * pattern's character: a direct table below U+0800, a small hash above;
+ * with categories, a direct table of the BMP (64 KiB, filled when the
+ * map is made: 0.4 ms for one class, 3.7 ms for all 12), and astral
+ * characters are classified as they come.
  *
  * Hits found on symbols go back to bytes through checkpoints: the byte
  * offset of every 64th symbol (u8_transcode, u8_hits_to_bytes).
@@ -60,6 +75,8 @@ struct u8hash {
 	size_t		 n;
 };
 
+#define NCAT (U8_INVALID - U8_CAT)	/* category symbols */
+
 struct u8map {
 	int		 icase;
 	uint32_t	 keys[U8_MAXSYM]; /* symbol 0x80 + i: keys[i] */
@@ -67,7 +84,19 @@ struct u8map {
 	unsigned char	 inv[256];	/* invalid byte -> symbol */
 	unsigned char	 lo[0x800];	/* code point < U+0800 -> symbol */
 	struct u8hash	 hi;		/* larger code points -> symbol */
+	wctype_t	 wct[U8_NCLASS]; /* the classes, by u8_class_names */
+	unsigned	 classes;	/* those that make categories (bits;
+					 * 0: none, no categories) */
+	unsigned char	*bmp;		/* categories: code point < U+10000
+					 * -> symbol (NULL without) */
+	uint16_t	 catsig[NCAT];	/* category U8_CAT + i: its classes */
+	unsigned	 ncat;
+	unsigned char	 sigsym[1 << U8_NCLASS]; /* classes -> category */
 };
+
+const char *const u8_class_names[U8_NCLASS] = { "alpha", "digit", "alnum",
+	"upper", "lower", "space", "blank", "punct", "print", "graph", "cntrl",
+	"xdigit" };
 
 /*
  * Decides the mode: forced 1 (--utf8) or 0 (--bytes), else -1: UTF-8 when
@@ -231,6 +260,8 @@ u8_map_new(int icase)
 	struct u8map *m = xcalloc(1, sizeof(*m));
 
 	m->icase = icase;
+	for (int i = 0; i < U8_NCLASS; i++)
+		m->wct[i] = wctype(u8_class_names[i]);
 	return m;
 }
 
@@ -241,7 +272,94 @@ u8_map_free(struct u8map *m)
 		return;
 	free(m->hi.key);
 	free(m->hi.val);
+	free(m->bmp);
 	free(m);
+}
+
+/* The classes of mask (bits) that code point cp is in. */
+static unsigned
+classes_of(const struct u8map *m, uint32_t cp, unsigned mask)
+{
+	unsigned in = 0;
+
+	for (; mask != 0; mask &= mask - 1) {
+		int i = __builtin_ctz(mask);
+		if (iswctype((wint_t)cp, m->wct[i]))
+			in |= 1u << i;
+	}
+	return in;
+}
+
+/* The category symbol of an astral code point that no pattern holds
+ * (categories on). */
+static __attribute__((noinline)) unsigned char
+category(const struct u8map *m, uint32_t cp)
+{
+	return m->sigsym[classes_of(m, cp, m->classes)];
+}
+
+/*
+ * The expressions name these classes (bits, u8_class_names' order; \w and
+ * the word assertions are alnum, \s is space): gives each character that
+ * no pattern holds the symbol of its category, the characters in the same
+ * ones of them.  With -i, upper and lower are alpha (as in grep: -i
+ * '[[:upper:]]' is '[[:alpha:]]').  The BMP is classified here, astral
+ * characters as they come (each category of glibc 2.36 has BMP
+ * characters; one that had none would be U8_OTHER).  Returns 0, or -1
+ * when the categories are more than NCAT.  Call before u8_map_done.
+ */
+int
+u8_map_classes(struct u8map *m, unsigned classes)
+{
+	const unsigned ul = 1u << U8_UPPER | 1u << U8_LOWER;
+
+	if (m->icase && (classes & ul) != 0)
+		classes = (classes & ~ul) | 1u << U8_ALPHA;
+	classes &= (1u << U8_NCLASS) - 1;
+	if (classes == 0 || m->bmp != NULL)
+		return 0;
+	m->classes = classes;
+	m->bmp = xmalloc(0x10000);
+	memset(m->sigsym, U8_OTHER, sizeof(m->sigsym));
+	memset(m->bmp, U8_OTHER, 0x80);
+	for (uint32_t cp = 0x80; cp < 0x10000; cp++) {
+		if (cp == 0xd800)
+			memset(m->bmp + cp, U8_OTHER, 0x800);
+		if (cp >= 0xd800 && cp < 0xe000)
+			continue;	/* surrogates: never decoded */
+		unsigned sig = classes_of(m, cp, classes);
+		if (sig != 0 && m->sigsym[sig] == U8_OTHER) {
+			if (m->ncat == NCAT)
+				return -1;
+			m->catsig[m->ncat] = (uint16_t)sig;
+			m->sigsym[sig] = (unsigned char)(U8_CAT + m->ncat++);
+		}
+		m->bmp[cp] = m->sigsym[sig];
+	}
+	return 0;
+}
+
+/*
+ * The classes of every symbol >= 0x80 (bits, U8_INVAL for invalid bytes):
+ * a pattern's character is in the classes of its code point (with -i, of
+ * it or its upper case: the symbol stands for both), a category in its
+ * own; U8_OTHER in none.
+ */
+void
+u8_sym_classes(const struct u8map *m, uint16_t cls[256])
+{
+	const unsigned all = (1u << U8_NCLASS) - 1;
+
+	memset(cls, 0, 256 * sizeof(*cls));
+	for (size_t i = 0; i < m->nkeys; i++) {
+		uint32_t c = m->keys[i];
+		cls[0x80 + i] = (uint16_t)(c & INV ? U8_INVAL :
+		    classes_of(m, c, all) | (m->icase ? classes_of(m,
+		    (uint32_t)towupper((wint_t)c), all) : 0));
+	}
+	for (unsigned i = 0; i < m->ncat; i++)
+		cls[U8_CAT + i] = m->catsig[i];
+	cls[U8_INVALID] = U8_INVAL;
 }
 
 /* A pattern character's symbol; -1 when the symbols are all taken. */
@@ -287,8 +405,11 @@ build_tables(struct u8map *m)
 {
 	struct u8hash keys = { NULL, NULL, 0, 0 };
 
-	memset(m->inv, U8_OTHER, sizeof(m->inv));
-	memset(m->lo, U8_OTHER, sizeof(m->lo));
+	memset(m->inv, U8_INVALID, sizeof(m->inv));
+	if (m->bmp != NULL)
+		memcpy(m->lo, m->bmp, sizeof(m->lo));
+	else
+		memset(m->lo, U8_OTHER, sizeof(m->lo));
 	free(m->hi.key);
 	free(m->hi.val);
 	memset(&m->hi, 0, sizeof(m->hi));
@@ -313,6 +434,11 @@ build_tables(struct u8map *m)
 		fold_range(m, &keys, cased[r][0], cased[r][1]);
 	free(keys.key);
 	free(keys.val);
+	/* with categories the BMP table says it all */
+	for (size_t i = 0; m->bmp && m->hi.key &&
+	    i < ((size_t)1 << m->hi.bits); i++)
+		if (m->hi.key[i] != 0 && m->hi.key[i] < 0x10000)
+			m->bmp[m->hi.key[i]] = m->hi.val[i];
 }
 
 /*
@@ -345,8 +471,10 @@ u8_map_done(struct u8map *m)
 	build_tables(m);
 }
 
-static unsigned char
-text_symbol(const struct u8map *m, uint32_t cp)
+/* The symbol of a text character; cat: categories are on (a constant:
+ * the loop without them tests nothing more than before them). */
+static inline unsigned char
+text_symbol(const struct u8map *m, uint32_t cp, int cat)
 {
 	if (cp < 0x80)
 		return (unsigned char)cp;
@@ -354,7 +482,10 @@ text_symbol(const struct u8map *m, uint32_t cp)
 		return m->inv[cp & 0xff];
 	if (cp < 0x800)
 		return m->lo[cp];
-	return hash_get(&m->hi, cp);
+	if (cat && cp < 0x10000)
+		return m->bmp[cp];
+	unsigned char s = hash_get(&m->hi, cp);
+	return cat && s == U8_OTHER ? category(m, cp) : s;
 }
 
 /* Does p[0, n) hold only ASCII bytes?  (256 bytes at a time in vector
@@ -388,9 +519,9 @@ u8_ascii(const unsigned char *p, size_t n)
  * sym, and the byte offset of symbol 64 i to ck[i] (len / 64 + 2 entries are
  * enough).  Returns the number of symbols.
  */
-size_t
-u8_transcode(const struct u8map *m, const unsigned char *raw, size_t len,
-    unsigned char *sym, uint32_t *ck)
+static inline __attribute__((always_inline)) size_t
+transcode(const struct u8map *m, const unsigned char *raw, size_t len,
+    unsigned char *sym, uint32_t *ck, int cat)
 {
 	size_t i = 0, s = 0;
 	uint32_t cp;
@@ -420,11 +551,27 @@ u8_transcode(const struct u8map *m, const unsigned char *raw, size_t len,
 			continue;
 		}
 		i += u8_char(raw + i, len - i, &cp);
-		sym[s++] = text_symbol(m, cp);
+		sym[s++] = text_symbol(m, cp, cat);
 	}
 	if ((s & 63) == 0)
 		ck[s >> 6] = (uint32_t)i;	/* the end */
 	return s;
+}
+
+static __attribute__((noinline)) size_t
+transcode_cat(const struct u8map *m, const unsigned char *raw, size_t len,
+    unsigned char *sym, uint32_t *ck)
+{
+	return transcode(m, raw, len, sym, ck, 1);
+}
+
+size_t
+u8_transcode(const struct u8map *m, const unsigned char *raw, size_t len,
+    unsigned char *sym, uint32_t *ck)
+{
+	if (m->bmp != NULL)
+		return transcode_cat(m, raw, len, sym, ck);
+	return transcode(m, raw, len, sym, ck, 0);
 }
 
 /*
@@ -477,7 +624,7 @@ u8_view(const struct u8map *m, const unsigned char *raw, size_t len,
 	view_grow(v, len);
 	for (size_t i = 0; i < len; n++) {
 		size_t l = u8_char(raw + i, len - i, &cp);
-		v->sym[n] = text_symbol(m, cp);
+		v->sym[n] = text_symbol(m, cp, m->bmp != NULL);
 		v->off[n] = i;
 		v->word[n] = cp < 0x80 ? isalnum((int)cp) || cp == '_' :
 		    !(cp & INV) && iswalnum((wint_t)cp);

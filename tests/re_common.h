@@ -16,7 +16,7 @@
 static struct re_nfa *
 automaton(const char *expr)
 {
-	struct re_opts o = { RE_EXTENDED, 0, 0, 0, 0 };
+	struct re_opts o = { RE_EXTENDED, 0, 0, 0, 0, NULL };
 	struct re_result r;
 	char err[200], buf[300];
 	size_t n = strlen(expr);

@@ -145,7 +145,7 @@ fuzz_parser(int n)
 			s[i] = (unsigned char)alpha[rnd(sizeof(alpha) - 1)];
 		for (int syn = RE_FIXED; syn <= RE_EXTENDED; syn++) {
 			struct re_opts o = { syn, (int)rnd(2), (int)rnd(2),
-			    (int)rnd(2), (int)rnd(2) };
+			    (int)rnd(2), (int)rnd(2), NULL };
 			struct re_result r;
 			err[0] = '\0';
 			if (re_compile(s, len, &o, &r, err, sizeof(err)) != 0) {

@@ -465,10 +465,138 @@ setup() {
 	assert_output "$(grep -c 'mercy.*ever' m)"
 }
 
-@test "UTF-8 mode: word characters for \\w and the word anchors are ASCII ones" {
-	printf 'caf\xc3\xa9 x\n\xc3\xa9caf\xc3\xa9\nacaf\n' > u
-	LC_ALL=C.UTF-8 run agrep-gpu -o -E '\<caf.\>?' u
-	assert_output "$(printf 'caf\xc3\xa9\ncaf\xc3\xa9')"
-	LC_ALL=C.UTF-8 run agrep-gpu -c -k1 -E '\<caf\>' u
-	assert_output 3
+# A UTF-8 text for the classes: accented Latin, Greek, Cyrillic, CJK,
+# titlecase letters, non-ASCII punctuation, spaces (U+00A0 is punctuation
+# to glibc; U+1680, U+2003, U+3000 are spaces), controls (U+0085, U+2028),
+# digits of other scripts (letters to glibc), astral letters and symbols;
+# with invalid bytes unless $2 is "valid".
+u8_classes_text() {
+	printf '%s\n' 'café crème brûlée' 'NAÏVE Élan x' 'Καλημέρα κόσμε ΑΒΓ' \
+	    'Привет, мир! ЁЖ' '日本語のテキスト、漢字。' \
+	    '«quote» — dash ¡hola! ¿qué? “x” …' 'emoji 😀 math 𝐀𝐛 x' \
+	    'snake_case_é word' 'plain ascii line' '' '   ' 'é' '_' > "$1"
+	printf 'nbsp: a\xc2\xa0b|em: a\xe2\x80\x83b|ideo: a\xe3\x80\x80b|ogham a\xe1\x9a\x80b\n' >> "$1"
+	printf 'digits 123 \xd9\xa3\xd9\xa4 \xef\xbc\x93\xef\xbc\x94 \xc2\xb9\xc2\xb2 \xef\xbd\x81\n' >> "$1"
+	printf 'title \xc7\x85x \xc7\x88y\nctrl a\xc2\x85b \xc2\x9f\nline a\xe2\x80\xa8b\ntab\there\n\xc2\xa0\n' >> "$1"
+	[ "${2:-}" = valid ] || printf 'bad\xffbyte \xc3 lone\n\xe2\x82 cut x\n' >> "$1"
+}
+
+@test "UTF-8 mode: the POSIX classes, \\w \\W \\s \\S and [^...] are the locale's, as in grep" {
+	local c e f o
+	u8_classes_text u
+	export LC_ALL=C.UTF-8
+	for c in alpha digit alnum upper lower space blank punct print graph cntrl xdigit; do
+		for e in "[[:$c:]]" "[^[:$c:]]" "a[[:$c:]]b" "[[:$c:]]+"; do
+			for f in "" -i; do
+				for o in -n "-o -n"; do
+					run agrep-gpu -k0 -E $f $o "$e" u
+					assert_output "$(grep -a -E $f $o "$e" u)"
+				done
+			done
+		done
+	done
+	for e in '\w' '\W' '\s' '\S' '\w+' '\W+' '\s\S' '\S+\s' 'caf\w' '[[:alpha:]]ve' \
+	    '[^[:alpha:][:space:]]' '.' 'e.x' '[é[:digit:]]' '[^é]' '[[:upper:]][[:lower:]]' \
+	    '[[:punct:]]{2}' 'x|\W'; do
+		for f in "" -i; do
+			for o in -n "-o -n" -c; do
+				run agrep-gpu -k0 -E $f $o "$e" u
+				assert_output "$(grep -a -E $f $o "$e" u)"
+			done
+		done
+	done
+	# an invalid byte is no character of a class, of . or of [^...]
+	run agrep-gpu -c -E 'd[^a]b|d.b|d\Wb' u
+	assert_output 0
+	# byte mode: the classes are ASCII there
+	run agrep-gpu -c 'caf[[:alpha:]]' u
+	assert_output 1
+	run agrep-gpu --bytes -c 'caf[[:alpha:]]' u
+	assert_output 0
+}
+
+@test "UTF-8 mode: \\< \\> \\b \\B and -w take the locale's word characters, as grep" {
+	local e f o w
+	u8_classes_text v valid
+	export LC_ALL=C.UTF-8
+	for e in '\<' '\>' '\b' '\B' '\<\w' '\w\>' '\bx' '\B.' '.\b' 'x\b' '\<[[:alpha:]]+\>' \
+	    '\W\w' '\<café\>' '\<é' 'é\>' '\<caf' 'мир\>' '\<日' '\Bb' 'a\B' '\w+\b'; do
+		for f in "" -i; do
+			for o in -n "-o -n"; do
+				run agrep-gpu -k0 -E $f $o "$e" v
+				assert_output "$(grep -a -E $f $o "$e" v)"
+			done
+		done
+	done
+	for w in é x a caf b мир ΑΒΓ 日本語 123 _ case_é ΚΑΛΗΜΈΡΑ; do
+		for f in "" -i; do
+			run agrep-gpu -k0 -n -w $f "$w" v
+			assert_output "$(grep -a -n -w $f "$w" v)"
+			run agrep-gpu -k0 -n -E $f "\\<$w\\>" v
+			assert_output "$(grep -a -n -w $f "$w" v)"
+		done
+	done
+	# an invalid byte is not a word character, for -w as for \< and \>
+	# (grep's -w says so too; its \< \> read the byte as a Latin-1
+	# character: \xff is y with diaeresis, a letter)
+	printf 'bad\xffbyte\nbad\xc2byte x\n' > iv
+	run agrep-gpu -c '\<byte\>' iv
+	assert_output 2
+	run agrep-gpu -c -w byte iv
+	assert_output 2
+	run agrep-gpu -c -E 'd\B|\Bb' iv
+	assert_output 0
+	run agrep-gpu -c -E $'d\\>\xff\\<b' iv
+	assert_output 1
+	run agrep-gpu -c -E 'd\>\W\<b|d\>.\<b' iv
+	assert_output 0
+	# the symbols of a pattern's characters are the class's even when
+	# another pattern names them
+	printf 'caf\xc3\xa9\n' > c
+	run agrep-gpu -c -e 'caf\w' -e 'é' c
+	assert_output 1
+	run agrep-gpu -c -e 'é' -e 'caf\w\>' c
+	assert_output 1
+}
+
+@test "UTF-8 mode: classes and word assertions with errors: lines, --show-cost and -x as the oracle over characters" {
+	local e k n=0
+	u8_classes_text u
+	export LC_ALL=C.UTF-8
+	for e in '[[:alpha:]]+e' 'caf\w' '\<caf' 'é\>' '[[:upper:]][[:lower:]]' '\w\W\w' \
+	    'a[[:space:]]b' '[[:punct:]]x' '[^[:alpha:]]+a' 'é[[:alnum:]]' '(\w|[[:punct:]])e' \
+	    'a\sb' '\bx' 'b\B' '\<[[:alpha:]]+\>' 'x[[:digit:]]' '[[:cntrl:]]b' '[[:blank:]]b' \
+	    'a[[:graph:]]b' '[[:print:]]{3}' 'Κ[[:lower:]]+' 'мир\>' '\<日' 'te\w' 'a.b' \
+	    '[^é]t' '\S\s\S' '[[:xdigit:]]+'; do
+		for k in 0 1 2; do
+			n=$((n + 1))
+			run agrep-gpu -E -k$k "$e" u
+			assert_output "$(reoracle -u -k$k "$e" u)"
+			run agrep-gpu -E -k$k --show-cost "$e" u
+			assert_output "$(reoracle -u -s -k$k "$e" u)"
+			run agrep-gpu -E -k$k -x "$e" u
+			assert_output "$(reoracle -u -x -k$k "$e" u)"
+		done
+	done
+	echo "# $n cases" >&3
+}
+
+@test "UTF-8 mode: classes on the device (POCL): the host's output byte for byte" {
+	case $AGREP_GPU in */san/*) skip "POCL under the sanitizers: not run" ;; esac
+	local e k f dev="AGREP_GPU_DEVICE=cpu AGREP_GPU_HOST_MAX=0"
+	u8_classes_text u
+	export LC_ALL=C.UTF-8
+	# classes in PEq tables (Myers), and in the automaton kernel
+	for e in '[[:alpha:]]+e' 'caf\w' '[[:upper:]][[:lower:]]' '\w\W\w' 'a[[:space:]]b' \
+	    '[[:punct:]]x' '[^[:alpha:]]+' 'é[[:alnum:]]' '(\w|[[:punct:]])e' 'a\sb'; do
+		for k in 0 1 2; do
+			for f in "" -i -c -o; do
+				AGREP_GPU_DEVICE=host agrep-gpu -E -n $f -k$k "$e" u > host || true
+				env $dev agrep-gpu -E -n $f -k$k "$e" u > got || true
+				cmp host got || { echo "-k$k $f '$e'"; diff host got | head; return 1; }
+			done
+		done
+	done
+	env $dev AGREP_GPU_STATS=1 agrep-gpu -E -c -k1 '[[:alpha:]]+e' u 2> err
+	grep -q automaton err
 }

@@ -1,6 +1,6 @@
 /* reoracle.c - naive oracle for agrep-gpu's approximate regular expressions.
  *
- * usage: reoracle [-s] [-x] -k K EXPR [FILE]
+ * usage: reoracle [-s] [-u] [-x] -k K EXPR [FILE]
  *
  * Prints the lines of FILE (or stdin) that agrep-gpu -E -k K EXPR selects:
  * a line is selected when some substring of it (the whole line with -x) is
@@ -17,6 +17,16 @@
  * text where it holds, for nothing, and is never edited: the substring is
  * matched against a word of the language, and each assertion between two
  * of its units must hold at the text boundary the alignment puts it on.
+ * [:alpha:] and the other POSIX classes are ASCII ones.
+ *
+ * -u: over characters, as agrep-gpu in a UTF-8 locale: the line and EXPR
+ * are decoded with mbrtowc in C.UTF-8 (a byte that begins no character is
+ * one of its own, equal only to itself), an edit is one character, and the
+ * POSIX classes, \w \W \s \S and the word assertions take the characters
+ * iswctype puts in them (an invalid byte is in none, and not a word
+ * character); ., [^...], \W and \S match any character but an invalid
+ * byte.  The sets are kept as agrep-gpu does not keep them: ASCII members,
+ * the non-ASCII characters named, the classes named, negated or not.
  * Enough for the random and exhaustive tests; written apart from
  * src/regex.c on purpose: a Thompson automaton with epsilon edges, and a
  * plain dynamic program over its states per text byte (Bellman-Ford for
@@ -24,22 +34,113 @@
  * Exit status: 0 when a line was selected, 1 when none, 2 on error.
  */
 #include <ctype.h>
+#include <locale.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
 
 #define INF 1000000
+#define BAD 0x80000000u		/* -u: an invalid byte, BAD | the byte */
 
 /* ---- parser: a tree ---- */
 enum { T_SET, T_CAT, T_ALT, T_REP, T_EMPTY, T_ASSERT };
 /* assertion kinds (T_ASSERT's min) */
 enum { A_START, A_END, A_WBEG, A_WEND, A_WB, A_NWB };
-struct tnode { int op, a, b, min, max; unsigned char set[256]; };
+/* T_SET: set[] holds bytes (ASCII characters with -u); with -u also the
+ * non-ASCII characters cp[0, ncp), those of the classes cls (bit i:
+ * classnames[i]), and neg complements them (over valid characters). */
+struct tnode {
+	int op, a, b, min, max;
+	unsigned char set[256];
+	uint32_t cp[8];
+	int ncp;
+	unsigned cls;
+	int neg;
+};
 static struct tnode tn[100000];
 static int ntn;
+static void die(const char *);
 static const char *src;
 static size_t pos, slen;
+static int utf8;		/* -u */
+static const char *const classnames[] = { "alpha", "digit", "alnum",
+    "upper", "lower", "space", "blank", "punct", "print", "graph", "cntrl",
+    "xdigit" };
+
+/* The character at p (n > 0 bytes): its length, *c its code point or
+ * BAD | the byte (bytes as they are without -u). */
+static size_t
+decode(const char *p, size_t n, uint32_t *c)
+{
+	mbstate_t st;
+	wchar_t w;
+	size_t l;
+
+	if (!utf8 || (unsigned char)*p < 0x80) {
+		*c = (unsigned char)*p;
+		return 1;
+	}
+	memset(&st, 0, sizeof(st));
+	l = mbrtowc(&w, p, n, &st);
+	if (l == (size_t)-1 || l == (size_t)-2 || l == 0) {
+		*c = BAD | (unsigned char)*p;
+		return 1;
+	}
+	*c = (uint32_t)w;
+	return l;
+}
+
+/* Is character c (a code point, BAD | byte) in set n? */
+static int
+member(int n, uint32_t c)
+{
+	const struct tnode *t = &tn[n];
+	int in = 0;
+
+	if (!utf8 || c < 0x80)
+		return t->set[c];
+	for (int i = 0; i < t->ncp; i++)
+		in |= t->cp[i] == c;
+	for (int i = 0; i < 12 && !(c & BAD); i++)
+		if (t->cls >> i & 1 && iswctype((wint_t)c, wctype(classnames[i])))
+			in = 1;
+	return t->neg ? !in && !(c & BAD) : in;
+}
+
+/* Adds the ASCII characters of class i to set n (and with -u the class). */
+static void
+add_class(int n, int i)
+{
+	for (int x = 0; x < 128; x++)
+		if (iswctype((wint_t)x, wctype(classnames[i])))
+			tn[n].set[x] = 1;
+	tn[n].cls |= 1u << i;
+}
+
+/* Adds character c to set n. */
+static void
+add_char(int n, uint32_t c)
+{
+	if (!utf8 || c < 0x80)
+		tn[n].set[c] = 1;
+	else if (tn[n].ncp < 8)
+		tn[n].cp[tn[n].ncp++] = c;
+	else
+		die("too many characters in a set");
+}
+
+/* Complements set n. */
+static void
+complement(int n)
+{
+	for (int x = 0; x < (utf8 ? 128 : 256); x++)
+		tn[n].set[x] = !tn[n].set[x];
+	tn[n].neg = !tn[n].neg;
+}
 
 static void
 die(const char *m)
@@ -85,8 +186,9 @@ p_atom(void)
 		return n;
 	}
 	n = mk(T_SET, -1, -1);
+	uint32_t ch;
 	if (c == '.') {
-		memset(tn[n].set, 1, 256);
+		complement(n);
 	} else if (c == '[') {
 		int neg = 0, first = 1;
 		if (pos < slen && src[pos] == '^') {
@@ -96,9 +198,28 @@ p_atom(void)
 		for (;; first = 0) {
 			if (pos >= slen)
 				die("unmatched [");
+			if (src[pos] == '[' && src[pos + 1] == ':') {
+				const char *e = strstr(src + pos + 2, ":]");
+				int i = 0;
+				while (e != NULL && i < 12 &&
+				    (strlen(classnames[i]) != (size_t)(e - src -
+				    pos - 2) || strncmp(classnames[i], src + pos + 2,
+				    (size_t)(e - src - pos - 2)) != 0))
+					i++;
+				if (e == NULL || i == 12)
+					die("bad class");
+				add_class(n, i);
+				pos = (size_t)(e - src) + 2;
+				continue;
+			}
+			pos += decode(src + pos, slen - pos, &ch) - 1;
 			unsigned char lo = (unsigned char)src[pos++], hi = lo;
 			if (lo == ']' && !first)
 				break;
+			if (utf8 && ch >= 0x80) {
+				add_char(n, ch);	/* (no ranges over them) */
+				continue;
+			}
 			if (pos + 1 < slen && src[pos] == '-' && src[pos + 1] != ']') {
 				hi = (unsigned char)src[pos + 1];
 				pos += 2;
@@ -107,23 +228,26 @@ p_atom(void)
 				tn[n].set[x] = 1;
 		}
 		if (neg)
-			for (int x = 0; x < 256; x++)
-				tn[n].set[x] = !tn[n].set[x];
+			complement(n);
 	} else if (c == '\\') {
 		if (pos >= slen)
 			die("trailing backslash");
-		c = (unsigned char)src[pos++];
+		c = (unsigned char)src[pos];
 		if (strchr("wWsS", c) != NULL && c != '\0') {
-			for (int x = 0; x < 128; x++)
-				tn[n].set[x] = c == 'w' || c == 'W' ? isalnum(x) ||
-				    x == '_' : x == ' ' || (x >= 9 && x <= 13);
+			pos++;
+			add_class(n, c == 'w' || c == 'W' ? 2 : 5);
+			if (c == 'w' || c == 'W')
+				tn[n].set['_'] = 1;
 			if (c == 'W' || c == 'S')
-				for (int x = 0; x < 256; x++)
-					tn[n].set[x] = !tn[n].set[x];
-		} else
-			tn[n].set[c] = 1;
-	} else
-		tn[n].set[c] = 1;
+				complement(n);
+		} else {
+			pos += decode(src + pos, slen - pos, &ch);
+			add_char(n, ch);
+		}
+	} else {
+		pos += decode(src + pos - 1, slen - pos + 1, &ch) - 1;
+		add_char(n, ch);
+	}
 	return n;
 }
 
@@ -301,13 +425,15 @@ ro_build(const char *expr)
 }
 
 /* What lies on one side of a text boundary: 0 the line's edge, 1 a word
- * character, 2 another byte. */
+ * character, 2 another byte (character). */
 static int
-side(const unsigned char *t, size_t m, long j)
+side(const uint32_t *t, size_t m, long j)
 {
 	if (j < 0 || (size_t)j >= m)
 		return 0;
-	return isalnum(t[j]) || t[j] == '_' ? 1 : 2;
+	if (t[j] < 0x80 || !utf8)
+		return isalnum((int)t[j]) || t[j] == '_' ? 1 : 2;
+	return !(t[j] & BAD) && iswalnum((wint_t)t[j]) ? 1 : 2;
 }
 
 /* Does assertion kind as hold between sides b (before) and f (after)? */
@@ -354,9 +480,9 @@ relax(int *cost, int b, int f)
 	}
 }
 
-/* The least cost of the line t[0, m). */
+/* The least cost of the line of characters t[0, m). */
 static int
-line_cost(const unsigned char *t, size_t m)
+units_cost(const uint32_t *t, size_t m)
 {
 	int *cost = malloc((size_t)ns * sizeof(int)), *nc = malloc((size_t)ns *
 	    sizeof(int)), best = INF;
@@ -372,7 +498,7 @@ line_cost(const unsigned char *t, size_t m)
 			nc[s] = cost[s] < INF ? cost[s] + 1 : INF;
 		for (int s = 0; s < ns; s++)
 			if (cost[s] < INF && S[s].to >= 0) {
-				int v = cost[s] + !tn[S[s].set].set[t[j]];
+				int v = cost[s] + !member(S[s].set, t[j]);
 				if (v < nc[S[s].to])
 					nc[S[s].to] = v;
 			}
@@ -391,6 +517,21 @@ line_cost(const unsigned char *t, size_t m)
 	return best;
 }
 
+/* The least cost of the line b[0, m) (bytes; characters with -u). */
+static int
+line_cost(const unsigned char *b, size_t m)
+{
+	uint32_t *t = malloc((m + 1) * sizeof(*t));
+	size_t n = 0;
+	int c;
+
+	for (size_t i = 0; i < m; n++)
+		i += decode((const char *)b + i, m - i, &t[n]);
+	c = units_cost(t, n);
+	free(t);
+	return c;
+}
+
 #ifndef REORACLE_NO_MAIN
 int
 main(int argc, char **argv)
@@ -398,15 +539,20 @@ main(int argc, char **argv)
 	int k = -1, showcost = 0, any = 0, c;
 	FILE *f = stdin;
 
-	while ((c = getopt(argc, argv, "sxk:")) != -1)
+	while ((c = getopt(argc, argv, "suxk:")) != -1)
 		switch (c) {
 		case 's': showcost = 1; break;
+		case 'u':
+			utf8 = 1;
+			if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
+				die("no C.UTF-8 locale");
+			break;
 		case 'x': lineonly = 1; break;
 		case 'k': k = atoi(optarg); break;
-		default: die("usage: reoracle [-s] [-x] -k K EXPR [FILE]");
+		default: die("usage: reoracle [-s] [-u] [-x] -k K EXPR [FILE]");
 		}
 	if (k < 0 || optind >= argc)
-		die("usage: reoracle [-s] [-x] -k K EXPR [FILE]");
+		die("usage: reoracle [-s] [-u] [-x] -k K EXPR [FILE]");
 	if (ro_build(argv[optind]) == -1)
 		die("unsupported expression");
 	if (optind + 1 < argc && (f = fopen(argv[optind + 1], "r")) == NULL)

@@ -54,15 +54,15 @@ tests/bin/reocl: $(REOCL_SRCS) tests/reoracle.c tests/re_common.h tests/exh_comm
 # oracle of tests/reoracle.c on every small case (tests/reexh.c).
 TEST_PROGS += tests/bin/reexh tests/bin/reexh-san
 
-tests/bin/reexh: tests/reexh.c tests/reoracle.c tests/re_common.h src/regex.c src/regex.h src/util.c src/util.h
+tests/bin/reexh: tests/reexh.c tests/reoracle.c tests/re_common.h src/regex.c src/regex.h src/util.c src/util.h src/utf8.c src/utf8.h
 	@mkdir -p tests/bin
-	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ tests/reexh.c src/regex.c src/util.c -lpthread
+	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ tests/reexh.c src/regex.c src/utf8.c src/util.c -lpthread
 
-tests/bin/reexh-san: tests/reexh.c tests/reoracle.c tests/re_common.h src/regex.c src/regex.h src/util.c src/util.h
+tests/bin/reexh-san: tests/reexh.c tests/reoracle.c tests/re_common.h src/regex.c src/regex.h src/util.c src/util.h src/utf8.c src/utf8.h
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -O1 -fno-omit-frame-pointer \
 	    -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-	    -o $@ tests/reexh.c src/regex.c src/util.c -lpthread
+	    -o $@ tests/reexh.c src/regex.c src/utf8.c src/util.c -lpthread
 
 # (test-progs' prerequisites were expanded above, before these were added)
 test-progs: tests/bin/exhaustive tests/bin/exhaustive-san tests/bin/exhaustive-ocl tests/bin/reexh \
