@@ -104,7 +104,7 @@ setup() {
 
 @test "expressions on the device (POCL): the host's output byte for byte, the oracle's lines" {
 	case $AGREP_GPU in */san/*) skip "POCL under the sanitizers: not run" ;; esac
-	local e k f envs dev="AGREP_GPU_DEVICE=cpu AGREP_GPU_HOST_MAX=0"
+	local e k f envs dev="AGREP_GPU_DEVICE=${AGREP_GPU_DEVICE:-cpu} AGREP_GPU_HOST_MAX=0"
 	# lines of 0-199 bytes (records across 64-byte slices and 4 KiB
 	# chunks), one of 9,000 (across many of both), the last one
 	# without its terminator
@@ -153,7 +153,7 @@ setup() {
 
 @test "several expressions on the device (POCL), a launch each: the host's output byte for byte, the oracle's lines" {
 	case $AGREP_GPU in */san/*) skip "POCL under the sanitizers: not run" ;; esac
-	local k f envs dev="AGREP_GPU_DEVICE=cpu AGREP_GPU_HOST_MAX=0"
+	local k f envs dev="AGREP_GPU_DEVICE=${AGREP_GPU_DEVICE:-cpu} AGREP_GPU_HOST_MAX=0"
 	awk 'BEGIN { srand(12); for (i = 0; i < 500; i++) {
 	    m = int(rand() * (i % 7 ? 25 : 300)); l = ""; for (j = 0; j < m; j++)
 	    l = l substr("abcd -", int(rand() * 6) + 1, 1); print l } }' > d
@@ -583,7 +583,7 @@ u8_classes_text() {
 
 @test "UTF-8 mode: classes on the device (POCL): the host's output byte for byte" {
 	case $AGREP_GPU in */san/*) skip "POCL under the sanitizers: not run" ;; esac
-	local e k f dev="AGREP_GPU_DEVICE=cpu AGREP_GPU_HOST_MAX=0"
+	local e k f dev="AGREP_GPU_DEVICE=${AGREP_GPU_DEVICE:-cpu} AGREP_GPU_HOST_MAX=0"
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
 	# classes in PEq tables (Myers), and in the automaton kernel
