@@ -481,29 +481,32 @@ u8_classes_text() {
 	[ "${2:-}" = valid ] || printf 'bad\xffbyte \xc3 lone\n\xe2\x82 cut x\n' >> "$1"
 }
 
+# agrep-gpu -k0 -E EXPR FILE prints what grep -a -E does, with and without
+# -i, for each output option given in OPTS (a list of words: "-n", "-o -n").
+same_as_grep() {
+	local file=$1 e=$2 f o
+	shift 2
+	for f in "" -i; do
+		for o in "$@"; do
+			run agrep-gpu -k0 -E $f $o "$e" "$file"
+			assert_output "$(grep -a -E $f $o "$e" "$file")"
+		done
+	done
+}
+
 @test "UTF-8 mode: the POSIX classes, \\w \\W \\s \\S and [^...] are the locale's, as in grep" {
-	local c e f o
+	local c e
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
 	for c in alpha digit alnum upper lower space blank punct print graph cntrl xdigit; do
 		for e in "[[:$c:]]" "[^[:$c:]]" "a[[:$c:]]b" "[[:$c:]]+"; do
-			for f in "" -i; do
-				for o in -n "-o -n"; do
-					run agrep-gpu -k0 -E $f $o "$e" u
-					assert_output "$(grep -a -E $f $o "$e" u)"
-				done
-			done
+			same_as_grep u "$e" -n "-o -n"
 		done
 	done
 	for e in '\w' '\W' '\s' '\S' '\w+' '\W+' '\s\S' '\S+\s' 'caf\w' '[[:alpha:]]ve' \
 	    '[^[:alpha:][:space:]]' '.' 'e.x' '[é[:digit:]]' '[^é]' '[[:upper:]][[:lower:]]' \
 	    '[[:punct:]]{2}' 'x|\W'; do
-		for f in "" -i; do
-			for o in -n "-o -n" -c; do
-				run agrep-gpu -k0 -E $f $o "$e" u
-				assert_output "$(grep -a -E $f $o "$e" u)"
-			done
-		done
+		same_as_grep u "$e" -n "-o -n" -c
 	done
 	# an invalid byte is no character of a class, of . or of [^...]
 	run agrep-gpu -c -E 'd[^a]b|d.b|d\Wb' u
@@ -521,12 +524,7 @@ u8_classes_text() {
 	export LC_ALL=C.UTF-8
 	for e in '\<' '\>' '\b' '\B' '\<\w' '\w\>' '\bx' '\B.' '.\b' 'x\b' '\<[[:alpha:]]+\>' \
 	    '\W\w' '\<café\>' '\<é' 'é\>' '\<caf' 'мир\>' '\<日' '\Bb' 'a\B' '\w+\b'; do
-		for f in "" -i; do
-			for o in -n "-o -n"; do
-				run agrep-gpu -k0 -E $f $o "$e" v
-				assert_output "$(grep -a -E $f $o "$e" v)"
-			done
-		done
+		same_as_grep v "$e" -n "-o -n"
 	done
 	for w in é x a caf b мир ΑΒΓ 日本語 123 _ case_é ΚΑΛΗΜΈΡΑ; do
 		for f in "" -i; do
