@@ -321,7 +321,7 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
 		ps->bufs = xreallocarray(ps->bufs, ps->nbufs + 1,
 		    sizeof(*ps->bufs));
 		ps->bufs[ps->nbufs++] = units;
-		for (size_t w = 0, o = 0; w < r.nword; o += r.wlen[w++])
+		for (size_t w = 0; w < r.nword; w++)
 			if (r.wlen[w] > PAT_MAXLEN)
 				r.n = r.wlen[w];
 		if (r.n <= PAT_MAXLEN)
