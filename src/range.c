@@ -280,7 +280,6 @@ read_checked(int fd, struct rangebuf *rb, size_t want, uint64_t a)
 	return 0;
 }
 
-
 /*
  * Reads range idx of f into slot 0 of rb->s: the byte before it (does a
  * record start at its first byte?), the range, and on until its last record

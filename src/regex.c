@@ -1868,8 +1868,8 @@ find_piece(const unsigned char *t, size_t n, const unsigned char *p,
 
 /*
  * re_scan with the prefilter: only the records holding one of the pieces
- * exactly (without case with -i) go through the automaton.  When they turn out to be most of the
- * text, the rest is scanned whole.
+ * exactly (without case with -i) go through the automaton.  When they
+ * turn out to be most of the text, the rest is scanned whole.
  */
 void
 re_scan(const struct re_nfa *a, long k, const unsigned char *text,

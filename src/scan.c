@@ -1403,7 +1403,8 @@ scan_close(struct scanner *s)
 		    "before the lock, %.3f waiting for it, %.3f under it: "
 		    "%.3f in clEnqueueWriteBuffer, %.3f enqueueing kernels, "
 		    "%.3f the rest\n", progname, s->dev.name, s->nsub,
-		    s->sub_pre / s->nsub * 1e3, s->sub_lock / s->nsub * 1e3, s->sub_all / s->nsub * 1e3,
+		    s->sub_pre / s->nsub * 1e3, s->sub_lock / s->nsub * 1e3,
+		    s->sub_all / s->nsub * 1e3,
 		    s->sub_write / s->nsub * 1e3, s->sub_kern / s->nsub * 1e3,
 		    (s->sub_all - s->sub_write - s->sub_kern) / s->nsub * 1e3);
 	for (int i = SCAN_SLOTS - 1; i >= 0; i--)

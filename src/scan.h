@@ -88,8 +88,9 @@ struct scanner {
 	double		 t_last;	/* when the last scan finished */
 	unsigned long long scanned;	/* chunk bytes scanned */
 	/* seconds in scan_submit (stats): before the lock (the pad, UTF-8
-	 * symbols, buffers), waiting for it, then under it in all, in clEnqueueWriteBuffer and in the kernels' enqueue
-	 * (the rest: read-back or count, flush) */
+	 * symbols, buffers), waiting for it, then under it in all, in
+	 * clEnqueueWriteBuffer and in the kernels' enqueue (the rest:
+	 * read-back or count, flush) */
 	double		 sub_pre, sub_lock, sub_all, sub_write, sub_kern;
 	unsigned long	 nsub;
 };
