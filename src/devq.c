@@ -16,6 +16,7 @@
  * go to the others or the host (AGREP_GPU_FAULT, scan.c, fails one for the tests).
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,7 @@ struct dslot {
 	uint64_t	 bytes;
 	uint64_t	 taken;		/* bytes devq_take counted */
 	double		 t_hand;
+	double		 t_take, t_cb, t_freed; /* (statistics) */
 	double		 fill;		/* seconds the worker took to fill it */
 	double		 submit;	/* and to start its scan */
 	devq_fn		 fn;
@@ -64,6 +66,10 @@ static struct {
 					 * device's idle finishers; cv: a slot
 					 * asked for, made or freed) */
 	int		 failed[OCL_MAXDEV];
+	double		 ph[7];		/* a slot's cycle, summed (statistics:
+					 * devq_end) */
+	long		 cycles;
+	double		 slot_wait;	/* seconds workers waited in devq_take */
 	uint64_t	 queued_dev[OCL_MAXDEV]; /* bytes taken, not finished,
 					 * by device */
 } Q = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
@@ -118,6 +124,7 @@ finisher(void *arg)
 		while (!sl->complete)
 			pthread_cond_wait(&sl->cv, &Q.mu);
 		pthread_mutex_unlock(&Q.mu);
+		const double t_seen = util_now();
 		/* Messages and output go in the range's place from here. */
 		if (sl->job != NULL)
 			pool_adopt(sl->job);
@@ -138,6 +145,16 @@ finisher(void *arg)
 		if (sl->job != NULL)
 			pool_job_end(sl->job);
 		pthread_mutex_lock(&Q.mu);
+		sl->t_freed = util_now();
+		if (sl->t_cb == 0)
+			sl->t_cb = sl->t_hand;
+		Q.ph[1] += sl->t_hand - sl->t_take - sl->fill - sl->submit;
+		Q.ph[2] += sl->fill;
+		Q.ph[3] += sl->submit;
+		Q.ph[4] += sl->t_cb - sl->t_hand;
+		Q.ph[5] += t_seen - sl->t_cb;
+		Q.ph[6] += sl->t_freed - t_seen;
+		Q.cycles++;
 		Q.queued_dev[d] -= sl->taken;
 		sl->next = Q.freel[d];
 		Q.freel[d] = sl;
@@ -263,6 +280,7 @@ devq_take(uint64_t bytes, int wait)
 {
 	struct dslot *sl;
 	int d, live;
+	const double t0 = util_now();
 
 	pthread_mutex_lock(&Q.mu);
 	while ((d = pick(bytes, &live)) >= 0 && Q.nfree[d] == 0 && wait) {
@@ -282,6 +300,10 @@ devq_take(uint64_t bytes, int wait)
 	Q.nfree[d]--;
 	sl->next = NULL;
 	sl->handed = 0;
+	sl->t_take = util_now();
+	if (sl->t_freed > 0)
+		Q.ph[0] += sl->t_take - sl->t_freed;
+	sl->t_cb = 0;
 	Q.queued_dev[d] += bytes;
 	sl->taken = bytes;
 	if (Q.tail[d] != NULL)
@@ -289,6 +311,7 @@ devq_take(uint64_t bytes, int wait)
 	else
 		Q.head[d] = sl;
 	Q.tail[d] = sl;
+	Q.slot_wait += sl->t_take - t0;
 	pthread_mutex_unlock(&Q.mu);
 	return sl;
 }
@@ -310,6 +333,7 @@ scan_done(cl_event ev, cl_int status, void *arg)
 	(void)status;		/* scan_wait reports a failure */
 	pthread_mutex_lock(&Q.mu);
 	sl->complete = 1;
+	sl->t_cb = util_now();
 	pthread_cond_signal(&sl->cv);
 	pthread_mutex_unlock(&Q.mu);
 }
@@ -376,6 +400,20 @@ devq_end(void)
 		pthread_cond_wait(&Q.cv, &Q.mu);
 	}
 	pthread_mutex_unlock(&Q.mu);
+	/* Where a slot's time goes, a range on average (AGREP_GPU_STATS):
+	 * free, taken by a worker (before its reading starts), read into,
+	 * its scan started, in flight until the runtime's callback, until
+	 * the finisher wakes, finished (formatting and the job's end). */
+	if (getenv("AGREP_GPU_STATS") != NULL && Q.cycles > 0) {
+		const double f = 1e3 / (double)Q.cycles;
+		fprintf(stderr, "%s: devq: %d slots a device, workers waited "
+		    "%.3f s for one; a slot's cycle, ms: free %.2f, taken "
+		    "%.2f, reading %.2f, starting the scan %.2f, to its "
+		    "callback %.2f, to its finisher %.2f, finishing %.2f\n",
+		    progname, Q.per, Q.slot_wait, Q.ph[0] * f, Q.ph[1] * f,
+		    Q.ph[2] * f, Q.ph[3] * f, Q.ph[4] * f, Q.ph[5] * f,
+		    Q.ph[6] * f);
+	}
 	for (int d = 0; d < Q.ndev; d++)
 		for (struct dslot *sl = Q.freel[d]; sl != NULL; sl = sl->next)
 			if (sl->cloned) {

@@ -1,6 +1,7 @@
 /* ocl.c: find OpenCL devices, pick one, build the kernel program. */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,7 +292,9 @@ cache_save(cl_program prog, const char *path)
 	bin = xmalloc(len);
 	if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof(bin), &bin,
 	    NULL) == CL_SUCCESS) {
-		snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
+		/* (devices open side by side: one temporary a thread) */
+		snprintf(tmp, sizeof(tmp), "%s.%ld.%lx", path, (long)getpid(),
+		    (unsigned long)pthread_self());
 		struct cache_head h = { "agrepgp", len, fnv_bytes(bin, len) };
 		memcpy(h.magic, "agrepgpu", 8);
 		if ((f = fopen(tmp, "wb")) != NULL) {

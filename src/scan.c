@@ -669,6 +669,14 @@ load_source(void)
 	return src;
 }
 
+/* The scanning kernel a scanner runs. */
+static const char *
+kernel_name(const struct scanner *s)
+{
+	return s->re ? "re_scan" : s->pp ? "myers_pp" : s->blocks ?
+	    "myers_scan_blocks" : "myers_scan";
+}
+
 /*
  * Opens an OpenCL scanner on a device: context, queue, program, pattern
  * tables and SCAN_SLOTS buffer pairs for chunks of up to cap bytes.  A slice
@@ -738,8 +746,7 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	if (getenv("AGREP_GPU_STATS") != NULL)
 		fprintf(stderr, "%s: stats: %s: context and program %.3f s\n",
 		    progname, dev->name, now() - t0);
-	s->kern = clCreateKernel(s->prog, s->re ? "re_scan" : s->pp ?
-	    "myers_pp" : s->blocks ? "myers_scan_blocks" : "myers_scan", &err);
+	s->kern = clCreateKernel(s->prog, kernel_name(s), &err);
 	if (s->kern == NULL) {
 		OCL_FAIL("clCreateKernel", err);
 		goto fail;
@@ -764,6 +771,33 @@ fail:
 }
 
 /*
+ * Gives clone c kernels of its own, so that its scans start without the
+ * lock: with one kernel object for every slot, the slots' submits took
+ * turns (one H100, 8.6 GB -c -k2 mercy on the GPU alone: 0.2 ms waiting
+ * for the lock a range with 8 slots, 0.8-1.0 ms with 16, 1.5-1.7 ms with
+ * 24).  Left sharing the parent's where one cannot be made.
+ */
+static void
+clone_kernels(struct scanner *c, const struct scanner *p)
+{
+	cl_kernel k, r = NULL;
+	cl_int err;
+
+	if ((k = clCreateKernel(p->prog, kernel_name(p), &err)) == NULL)
+		return;
+	/* myers_pp's byte-class table in local memory (pp_table) */
+	if ((p->pp && clSetKernelArg(k, 10, p->ncls * p->local *
+	    sizeof(cl_uint), NULL) != CL_SUCCESS) || (p->rkern != NULL &&
+	    (r = clCreateKernel(p->prog, "count_records", &err)) == NULL)) {
+		clReleaseKernel(k);
+		return;
+	}
+	c->kern = k;
+	c->rkern = r;
+	c->own_kern = 1;
+}
+
+/*
  * Makes c a worker's clone of the open device scanner p: the same context,
  * program and tables, a queue and SCAN_SLOTS slots of its own.  The first
  * clone takes over the slots p made when it was opened (they proved the
@@ -779,12 +813,15 @@ scan_clone(struct scanner *c, struct scanner *p)
 	memset(p->slot, 0, sizeof(p->slot));
 	pthread_mutex_unlock(p->lock);
 	c->parent = p;
+	c->sub_pre = c->sub_lock = c->sub_all = c->sub_write = c->sub_kern = 0;
+	c->nsub = 0;
 	/* A queue of its own: the workers' transfers and kernels overlap on
 	 * the device instead of waiting in one in-order queue.  Not on a CPU
 	 * device: POCL (3.1 and 5.0) aborts now and then when kernels of
 	 * several queues finish at once (pocl_release_dlhandle_cache:
 	 * Assertion `found->ref_count > 0'), and its kernel takes every core
 	 * anyway. */
+	clone_kernels(c, p);
 	if (p->dev.type & CL_DEVICE_TYPE_CPU)
 		return;
 	c->queue = clCreateCommandQueue(p->ctx, p->dev.device,
@@ -1047,21 +1084,24 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int flags)
 		warnx_("OpenCL: a fault injected (AGREP_GPU_FAULT)");
 		return -1;
 	}
+	/* (the statistics add up in the scanner, a clone's in its parent's
+	 * when it closes) */
 	double t0 = s->stats ? util_now() : 0;
-	pthread_mutex_lock(s->lock);
-	struct scanner *st = s->parent ? s->parent : s;
+	if (!s->own_kern)
+		pthread_mutex_lock(s->lock);
 	if (s->stats) {
 		double t1 = util_now();
-		st->sub_lock += t1 - t0;
-		st->sub_pre += t0 - te;
-		st->nsub++;
+		s->sub_lock += t1 - t0;
+		s->sub_pre += t0 - te;
+		s->nsub++;
 		t0 = t1;
 	}
 	err = submit_locked(s, sl, host, text, bm, pad_blocks, slice_blocks,
 	    nslices, npat, k, eol, len, tail, bbytes, items);
 	if (s->stats)
-		st->sub_all += util_now() - t0;
-	pthread_mutex_unlock(s->lock);
+		s->sub_all += util_now() - t0;
+	if (!s->own_kern)
+		pthread_mutex_unlock(s->lock);
 	return err == CL_SUCCESS ? 0 : -1;
 }
 
@@ -1278,7 +1318,7 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 		wait[nwait++] = fill;
 	if (s->stats) {
 		t1 = util_now();
-		st->sub_write += t1 - t0;
+		s->sub_write += t1 - t0;
 		t0 = t1;
 	}
 	err = clEnqueueNDRangeKernel(s->queue, s->kern, 1, NULL, &items,
@@ -1312,7 +1352,7 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 	/* (with several expressions, the stats time the last launch) */
 	if (s->stats) {
 		t1 = util_now();
-		st->sub_kern += t1 - t0;
+		s->sub_kern += t1 - t0;
 		t0 = t1;
 		clRetainEvent(kdone);
 		sl->kev = kdone;
@@ -1411,6 +1451,22 @@ scan_close(struct scanner *s)
 		if (s->slot[i].buf != NULL || s->slot[i].hbuf != NULL)
 			slot_free(s, &s->slot[i]);
 	if (s->parent != NULL) {
+		struct scanner *p = s->parent;
+		if (s->stats) {
+			pthread_mutex_lock(p->lock);
+			p->sub_pre += s->sub_pre;
+			p->sub_lock += s->sub_lock;
+			p->sub_all += s->sub_all;
+			p->sub_write += s->sub_write;
+			p->sub_kern += s->sub_kern;
+			p->nsub += s->nsub;
+			pthread_mutex_unlock(p->lock);
+		}
+		if (s->own_kern) {
+			clReleaseKernel(s->kern);
+			if (s->rkern != NULL)
+				clReleaseKernel(s->rkern);
+		}
 		if (s->queue != NULL && s->queue != s->parent->queue)
 			clReleaseCommandQueue(s->queue);
 		memset(s, 0, sizeof(*s));	/* the rest is the parent's */

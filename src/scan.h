@@ -78,9 +78,11 @@ struct scanner {
 	struct scan_slot slot[SCAN_SLOTS];
 	/* Workers' clones share the device's context, queue, program and
 	 * tables (parent's), with slots of their own; lock guards the kernel
-	 * arguments and the statistics. */
+	 * arguments (but a clone's own kernels: own_kern) and the parent's
+	 * statistics. */
 	struct scanner	*parent;
 	pthread_mutex_t	*lock;
+	int		 own_kern;
 	/* AGREP_GPU_STATS: profile kernels, report on close */
 	int		 stats;
 	double		 kernel_s;	/* summed kernel time */

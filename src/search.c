@@ -60,6 +60,42 @@ devices_opened(int nd, int more)
 	pthread_mutex_unlock(&S.mu);
 }
 
+/* The chunk size a device's slots are made for. */
+static size_t
+device_cap(const struct ocl_dev *d, size_t hostcap)
+{
+	size_t cap = opt->chunk ? opt->chunk : d->type & CL_DEVICE_TYPE_GPU &&
+	    !pool_threaded() ? CHUNK_GPU : CHUNK_CPU;
+
+	return cap < hostcap ? hostcap : cap;
+}
+
+/* A device opening in a thread of its own, beside the first (its messages
+ * kept in msg, to go out in the devices' order). */
+struct opening {
+	pthread_t	 tid;
+	const struct ocl_dev *d;
+	size_t		 cap;
+	struct scanner	 s;
+	int		 failed;
+	double		 secs;
+	struct pool_text msg;
+};
+
+static void *
+opening_main(void *arg)
+{
+	struct opening *o = arg;
+	const double t0 = util_now();
+
+	pool_capture(&o->msg);
+	o->failed = scan_open_device(&o->s, pats, opt->eol, o->cap, o->d,
+	    opt->slice) == -1;
+	pool_capture(NULL);
+	o->secs = util_now() - t0;
+	return NULL;
+}
+
 /* Opens the OpenCL scanners once (one per device in use); returns the
  * number open, 0 when there is none.  Without any usable device (none
  * installed, or the one asked for is missing) that is an error: exit status
@@ -118,22 +154,44 @@ open_devices(void)
 	int slots = pool_workers() / 2, least = scan_pp_likely(pats) ?
 	    2 * DEV_SLOTS : DEV_SLOTS;
 	devq_init(S.dev, n, slots > least ? slots : least, 2 * S.range);
+	/* Where every device is to open whatever the first one's progress (a
+	 * device named: the planner's mode is not automatic), the ones after
+	 * the first open beside it, a thread each; otherwise each opens while
+	 * the ones before it search, if the planner says it pays. */
+	struct opening *op = NULL;
+	const int together = n > 1 && plan_mode() != PLAN_AUTO;
+	if (together) {
+		op = xcalloc((size_t)n, sizeof(*op));
+		for (int i = 1; i < n; i++) {
+			op[i].d = &d[i];
+			op[i].cap = device_cap(&d[0], hostcap);
+			if (pthread_create(&op[i].tid, NULL, opening_main,
+			    &op[i]) != 0)
+				fatalx("cannot create a thread");
+		}
+	}
 	double last_open = 0;
 	for (int i = 0; i < n; i++) {
-		/* (each one opens while the ones before search) */
-		if (nd > 0 && !plan_more_devices(last_open))
+		if (!together && nd > 0 && !plan_more_devices(last_open))
 			break;
 		const double t_open = util_now();
-		size_t cap = opt->chunk ? opt->chunk :
-		    d[i].type & CL_DEVICE_TYPE_GPU && !pool_threaded() ?
-		    CHUNK_GPU : CHUNK_CPU;
-		if (cap < hostcap)
-			cap = hostcap;
+		size_t cap = device_cap(&d[i], hostcap);
 		if (nd > 0 && cap != S.dev[0].cap)
 			cap = S.dev[0].cap;	/* one chunk size for all */
-		int failed = scan_open_device(&S.dev[nd], pats, opt->eol, cap,
-		    &d[i], opt->slice) == -1;
-		last_open = util_now() - t_open;
+		int failed;
+		if (together && i > 0) {
+			pthread_join(op[i].tid, NULL);
+			if (op[i].msg.len > 0)
+				pool_msg(op[i].msg.buf, op[i].msg.len);
+			free(op[i].msg.buf);
+			if (!(failed = op[i].failed))
+				S.dev[nd] = op[i].s;
+			last_open = op[i].secs;
+		} else {
+			failed = scan_open_device(&S.dev[nd], pats, opt->eol,
+			    cap, &d[i], opt->slice) == -1;
+			last_open = util_now() - t_open;
+		}
 		if (failed)
 			warnx_("warning: %s unusable%s", d[i].name, nd == 0 &&
 			    i == n - 1 ? "; using the host matcher" : "");
@@ -146,7 +204,9 @@ open_devices(void)
 			 * compiling: a run that built the program (1,000
 			 * primers' kernel: 0.89 s to open an H200 against
 			 * 0.28 s) made the next give the host slow ranges. */
-			built += S.dev[nd].built;
+			/* (side by side, the longest compile counts) */
+			built = !together ? built + S.dev[nd].built :
+			    S.dev[nd].built > built ? S.dev[nd].built : built;
 			last_open -= S.dev[nd].built;	/* (as a cached
 							 * program would) */
 			plan_dev_open(nd, name, !(d[i].type &
@@ -158,6 +218,7 @@ open_devices(void)
 			devices_opened(++nd, i < n - 1);
 		}
 	}
+	free(op);
 	return nd;
 }
 
