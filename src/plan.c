@@ -421,6 +421,39 @@ plan_start_devices(uint64_t size, int known)
 }
 
 /*
+ * Before the first device opens: should the others open beside it rather
+ * than one at a time (plan_more_devices)?  Always where devices were asked
+ * for.  In automatic mode, for an input of known size, where plan_more_devices
+ * would say yes at once, counting the first device at its expected rate:
+ * what is left for the host and it takes longer than opening another
+ * (OPEN_BUSY start-ups) and closing it.  Two H100s, 1,000 primers -k4 over
+ * 1 GiB (0.6 GB/s a GPU): side by side 1.44-1.47 s, the second opened after
+ * the first 1.54 s; 200 Bible words -k2 (4 GB/s): the first alone 1.07-1.10
+ * s, both side by side 1.29 s (bench/RESULTS-h200x2.md run 11).
+ */
+int
+plan_open_together(void)
+{
+	int go;
+
+	if (P.mode != PLAN_AUTO)
+		return 1;
+	pthread_mutex_lock(&P.mu);
+	double rate = host_rate() * P.workers + model_rate(&P.expect);
+	double left = P.size > P.host_bytes && rate > 0 ?
+	    (double)(P.size - P.host_bytes) / rate : 0;
+	go = P.size > 0 && P.expect.gpu &&
+	    left > OPEN_BUSY * P.expect.start + DEV_CLOSE;
+	if (P.stats)
+		fprintf(stderr, "agrep-gpu: plan: %.3f s of search left at "
+		    "%.2f GB/s with the first device; the others open beside "
+		    "it (%.3f s): %s\n", left, rate / 1e9, P.expect.start,
+		    go ? "yes" : "no");
+	pthread_mutex_unlock(&P.mu);
+	return go;
+}
+
+/*
  * Should one more device open, now that some are open and searching?  In
  * automatic mode, for an input of known size: only where what is left
  * would take the host and the open devices longer than opening another

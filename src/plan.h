@@ -39,6 +39,7 @@ int	plan_probed(void);
 void	plan_probe(size_t len, double secs);
 int	plan_start_devices(uint64_t size, int known);
 int	plan_more_devices(double open_secs);
+int	plan_open_together(void);
 enum plan_where plan_place(uint64_t range, int dev_state, uint64_t queued,
 	    int slot_free);
 void	plan_host_done(uint64_t bytes, double secs);

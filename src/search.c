@@ -155,11 +155,12 @@ open_devices(void)
 	    2 * DEV_SLOTS : DEV_SLOTS;
 	devq_init(S.dev, n, slots > least ? slots : least, 2 * S.range);
 	/* Where every device is to open whatever the first one's progress (a
-	 * device named: the planner's mode is not automatic), the ones after
-	 * the first open beside it, a thread each; otherwise each opens while
-	 * the ones before it search, if the planner says it pays. */
+	 * device named), or the planner says opening them all pays now, the
+	 * ones after the first open beside it, a thread each; otherwise each
+	 * opens while the ones before it search, if the planner says it
+	 * pays then. */
 	struct opening *op = NULL;
-	const int together = n > 1 && plan_mode() != PLAN_AUTO;
+	const int together = n > 1 && plan_open_together();
 	if (together) {
 		op = xcalloc((size_t)n, sizeof(*op));
 		for (int i = 1; i < n; i++) {
