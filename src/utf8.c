@@ -530,6 +530,28 @@ transcode(const struct u8map *m, const unsigned char *raw, size_t len,
 	while (i < len) {
 		if ((s & 63) == 0)
 			ck[s >> 6] = (uint32_t)i;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* The ASCII bytes up to the next character that is not (16
+		 * at most, and not past a checkpoint), in one step: the
+		 * stores run past them, but s <= i, so not past len. */
+		if (raw[i] < 0x80 && i + 16 <= len) {
+			uint64_t w1, h0, h1;
+			size_t run, room = 64 - (s & 63);
+			memcpy(&w, raw + i, 8);
+			memcpy(&w1, raw + i + 8, 8);
+			h0 = w & 0x8080808080808080ull;
+			h1 = w1 & 0x8080808080808080ull;
+			run = h0 ? (size_t)__builtin_ctzll(h0) >> 3 :
+			    h1 ? 8 + ((size_t)__builtin_ctzll(h1) >> 3) : 16;
+			if (run > room)
+				run = room;
+			memcpy(sym + s, &w, 8);
+			memcpy(sym + s + 8, &w1, 8);
+			s += run;	/* (>= 1: raw[i] is ASCII) */
+			i += run;
+			continue;
+		}
+#else
 		if ((s & 63) <= 56 && i + 8 <= len &&
 		    (memcpy(&w, raw + i, 8), (w & 0x8080808080808080ull) == 0)) {
 			memcpy(sym + s, &w, 8);
@@ -537,6 +559,7 @@ transcode(const struct u8map *m, const unsigned char *raw, size_t len,
 			i += 8;
 			continue;
 		}
+#endif
 		unsigned char b = raw[i];
 		if (b < 0x80) {
 			sym[s++] = b;
@@ -590,6 +613,13 @@ u8_hits_to_bytes(const unsigned char *raw, size_t len, const uint32_t *ck,
 		size_t pos = ck[w];
 		if (nsym - w * 64 < 64)
 			bits &= ((uint64_t)1 << (nsym - w * 64)) - 1;
+		else if (bits != 0 && ck[w + 1] - pos == 64) {
+			/* 64 symbols of one byte each: the bits as they are */
+			bbm[pos / 64] |= bits << (pos % 64);
+			if (pos % 64 != 0)
+				bbm[pos / 64 + 1] |= bits >> (64 - pos % 64);
+			continue;
+		}
 		for (size_t i = 0; bits != 0; i++, bits >>= 1) {
 			size_t l = raw[pos] < 0x80 ? 1 :
 			    u8_char(raw + pos, len - pos, &cp);

@@ -157,6 +157,30 @@ setup() {
     end_checks
 }
 
+# The symbols' hits go back to bytes a block of 64 symbols at a time, and
+# ASCII runs are copied up to 16 bytes at a time (utf8.c): long ASCII runs
+# with 2-, 3- and 4-byte characters at every offset, where an ASCII pattern
+# at k=0 must match at the same bytes as in byte mode (and as grep).
+@test "utf8: hits map back to the bytes across ASCII runs and 64-symbol blocks" {
+    local i c
+    c=(é 中 😀 ü)
+    # a line each: a character or not, i x's, one "ab", one more character
+    for ((i = 0; i < 600; i++)); do
+        printf '%s%*sab%sxx\n' "$([ $((i % 3)) = 0 ] || echo "${c[i % 4]}")" \
+            $((i % 200)) '' "${c[(i / 4) % 4]}" | tr ' ' x
+    done > "$W/runs"
+    export LC_ALL=C.UTF-8
+    # (at k=1 the search runs over symbols: zab matches each line's ab only)
+    grep -n ab "$W/runs" > "$W/want"
+    [ "$(wc -l < "$W/want")" = 600 ]
+    for env in "AGREP_GPU_DEVICE=host" "AGREP_GPU_CHUNK=4096" \
+        "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=65536"; do
+        run env $env agrep-gpu --utf8 -n -k1 zab "$W/runs"
+        assert_success
+        assert_output "$(cat "$W/want")"
+    done
+}
+
 # Real text: Russian and German (Debian's fortunes-ru and fortunes-de, UTF-8)
 # against tre-agrep, which counts characters in a UTF-8 locale.
 @test "utf8: Russian and German text against tre-agrep in C.UTF-8" {
