@@ -1137,10 +1137,13 @@ closed_tables(struct re_nfa *a)
 static struct re_nfa *
 build_nfa(struct parser *p, int root, int bol, int eol)
 {
+	static unsigned long ids;
 	struct re_nfa *a = xcalloc(1, sizeof(*a));
 	struct gl g;
 	struct glset top;
 	size_t nw;
+
+	a->id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
 
 	a->nstate = positions(p, root) + 1;
 	a->nw = nw = (a->nstate + 63) / 64;
@@ -1866,6 +1869,216 @@ find_piece(const unsigned char *t, size_t n, const unsigned char *p,
 	return NULL;
 }
 
+/* Occurrences of piece p in t[0, n) (fold as find_piece's). */
+static size_t
+piece_count(const unsigned char *t, size_t n, const unsigned char *p,
+    size_t plen, unsigned char fold)
+{
+	size_t c = 0;
+
+	for (const unsigned char *f = t; (f = find_piece(f, n - (size_t)(f -
+	    t), p, plen, fold)) != NULL; f++)
+		c++;
+	return c;
+}
+
+#define RP_SAMPLE	((size_t)16 << 10) /* bytes of text counted in */
+#define RP_MAXLEN	8	/* longer pieces: counted by their start */
+#define RP_MAXSTR	64	/* strings longer: not cut */
+
+/*
+ * The rarest k + 1 pieces (fewest occurrences in the sample t[0, n)) that
+ * the groups of one string can be cut into: each string whole or cut into
+ * consecutive pieces of 2 units or more, the counts summed.  Only where
+ * the result is rarer than pieces' (its count too in *old): "mercy.*ever"
+ * at k = 2 looks for "mer", "cy" and "ever" rather than "me", "rc" and
+ * "ev".  Returns the number of pieces (0: none better), their starts in
+ * a->seg in at[] and lengths in len[].
+ */
+static size_t
+rare_pieces(const struct re_nfa *a, long k, unsigned char eol,
+    const unsigned char *t, size_t n, size_t old, size_t *at, size_t *len)
+{
+	const size_t want = (size_t)k + 1;
+	const unsigned char fold = a->icase ? 0x20 : 0;
+	size_t tot[RE_MAXPIECES + 1][RE_MAXPIECES + 1]; /* strings, pieces */
+	size_t take[RE_MAXPIECES][RE_MAXPIECES + 1];
+	size_t soff[RE_MAXPIECES], slen[RE_MAXPIECES], ns = 0;
+	const size_t INF = SIZE_MAX / 4;
+
+	if (want > RE_MAXPIECES)
+		return 0;
+	for (size_t g = 0, o = 0, off = 0; g < a->ngrp; g++) {
+		for (size_t s = o; s < o + a->segalt[g]; s++) {
+			if (a->segalt[g] == 1 && a->seglen[s] >= 2 &&
+			    a->seglen[s] <= RP_MAXSTR && ns < RE_MAXPIECES &&
+			    memchr(a->seg + off, eol, a->seglen[s]) == NULL) {
+				soff[ns] = off;
+				slen[ns++] = a->seglen[s];
+			}
+			off += a->seglen[s];
+		}
+		o += a->segalt[g];
+	}
+	if (ns == 0)
+		return 0;
+	/* dp[s][p][i]: the least count of string s's first i units cut in p
+	 * pieces, from[s][p][i] the last one's start; cnt[i][j]: the count
+	 * of units i to j of the string at hand */
+	size_t (*dp)[RE_MAXPIECES + 1][RP_MAXSTR + 1] = xcalloc(ns,
+	    sizeof(*dp));
+	unsigned char (*from)[RE_MAXPIECES + 1][RP_MAXSTR + 1] = xcalloc(ns,
+	    sizeof(*from));
+	size_t (*cnt)[RP_MAXSTR + 1] = xcalloc(RP_MAXSTR + 1, sizeof(*cnt));
+	for (size_t s = 0; s < ns; s++) {
+		const unsigned char *u = a->seg + soff[s];
+		const size_t L = slen[s];
+		for (size_t i = 0; i < L; i++)
+			for (size_t j = i + 2; j <= L; j++)
+				cnt[i][j] = j - i > RP_MAXLEN ?
+				    cnt[i][i + RP_MAXLEN] :
+				    piece_count(t, n, u + i, j - i, fold);
+		for (size_t p = 0; p <= RE_MAXPIECES; p++)
+			for (size_t i = 0; i <= L; i++)
+				dp[s][p][i] = p == 0 && i == 0 ? 0 : INF;
+		for (size_t p = 1; p <= RE_MAXPIECES && 2 * p <= L; p++)
+			for (size_t i = 2 * p; i <= L; i++)
+				for (size_t j = 2 * (p - 1); j + 2 <= i; j++) {
+					if (dp[s][p - 1][j] == INF)
+						continue;
+					size_t c = dp[s][p - 1][j] + cnt[j][i];
+					if (c < dp[s][p][i]) {
+						dp[s][p][i] = c;
+						from[s][p][i] = (unsigned char)j;
+					}
+				}
+	}
+	/* the strings' pieces together: exactly want of them, least in all
+	 * (a string's pieces cover it whole: longer pieces are rarer) */
+	for (size_t s = 0; s <= ns; s++)
+		for (size_t p = 0; p <= want; p++)
+			tot[s][p] = s == 0 && p == 0 ? 0 : INF;
+	for (size_t s = 0; s < ns; s++)
+		for (size_t p = 0; p <= want; p++) {
+			if (tot[s][p] == INF)
+				continue;
+			for (size_t q = 0; p + q <= want; q++) {
+				size_t c = q == 0 ? 0 : dp[s][q][slen[s]];
+				if (c == INF)
+					continue;
+				if (tot[s][p] + c < tot[s + 1][p + q]) {
+					tot[s + 1][p + q] = tot[s][p] + c;
+					take[s][p + q] = q;
+				}
+			}
+		}
+	size_t np = 0;
+	if (tot[ns][want] < old) {
+		for (size_t s = ns, p = want; s-- > 0;) {
+			size_t q = take[s][p], i = slen[s];
+			for (size_t r = q; r > 0; r--) {
+				size_t j = from[s][r][i];
+				at[np] = soff[s] + j;
+				len[np++] = i - j;
+				i = j;
+			}
+			p -= q;
+		}
+	}
+	free(dp);
+	free(from);
+	free(cnt);
+	return np;
+}
+
+/* A thread's prefilter pieces of the last automata and k it scanned (the
+ * choice is made on a sample of the first text it scans with them). */
+#define RP_CACHE	4
+static __thread struct {
+	unsigned long	 id;
+	long		 k;
+	size_t		 n, at[RE_MAXPIECES], len[RE_MAXPIECES];
+} rp_cache[RP_CACHE];
+static __thread unsigned rp_next;
+
+/* Bytes of t[0, n) in records that hold one of the np pieces at[], len[]
+ * (what the prefilter would hand the automaton). */
+static size_t
+sample_scanned(const struct re_nfa *a, const unsigned char *t, size_t n,
+    unsigned char eol, const size_t *at, const size_t *len, size_t np)
+{
+	size_t pos = 0, scanned = 0;
+
+	while (pos < n) {
+		size_t m = SIZE_MAX;
+		for (size_t i = 0; i < np; i++) {
+			const unsigned char *f = find_piece(t + pos, n - pos,
+			    a->seg + at[i], len[i], a->icase ? 0x20 : 0);
+			if (f != NULL && (size_t)(f - t) < m)
+				m = (size_t)(f - t);
+		}
+		if (m == SIZE_MAX)
+			break;
+		const unsigned char *b = memrchr(t + pos, eol, m - pos);
+		const unsigned char *e = memchr(t + m, eol, n - m);
+		size_t ls = b ? (size_t)(b - t) + 1 : pos;
+		size_t end = e ? (size_t)(e - t) + 1 : n;
+		scanned += end - ls;
+		pos = end;
+	}
+	return scanned;
+}
+
+/*
+ * The prefilter's pieces for a scan of t[0, n): their number (0: none),
+ * their starts in a->seg in at[], their lengths in len[].  Where t is long
+ * enough, chosen on its first RP_SAMPLE bytes (once a thread, for each
+ * automaton and k): rare_pieces' where they would hand the automaton less
+ * than half the bytes that pieces' would there (or, where pieces has
+ * none, than half the sample: mercy.*ever at k = 3 finds "er", "ev", "cy"
+ * and "mer" in most records, and is better scanned whole), else pieces'.
+ * (The start of a text can mislead: in Genesis, "And " begins most
+ * verses.)
+ */
+static size_t
+choose_pieces(const struct re_nfa *a, long k, unsigned char eol,
+    const unsigned char *t, size_t n, size_t *at, size_t *len)
+{
+	size_t np, plen = 0, old = 0, r, at2[RE_MAXPIECES], len2[RE_MAXPIECES];
+
+	for (unsigned c = 0; c < RP_CACHE; c++)
+		if (rp_cache[c].id == a->id && rp_cache[c].k == k) {
+			memcpy(at, rp_cache[c].at, sizeof(rp_cache[c].at));
+			memcpy(len, rp_cache[c].len, sizeof(rp_cache[c].len));
+			return rp_cache[c].n;
+		}
+	np = pieces(a, k, eol, at, &plen);
+	for (size_t i = 0; i < np; i++)
+		len[i] = plen;
+	if (n < RP_SAMPLE)
+		return np;	/* too little text to choose by */
+	const size_t sn = RP_SAMPLE;
+	for (size_t i = 0; i < np; i++)
+		old += piece_count(t, sn, a->seg + at[i], plen,
+		    a->icase ? 0x20 : 0);
+	size_t best = np > 0 ? sample_scanned(a, t, sn, eol, at, len, np) :
+	    sn;
+	if ((r = rare_pieces(a, k, eol, t, sn, np > 0 ? old : SIZE_MAX / 4,
+	    at2, len2)) > 0 &&
+	    sample_scanned(a, t, sn, eol, at2, len2, r) < best / 2) {
+		np = r;
+		memcpy(at, at2, sizeof(at2));
+		memcpy(len, len2, sizeof(len2));
+	}
+	unsigned c = rp_next++ % RP_CACHE;
+	rp_cache[c].id = a->id;
+	rp_cache[c].k = k;
+	rp_cache[c].n = np;
+	memcpy(rp_cache[c].at, at, sizeof(rp_cache[c].at));
+	memcpy(rp_cache[c].len, len, sizeof(rp_cache[c].len));
+	return np;
+}
+
 /*
  * re_scan with the prefilter: only the records holding one of the pieces
  * exactly (without case with -i) go through the automaton.  When they
@@ -1875,7 +2088,7 @@ void
 re_scan(const struct re_nfa *a, long k, const unsigned char *text,
     size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
 {
-	size_t at[RE_MAXPIECES], next[RE_MAXPIECES], np, plen = 0;
+	size_t at[RE_MAXPIECES], len[RE_MAXPIECES], next[RE_MAXPIECES], np;
 	size_t pos = from, scanned = 0;
 
 	if (k >= 0 && (a->bol || a->eol) && a->nassert == 0 &&
@@ -1883,7 +2096,8 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
 		re_scan_window(a, k, text, from, to, warm, eol, bitmap);
 		return;
 	}
-	if (k < 0 || (np = pieces(a, k, eol, at, &plen)) == 0) {
+	if (k < 0 || (np = choose_pieces(a, k, eol, text + from, to - from,
+	    at, len)) == 0) {
 		re_scan_all(a, k, text, from, to, warm, eol, bitmap);
 		return;
 	}
@@ -1896,7 +2110,7 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
 				continue;	/* none left */
 			if (next[i] == SIZE_MAX - 1 || next[i] < pos) {
 				const unsigned char *f = find_piece(text +
-				    pos, to - pos, a->seg + at[i], plen,
+				    pos, to - pos, a->seg + at[i], len[i],
 				    a->icase ? 0x20 : 0);
 				next[i] = f ? (size_t)(f - text) : SIZE_MAX;
 			}

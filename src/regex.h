@@ -97,6 +97,8 @@ struct re_nfa {
 	size_t		*segalt;	/* the strings of each group (1: a
 					 * run; more: alternatives) */
 	size_t		 ngrp;
+	unsigned long	 id;		/* unique in the process (re_scan's
+					 * cache of prefilter pieces) */
 	size_t		 minlen;	/* the shortest word of the language */
 	size_t		 maxlen;	/* the longest, SIZE_MAX if none */
 };
