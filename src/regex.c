@@ -1144,7 +1144,6 @@ build_nfa(struct parser *p, int root, int bol, int eol)
 	size_t nw;
 
 	a->id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
-
 	a->nstate = positions(p, root) + 1;
 	a->nw = nw = (a->nstate + 63) / 64;
 	a->bol = bol;
@@ -1887,17 +1886,16 @@ piece_count(const unsigned char *t, size_t n, const unsigned char *p,
 #define RP_MAXSTR	64	/* strings longer: not cut */
 
 /*
- * The rarest k + 1 pieces (fewest occurrences in the sample t[0, n)) that
- * the groups of one string can be cut into: each string whole or cut into
- * consecutive pieces of 2 units or more, the counts summed.  Only where
- * the result is rarer than pieces' (its count too in *old): "mercy.*ever"
- * at k = 2 looks for "mer", "cy" and "ever" rather than "me", "rc" and
- * "ev".  Returns the number of pieces (0: none better), their starts in
- * a->seg in at[] and lengths in len[].
+ * The rarest k + 1 pieces (fewest occurrences in the sample t[0, n), the
+ * counts summed) that the groups of one string can be cut into: each
+ * string whole or cut into consecutive pieces of 2 units or more.
+ * "mercy.*ever" at k = 2: "mer", "cy" and "ever" (pieces' are "me", "rc"
+ * and "ev").  Returns the number of pieces (0: they cannot be had), their
+ * starts in a->seg in at[] and lengths in len[].
  */
 static size_t
 rare_pieces(const struct re_nfa *a, long k, unsigned char eol,
-    const unsigned char *t, size_t n, size_t old, size_t *at, size_t *len)
+    const unsigned char *t, size_t n, size_t *at, size_t *len)
 {
 	const size_t want = (size_t)k + 1;
 	const unsigned char fold = a->icase ? 0x20 : 0;
@@ -1973,7 +1971,7 @@ rare_pieces(const struct re_nfa *a, long k, unsigned char eol,
 			}
 		}
 	size_t np = 0;
-	if (tot[ns][want] < old) {
+	if (tot[ns][want] < INF) {
 		for (size_t s = ns, p = want; s-- > 0;) {
 			size_t q = take[s][p], i = slen[s];
 			for (size_t r = q; r > 0; r--) {
@@ -2001,28 +1999,52 @@ static __thread struct {
 } rp_cache[RP_CACHE];
 static __thread unsigned rp_next;
 
-/* Bytes of t[0, n) in records that hold one of the np pieces at[], len[]
- * (what the prefilter would hand the automaton). */
+/*
+ * The prefilter's next candidate: the record, at or after pos and before
+ * to, that holds the first occurrence of one of the np pieces (starts at[]
+ * in a->seg, lengths len[]); its start in *ls, its end in *end.  next[]
+ * keeps where each piece was found (SIZE_MAX - 1 before the first call,
+ * SIZE_MAX: none left).  Returns 0 when there is none.
+ */
+static int
+next_candidate(const struct re_nfa *a, const unsigned char *text, size_t pos,
+    size_t to, unsigned char eol, const size_t *at, const size_t *len,
+    size_t np, size_t *next, size_t *ls, size_t *end)
+{
+	size_t m = SIZE_MAX;
+
+	for (size_t i = 0; i < np; i++) {
+		if (next[i] == SIZE_MAX)
+			continue;	/* none left */
+		if (next[i] == SIZE_MAX - 1 || next[i] < pos) {
+			const unsigned char *f = find_piece(text + pos, to -
+			    pos, a->seg + at[i], len[i], a->icase ? 0x20 : 0);
+			next[i] = f ? (size_t)(f - text) : SIZE_MAX;
+		}
+		if (next[i] < m)
+			m = next[i];
+	}
+	if (m == SIZE_MAX)
+		return 0;
+	const unsigned char *b = memrchr(text + pos, eol, m - pos);
+	const unsigned char *e = memchr(text + m, eol, to - m);
+	*ls = b ? (size_t)(b - text) + 1 : pos;
+	*end = e ? (size_t)(e - text) + 1 : to;
+	return 1;
+}
+
+/* Bytes of t[0, n) in the records the prefilter would hand the automaton
+ * with the np pieces at[], len[]. */
 static size_t
 sample_scanned(const struct re_nfa *a, const unsigned char *t, size_t n,
     unsigned char eol, const size_t *at, const size_t *len, size_t np)
 {
-	size_t pos = 0, scanned = 0;
+	size_t next[RE_MAXPIECES], pos = 0, scanned = 0, ls, end;
 
-	while (pos < n) {
-		size_t m = SIZE_MAX;
-		for (size_t i = 0; i < np; i++) {
-			const unsigned char *f = find_piece(t + pos, n - pos,
-			    a->seg + at[i], len[i], a->icase ? 0x20 : 0);
-			if (f != NULL && (size_t)(f - t) < m)
-				m = (size_t)(f - t);
-		}
-		if (m == SIZE_MAX)
-			break;
-		const unsigned char *b = memrchr(t + pos, eol, m - pos);
-		const unsigned char *e = memchr(t + m, eol, n - m);
-		size_t ls = b ? (size_t)(b - t) + 1 : pos;
-		size_t end = e ? (size_t)(e - t) + 1 : n;
+	for (size_t i = 0; i < np; i++)
+		next[i] = SIZE_MAX - 1;
+	while (pos < n && next_candidate(a, t, pos, n, eol, at, len, np, next,
+	    &ls, &end)) {
 		scanned += end - ls;
 		pos = end;
 	}
@@ -2044,7 +2066,7 @@ static size_t
 choose_pieces(const struct re_nfa *a, long k, unsigned char eol,
     const unsigned char *t, size_t n, size_t *at, size_t *len)
 {
-	size_t np, plen = 0, old = 0, r, at2[RE_MAXPIECES], len2[RE_MAXPIECES];
+	size_t np, plen = 0, r, at2[RE_MAXPIECES], len2[RE_MAXPIECES];
 
 	for (unsigned c = 0; c < RP_CACHE; c++)
 		if (rp_cache[c].id == a->id && rp_cache[c].k == k) {
@@ -2058,13 +2080,9 @@ choose_pieces(const struct re_nfa *a, long k, unsigned char eol,
 	if (n < RP_SAMPLE)
 		return np;	/* too little text to choose by */
 	const size_t sn = RP_SAMPLE;
-	for (size_t i = 0; i < np; i++)
-		old += piece_count(t, sn, a->seg + at[i], plen,
-		    a->icase ? 0x20 : 0);
 	size_t best = np > 0 ? sample_scanned(a, t, sn, eol, at, len, np) :
 	    sn;
-	if ((r = rare_pieces(a, k, eol, t, sn, np > 0 ? old : SIZE_MAX / 4,
-	    at2, len2)) > 0 &&
+	if ((r = rare_pieces(a, k, eol, t, sn, at2, len2)) > 0 &&
 	    sample_scanned(a, t, sn, eol, at2, len2, r) < best / 2) {
 		np = r;
 		memcpy(at, at2, sizeof(at2));
@@ -2089,7 +2107,7 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
     size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
 {
 	size_t at[RE_MAXPIECES], len[RE_MAXPIECES], next[RE_MAXPIECES], np;
-	size_t pos = from, scanned = 0;
+	size_t pos = from, scanned = 0, ls, end;
 
 	if (k >= 0 && (a->bol || a->eol) && a->nassert == 0 &&
 	    a->maxlen < SIZE_MAX / 2 && a->maxlen + (size_t)k < 4096) {
@@ -2103,26 +2121,8 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
 	}
 	for (size_t i = 0; i < np; i++)
 		next[i] = SIZE_MAX - 1;		/* not looked for yet */
-	while (pos < to) {
-		size_t m = SIZE_MAX;
-		for (size_t i = 0; i < np; i++) {
-			if (next[i] == SIZE_MAX)
-				continue;	/* none left */
-			if (next[i] == SIZE_MAX - 1 || next[i] < pos) {
-				const unsigned char *f = find_piece(text +
-				    pos, to - pos, a->seg + at[i], len[i],
-				    a->icase ? 0x20 : 0);
-				next[i] = f ? (size_t)(f - text) : SIZE_MAX;
-			}
-			if (next[i] < m)
-				m = next[i];
-		}
-		if (m == SIZE_MAX)
-			break;
-		const unsigned char *b = memrchr(text + pos, eol, m - pos);
-		size_t ls = b ? (size_t)(b - text) + 1 : pos;
-		const unsigned char *e = memchr(text + m, eol, to - m);
-		size_t end = e ? (size_t)(e - text) + 1 : to;
+	while (pos < to && next_candidate(a, text, pos, to, eol, at, len, np,
+	    next, &ls, &end)) {
 		re_scan_all(a, k, text, ls, end, warm, eol, bitmap);
 		scanned += end - ls;
 		pos = end;

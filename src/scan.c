@@ -815,13 +815,13 @@ scan_clone(struct scanner *c, struct scanner *p)
 	c->parent = p;
 	c->sub_pre = c->sub_lock = c->sub_all = c->sub_write = c->sub_kern = 0;
 	c->nsub = 0;
+	clone_kernels(c, p);
 	/* A queue of its own: the workers' transfers and kernels overlap on
 	 * the device instead of waiting in one in-order queue.  Not on a CPU
 	 * device: POCL (3.1 and 5.0) aborts now and then when kernels of
 	 * several queues finish at once (pocl_release_dlhandle_cache:
 	 * Assertion `found->ref_count > 0'), and its kernel takes every core
 	 * anyway. */
-	clone_kernels(c, p);
 	if (p->dev.type & CL_DEVICE_TYPE_CPU)
 		return;
 	c->queue = clCreateCommandQueue(p->ctx, p->dev.device,

@@ -162,10 +162,12 @@ open_devices(void)
 	struct opening *op = NULL;
 	const int together = n > 1 && plan_open_together();
 	if (together) {
+		const size_t cap = device_cap(&d[0], hostcap); /* (one for
+							  * all) */
 		op = xcalloc((size_t)n, sizeof(*op));
 		for (int i = 1; i < n; i++) {
 			op[i].d = &d[i];
-			op[i].cap = device_cap(&d[0], hostcap);
+			op[i].cap = cap;
 			if (pthread_create(&op[i].tid, NULL, opening_main,
 			    &op[i]) != 0)
 				fatalx("cannot create a thread");
