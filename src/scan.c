@@ -1283,7 +1283,6 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
     cl_uint slice_blocks, cl_uint nslices, cl_uint npat, cl_uint k,
     cl_uint eol, size_t len, size_t tail, size_t bbytes, size_t items)
 {
-	struct scanner *st = s->parent ? s->parent : s;
 	cl_event up = NULL, kdone = NULL, fill = NULL, wait[2];
 	cl_uint nwait = 0;
 	cl_int err;
@@ -1355,8 +1354,8 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 		s->sub_kern += t1 - t0;
 		t0 = t1;
 		clRetainEvent(kdone);
-		sl->kev = kdone;
-		st->scanned += len;
+		sl->kev = kdone;	/* (its bytes are counted when it is
+					 * waited on, under the lock) */
 	}
 	if (sl->rc_done)
 		return rc_submit(s, sl, text, bm, len, kdone);
@@ -1398,6 +1397,7 @@ scan_wait(struct scanner *s, int slot)
 		 * no start: 2^64 ns or the clock's epoch would be added) */
 		if (t0 > 0 && t1 > t0)
 			st->kernel_s += (double)(t1 - t0) * 1e-9;
+		st->scanned += sl->len;
 		st->t_last = now();
 		if (trace_file() != NULL)
 			fprintf(trace_f, "%s %p\t%zu\t%llu\t%llu\t%llu\t"
