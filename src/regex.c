@@ -1197,6 +1197,64 @@ build_nfa(struct parser *p, int root, int bol, int eol)
 	return a;
 }
 
+#define RE_MAXBRANCH	8	/* anchored branches scanned each alone */
+
+/* Can re_scan look at a's windows only (re_scan_window)? */
+static int
+windowed(const struct re_nfa *a, long k)
+{
+	return k >= 0 && (a->bol || a->eol) && a->nassert == 0 &&
+	    a->maxlen < SIZE_MAX / 2 && a->maxlen + (size_t)k < 4096;
+}
+
+/*
+ * Where the expression is an alternation whose every branch is anchored
+ * and of bounded length, (^And|LORD\.$), gives a each branch as an
+ * automaton of its own, its anchor its bol or eol: a match of one lies in
+ * the first or the last maxlen + k units of a record, so re_scan scans
+ * those windows with each, where a's own assertions would have it scan
+ * every unit.  (A record is selected when it holds a match of one of the
+ * branches.)  Called after a is built: the branches lose their anchors.
+ */
+static void
+anchored_branches(struct parser *p, int root, struct re_nfa *a)
+{
+	int br[RE_MAXBRANCH], todo[RE_MAXBRANCH + 1];
+	size_t n = 0, nt = 0;
+
+	if (p->nd[root].op != N_ALT)
+		return;
+	todo[nt++] = root;
+	while (nt > 0) {
+		int x = todo[--nt];
+		if (p->nd[x].op == N_ALT) {
+			if (nt + 2 > RE_MAXBRANCH + 1)
+				return;
+			todo[nt++] = p->nd[x].b;
+			todo[nt++] = p->nd[x].a;
+		} else if (n == RE_MAXBRANCH)
+			return;
+		else
+			br[n++] = x;
+	}
+	a->branch = xcalloc(n, sizeof(*a->branch));
+	for (size_t i = 0; i < n; i++) {
+		int bol, eol;
+		strip_anchors(p, br[i], &bol, &eol);
+		struct re_nfa *b = build_nfa(p, br[i], bol, eol);
+		a->branch[a->nbranch++] = b;
+		b->icase = a->icase;
+		if (!windowed(b, 0)) {
+			for (size_t j = 0; j < a->nbranch; j++)
+				re_nfa_free(a->branch[j]);
+			free(a->branch);
+			a->branch = NULL;
+			a->nbranch = 0;
+			return;
+		}
+	}
+}
+
 /*
  * Parses s[0, len) as o says and tells what it is (see the top of the
  * file).  Returns 0, or -1 with grep's message (or ours) in err.
@@ -1268,6 +1326,8 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 	r->nfa = build_nfa(&p, root, bol, eol);
 	r->nfa->icase = o->icase;
 	literal_runs(&p, root, r->nfa);
+	if (!bol && !eol)
+		anchored_branches(&p, root, r->nfa);
 	free(p.nd);
 	return 0;
 }
@@ -1287,6 +1347,9 @@ re_nfa_free(struct re_nfa *a)
 	free(a->P);
 	free(a->A);
 	free(a->TC);
+	for (size_t i = 0; i < a->nbranch; i++)
+		re_nfa_free(a->branch[i]);
+	free(a->branch);
 	free(a);
 }
 
@@ -1380,8 +1443,14 @@ follow1(const uint64_t *T, uint64_t D, const int G)
 }
 
 /* One unit text[i] of re_scan1_g's scan, on rows R (R0: a record's start;
- * *ls the start of the current record, to the end of the range).  G and K
- * are constants, as re_scan1_g says. */
+ * *ls the start of the current record, to the end of the range).  With
+ * RE_TCACHE groups or more, R[K + 1 + j] holds T[R[j]]: the T of a new row
+ * j is looked up once, for the deletions of row j + 1 now and for row j's
+ * step at the next unit (2-core EPYC, 34 MB, -k2: the 53-position "And
+ * (he|she|they) ..." 0.65 -> 0.45 s); with fewer, looking it up again
+ * was faster (j[aeiou]*b -k1 0.13 against 0.16 s).  G and K are
+ * constants, as re_scan1_g says. */
+#define RE_TCACHE	3
 static inline __attribute__((always_inline)) void
 step1(const struct re_nfa *a, const unsigned char *text, size_t i, size_t to,
     size_t warm, unsigned char eol, uint64_t *bitmap, const int G,
@@ -1390,44 +1459,65 @@ step1(const struct re_nfa *a, const unsigned char *text, size_t i, size_t to,
 	const uint64_t init = a->bol ? 0 : 1, fin = a->final[0];
 	const uint64_t *T = a->T;
 	const unsigned char c = text[i];
+	uint64_t *TR = R + K + 1;
 
 	if (c == eol) {
 		size_t at = i > *ls ? i - 1 : i;
 		if (a->eol && at >= warm && (R[K] & fin))
 			hit(bitmap, at - warm);
 		*ls = i + 1;
-		for (long j = 0; j <= K; j++)
+		for (long j = 0; j <= 2 * K + 1; j++)
 			R[j] = R0[j];
 		if (!a->eol && *ls < to && *ls >= warm && (R[K] & fin))
 			hit(bitmap, *ls - warm);
 		return;
 	}
 	const uint64_t Bc = a->B[c];
-	uint64_t tprev = follow1(T, R[0], G);
-	uint64_t prev = R[0], nprev = (tprev & Bc) | init;
-	R[0] = nprev;
-	for (long j = 1; j <= K; j++) {
-		uint64_t r = R[j], t = follow1(T, r, G);
-		uint64_t n = (t & Bc) | prev | tprev | nprev |
-		    follow1(T, nprev, G) | init;
-		prev = r;
-		tprev = t;
-		R[j] = nprev = n;
+	if (G < RE_TCACHE) {	/* T[R[j]] looked up again */
+		uint64_t tprev = follow1(T, R[0], G);
+		uint64_t prev = R[0], nprev = (tprev & Bc) | init;
+		R[0] = nprev;
+		for (long j = 1; j <= K; j++) {
+			uint64_t r = R[j], t = follow1(T, r, G);
+			uint64_t n = (t & Bc) | prev | tprev | nprev |
+			    follow1(T, nprev, G) | init;
+			prev = r;
+			tprev = t;
+			R[j] = nprev = n;
+		}
+	} else {
+		uint64_t tprev = TR[0], prev = R[0];
+		uint64_t nprev = (tprev & Bc) | init;
+		uint64_t tnprev = follow1(T, nprev, G);
+		R[0] = nprev;
+		TR[0] = tnprev;
+		for (long j = 1; j <= K; j++) {
+			uint64_t r = R[j], t = TR[j];
+			uint64_t n = (t & Bc) | prev | tprev | nprev | tnprev |
+			    init;
+			prev = r;
+			tprev = t;
+			R[j] = nprev = n;
+			TR[j] = tnprev = follow1(T, n, G);
+		}
 	}
 	if (!a->eol && i >= warm && (R[K] & fin))
 		hit(bitmap, i - warm);
 }
 
-/* The rows at a record's start into R0 and R; the hit of an empty match
- * there (when the record at ls, before to, has one). */
+/* The rows at a record's start (and their T) into R0 and R; the hit of
+ * an empty match there (when the record at ls, before to, has one). */
 static inline __attribute__((always_inline)) void
 start1(const struct re_nfa *a, size_t ls, size_t to, size_t warm,
     uint64_t *bitmap, const int G, const long K, uint64_t *R, uint64_t *R0)
 {
 	R0[0] = 1;
-	for (long j = 1; j <= K; j++)
-		R0[j] = R0[j - 1] | follow1(a->T, R0[j - 1], G);
-	for (long j = 0; j <= K; j++)
+	for (long j = 0; j <= K; j++) {
+		R0[K + 1 + j] = follow1(a->T, R0[j], G);
+		if (j < K)
+			R0[j + 1] = R0[j] | R0[K + 1 + j];
+	}
+	for (long j = 0; j <= 2 * K + 1; j++)
 		R[j] = R0[j];
 	if (!a->eol && ls < to && ls >= warm && (R[K] & a->final[0]))
 		hit(bitmap, ls - warm);
@@ -1443,7 +1533,7 @@ re_scan1_g(const struct re_nfa *a, const unsigned char *text, size_t from,
     size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
     const int G, const long K)
 {
-	uint64_t R[K + 1], R0[K + 1], S[K + 1], S0[K + 1];
+	uint64_t R[2 * K + 2], R0[2 * K + 2], S[2 * K + 2], S0[2 * K + 2];
 	const unsigned char *m = to - from < 256 ? NULL :
 	    memchr(text + (from + to) / 2, eol, to - (from + to) / 2);
 	size_t mid = m != NULL ? (size_t)(m - text) + 1 : to;
@@ -1466,22 +1556,59 @@ re_scan1_g(const struct re_nfa *a, const unsigned char *text, size_t from,
 		hit(bitmap, mid - 1 - warm);
 }
 
-/* re_scan1_g for one word, k a constant where it is 0 to 3; 0, or -1
- * for another k. */
+/* re_scan_window for one word: each record's window text[s, t) stepped
+ * as re_scan1_g steps a range, from the start rows R0 made once. */
+static inline __attribute__((always_inline)) void
+re_window1_g(const struct re_nfa *a, const unsigned char *text, size_t from,
+    size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    const int G, const long K)
+{
+	const size_t W = a->maxlen + (size_t)K;
+	const uint64_t fin = a->final[0];
+	uint64_t R[2 * K + 2], R0[2 * K + 2];
+
+	start1(a, to, to, warm, bitmap, G, K, R, R0);	/* (R0 only) */
+	for (size_t ls = from, end; ls < to; ls = end) {
+		const unsigned char *p = memchr(text + ls, eol, to - ls);
+		size_t e = p != NULL ? (size_t)(p - text) : to, s = ls, t;
+		end = t = e < to ? e + 1 : to;
+		if (e - ls <= W)
+			;
+		else if (!a->eol)
+			t = ls + W + 1;
+		else if (!a->bol)
+			s = e - W - (e == to);
+		else
+			continue;	/* longer than any match */
+		size_t rs = s;
+		for (long j = 0; j <= 2 * K + 1; j++)
+			R[j] = R0[j];
+		if (!a->eol && s < t && s >= warm && (R[K] & fin))
+			hit(bitmap, s - warm);
+		for (size_t i = s; i < t; i++)
+			step1(a, text, i, t, warm, eol, bitmap, G, K, R, R0,
+			    &rs);
+		if (a->eol && rs < t && t - 1 >= warm && (R[K] & fin))
+			hit(bitmap, t - 1 - warm);
+	}
+}
+
+/* re_scan1_g (re_window1_g where window is set) for one word, k a
+ * constant where it is 0 to 3; 0, or -1 for another k. */
 static int
 re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
-    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    int window)
 {
+#define RE_SCAN1_F(G, K)						\
+	(window ? re_window1_g(a, text, from, to, warm, eol, bitmap, G, K) : \
+	    re_scan1_g(a, text, from, to, warm, eol, bitmap, G, K))
 #define RE_SCAN1_K(G)							\
 	switch (k) {							\
-	case 0: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 0);	\
-		break;							\
-	case 1: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 1);	\
-		break;							\
-	case 2: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 2);	\
-		break;							\
-	case 3: re_scan1_g(a, text, from, to, warm, eol, bitmap, G, 3);	\
-		break;							\
+	case 0: RE_SCAN1_F(G, 0); break;				\
+	case 1: RE_SCAN1_F(G, 1); break;				\
+	case 2: RE_SCAN1_F(G, 2); break;				\
+	case 3: RE_SCAN1_F(G, 3); break;				\
 	default: return -1;						\
 	}
 	switch (a->ngroups) {
@@ -1495,6 +1622,7 @@ re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
 	default: RE_SCAN1_K(8); break;
 	}
 #undef RE_SCAN1_K
+#undef RE_SCAN1_F
 	return 0;
 }
 
@@ -1799,6 +1927,23 @@ re_scan_window(const struct re_nfa *a, long k, const unsigned char *text,
 {
 	const size_t W = a->maxlen + (size_t)k;
 
+	if (a->minlen <= (size_t)k && !(a->bol && a->eol)) {
+		/* every record: the empty string at its start (^) or its
+		 * end ($) is within k of the shortest word (the hit where
+		 * the scan would have it) */
+		for (size_t ls = from, e; ls < to; ls = e + 1) {
+			const unsigned char *p = memchr(text + ls, eol,
+			    to - ls);
+			e = p != NULL ? (size_t)(p - text) : to;
+			size_t at = !a->eol ? ls : e > ls ? e - 1 : e;
+			if (at >= warm && at < to)
+				hit(bitmap, at - warm);
+		}
+		return;
+	}
+	if (a->nw == 1 && re_scan1(a, k, text, from, to, warm, eol, bitmap,
+	    1) == 0)
+		return;
 	for (size_t ls = from; ls < to;) {
 		const unsigned char *p = memchr(text + ls, eol, to - ls);
 		size_t e = p != NULL ? (size_t)(p - text) : to;
@@ -1885,46 +2030,53 @@ piece_count(const unsigned char *t, size_t n, const unsigned char *p,
 #define RP_MAXLEN	8	/* longer pieces: counted by their start */
 #define RP_MAXSTR	64	/* strings longer: not cut */
 
+#define RP_MAXSTRS	32	/* strings looked at */
+
 /*
  * The rarest k + 1 pieces (fewest occurrences in the sample t[0, n), the
- * counts summed) that the groups of one string can be cut into: each
- * string whole or cut into consecutive pieces of 2 units or more.
- * "mercy.*ever" at k = 2: "mer", "cy" and "ever" (pieces' are "me", "rc"
- * and "ev").  Returns the number of pieces (0: they cannot be had), their
- * starts in a->seg in at[] and lengths in len[].
+ * counts summed) that the groups can be cut into: each string whole or
+ * cut into consecutive pieces of 2 units or more; a group of alternatives
+ * into q pieces by cutting each of its strings into q, its j-th piece
+ * being the set of their j-th pieces (a word holds one of them where the
+ * group is).  "mercy.*ever" at k = 2: "mer", "cy" and "ever" (pieces' are
+ * "me", "rc" and "ev"); "(Abraham|Isaac|Jacob)'s (son|daughter|wife)s?"
+ * at k = 3: the groups' strings whole, and "'s " in two.  At most
+ * RE_MAXPIECES strings in all.  Returns their number (0: they cannot be
+ * had), their starts in a->seg in at[] and lengths in len[].
  */
 static size_t
 rare_pieces(const struct re_nfa *a, long k, unsigned char eol,
     const unsigned char *t, size_t n, size_t *at, size_t *len)
 {
-	const size_t want = (size_t)k + 1;
+	const size_t want = (size_t)k + 1, M = RE_MAXPIECES;
 	const unsigned char fold = a->icase ? 0x20 : 0;
-	size_t tot[RE_MAXPIECES + 1][RE_MAXPIECES + 1]; /* strings, pieces */
-	size_t take[RE_MAXPIECES][RE_MAXPIECES + 1];
-	size_t soff[RE_MAXPIECES], slen[RE_MAXPIECES], ns = 0;
+	size_t soff[RP_MAXSTRS], slen[RP_MAXSTRS], ns = 0;
+	size_t gfirst[RP_MAXSTRS], galt[RP_MAXSTRS], ng = 0;
 	const size_t INF = SIZE_MAX / 4;
 
-	if (want > RE_MAXPIECES)
+	if (want > M)
 		return 0;
-	for (size_t g = 0, o = 0, off = 0; g < a->ngrp; g++) {
-		for (size_t s = o; s < o + a->segalt[g]; s++) {
-			if (a->segalt[g] == 1 && a->seglen[s] >= 2 &&
-			    a->seglen[s] <= RP_MAXSTR && ns < RE_MAXPIECES &&
-			    memchr(a->seg + off, eol, a->seglen[s]) == NULL) {
+	for (size_t g = 0, o = 0, off = 0; g < a->ngrp; o += a->segalt[g++]) {
+		size_t m = a->segalt[g], ok = m <= M && ns + m <= RP_MAXSTRS;
+		for (size_t s = o, x = off; s < o + m; x += a->seglen[s++])
+			ok &= a->seglen[s] >= 2 && a->seglen[s] <= RP_MAXSTR &&
+			    memchr(a->seg + x, eol, a->seglen[s]) == NULL;
+		for (size_t s = o; s < o + m; off += a->seglen[s++])
+			if (ok) {
 				soff[ns] = off;
 				slen[ns++] = a->seglen[s];
 			}
-			off += a->seglen[s];
+		if (ok) {
+			gfirst[ng] = ns - m;
+			galt[ng++] = m;
 		}
-		o += a->segalt[g];
 	}
-	if (ns == 0)
+	if (ng == 0)
 		return 0;
 	/* dp[s][p][i]: the least count of string s's first i units cut in p
 	 * pieces, from[s][p][i] the last one's start; cnt[i][j]: the count
 	 * of units i to j of the string at hand */
-	size_t (*dp)[RE_MAXPIECES + 1][RP_MAXSTR + 1] = xcalloc(ns,
-	    sizeof(*dp));
+	size_t (*dp)[RE_MAXPIECES + 1][RP_MAXSTR + 1] = xcalloc(ns, sizeof(*dp));
 	unsigned char (*from)[RE_MAXPIECES + 1][RP_MAXSTR + 1] = xcalloc(ns,
 	    sizeof(*from));
 	size_t (*cnt)[RP_MAXSTR + 1] = xcalloc(RP_MAXSTR + 1, sizeof(*cnt));
@@ -1936,10 +2088,10 @@ rare_pieces(const struct re_nfa *a, long k, unsigned char eol,
 				cnt[i][j] = j - i > RP_MAXLEN ?
 				    cnt[i][i + RP_MAXLEN] :
 				    piece_count(t, n, u + i, j - i, fold);
-		for (size_t p = 0; p <= RE_MAXPIECES; p++)
+		for (size_t p = 0; p <= M; p++)
 			for (size_t i = 0; i <= L; i++)
 				dp[s][p][i] = p == 0 && i == 0 ? 0 : INF;
-		for (size_t p = 1; p <= RE_MAXPIECES && 2 * p <= L; p++)
+		for (size_t p = 1; p <= want && 2 * p <= L; p++)
 			for (size_t i = 2 * p; i <= L; i++)
 				for (size_t j = 2 * (p - 1); j + 2 <= i; j++) {
 					if (dp[s][p - 1][j] == INF)
@@ -1951,38 +2103,57 @@ rare_pieces(const struct re_nfa *a, long k, unsigned char eol,
 					}
 				}
 	}
-	/* the strings' pieces together: exactly want of them, least in all
-	 * (a string's pieces cover it whole: longer pieces are rarer) */
-	for (size_t s = 0; s <= ns; s++)
+	/* the groups' pieces together: exactly want of them, at most M
+	 * strings, least in all (a string's pieces cover it whole: longer
+	 * pieces are rarer); tot[g][p][c]: over the first g groups, p
+	 * pieces of c strings */
+	size_t (*tot)[RE_MAXPIECES + 1][RE_MAXPIECES + 1] = xcalloc(ng + 1, sizeof(*tot));
+	unsigned char (*take)[RE_MAXPIECES + 1][RE_MAXPIECES + 1] = xcalloc(ng, sizeof(*take));
+	for (size_t g = 0; g <= ng; g++)
+		for (size_t p = 0; p <= M; p++)
+			for (size_t c = 0; c <= M; c++)
+				tot[g][p][c] = g == 0 && p == 0 && c == 0 ?
+				    0 : INF;
+	for (size_t g = 0; g < ng; g++)
 		for (size_t p = 0; p <= want; p++)
-			tot[s][p] = s == 0 && p == 0 ? 0 : INF;
-	for (size_t s = 0; s < ns; s++)
-		for (size_t p = 0; p <= want; p++) {
-			if (tot[s][p] == INF)
-				continue;
-			for (size_t q = 0; p + q <= want; q++) {
-				size_t c = q == 0 ? 0 : dp[s][q][slen[s]];
-				if (c == INF)
+			for (size_t c = 0; c <= M; c++) {
+				if (tot[g][p][c] == INF)
 					continue;
-				if (tot[s][p] + c < tot[s + 1][p + q]) {
-					tot[s + 1][p + q] = tot[s][p] + c;
-					take[s][p + q] = q;
+				for (size_t q = 0; p + q <= want &&
+				    c + q * galt[g] <= M; q++) {
+					size_t cost = tot[g][p][c];
+					for (size_t s = gfirst[g]; s <
+					    gfirst[g] + galt[g] && q > 0; s++)
+						cost += dp[s][q][slen[s]];
+					size_t c2 = c + q * galt[g];
+					if (cost < tot[g + 1][p + q][c2]) {
+						tot[g + 1][p + q][c2] = cost;
+						take[g][p + q][c2] =
+						    (unsigned char)q;
+					}
 				}
 			}
-		}
-	size_t np = 0;
-	if (tot[ns][want] < INF) {
-		for (size_t s = ns, p = want; s-- > 0;) {
-			size_t q = take[s][p], i = slen[s];
-			for (size_t r = q; r > 0; r--) {
-				size_t j = from[s][r][i];
-				at[np] = soff[s] + j;
-				len[np++] = i - j;
-				i = j;
-			}
+	size_t np = 0, bc = 0;
+	for (size_t c = 1; c <= M; c++)
+		if (tot[ng][want][c] < tot[ng][want][bc])
+			bc = c;
+	if (tot[ng][want][bc] < INF) {
+		for (size_t g = ng, p = want, c = bc; g-- > 0;) {
+			size_t q = take[g][p][c];
+			for (size_t s = gfirst[g]; s < gfirst[g] + galt[g] &&
+			    q > 0; s++)
+				for (size_t r = q, i = slen[s]; r > 0; r--) {
+					size_t j = from[s][r][i];
+					at[np] = soff[s] + j;
+					len[np++] = i - j;
+					i = j;
+				}
 			p -= q;
+			c -= q * galt[g];
 		}
 	}
+	free(tot);
+	free(take);
 	free(dp);
 	free(from);
 	free(cnt);
@@ -2109,9 +2280,17 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
 	size_t at[RE_MAXPIECES], len[RE_MAXPIECES], next[RE_MAXPIECES], np;
 	size_t pos = from, scanned = 0, ls, end;
 
-	if (k >= 0 && (a->bol || a->eol) && a->nassert == 0 &&
-	    a->maxlen < SIZE_MAX / 2 && a->maxlen + (size_t)k < 4096) {
+	if (windowed(a, k)) {
 		re_scan_window(a, k, text, from, to, warm, eol, bitmap);
+		return;
+	}
+	size_t nb = 0;
+	while (nb < a->nbranch && windowed(a->branch[nb], k))
+		nb++;
+	if (nb > 0 && nb == a->nbranch) {
+		for (size_t i = 0; i < nb; i++)
+			re_scan_window(a->branch[i], k, text, from, to, warm,
+			    eol, bitmap);
 		return;
 	}
 	if (k < 0 || (np = choose_pieces(a, k, eol, text + from, to - from,
@@ -2147,7 +2326,7 @@ re_scan_all(const struct re_nfa *a, long k, const unsigned char *text,
 		return;
 	}
 	if (nw == 1 && k >= 0 && re_scan1(a, k, text, from, to, warm, eol,
-	    bitmap) == 0)
+	    bitmap, 0) == 0)
 		return;
 	const uint64_t init = a->bol ? 0 : 1;
 	uint64_t *R = xcalloc(2 * rows * nw + 3 * nw, sizeof(uint64_t));

@@ -99,6 +99,10 @@ struct re_nfa {
 	size_t		 ngrp;
 	unsigned long	 id;		/* unique in the process (re_scan's
 					 * cache of prefilter pieces) */
+	struct re_nfa	**branch;	/* a top alternation of anchored
+					 * branches, (^And|LORD\.$): each
+					 * branch's own automaton (re_scan) */
+	size_t		 nbranch;
 	size_t		 minlen;	/* the shortest word of the language */
 	size_t		 maxlen;	/* the longest, SIZE_MAX if none */
 };

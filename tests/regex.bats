@@ -416,6 +416,30 @@ setup() {
 	echo "# $n cases" >&3
 }
 
+@test "alternatives each anchored (scanned as windows at the records' edges): the oracle's lines" {
+	# (^And|LORD\.$): each branch is an automaton of its own whose
+	# matches lie in the first or the last maxlen + k units of a record
+	local n=0 e k
+	awk 'BEGIN { srand(11); for (i = 0; i < 400; i++) {
+	    m = int(rand() * 40); l = ""; for (j = 0; j < m; j++)
+	    l = l substr("abc a-", int(rand() * 6) + 1, 1); print l } }' > w
+	printf 'abcab' > w2	# no terminator on the last record
+	for e in '(^ab|c-$)' '^a|bc$' '(^a|^bc|ca$)' '^(ab|c)|a?c$' '^$|ab$' \
+	    '^a.b|-a$' '(^abca|b$)' '^a*b|c$' '^|a$' '(^b|ab$)' 'b^|a$'; do
+		for k in 0 1 2 3; do
+			for f in w w2; do
+				n=$((n + 1))
+				want=$(reoracle -k$k "$e" $f || true)
+				got=$(agrep-gpu -E -k$k "$e" $f || true)
+				[ "$got" = "$want" ] || { echo "lines: -k$k '$e' $f"; diff <(echo "$want") <(echo "$got"); return 1; }
+			done
+			got=$(env AGREP_GPU_CHUNK=64 agrep-gpu -E -k$k -n "$e" w || true)
+			[ "$got" = "$(agrep-gpu --device=cpu -E -k$k -n "$e" w || true)" ] || { echo "POCL: -k$k '$e'"; return 1; }
+		done
+	done
+	echo "# $n cases" >&3
+}
+
 @test "assertions: a record no assertion holds in is not selected, whatever k" {
 	printf '   \n\n--\na b\n' > s
 	run agrep-gpu -c -k3 '\<a' s
