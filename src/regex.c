@@ -1021,6 +1021,76 @@ alt_strings(const struct parser *p, int n, struct re_nfa *a, size_t *at)
 	return l + r;
 }
 
+#define RE_MAXPROD	8	/* strings of a span (re_nfa.span) */
+#define RE_MAXPSTR	64	/* a span's longest string */
+
+/*
+ * After literal_runs: each run of 2 or more adjacent groups (adj[g]: group
+ * g follows group g - 1 in every word) whose concatenations are at most
+ * RE_MAXPROD strings of at most RE_MAXPSTR units becomes a span, its
+ * strings appended to a->seg (which holds used units now) and a->seglen.
+ */
+static void
+spans(struct re_nfa *a, const unsigned char *adj, size_t used)
+{
+	size_t *off = xcalloc(a->nseg + 1, sizeof(*off)), *gs = xcalloc(
+	    a->ngrp + 1, sizeof(*gs)), cap = 0, nlen = a->nseg;
+
+	for (size_t s = 0; s < a->nseg; s++)
+		off[s + 1] = off[s] + a->seglen[s];
+	for (size_t g = 0; g < a->ngrp; g++)
+		gs[g + 1] = gs[g] + a->segalt[g];
+	for (size_t g0 = 0; g0 < a->ngrp; g0++)
+		for (size_t g1 = g0 + 1, prod = a->segalt[g0]; g1 < a->ngrp &&
+		    adj[g1] && (prod *= a->segalt[g1]) <= RE_MAXPROD; g1++) {
+			/* the strings: the combinations, first group
+			 * slowest */
+			size_t first = nlen, ok = 1;
+			for (size_t c = 0; c < prod && ok; c++) {
+				size_t len = 0, r = c;
+				for (size_t g = g1 + 1; g-- > g0;) {
+					len += a->seglen[gs[g] + r %
+					    a->segalt[g]];
+					r /= a->segalt[g];
+				}
+				ok = len <= RE_MAXPSTR;
+			}
+			if (!ok)
+				break;	/* (longer spans too) */
+			a->seg = xrealloc(a->seg, used + prod * RE_MAXPSTR);
+			a->seglen = xreallocarray(a->seglen, nlen + prod,
+			    sizeof(*a->seglen));
+			for (size_t c = 0; c < prod; c++) {
+				size_t len = 0, r = c, pick[RE_MAXPSTR];
+				for (size_t g = g1 + 1; g-- > g0;) {
+					pick[g - g0] = gs[g] + r %
+					    a->segalt[g];
+					r /= a->segalt[g];
+				}
+				for (size_t g = g0; g <= g1; g++) {
+					size_t t = pick[g - g0];
+					memcpy(a->seg + used + len, a->seg +
+					    off[t], a->seglen[t]);
+					len += a->seglen[t];
+				}
+				used += len;
+				a->seglen[nlen++] = len;
+			}
+			if (a->nspan == cap) {
+				cap = cap ? 2 * cap : 8;
+				a->span = xreallocarray(a->span, 4 * cap,
+				    sizeof(*a->span));
+			}
+			size_t *sp = a->span + 4 * a->nspan++;
+			sp[0] = g0;
+			sp[1] = g1;
+			sp[2] = first;
+			sp[3] = prod;
+		}
+	free(off);
+	free(gs);
+}
+
 /*
  * The prefilter's material, from the items of the top concatenation: the
  * runs of single units (in "the (LORD|Lord)+ God", "the " and " God"),
@@ -1036,7 +1106,9 @@ static void
 literal_runs(const struct parser *p, int root, struct re_nfa *a)
 {
 	int *items = xcalloc(p->nn + 1, sizeof(int));
+	unsigned char *adj = xcalloc(p->nn + 1, 1);
 	size_t ni = 0, run = 0, at = 0;
+	int contig = 0, run_adj = 0;	/* the next group follows the last */
 
 	top_items(p, root, items, &ni);
 	a->seg = xmalloc(p->nn + 1);
@@ -1046,20 +1118,30 @@ literal_runs(const struct parser *p, int root, struct re_nfa *a)
 	for (size_t i = 0; i <= ni; i++) {
 		const struct node *x = i < ni ? &p->nd[items[i]] : NULL;
 		if (x != NULL && x->op == N_CLASS && cls_count(&x->c) == 1) {
+			if (run == 0)
+				run_adj = contig;
 			run += units_of(p, items[i], a, &at);
 			continue;
 		}
 		if (run > 0) {
 			a->seglen[a->nseg++] = run;
+			adj[a->ngrp] = (unsigned char)run_adj;
 			a->segalt[a->ngrp++] = 1;
+			contig = 1;
 		}
 		run = 0;
 		size_t m;
 		if (x != NULL && x->op == N_ALT &&
-		    (m = alt_strings(p, items[i], a, &at)) > 0)
+		    (m = alt_strings(p, items[i], a, &at)) > 0) {
+			adj[a->ngrp] = (unsigned char)contig;
 			a->segalt[a->ngrp++] = m;
+			contig = 1;
+		} else
+			contig = 0;
 	}
 	free(items);
+	spans(a, adj, at);
+	free(adj);
 }
 
 /* Does an assertion of this kind hold between units of sides b and f? */
@@ -1344,6 +1426,7 @@ re_nfa_free(struct re_nfa *a)
 	free(a->seg);
 	free(a->seglen);
 	free(a->segalt);
+	free(a->span);
 	free(a->P);
 	free(a->A);
 	free(a->TC);
@@ -1966,26 +2049,26 @@ re_scan_window(const struct re_nfa *a, long k, const unsigned char *text,
  * sides: ASCII letters compare without case, and the few other units that
  * meet so ('@' and '`', symbols 0x80 and 0xa0 in UTF-8 mode, whose -i
  * folding is in the symbols already) only make candidates the automaton
- * rejects.  The piece's first and last units are compared 16 positions at
- * a time.  (Faster than glibc's memmem on these pieces: 2-core EPYC, 86 MB
+ * rejects.  The piece's units at o1 and o2 (its rarest in the text, or
+ * its first and last) are compared 16 positions at a time.  (Faster than glibc's memmem on these pieces: 2-core EPYC, 86 MB
  * of Bible, -c -E -k1 'mercy.*ever' 0.27 s with memmem, 0.10 s with -i.)
  */
 static const unsigned char *
 find_piece(const unsigned char *t, size_t n, const unsigned char *p,
-    size_t plen, unsigned char fold)
+    size_t plen, unsigned char fold, size_t o1, size_t o2)
 {
 	typedef unsigned char v16 __attribute__((vector_size(16)));
 	const v16 f = (v16){ 0 } + fold;
-	const v16 first = (v16){ 0 } + (unsigned char)(p[0] | fold);
-	const v16 last = (v16){ 0 } + (unsigned char)(p[plen - 1] | fold);
+	const v16 first = (v16){ 0 } + (unsigned char)(p[o1] | fold);
+	const v16 last = (v16){ 0 } + (unsigned char)(p[o2] | fold);
 	size_t i = 0;
 
 	if (plen > n)
 		return NULL;
 	for (; i + 16 + plen - 1 <= n; i += 16) {
 		v16 a, b;
-		memcpy(&a, t + i, 16);
-		memcpy(&b, t + i + plen - 1, 16);
+		memcpy(&a, t + i + o1, 16);
+		memcpy(&b, t + i + o2, 16);
 		v16 m = ((a | f) == first) & ((b | f) == last);
 		uint64_t lo, hi;
 		memcpy(&lo, &m, 8);
@@ -1993,7 +2076,7 @@ find_piece(const unsigned char *t, size_t n, const unsigned char *p,
 		if ((lo | hi) == 0)
 			continue;
 		for (size_t j = 0; j < 16; j++) {
-			size_t q = 1;
+			size_t q = 0;
 			if (((const unsigned char *)&m)[j] == 0)
 				continue;
 			while (q < plen && ((t[i + j + q] ^ p[q]) | fold) ==
@@ -2021,7 +2104,7 @@ piece_count(const unsigned char *t, size_t n, const unsigned char *p,
 	size_t c = 0;
 
 	for (const unsigned char *f = t; (f = find_piece(f, n - (size_t)(f -
-	    t), p, plen, fold)) != NULL; f++)
+	    t), p, plen, fold, 0, plen - 1)) != NULL; f++)
 		c++;
 	return c;
 }
@@ -2030,7 +2113,7 @@ piece_count(const unsigned char *t, size_t n, const unsigned char *p,
 #define RP_MAXLEN	8	/* longer pieces: counted by their start */
 #define RP_MAXSTR	64	/* strings longer: not cut */
 
-#define RP_MAXSTRS	32	/* strings looked at */
+#define RP_MAXSTRS	64	/* strings looked at */
 
 /*
  * The rarest k + 1 pieces (fewest occurrences in the sample t[0, n), the
@@ -2038,11 +2121,13 @@ piece_count(const unsigned char *t, size_t n, const unsigned char *p,
  * cut into consecutive pieces of 2 units or more; a group of alternatives
  * into q pieces by cutting each of its strings into q, its j-th piece
  * being the set of their j-th pieces (a word holds one of them where the
- * group is).  "mercy.*ever" at k = 2: "mer", "cy" and "ever" (pieces' are
- * "me", "rc" and "ev"); "(Abraham|Isaac|Jacob)'s (son|daughter|wife)s?"
- * at k = 3: the groups' strings whole, and "'s " in two.  At most
- * RE_MAXPIECES strings in all.  Returns their number (0: they cannot be
- * had), their starts in a->seg in at[] and lengths in len[].
+ * group is); a span of adjacent groups (re_nfa.span) likewise, as one
+ * group of their concatenations.  "mercy.*ever" at k = 2: "mer", "cy" and
+ * "ever" (pieces' are "me", "rc" and "ev"); "And (he|she|they) (said|
+ * spake) unto ..." at k = 1: "And he ", "And she ", "And they " and "said
+ * unto ", "spake unto ".  At most RE_MAXPIECES strings in all.  Returns
+ * their number (0: they cannot be had), their starts in a->seg in at[] and
+ * lengths in len[].
  */
 static size_t
 rare_pieces(const struct re_nfa *a, long k, unsigned char eol,
@@ -2050,33 +2135,57 @@ rare_pieces(const struct re_nfa *a, long k, unsigned char eol,
 {
 	const size_t want = (size_t)k + 1, M = RE_MAXPIECES;
 	const unsigned char fold = a->icase ? 0x20 : 0;
+	const size_t INF = SIZE_MAX / 4, ng = a->ngrp;
 	size_t soff[RP_MAXSTRS], slen[RP_MAXSTRS], ns = 0;
-	size_t gfirst[RP_MAXSTRS], galt[RP_MAXSTRS], ng = 0;
-	const size_t INF = SIZE_MAX / 4;
+	/* the units a choice is made of: a group or a span, groups g0 to g1,
+	 * their ustr strings from soff[ufirst] on */
+	size_t ug0[2 * RP_MAXSTRS], ug1[2 * RP_MAXSTRS], ufirst[2 *
+	    RP_MAXSTRS], ustr[2 * RP_MAXSTRS], nu = 0;
 
-	if (want > M)
+	if (want > M || ng == 0)
 		return 0;
-	for (size_t g = 0, o = 0, off = 0; g < a->ngrp; o += a->segalt[g++]) {
-		size_t m = a->segalt[g], ok = m <= M && ns + m <= RP_MAXSTRS;
-		for (size_t s = o, x = off; s < o + m; x += a->seglen[s++])
-			ok &= a->seglen[s] >= 2 && a->seglen[s] <= RP_MAXSTR &&
-			    memchr(a->seg + x, eol, a->seglen[s]) == NULL;
-		for (size_t s = o; s < o + m; off += a->seglen[s++])
-			if (ok) {
-				soff[ns] = off;
-				slen[ns++] = a->seglen[s];
-			}
-		if (ok) {
-			gfirst[ng] = ns - m;
-			galt[ng++] = m;
+	size_t nall = a->nseg;
+	if (a->nspan > 0)
+		nall = a->span[4 * (a->nspan - 1) + 2] +
+		    a->span[4 * (a->nspan - 1) + 3];
+	size_t *off = xcalloc(nall + 1, sizeof(*off));
+	for (size_t x = 0; x < nall; x++)
+		off[x + 1] = off[x] + a->seglen[x];
+	for (size_t g = 0, o = 0; g < ng + a->nspan; g++) {
+		size_t g0 = g, g1 = g, first = o, m;
+		if (g < ng) {
+			m = a->segalt[g];
+			o += m;
+		} else {
+			const size_t *sp = a->span + 4 * (g - ng);
+			g0 = sp[0];
+			g1 = sp[1];
+			first = sp[2];
+			m = sp[3];
+		}
+		size_t ok = m <= M && ns + m <= RP_MAXSTRS;
+		for (size_t x = first; x < first + m && ok; x++)
+			ok = a->seglen[x] >= 2 && a->seglen[x] <= RP_MAXSTR &&
+			    memchr(a->seg + off[x], eol, a->seglen[x]) == NULL;
+		if (!ok)
+			continue;
+		ug0[nu] = g0;
+		ug1[nu] = g1;
+		ufirst[nu] = ns;
+		ustr[nu++] = m;
+		for (size_t x = first; x < first + m; x++) {
+			soff[ns] = off[x];
+			slen[ns++] = a->seglen[x];
 		}
 	}
-	if (ng == 0)
+	free(off);
+	if (nu == 0)
 		return 0;
 	/* dp[s][p][i]: the least count of string s's first i units cut in p
 	 * pieces, from[s][p][i] the last one's start; cnt[i][j]: the count
 	 * of units i to j of the string at hand */
-	size_t (*dp)[RE_MAXPIECES + 1][RP_MAXSTR + 1] = xcalloc(ns, sizeof(*dp));
+	size_t (*dp)[RE_MAXPIECES + 1][RP_MAXSTR + 1] = xcalloc(ns,
+	    sizeof(*dp));
 	unsigned char (*from)[RE_MAXPIECES + 1][RP_MAXSTR + 1] = xcalloc(ns,
 	    sizeof(*from));
 	size_t (*cnt)[RP_MAXSTR + 1] = xcalloc(RP_MAXSTR + 1, sizeof(*cnt));
@@ -2103,57 +2212,82 @@ rare_pieces(const struct re_nfa *a, long k, unsigned char eol,
 					}
 				}
 	}
-	/* the groups' pieces together: exactly want of them, at most M
-	 * strings, least in all (a string's pieces cover it whole: longer
-	 * pieces are rarer); tot[g][p][c]: over the first g groups, p
-	 * pieces of c strings */
-	size_t (*tot)[RE_MAXPIECES + 1][RE_MAXPIECES + 1] = xcalloc(ng + 1, sizeof(*tot));
-	unsigned char (*take)[RE_MAXPIECES + 1][RE_MAXPIECES + 1] = xcalloc(ng, sizeof(*take));
-	for (size_t g = 0; g <= ng; g++)
-		for (size_t p = 0; p <= M; p++)
-			for (size_t c = 0; c <= M; c++)
-				tot[g][p][c] = g == 0 && p == 0 && c == 0 ?
-				    0 : INF;
+	/* the units' pieces together, left to right over the groups (a unit
+	 * takes its groups, a group may be left out): exactly want pieces,
+	 * at most M strings, least in all (a string's pieces cover it
+	 * whole: longer pieces are rarer); tot[g][p][c]: over the groups
+	 * before g, p pieces of c strings, reached from group back[] with
+	 * unit how[] - 1 (0: none) cut in q[] */
+	const size_t cells = (ng + 1) * (M + 1) * (M + 1);
+	size_t *tot = xcalloc(cells, sizeof(*tot));
+	unsigned short *back = xcalloc(cells, sizeof(*back));
+	unsigned char *how = xcalloc(cells, 1), *qq = xcalloc(cells, 1);
+#define RP_AT(g, p, c)	(((g) * (M + 1) + (p)) * (M + 1) + (c))
+	for (size_t x = 0; x < cells; x++)
+		tot[x] = x == 0 ? 0 : INF;
 	for (size_t g = 0; g < ng; g++)
 		for (size_t p = 0; p <= want; p++)
 			for (size_t c = 0; c <= M; c++) {
-				if (tot[g][p][c] == INF)
+				const size_t here = tot[RP_AT(g, p, c)];
+				if (here == INF)
 					continue;
-				for (size_t q = 0; p + q <= want &&
-				    c + q * galt[g] <= M; q++) {
-					size_t cost = tot[g][p][c];
-					for (size_t s = gfirst[g]; s <
-					    gfirst[g] + galt[g] && q > 0; s++)
-						cost += dp[s][q][slen[s]];
-					size_t c2 = c + q * galt[g];
-					if (cost < tot[g + 1][p + q][c2]) {
-						tot[g + 1][p + q][c2] = cost;
-						take[g][p + q][c2] =
-						    (unsigned char)q;
+				if (here < tot[RP_AT(g + 1, p, c)]) {
+					tot[RP_AT(g + 1, p, c)] = here;
+					back[RP_AT(g + 1, p, c)] =
+					    (unsigned short)g;
+					how[RP_AT(g + 1, p, c)] = 0;
+				}
+				for (size_t u = 0; u < nu; u++) {
+					if (ug0[u] != g)
+						continue;
+					for (size_t q = 1; p + q <= want &&
+					    c + q * ustr[u] <= M; q++) {
+						size_t cost = here;
+						for (size_t s = ufirst[u]; s <
+						    ufirst[u] + ustr[u]; s++)
+							cost += dp[s][q][slen[s]];
+						size_t to = RP_AT(ug1[u] + 1,
+						    p + q, c + q * ustr[u]);
+						if (cost < tot[to]) {
+							tot[to] = cost;
+							back[to] =
+							    (unsigned short)g;
+							how[to] =
+							    (unsigned char)(u + 1);
+							qq[to] = (unsigned char)q;
+						}
 					}
 				}
 			}
 	size_t np = 0, bc = 0;
 	for (size_t c = 1; c <= M; c++)
-		if (tot[ng][want][c] < tot[ng][want][bc])
+		if (tot[RP_AT(ng, want, c)] < tot[RP_AT(ng, want, bc)])
 			bc = c;
-	if (tot[ng][want][bc] < INF) {
-		for (size_t g = ng, p = want, c = bc; g-- > 0;) {
-			size_t q = take[g][p][c];
-			for (size_t s = gfirst[g]; s < gfirst[g] + galt[g] &&
-			    q > 0; s++)
-				for (size_t r = q, i = slen[s]; r > 0; r--) {
-					size_t j = from[s][r][i];
-					at[np] = soff[s] + j;
-					len[np++] = i - j;
-					i = j;
-				}
-			p -= q;
-			c -= q * galt[g];
+	if (tot[RP_AT(ng, want, bc)] < INF) {
+		for (size_t g = ng, p = want, c = bc; g > 0;) {
+			const size_t x = RP_AT(g, p, c);
+			if (how[x] > 0) {
+				const size_t u = how[x] - 1, q = qq[x];
+				for (size_t s = ufirst[u]; s < ufirst[u] +
+				    ustr[u]; s++)
+					for (size_t r = q, i = slen[s]; r > 0;
+					    r--) {
+						size_t j = from[s][r][i];
+						at[np] = soff[s] + j;
+						len[np++] = i - j;
+						i = j;
+					}
+				p -= q;
+				c -= q * ustr[u];
+			}
+			g = back[x];
 		}
 	}
+#undef RP_AT
 	free(tot);
-	free(take);
+	free(back);
+	free(how);
+	free(qq);
 	free(dp);
 	free(from);
 	free(cnt);
@@ -2167,20 +2301,24 @@ static __thread struct {
 	unsigned long	 id;
 	long		 k;
 	size_t		 n, at[RE_MAXPIECES], len[RE_MAXPIECES];
+	unsigned char	 anc[2 * RE_MAXPIECES];
 } rp_cache[RP_CACHE];
 static __thread unsigned rp_next;
 
 /*
  * The prefilter's next candidate: the record, at or after pos and before
  * to, that holds the first occurrence of one of the np pieces (starts at[]
- * in a->seg, lengths len[]); its start in *ls, its end in *end.  next[]
+ * in a->seg, lengths len[], the units find_piece compares first anc[2 i]
+ * and anc[2 i + 1], or with anc NULL the first and the last); its start
+ * in *ls, its end in *end.  next[]
  * keeps where each piece was found (SIZE_MAX - 1 before the first call,
  * SIZE_MAX: none left).  Returns 0 when there is none.
  */
 static int
 next_candidate(const struct re_nfa *a, const unsigned char *text, size_t pos,
     size_t to, unsigned char eol, const size_t *at, const size_t *len,
-    size_t np, size_t *next, size_t *ls, size_t *end)
+    const unsigned char *anc, size_t np, size_t *next, size_t *ls,
+    size_t *end)
 {
 	size_t m = SIZE_MAX;
 
@@ -2189,7 +2327,9 @@ next_candidate(const struct re_nfa *a, const unsigned char *text, size_t pos,
 			continue;	/* none left */
 		if (next[i] == SIZE_MAX - 1 || next[i] < pos) {
 			const unsigned char *f = find_piece(text + pos, to -
-			    pos, a->seg + at[i], len[i], a->icase ? 0x20 : 0);
+			    pos, a->seg + at[i], len[i], a->icase ? 0x20 : 0,
+			    anc ? anc[2 * i] : 0, anc ? anc[2 * i + 1] :
+			    len[i] - 1);
 			next[i] = f ? (size_t)(f - text) : SIZE_MAX;
 		}
 		if (next[i] < m)
@@ -2214,8 +2354,8 @@ sample_scanned(const struct re_nfa *a, const unsigned char *t, size_t n,
 
 	for (size_t i = 0; i < np; i++)
 		next[i] = SIZE_MAX - 1;
-	while (pos < n && next_candidate(a, t, pos, n, eol, at, len, np, next,
-	    &ls, &end)) {
+	while (pos < n && next_candidate(a, t, pos, n, eol, at, len, NULL, np,
+	    next, &ls, &end)) {
 		scanned += end - ls;
 		pos = end;
 	}
@@ -2235,7 +2375,8 @@ sample_scanned(const struct re_nfa *a, const unsigned char *t, size_t n,
  */
 static size_t
 choose_pieces(const struct re_nfa *a, long k, unsigned char eol,
-    const unsigned char *t, size_t n, size_t *at, size_t *len)
+    const unsigned char *t, size_t n, size_t *at, size_t *len,
+    unsigned char *anc)
 {
 	size_t np, plen = 0, r, at2[RE_MAXPIECES], len2[RE_MAXPIECES];
 
@@ -2243,11 +2384,15 @@ choose_pieces(const struct re_nfa *a, long k, unsigned char eol,
 		if (rp_cache[c].id == a->id && rp_cache[c].k == k) {
 			memcpy(at, rp_cache[c].at, sizeof(rp_cache[c].at));
 			memcpy(len, rp_cache[c].len, sizeof(rp_cache[c].len));
+			memcpy(anc, rp_cache[c].anc, sizeof(rp_cache[c].anc));
 			return rp_cache[c].n;
 		}
 	np = pieces(a, k, eol, at, &plen);
-	for (size_t i = 0; i < np; i++)
+	for (size_t i = 0; i < np; i++) {
 		len[i] = plen;
+		anc[2 * i] = 0;
+		anc[2 * i + 1] = (unsigned char)(plen - 1);
+	}
 	if (n < RP_SAMPLE)
 		return np;	/* too little text to choose by */
 	const size_t sn = RP_SAMPLE;
@@ -2259,12 +2404,32 @@ choose_pieces(const struct re_nfa *a, long k, unsigned char eol,
 		memcpy(at, at2, sizeof(at2));
 		memcpy(len, len2, sizeof(len2));
 	}
+	/* the two units find_piece compares first: the rarest in the
+	 * sample (" said unto " begins and ends with a space) */
+	const unsigned char fold = a->icase ? 0x20 : 0;
+	size_t h[256] = { 0 };
+	for (size_t i = 0; i < sn; i++)
+		h[t[i] | fold]++;
+	for (size_t i = 0; i < np; i++) {
+		const unsigned char *u = a->seg + at[i];
+		size_t o1 = 0, o2 = len[i] - 1;
+		for (size_t j = 0; j < len[i]; j++)
+			if (h[u[j] | fold] < h[u[o1] | fold])
+				o1 = j;
+		o2 = o1 == 0 ? 1 : 0;
+		for (size_t j = 0; j < len[i]; j++)
+			if (j != o1 && h[u[j] | fold] < h[u[o2] | fold])
+				o2 = j;
+		anc[2 * i] = (unsigned char)o1;
+		anc[2 * i + 1] = (unsigned char)o2;
+	}
 	unsigned c = rp_next++ % RP_CACHE;
 	rp_cache[c].id = a->id;
 	rp_cache[c].k = k;
 	rp_cache[c].n = np;
 	memcpy(rp_cache[c].at, at, sizeof(rp_cache[c].at));
 	memcpy(rp_cache[c].len, len, sizeof(rp_cache[c].len));
+	memcpy(rp_cache[c].anc, anc, sizeof(rp_cache[c].anc));
 	return np;
 }
 
@@ -2279,6 +2444,7 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
 {
 	size_t at[RE_MAXPIECES], len[RE_MAXPIECES], next[RE_MAXPIECES], np;
 	size_t pos = from, scanned = 0, ls, end;
+	unsigned char anc[2 * RE_MAXPIECES];
 
 	if (windowed(a, k)) {
 		re_scan_window(a, k, text, from, to, warm, eol, bitmap);
@@ -2294,14 +2460,14 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
 		return;
 	}
 	if (k < 0 || (np = choose_pieces(a, k, eol, text + from, to - from,
-	    at, len)) == 0) {
+	    at, len, anc)) == 0) {
 		re_scan_all(a, k, text, from, to, warm, eol, bitmap);
 		return;
 	}
 	for (size_t i = 0; i < np; i++)
 		next[i] = SIZE_MAX - 1;		/* not looked for yet */
-	while (pos < to && next_candidate(a, text, pos, to, eol, at, len, np,
-	    next, &ls, &end)) {
+	while (pos < to && next_candidate(a, text, pos, to, eol, at, len, anc,
+	    np, next, &ls, &end)) {
 		re_scan_all(a, k, text, ls, end, warm, eol, bitmap);
 		scanned += end - ls;
 		pos = end;

@@ -97,6 +97,13 @@ struct re_nfa {
 	size_t		*segalt;	/* the strings of each group (1: a
 					 * run; more: alternatives) */
 	size_t		 ngrp;
+	size_t		*span;		/* runs of adjacent groups as one
+					 * group of their concatenations
+					 * ("(said|spake) unto "): first and
+					 * last group, first string (after
+					 * the groups' in seg), strings; 4
+					 * values each */
+	size_t		 nspan;
 	unsigned long	 id;		/* unique in the process (re_scan's
 					 * cache of prefilter pieces) */
 	struct re_nfa	**branch;	/* a top alternation of anchored

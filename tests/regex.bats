@@ -440,6 +440,28 @@ setup() {
 	echo "# $n cases" >&3
 }
 
+@test "prefilter pieces chosen on a sample (groups, spans of groups, rarest units first): the oracle's lines" {
+	# 24 KB of words: the pieces are chosen on the first 16 KB
+	awk 'BEGIN { srand(17); split("and he she they said spake unto him her them", w);
+	    for (i = 0; i < 1500; i++) { m = int(rand() * 6) + 1; l = "";
+	    for (j = 0; j < m; j++) l = l (j ? " " : "") w[int(rand() * 10) + 1];
+	    print l } }' > p
+	[ "$(wc -c < p)" -gt 20000 ]
+	local n=0 e k
+	for e in 'and (he|she|they) (said|spake) unto' '(said|spake) unto (him|her|them)' \
+	    'she (said|spake)' '(he|she) said (unto|him)' 'they.*(him|her)' 'unto (him|her),?'; do
+		for k in 0 1 2 3; do
+			n=$((n + 1))
+			want=$(reoracle -k$k "$e" p || true)
+			got=$(agrep-gpu -j1 -E -k$k "$e" p || true)
+			[ "$got" = "$want" ] || { echo "lines: -k$k '$e'"; diff <(echo "$want") <(echo "$got") | head; return 1; }
+			got=$(agrep-gpu -j1 -i -E -k$k "$(echo "$e" | tr a-z A-Z)" p || true)
+			[ "$got" = "$want" ] || { echo "-i: -k$k '$e'"; return 1; }
+		done
+	done
+	echo "# $n cases" >&3
+}
+
 @test "assertions: a record no assertion holds in is not selected, whatever k" {
 	printf '   \n\n--\na b\n' > s
 	run agrep-gpu -c -k3 '\<a' s
