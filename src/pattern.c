@@ -260,6 +260,18 @@ add_classes(struct patset *ps, const struct re_class *cls, size_t n,
 		ps->maxwords = p->nwords;
 }
 
+/* Does every record hold a match of a with k errors: the empty string
+ * (at the record's start with ^, at its end with $, anywhere without)
+ * within k of the shortest word?  Not with both anchors, nor with an
+ * assertion, which may hold nowhere in a record (\<a with k = 1 and a
+ * record of spaces). */
+static int
+empty_within(const struct re_nfa *a, long k)
+{
+	return !(a->bol && a->eol) && a->nassert == 0 && k >= 0 &&
+	    a->minlen <= (size_t)k;
+}
+
 /* Adds the expression of kind RE_CLASSES or RE_NFA (units u[0, n), its
  * source src[0, srclen)).  Returns 0, or -1 with a message. */
 static int
@@ -286,11 +298,11 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
 		p->str = src;
 		p->len = srclen;
 		p->re = a;
-		/* (an assertion may hold nowhere in a record: \<a with
-		 * k = 1 and a record of spaces) */
-		if ((!a->bol && !a->eol && a->nassert == 0 &&
-		    a->minlen <= (size_t)ps->k) || ps->k > RE_MAXK)
+		if (empty_within(a, ps->k) || ps->k > RE_MAXK)
 			ps->all_lines = 1;
+		for (size_t b = 0; b < a->nbranch; b++)
+			if (empty_within(a->branch[b], ps->k))
+				ps->all_lines = 1;
 		/* the warm-up a chunk needs (scan_pad): a match spans at
 		 * most maxlen + k units when the language is finite, and
 		 * an assertion looks at the unit before it */

@@ -425,7 +425,8 @@ setup() {
 	    l = l substr("abc a-", int(rand() * 6) + 1, 1); print l } }' > w
 	printf 'abcab' > w2	# no terminator on the last record
 	for e in '(^ab|c-$)' '^a|bc$' '(^a|^bc|ca$)' '^(ab|c)|a?c$' '^$|ab$' \
-	    '^a.b|-a$' '(^abca|b$)' '^a*b|c$' '^|a$' '(^b|ab$)' 'b^|a$'; do
+	    '^a.b|-a$' '(^abca|b$)' '^a*b|c$' '^|a$' '(^b|ab$)' 'b^|a$' '^abc' \
+	    'ca-$' '^ab$|^c'; do
 		for k in 0 1 2 3; do
 			for f in w w2; do
 				n=$((n + 1))
@@ -433,6 +434,10 @@ setup() {
 				got=$(agrep-gpu -E -k$k "$e" $f || true)
 				[ "$got" = "$want" ] || { echo "lines: -k$k '$e' $f"; diff <(echo "$want") <(echo "$got"); return 1; }
 			done
+			got=$(agrep-gpu -E -k$k --show-cost "$e" w || true)
+			[ "$got" = "$(reoracle -s -k$k "$e" w || true)" ] || { echo "cost: -k$k '$e'"; return 1; }
+			got=$(agrep-gpu -E -x -k$k "$e" w || true)
+			[ "$got" = "$(reoracle -x -k$k "$e" w || true)" ] || { echo "-x: -k$k '$e'"; return 1; }
 			got=$(env AGREP_GPU_CHUNK=64 agrep-gpu -E -k$k -n "$e" w || true)
 			[ "$got" = "$(agrep-gpu --device=cpu -E -k$k -n "$e" w || true)" ] || { echo "POCL: -k$k '$e'"; return 1; }
 		done
