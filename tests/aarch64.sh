@@ -236,6 +236,15 @@ check -n -k3 -f phrases kjv
 check -c -x -k4 -f phrases kjv
 check --show-cost -n -k2 -f words kjv
 check --json -m100 -k1 -f words kjv
+# expressions: the prefilter's pieces (a sample's choice, groups, spans,
+# find_piece's vectors), anchored windows, assertions
+check -c -E -k1 'mercy.*ever' kjv
+check -n -E -k2 "(Abraham|Isaac|Jacob)'s (son|daughter|wife)s?" kjv
+check -c -E -k1 'And (he|she|they) (said|spake) unto (him|her|them)' kjv
+check -c -E -k1 '(^And|LORD\.$)' kjv
+check -c -i -E -k1 'the (lord|LORD)+ god' kjv
+check -c -E -k2 'j[aeiou]*b' kjv
+check -n -E -k1 '\<se(r|v)+ants?\>' kjv
 # random texts and patterns, short and long
 for s in 1 2 3 4 5 6; do
 	k=$(cat "rk$s")
