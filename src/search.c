@@ -368,8 +368,8 @@ host_probe(const unsigned char *text, size_t len)
 static int
 pay_settled(uint64_t size)
 {
-	if (S.dev_state == -1)
-		return 0;
+	if (__atomic_load_n(&S.dev_state, __ATOMIC_ACQUIRE) == -1)
+		return 0;	/* (the opener may be setting it) */
 	if (opt->host_max != SIZE_MAX)
 		return size > S.host_max;
 	if (plan_mode() != PLAN_AUTO)
