@@ -1030,6 +1030,25 @@ alt_strings(const struct parser *p, int n, struct re_nfa *a, size_t *at)
  * RE_MAXPROD strings of at most RE_MAXPSTR units becomes a span, its
  * strings appended to a->seg (which holds used units now) and a->seglen.
  */
+/* The c-th combination of the strings of groups g0 to g1 (gs[g]: group
+ * g's first string), the first group's string changing slowest: each
+ * group's string into pick[g - g0]; returns their length in all.  (A span
+ * has at most 7 groups: two runs are never adjacent, and more than 3
+ * groups of alternatives pass RE_MAXPROD.) */
+static size_t
+combination(const struct re_nfa *a, const size_t *gs, size_t g0, size_t g1,
+    size_t c, size_t *pick)
+{
+	size_t len = 0;
+
+	for (size_t g = g1 + 1; g-- > g0;) {
+		pick[g - g0] = gs[g] + c % a->segalt[g];
+		len += a->seglen[pick[g - g0]];
+		c /= a->segalt[g];
+	}
+	return len;
+}
+
 static void
 spans(struct re_nfa *a, const unsigned char *adj, size_t used)
 {
@@ -1045,28 +1064,18 @@ spans(struct re_nfa *a, const unsigned char *adj, size_t used)
 		    adj[g1] && (prod *= a->segalt[g1]) <= RE_MAXPROD; g1++) {
 			/* the strings: the combinations, first group
 			 * slowest */
-			size_t first = nlen, ok = 1;
-			for (size_t c = 0; c < prod && ok; c++) {
-				size_t len = 0, r = c;
-				for (size_t g = g1 + 1; g-- > g0;) {
-					len += a->seglen[gs[g] + r %
-					    a->segalt[g]];
-					r /= a->segalt[g];
-				}
-				ok = len <= RE_MAXPSTR;
-			}
+			size_t first = nlen, ok = 1, pick[RE_MAXPSTR];
+			for (size_t c = 0; c < prod && ok; c++)
+				ok = combination(a, gs, g0, g1, c, pick) <=
+				    RE_MAXPSTR;
 			if (!ok)
 				break;	/* (longer spans too) */
 			a->seg = xrealloc(a->seg, used + prod * RE_MAXPSTR);
 			a->seglen = xreallocarray(a->seglen, nlen + prod,
 			    sizeof(*a->seglen));
 			for (size_t c = 0; c < prod; c++) {
-				size_t len = 0, r = c, pick[RE_MAXPSTR];
-				for (size_t g = g1 + 1; g-- > g0;) {
-					pick[g - g0] = gs[g] + r %
-					    a->segalt[g];
-					r /= a->segalt[g];
-				}
+				size_t len = 0;
+				(void)combination(a, gs, g0, g1, c, pick);
 				for (size_t g = g0; g <= g1; g++) {
 					size_t t = pick[g - g0];
 					memcpy(a->seg + used + len, a->seg +
@@ -1639,6 +1648,31 @@ re_scan1_g(const struct re_nfa *a, const unsigned char *text, size_t from,
 		hit(bitmap, mid - 1 - warm);
 }
 
+/*
+ * The part text[*s, *t) of the record text[ls, e) (e: its terminator, or
+ * the range's end to) that can hold a match of a windowed automaton with
+ * a match of at most W units: all of a short record (its terminator too),
+ * the first W units and one more (^), the last W units and the terminator
+ * ($; a record's last unit at least: the end of one without a terminator
+ * is seen after a unit).  0: none can (both anchors, a longer record).
+ */
+static inline int
+record_window(const struct re_nfa *a, size_t W, size_t ls, size_t e,
+    size_t to, size_t *s, size_t *t)
+{
+	*s = ls;
+	*t = e < to ? e + 1 : to;
+	if (e - ls <= W)
+		return 1;
+	if (!a->eol)
+		*t = ls + W + 1;
+	else if (!a->bol)
+		*s = e - W - (e == to);
+	else
+		return 0;
+	return 1;
+}
+
 /* re_scan_window for one word: each record's window text[s, t) stepped
  * as re_scan1_g steps a range, from the start rows R0 made once. */
 static inline __attribute__((always_inline)) void
@@ -1651,18 +1685,12 @@ re_window1_g(const struct re_nfa *a, const unsigned char *text, size_t from,
 	uint64_t R[2 * K + 2], R0[2 * K + 2];
 
 	start1(a, to, to, warm, bitmap, G, K, R, R0);	/* (R0 only) */
-	for (size_t ls = from, end; ls < to; ls = end) {
+	for (size_t ls = from, e; ls < to; ls = e + 1) {
 		const unsigned char *p = memchr(text + ls, eol, to - ls);
-		size_t e = p != NULL ? (size_t)(p - text) : to, s = ls, t;
-		end = t = e < to ? e + 1 : to;
-		if (e - ls <= W)
-			;
-		else if (!a->eol)
-			t = ls + W + 1;
-		else if (!a->bol)
-			s = e - W - (e == to);
-		else
-			continue;	/* longer than any match */
+		size_t s, t;
+		e = p != NULL ? (size_t)(p - text) : to;
+		if (!record_window(a, W, ls, e, to, &s, &t))
+			continue;
 		size_t rs = s;
 		for (long j = 0; j <= 2 * K + 1; j++)
 			R[j] = R0[j];
@@ -2010,37 +2038,15 @@ re_scan_window(const struct re_nfa *a, long k, const unsigned char *text,
 {
 	const size_t W = a->maxlen + (size_t)k;
 
-	if (a->minlen <= (size_t)k && !(a->bol && a->eol)) {
-		/* every record: the empty string at its start (^) or its
-		 * end ($) is within k of the shortest word (the hit where
-		 * the scan would have it) */
-		for (size_t ls = from, e; ls < to; ls = e + 1) {
-			const unsigned char *p = memchr(text + ls, eol,
-			    to - ls);
-			e = p != NULL ? (size_t)(p - text) : to;
-			size_t at = !a->eol ? ls : e > ls ? e - 1 : e;
-			if (at >= warm && at < to)
-				hit(bitmap, at - warm);
-		}
-		return;
-	}
 	if (a->nw == 1 && re_scan1(a, k, text, from, to, warm, eol, bitmap,
 	    1) == 0)
 		return;
-	for (size_t ls = from; ls < to;) {
+	for (size_t ls = from, e; ls < to; ls = e + 1) {
 		const unsigned char *p = memchr(text + ls, eol, to - ls);
-		size_t e = p != NULL ? (size_t)(p - text) : to;
-		size_t end = e < to ? e + 1 : to;
-		if (e - ls <= W)
-			re_scan_all(a, k, text, ls, end, warm, eol, bitmap);
-		else if (!a->eol)
-			re_scan_all(a, k, text, ls, ls + W + 1, warm, eol, bitmap);
-		else if (!a->bol)	/* (a record's last unit at least: the
-					 * end of one without a terminator is
-					 * seen after a unit) */
-			re_scan_all(a, k, text, e - W - (e == to), end, warm,
-			    eol, bitmap);
-		ls = end;
+		size_t s, t;
+		e = p != NULL ? (size_t)(p - text) : to;
+		if (record_window(a, W, ls, e, to, &s, &t))
+			re_scan_all(a, k, text, s, t, warm, eol, bitmap);
 	}
 }
 
