@@ -15,7 +15,8 @@ LDLIBS	 = -ldl -lpthread
 SRCS	 = agrep-gpu.c src/clload.c src/filter.c src/multi.c src/hostmatch.c src/input.c src/ocl.c \
 	   src/output.c src/pattern.c src/pool.c src/range.c src/refine.c \
 	   src/scan.c src/search.c src/walk.c src/plan.c src/devq.c \
-	   src/simd.c src/pp.c src/cpu.c src/util.c src/edits.c src/json.c src/utf8.c src/regex.c
+	   src/simd.c src/pp.c src/cpu.c src/util.c src/edits.c src/json.c src/utf8.c src/regex.c \
+	   src/relanes.c
 HDRS	 = $(wildcard src/*.h)
 BIN	?= agrep-gpu
 B	 = build
@@ -143,7 +144,13 @@ build/aarch64/exhaustive: $(EXH_DEPS)
 	@mkdir -p $(dir $@)
 	$(CROSS_CC) $(CFLAGS) -Werror -o $@ $(EXH_SRCS) -lpthread
 
-cross-aarch64: build/aarch64/agrep-gpu build/aarch64/exhaustive
+# (the expression automaton's check; the lanes run NEON there)
+REEXH_SRCS = tests/reexh.c src/regex.c src/relanes.c src/cpu.c src/utf8.c src/util.c
+build/aarch64/reexh: $(REEXH_SRCS) tests/reoracle.c tests/re_common.h $(HDRS) src/relanes_body.h
+	@mkdir -p $(dir $@)
+	$(CROSS_CC) $(CFLAGS) -Werror -o $@ $(REEXH_SRCS) -lpthread
+
+cross-aarch64: build/aarch64/agrep-gpu build/aarch64/exhaustive build/aarch64/reexh
 
 check-aarch64: agrep-gpu
 	bash tests/aarch64.sh

@@ -643,6 +643,13 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 	if (engine < 0)
 		engine = SIMD_AUTO;
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
+	/* A small language's automaton in place of its words (pattern.c:
+	 * ps->sel), unless an engine is forced */
+	if (ps->sel != NULL && engine == SIMD_AUTO && filter == 0 &&
+	    multi == 0 && pp == 0) {
+		re_scan(ps->sel, ps->k, text, 0, warm + len, warm, eol, bitmap);
+		return;
+	}
 	/* The pattern-parallel engine: forced, or automatic for PP_MINPAT
 	 * patterns or more whose pieces are too short for the filters (then
 	 * without the shared filter when they are half of the set or more),

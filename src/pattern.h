@@ -66,6 +66,9 @@ struct patset {
 				 * the host's re_scan only; str, len: the
 				 * source, for messages */
 	size_t nre;
+	struct re_nfa *sel;	/* the automaton of the only pattern, a
+				 * small language whose words are pat[]:
+				 * hm_scan's scan for them (pattern.c) */
 	unsigned char *extra;	/* unescaped literals, class units */
 	unsigned char **bufs;	/* the units of expanded languages */
 	size_t nbufs;

@@ -139,4 +139,10 @@ void	 re_scan(const struct re_nfa *, long k, const unsigned char *text,
 	    size_t from, size_t to, size_t warm, unsigned char eol,
 	    uint64_t *bitmap);
 
+/* relanes.c: re_scan of a small automaton on SIMD lanes; -1: not taken */
+int	 re_scan_lanes(const struct re_nfa *, long k, const unsigned char *text,
+	    size_t from, size_t to, size_t warm, unsigned char eol,
+	    uint64_t *bitmap);
+int	 re_lanes_take(const struct re_nfa *, long k, unsigned char eol);
+
 #endif

@@ -70,6 +70,18 @@ if [ "$rc" != 0 ]; then
 	exit 1
 fi
 
+# The expression automaton against its oracle, every range on the lanes
+# (src/relanes.c: NEON's table lookups).
+echo "== reexh -q under qemu-aarch64, lanes everywhere"
+rc=0
+AGREP_GPU_RE_LANES_MIN=0 qrun build/aarch64/reexh -q -r 300 >"$tmp/reexh" || rc=$?
+tail -1 "$tmp/reexh"
+if [ "$rc" != 0 ] || ! tail -1 "$tmp/reexh" | grep -q ', 0 failures$'; then
+	grep FAIL "$tmp/reexh" | head -5 >&2
+	echo "aarch64.sh: FAIL: reexh under qemu-aarch64 (exit $rc)" >&2
+	exit 1
+fi
+
 # Both binaries are run from the inputs' directory as "agrep-gpu", so that
 # file names and messages read the same.
 mkdir "$tmp/in" "$tmp/x86" "$tmp/arm"

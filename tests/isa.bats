@@ -117,3 +117,31 @@ same() {
         assert_output --partial "all agree with the DP"
     done
 }
+
+@test "isa: small expressions on lanes (src/relanes.c), every cap, same lines and bits" {
+    local e k l
+    for e in 'j[aeiou]*b' 'wh(o|ic)h?' '[A-Z][a-z]+ of [A-Z][a-z]+' 'se(r|v)+ant' '(a|e)[^ ]*th'; do
+        for k in 0 1 2 3; do
+            same -n -E -k$k "$e" "$K"
+        done
+    done
+    same -c -i -E -k1 'LO+RD' "$K"
+    same -c -E -k2 'wh(o|ic)h?' -z "$K"
+    same -o -b -E -k1 '[A-Z][a-z]+ of [A-Z][a-z]+' "$K"
+    # a small language: its words are the patterns, its automaton the
+    # host's scan where the lanes are (pattern.c: ps->sel)
+    for e in 'colou?r' 'wh(o|ic)h?' 'Jo(b|el)'; do
+        same -n -o -E -k1 "$e" "$K"
+        same --show-edits -E -k1 "$e" "$K"
+        same -c -w -E -k2 "$e" "$K"
+        same -c -x -E -k2 "$e" "$K"
+        same --color=always -E -k0 "$e" "$K"
+    done
+    # every range through the lanes, however short: the oracle's lines
+    for l in $(levels); do
+        run -0 env AGREP_GPU_RE_LANES_MIN=0 AGREP_GPU_ISA=$l reexh -q -r 300
+        assert_output --partial "all: "
+        assert_output --partial ", 0 failures"
+        refute_output --partial "FAIL"
+    done
+}

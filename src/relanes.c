@@ -1,0 +1,520 @@
+/*
+ * relanes.c: re_scan of a small automaton on SIMD lanes.
+ *
+ * The one-word scan of regex.c (re_scan1) waits at each text unit on two
+ * or more dependent table lookups: 150-400 MB/s a core whatever the
+ * automaton's size.  An automaton of at most 8 positions holds a row of
+ * states in one byte, so a vector of bytes holds the rows of 16, 32 or 64
+ * scans side by side, one per lane, each over its own part of the range
+ * (cut at record starts), and T[D] is two byte shuffles by D's nibbles:
+ *
+ *   Tf(D) = lo[D & 15] | hi[D >> 4]
+ *
+ * where lo[v] holds the positions after those of v's bits (positions 1-4)
+ * and the first positions (the initial state is in every row: no ^, so a
+ * match may start anywhere), hi[v] those after positions 5-8.  The rows'
+ * recurrence is re_scan1's with the initial state left out:
+ *
+ *   R'[0] = Tf(R[0]) & B[c]
+ *   R'[j] = (Tf(R[j]) & B[c]) | R[j-1] | Tf(R[j-1]) | R'[j-1] | Tf(R'[j-1])
+ *
+ * with Tf of each row kept (K + 1 lookups a unit).  The lanes' units are
+ * first turned into their B bytes by a scalar pass, RL_NB units of each
+ * lane at a time, into a buffer of steps (one vector a step); the record
+ * terminator becomes a byte V that no other unit's B is, and where a lane
+ * reads V its rows go back to the start rows.
+ *
+ * Taken: one word of at most 9 states, no assertion, no ^ or $ (hits at
+ * units only), k <= 3, no match of the start rows (then every unit is a
+ * hit), a range of AGREP_GPU_RE_LANES_MIN bytes or more (default
+ * RL_MIN) whose records split into lanes of about equal length; and the
+ * instructions: AVX-512BW (64 lanes), AVX2 (32), NEON on aarch64 (16).
+ * Else re_scan_lanes returns -1 and regex.c scans as before.  The hits
+ * are the same bits as re_scan1's (tests/reexh.c with
+ * AGREP_GPU_RE_LANES_MIN=0 at each instruction level).
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "regex.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RL_X86 1
+#include <immintrin.h>
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define RL_NEON 1
+#include <arm_neon.h>
+#endif
+
+/* The B pass must stay scalar (see simd.c). */
+#if !defined(__clang__)
+#pragma GCC optimize("no-tree-vectorize")
+#endif
+
+#define RL_MAXK		3
+#define RL_NB		64	/* steps a fill */
+#define RL_MAXL		64	/* lanes */
+#define RL_MIN		16384	/* bytes (default of AGREP_GPU_RE_LANES_MIN) */
+#define RL_PF		512	/* prefetch distance of a lane */
+
+#define RL_CAT2(a, b)	a##b
+#define RL_CAT(a, b)	RL_CAT2(a, b)
+
+/* What the lanes need of an automaton, for a scan with k errors. */
+struct rl {
+	unsigned char	 lo[16], hi[16];	/* Tf by nibble */
+	unsigned char	 B[256];		/* the positions each unit
+						 * reads; the terminator: V */
+	unsigned char	 r0[RL_MAXK + 1];	/* start rows */
+	unsigned char	 t0[RL_MAXK + 1];	/* Tf of them */
+	unsigned char	 fin, V, eol;
+	int		 K;
+	int		 vfill;			/* B by nibbles (below) */
+	unsigned char	 slo[16], shi[16];	/* the boxes of a unit */
+	unsigned char	 plo[16], phi[16];	/* the positions of boxes */
+};
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static size_t lanes_min = RL_MIN;
+
+static void
+read_min(void)
+{
+	const char *v = getenv("AGREP_GPU_RE_LANES_MIN");
+	char *end;
+
+	if (v != NULL && *v != '\0') {
+		unsigned long long n = strtoull(v, &end, 10);
+		if (*end == '\0')
+			lanes_min = (size_t)n;
+	}
+}
+
+/*
+ * B by nibble lookups, for the vector fills: the units of each B value are
+ * covered by boxes, products of a set of high nibbles and a set of low
+ * ones (one box for the high nibbles whose low-nibble sets are the same),
+ * at most 8 in all.  Then a unit's boxes are X = slo[c & 15] & shi[c >> 4]
+ * and its B is plo[X & 15] | phi[X >> 4].  1 if that gives every unit's B
+ * (but the terminator's, which the fills make V), 0 if more boxes are
+ * needed ([a-z] takes 2: 0x61-0x6f and 0x70-0x7a; -i doubles that).
+ */
+static int
+boxes(const struct re_nfa *a, unsigned char eol, struct rl *r)
+{
+	unsigned char bv[8];
+	uint16_t bl[8], bh[8];
+	int n = 0;
+
+	for (unsigned h = 0; h < 16; h++) {
+		uint16_t done = 0;
+		for (unsigned lo = 0; lo < 16; lo++) {
+			unsigned char v = (unsigned char)(a->B[h * 16 + lo] >> 1);
+			uint16_t set = 0;
+			int i;
+			if (v == 0 || (done >> lo & 1))
+				continue;
+			for (unsigned x = lo; x < 16; x++)
+				if ((unsigned char)(a->B[h * 16 + x] >> 1) == v)
+					set |= (uint16_t)(1 << x);
+			done |= set;
+			for (i = 0; i < n && (bv[i] != v || bl[i] != set); i++)
+				;
+			if (i == n) {
+				if (n == 8)
+					return 0;
+				bv[n] = v;
+				bl[n] = set;
+				bh[n++] = 0;
+			}
+			bh[i] |= (uint16_t)(1 << h);
+		}
+	}
+	memset(r->slo, 0, 16);
+	memset(r->shi, 0, 16);
+	memset(r->plo, 0, 16);
+	memset(r->phi, 0, 16);
+	for (int i = 0; i < n; i++)
+		for (unsigned x = 0; x < 16; x++) {
+			if (bl[i] >> x & 1)
+				r->slo[x] |= (unsigned char)(1 << i);
+			if (bh[i] >> x & 1)
+				r->shi[x] |= (unsigned char)(1 << i);
+			if (x >> (i & 3) & 1)
+				(i < 4 ? r->plo : r->phi)[x] |= bv[i];
+		}
+	for (unsigned c = 0; c < 256; c++) {
+		unsigned x = r->slo[c & 15] & r->shi[c >> 4];
+		if (c != eol && (r->plo[x & 15] | r->phi[x >> 4]) != r->B[c])
+			return 0;
+	}
+	return 1;
+}
+
+/* The tables of a, or -1 if the lanes cannot scan it (see the top). */
+static int
+rl_setup(const struct re_nfa *a, long k, unsigned char eol, struct rl *r)
+{
+	unsigned char used[256];
+
+	if (a->nw != 1 || a->nstate > 9 || a->nassert > 0 || a->bol ||
+	    a->eol || k < 0 || k > RL_MAXK || (a->final[0] & 1))
+		return -1;
+	const uint64_t first = a->follow[0] >> 1;
+	for (unsigned v = 0; v < 16; v++) {
+		uint64_t l = first, h = 0;
+		for (unsigned bit = 0; bit < 4; bit++) {
+			if (!(v >> bit & 1))
+				continue;
+			if (bit + 1 < a->nstate)
+				l |= a->follow[bit + 1] >> 1;
+			if (bit + 5 < a->nstate)
+				h |= a->follow[bit + 5] >> 1;
+		}
+		r->lo[v] = (unsigned char)l;
+		r->hi[v] = (unsigned char)h;
+	}
+	memset(used, 0, sizeof(used));
+	for (unsigned c = 0; c < 256; c++) {
+		r->B[c] = (unsigned char)(a->B[c] >> 1);
+		if (c != eol)
+			used[r->B[c]] = 1;
+	}
+	unsigned v = 0;
+	while (v < 256 && used[v])
+		v++;
+	if (v == 256)
+		return -1;
+	r->V = (unsigned char)v;
+	r->B[eol] = r->V;
+	r->K = (int)k;
+	r->fin = (unsigned char)(a->final[0] >> 1);
+	r->r0[0] = 0;
+	for (int j = 0; j <= r->K; j++) {
+		unsigned x = r->r0[j];
+		r->t0[j] = r->lo[x & 15] | r->hi[x >> 4];
+		if (j < r->K)
+			r->r0[j + 1] = (unsigned char)(x | r->t0[j]);
+	}
+	if ((r->r0[r->K] & r->fin) != 0)
+		return -1;
+	r->eol = eol;
+	r->vfill = boxes(a, eol, r);
+	return 0;
+}
+
+/* buf[t * L + l] := B of unit i0 + t of lane l (text[b[l], b[l + 1])), V
+ * past its end, for t < nb. */
+static inline void
+rl_fill(const struct rl *r, const unsigned char *text, const size_t *b,
+    int L, size_t i0, size_t nb, unsigned char *buf)
+{
+	for (int l = 0; l < L; l++) {
+		size_t p = b[l] + i0, e = b[l + 1], n = 0, t;
+		const unsigned char *tp = text + p;
+		unsigned char *o = buf + l;
+		if (p < e)
+			n = e - p < nb ? e - p : nb;
+		if (p + RL_PF < e)
+			__builtin_prefetch(tp + RL_PF);
+		for (t = 0; t < n; t++)
+			o[t * (size_t)L] = r->B[tp[t]];
+		for (; t < nb; t++)
+			o[t * (size_t)L] = r->V;
+	}
+}
+
+/* The hits of the steps [i0, i0 + nb) of the lanes in m (bit l: lane l;
+ * the others had none): bit t of hb[g * L + l], a hit at unit b[l] + i0 +
+ * 8 g + t, into the bitmap (bit 0: unit warm). */
+static inline void
+rl_hits(const size_t *b, int L, uint64_t m, size_t i0, size_t nb,
+    size_t warm, const unsigned char *hb, uint64_t *bitmap)
+{
+	for (; m != 0; m &= m - 1) {
+		int l = __builtin_ctzll(m);
+		uint64_t w = 0;
+		size_t at = b[l] + i0, j;
+		for (size_t g = 0; g < (nb + 7) / 8; g++)
+			w |= (uint64_t)hb[g * (size_t)L + (size_t)l] << (8 * g);
+		if (at < warm) {
+			if (warm - at >= 64)
+				continue;
+			w >>= warm - at;
+			at = warm;
+		}
+		j = at - warm;
+		bitmap[j / 64] |= w << (j % 64);
+		if (j % 64 != 0 && (w >> (64 - j % 64)) != 0)
+			bitmap[j / 64 + 1] |= w >> (64 - j % 64);
+	}
+}
+
+#ifdef RL_X86
+/* 16 units of lane l from unit off on (its terminators past its end). */
+static inline __m128i
+rl_load16(const unsigned char *text, const size_t *b, int l, size_t off,
+    unsigned char eol)
+{
+	size_t p = b[l] + off, e = b[l + 1];
+	unsigned char tmp[16];
+
+	if (p + 16 <= e)
+		return _mm_loadu_si128((const __m128i *)(const void *)(text + p));
+	memset(tmp, eol, sizeof(tmp));
+	if (p < e)
+		memcpy(tmp, text + p, e - p);
+	return _mm_loadu_si128((const __m128i *)(const void *)tmp);
+}
+
+/*
+ * rl_fill for 32 lanes by vectors: per 16 steps, lanes l and 16 + l in the
+ * halves of x[l], a 16 x 16 byte transpose in each half (4 rounds of byte
+ * unpacks, each rotating the 8-bit index row:unit by a bit), so x[s] holds
+ * step s of every lane, in its place; then B by boxes (boxes()), V where
+ * the unit is the terminator.  (A 64-step fill writes RL_NB steps.)
+ */
+__attribute__((target("avx2"))) static void
+rl_vfill_avx2(const struct rl *r, const unsigned char *text, const size_t *b,
+    size_t i0, size_t nb, unsigned char *buf)
+{
+	const __m256i m4 = _mm256_set1_epi8(0x0f);
+	const __m256i eolv = _mm256_set1_epi8((char)r->eol);
+	const __m256i vv = _mm256_set1_epi8((char)r->V);
+#define RL_TAB(t) _mm256_broadcastsi128_si256(_mm_loadu_si128(		\
+	    (const __m128i *)(const void *)(t)))
+	const __m256i sl = RL_TAB(r->slo), sh = RL_TAB(r->shi);
+	const __m256i pl = RL_TAB(r->plo), ph = RL_TAB(r->phi);
+#undef RL_TAB
+
+	for (int l = 0; l < 32; l++)
+		if (b[l] + i0 + RL_PF < b[l + 1])
+			__builtin_prefetch(text + b[l] + i0 + RL_PF);
+	for (size_t t0 = 0; t0 < nb; t0 += 16) {
+		__m256i x[16], y[16];
+		for (int l = 0; l < 16; l++)
+			x[l] = _mm256_inserti128_si256(_mm256_castsi128_si256(
+			    rl_load16(text, b, l, i0 + t0, r->eol)),
+			    rl_load16(text, b, l + 16, i0 + t0, r->eol), 1);
+		for (int round = 0; round < 2; round++) {
+			for (int j = 0; j < 8; j++) {
+				y[2 * j] = _mm256_unpacklo_epi8(x[j], x[j + 8]);
+				y[2 * j + 1] = _mm256_unpackhi_epi8(x[j],
+				    x[j + 8]);
+			}
+			for (int j = 0; j < 8; j++) {
+				x[2 * j] = _mm256_unpacklo_epi8(y[j], y[j + 8]);
+				x[2 * j + 1] = _mm256_unpackhi_epi8(y[j],
+				    y[j + 8]);
+			}
+		}
+		for (int s = 0; s < 16; s++) {
+			__m256i c = x[s];
+			__m256i bx = _mm256_and_si256(
+			    _mm256_shuffle_epi8(sl, _mm256_and_si256(c, m4)),
+			    _mm256_shuffle_epi8(sh, _mm256_and_si256(
+			    _mm256_srli_epi16(c, 4), m4)));
+			__m256i bv = _mm256_or_si256(
+			    _mm256_shuffle_epi8(pl, _mm256_and_si256(bx, m4)),
+			    _mm256_shuffle_epi8(ph, _mm256_and_si256(
+			    _mm256_srli_epi16(bx, 4), m4)));
+			bv = _mm256_blendv_epi8(bv, vv,
+			    _mm256_cmpeq_epi8(c, eolv));
+			_mm256_store_si256((__m256i *)(void *)(buf +
+			    (t0 + (size_t)s) * 32), bv);
+		}
+	}
+}
+
+/* The same for 64 lanes: lanes l, 16 + l, 32 + l, 48 + l in x[l]. */
+__attribute__((target("avx512f,avx512bw"))) static void
+rl_vfill_avx512(const struct rl *r, const unsigned char *text,
+    const size_t *b, size_t i0, size_t nb, unsigned char *buf)
+{
+	const __m512i m4 = _mm512_set1_epi8(0x0f);
+	const __m512i eolv = _mm512_set1_epi8((char)r->eol);
+	const __m512i vv = _mm512_set1_epi8((char)r->V);
+#define RL_TAB(t) _mm512_broadcast_i32x4(_mm_loadu_si128(			\
+	    (const __m128i *)(const void *)(t)))
+	const __m512i sl = RL_TAB(r->slo), sh = RL_TAB(r->shi);
+	const __m512i pl = RL_TAB(r->plo), ph = RL_TAB(r->phi);
+#undef RL_TAB
+
+	for (int l = 0; l < 64; l++)
+		if (b[l] + i0 + RL_PF < b[l + 1])
+			__builtin_prefetch(text + b[l] + i0 + RL_PF);
+	for (size_t t0 = 0; t0 < nb; t0 += 16) {
+		__m512i x[16], y[16];
+		for (int l = 0; l < 16; l++) {
+			__m512i v = _mm512_castsi128_si512(
+			    rl_load16(text, b, l, i0 + t0, r->eol));
+			v = _mm512_inserti32x4(v, rl_load16(text, b, l + 16,
+			    i0 + t0, r->eol), 1);
+			v = _mm512_inserti32x4(v, rl_load16(text, b, l + 32,
+			    i0 + t0, r->eol), 2);
+			x[l] = _mm512_inserti32x4(v, rl_load16(text, b, l + 48,
+			    i0 + t0, r->eol), 3);
+		}
+		for (int round = 0; round < 2; round++) {
+			for (int j = 0; j < 8; j++) {
+				y[2 * j] = _mm512_unpacklo_epi8(x[j], x[j + 8]);
+				y[2 * j + 1] = _mm512_unpackhi_epi8(x[j],
+				    x[j + 8]);
+			}
+			for (int j = 0; j < 8; j++) {
+				x[2 * j] = _mm512_unpacklo_epi8(y[j], y[j + 8]);
+				x[2 * j + 1] = _mm512_unpackhi_epi8(y[j],
+				    y[j + 8]);
+			}
+		}
+		for (int s = 0; s < 16; s++) {
+			__m512i c = x[s];
+			__m512i bx = _mm512_and_si512(
+			    _mm512_shuffle_epi8(sl, _mm512_and_si512(c, m4)),
+			    _mm512_shuffle_epi8(sh, _mm512_and_si512(
+			    _mm512_srli_epi16(c, 4), m4)));
+			__m512i bv = _mm512_or_si512(
+			    _mm512_shuffle_epi8(pl, _mm512_and_si512(bx, m4)),
+			    _mm512_shuffle_epi8(ph, _mm512_and_si512(
+			    _mm512_srli_epi16(bx, 4), m4)));
+			bv = _mm512_mask_blend_epi8(
+			    _mm512_cmpeq_epi8_mask(c, eolv), bv, vv);
+			_mm512_store_si512((void *)(buf + (t0 + (size_t)s) *
+			    64), bv);
+		}
+	}
+}
+
+typedef unsigned char rl_v32 __attribute__((vector_size(32)));
+#define RL_NAME		rl_avx2
+#define RL_ATTR		__attribute__((target("avx2")))
+#define RL_VB		32
+#define RL_T		rl_v32
+#define RL_SHUF(t, x)	((rl_v32)_mm256_shuffle_epi8((__m256i)(t), (__m256i)(x)))
+#define RL_BLEND(n, r, e) ((rl_v32)_mm256_blendv_epi8((__m256i)(n),	\
+			    (__m256i)(r), (__m256i)(e)))
+#define RL_FILL(r, text, b, i0, nb, buf) ((r)->vfill ?			\
+			    rl_vfill_avx2(r, text, b, i0, nb, buf) :	\
+			    rl_fill(r, text, b, 32, i0, nb, buf))
+#define RL_LANES(v)	((uint64_t)(uint32_t)~_mm256_movemask_epi8(	\
+			    _mm256_cmpeq_epi8((__m256i)(v), _mm256_setzero_si256())))
+#include "relanes_body.h"
+#undef RL_T
+
+typedef unsigned char rl_v64 __attribute__((vector_size(64)));
+#define RL_NAME		rl_avx512
+#define RL_ATTR		__attribute__((target("avx512f,avx512bw")))
+#define RL_VB		64
+#define RL_T		rl_v64
+#define RL_SHUF(t, x)	((rl_v64)_mm512_shuffle_epi8((__m512i)(t), (__m512i)(x)))
+#define RL_BLEND(n, r, e) (((n) & ~(e)) | ((r) & (e)))
+#define RL_FILL(r, text, b, i0, nb, buf) ((r)->vfill ?			\
+			    rl_vfill_avx512(r, text, b, i0, nb, buf) :	\
+			    rl_fill(r, text, b, 64, i0, nb, buf))
+#define RL_LANES(v)	((uint64_t)_mm512_test_epi8_mask((__m512i)(v), (__m512i)(v)))
+#include "relanes_body.h"
+#undef RL_T
+#endif
+
+#ifdef RL_NEON
+typedef unsigned char rl_v16 __attribute__((vector_size(16)));
+static inline uint64_t
+rl_neon_lanes(rl_v16 v)
+{
+	uint64_t m = 0;
+
+	if (vmaxvq_u8((uint8x16_t)v) != 0)
+		for (int l = 0; l < 16; l++)
+			m |= (uint64_t)(v[l] != 0) << l;
+	return m;
+}
+#define RL_NAME		rl_neon
+#define RL_ATTR
+#define RL_VB		16
+#define RL_T		rl_v16
+#define RL_SHUF(t, x)	((rl_v16)vqtbl1q_u8((uint8x16_t)(t), (uint8x16_t)(x)))
+#define RL_BLEND(n, r, e) (((n) & ~(e)) | ((r) & (e)))
+#define RL_LANES(v)	rl_neon_lanes(v)
+#define RL_FILL(r, text, b, i0, nb, buf) rl_fill(r, text, b, 16, i0, nb, buf)
+#include "relanes_body.h"
+#undef RL_T
+#endif
+
+/* The lanes this process has: 64, 32, 16, or 0. */
+static int
+rl_lanes(void)
+{
+#ifdef RL_X86
+	if (cpu_has(CPU_AVX512BW))
+		return 64;
+	if (cpu_has(CPU_AVX2))
+		return 32;
+#endif
+#ifdef RL_NEON
+	return 16;
+#endif
+	return 0;
+}
+
+/* Whether re_scan_lanes takes a's scans with k errors over long ranges
+ * (regex.c: then its prefilter must leave more text aside to pay). */
+int
+re_lanes_take(const struct re_nfa *a, long k, unsigned char eol)
+{
+	struct rl r;
+
+	return rl_lanes() > 0 && rl_setup(a, k, eol, &r) == 0;
+}
+
+/*
+ * re_scan (regex.h) of text[from, to) on lanes, or -1 (nothing done) when
+ * the lanes cannot take it: see the top.
+ */
+int
+re_scan_lanes(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	void (*scan)(const struct rl *, const unsigned char *, const size_t *,
+	    size_t, size_t, uint64_t *) = NULL;
+	size_t b[RL_MAXL + 1], nsteps = 0;
+	struct rl r;
+	int L = 0;
+
+	pthread_once(&once, read_min);
+	if (to - from < lanes_min || to <= from)
+		return -1;
+	switch (L = rl_lanes()) {
+#ifdef RL_X86
+	case 64: scan = rl_avx512; break;
+	case 32: scan = rl_avx2; break;
+#endif
+#ifdef RL_NEON
+	case 16: scan = rl_neon; break;
+#endif
+	default: break;
+	}
+	if (scan == NULL || rl_setup(a, k, eol, &r) == -1)
+		return -1;
+	/* lanes of about (to - from) / L bytes, each from a record start */
+	b[0] = from;
+	for (int l = 1; l < L; l++) {
+		size_t t = from + (to - from) / (size_t)L * (size_t)l;
+		const unsigned char *p;
+		if (t < b[l - 1])
+			t = b[l - 1];
+		p = t < to ? memchr(text + t, eol, to - t) : NULL;
+		b[l] = p != NULL ? (size_t)(p - text) + 1 : to;
+	}
+	b[L] = to;
+	for (int l = 0; l < L; l++)
+		if (b[l + 1] - b[l] > nsteps)
+			nsteps = b[l + 1] - b[l];
+	/* records too long to share out: the lanes would idle */
+	if (nsteps > 2 * ((to - from) / (size_t)L) + 1024)
+		return -1;
+	scan(&r, text, b, nsteps, warm, bitmap);
+	return 0;
+}
