@@ -19,10 +19,16 @@
  *   R'[j] = (Tf(R[j]) & B[c]) | R[j-1] | Tf(R[j-1]) | R'[j-1] | Tf(R'[j-1])
  *
  * with Tf of each row kept (K + 1 lookups a unit).  The lanes' units are
- * first turned into their B bytes by a scalar pass, RL_NB units of each
- * lane at a time, into a buffer of steps (one vector a step); the record
- * terminator becomes a byte V that no other unit's B is, and where a lane
- * reads V its rows go back to the start rows.
+ * first turned into their B bytes, RL_NB units of each lane at a time,
+ * into a buffer of steps (one vector a step): by vectors (a byte
+ * transpose, then B by nibble boxes: boxes()) or, when the B table needs
+ * more than 8 boxes or there is no x86 vector fill, by a scalar pass
+ * (rl_fill).  The record terminator becomes a byte V that no other unit's
+ * B is, and where a lane reads V its rows go back to the start rows.
+ *
+ * 2-core AMD EPYC (AVX2), the Bible x64 (275 MB), -j1 -c: [A-Z][a-z]+ of
+ * [A-Z][a-z]+ -k2 2.1-2.8 s on re_scan1, 0.23-0.34 s here; a scalar B
+ * pass in place of the vector one took 0.57 s (bench/RESULTS-regex.md).
  *
  * Taken: one word of at most 9 states, no assertion, no ^ or $ (hits at
  * units only), k <= 3, no match of the start rows (then every unit is a
@@ -414,7 +420,8 @@ typedef unsigned char rl_v64 __attribute__((vector_size(64)));
 #define RL_FILL(r, text, b, i0, nb, buf) ((r)->vfill ?			\
 			    rl_vfill_avx512(r, text, b, i0, nb, buf) :	\
 			    rl_fill(r, text, b, 64, i0, nb, buf))
-#define RL_LANES(v)	((uint64_t)_mm512_test_epi8_mask((__m512i)(v), (__m512i)(v)))
+#define RL_LANES(v)	((uint64_t)_mm512_test_epi8_mask((__m512i)(v),	\
+			    (__m512i)(v)))
 #include "relanes_body.h"
 #undef RL_T
 #endif

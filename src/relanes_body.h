@@ -24,8 +24,8 @@
  * gathered as a byte a lane (bit t: step t), for rl_hits at the end of
  * the fill. */
 RL_ATTR static inline __attribute__((always_inline)) void
-RL_CAT(RL_NAME, _k)(const struct rl *r, const unsigned char *text, const size_t *b,
-    size_t nsteps, size_t warm, uint64_t *bitmap, const int K)
+RL_CAT(RL_NAME, _k)(const struct rl *r, const unsigned char *text,
+    const size_t *b, size_t nsteps, size_t warm, uint64_t *bitmap, const int K)
 {
 	enum { L = RL_VB };
 	unsigned char buf[RL_NB * L] __attribute__((aligned(64)));
