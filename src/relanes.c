@@ -259,141 +259,24 @@ rl_hits(const size_t *b, int L, uint64_t m, size_t i0, size_t nb,
 	}
 }
 
-#ifdef RL_X86
-/* 16 units of lane l from unit off on (its terminators past its end). */
-static inline __m128i
-rl_load16(const unsigned char *text, const size_t *b, int l, size_t off,
-    unsigned char eol)
+/* The 16 units of lane l (text[b[l], b[l + 1])) from unit off on: in the
+ * text, or in tmp with terminators past the lane's end. */
+static inline const unsigned char *
+rl_at16(const unsigned char *text, const size_t *b, int l, size_t off,
+    unsigned char eol, unsigned char *tmp)
 {
 	size_t p = b[l] + off, e = b[l + 1];
-	unsigned char tmp[16];
 
 	if (p + 16 <= e)
-		return _mm_loadu_si128((const __m128i *)(const void *)(text + p));
-	memset(tmp, eol, sizeof(tmp));
+		return text + p;
+	memset(tmp, eol, 16);
 	if (p < e)
 		memcpy(tmp, text + p, e - p);
-	return _mm_loadu_si128((const __m128i *)(const void *)tmp);
+	return tmp;
 }
 
-/*
- * rl_fill for 32 lanes by vectors: per 16 steps, lanes l and 16 + l in the
- * halves of x[l], a 16 x 16 byte transpose in each half (4 rounds of byte
- * unpacks, each rotating the 8-bit index row:unit by a bit), so x[s] holds
- * step s of every lane, in its place; then B by boxes (boxes()), V where
- * the unit is the terminator.  (A 64-step fill writes RL_NB steps.)
- */
-__attribute__((target("avx2"))) static void
-rl_vfill_avx2(const struct rl *r, const unsigned char *text, const size_t *b,
-    size_t i0, size_t nb, unsigned char *buf)
-{
-	const __m256i m4 = _mm256_set1_epi8(0x0f);
-	const __m256i eolv = _mm256_set1_epi8((char)r->eol);
-	const __m256i vv = _mm256_set1_epi8((char)r->V);
-#define RL_TAB(t) _mm256_broadcastsi128_si256(_mm_loadu_si128(		\
-	    (const __m128i *)(const void *)(t)))
-	const __m256i sl = RL_TAB(r->slo), sh = RL_TAB(r->shi);
-	const __m256i pl = RL_TAB(r->plo), ph = RL_TAB(r->phi);
-#undef RL_TAB
-
-	for (int l = 0; l < 32; l++)
-		if (b[l] + i0 + RL_PF < b[l + 1])
-			__builtin_prefetch(text + b[l] + i0 + RL_PF);
-	for (size_t t0 = 0; t0 < nb; t0 += 16) {
-		__m256i x[16], y[16];
-		for (int l = 0; l < 16; l++)
-			x[l] = _mm256_inserti128_si256(_mm256_castsi128_si256(
-			    rl_load16(text, b, l, i0 + t0, r->eol)),
-			    rl_load16(text, b, l + 16, i0 + t0, r->eol), 1);
-		for (int round = 0; round < 2; round++) {
-			for (int j = 0; j < 8; j++) {
-				y[2 * j] = _mm256_unpacklo_epi8(x[j], x[j + 8]);
-				y[2 * j + 1] = _mm256_unpackhi_epi8(x[j],
-				    x[j + 8]);
-			}
-			for (int j = 0; j < 8; j++) {
-				x[2 * j] = _mm256_unpacklo_epi8(y[j], y[j + 8]);
-				x[2 * j + 1] = _mm256_unpackhi_epi8(y[j],
-				    y[j + 8]);
-			}
-		}
-		for (int s = 0; s < 16; s++) {
-			__m256i c = x[s];
-			__m256i bx = _mm256_and_si256(
-			    _mm256_shuffle_epi8(sl, _mm256_and_si256(c, m4)),
-			    _mm256_shuffle_epi8(sh, _mm256_and_si256(
-			    _mm256_srli_epi16(c, 4), m4)));
-			__m256i bv = _mm256_or_si256(
-			    _mm256_shuffle_epi8(pl, _mm256_and_si256(bx, m4)),
-			    _mm256_shuffle_epi8(ph, _mm256_and_si256(
-			    _mm256_srli_epi16(bx, 4), m4)));
-			bv = _mm256_blendv_epi8(bv, vv,
-			    _mm256_cmpeq_epi8(c, eolv));
-			_mm256_store_si256((__m256i *)(void *)(buf +
-			    (t0 + (size_t)s) * 32), bv);
-		}
-	}
-}
-
-/* The same for 64 lanes: lanes l, 16 + l, 32 + l, 48 + l in x[l]. */
-__attribute__((target("avx512f,avx512bw"))) static void
-rl_vfill_avx512(const struct rl *r, const unsigned char *text,
-    const size_t *b, size_t i0, size_t nb, unsigned char *buf)
-{
-	const __m512i m4 = _mm512_set1_epi8(0x0f);
-	const __m512i eolv = _mm512_set1_epi8((char)r->eol);
-	const __m512i vv = _mm512_set1_epi8((char)r->V);
-#define RL_TAB(t) _mm512_broadcast_i32x4(_mm_loadu_si128(			\
-	    (const __m128i *)(const void *)(t)))
-	const __m512i sl = RL_TAB(r->slo), sh = RL_TAB(r->shi);
-	const __m512i pl = RL_TAB(r->plo), ph = RL_TAB(r->phi);
-#undef RL_TAB
-
-	for (int l = 0; l < 64; l++)
-		if (b[l] + i0 + RL_PF < b[l + 1])
-			__builtin_prefetch(text + b[l] + i0 + RL_PF);
-	for (size_t t0 = 0; t0 < nb; t0 += 16) {
-		__m512i x[16], y[16];
-		for (int l = 0; l < 16; l++) {
-			__m512i v = _mm512_castsi128_si512(
-			    rl_load16(text, b, l, i0 + t0, r->eol));
-			v = _mm512_inserti32x4(v, rl_load16(text, b, l + 16,
-			    i0 + t0, r->eol), 1);
-			v = _mm512_inserti32x4(v, rl_load16(text, b, l + 32,
-			    i0 + t0, r->eol), 2);
-			x[l] = _mm512_inserti32x4(v, rl_load16(text, b, l + 48,
-			    i0 + t0, r->eol), 3);
-		}
-		for (int round = 0; round < 2; round++) {
-			for (int j = 0; j < 8; j++) {
-				y[2 * j] = _mm512_unpacklo_epi8(x[j], x[j + 8]);
-				y[2 * j + 1] = _mm512_unpackhi_epi8(x[j],
-				    x[j + 8]);
-			}
-			for (int j = 0; j < 8; j++) {
-				x[2 * j] = _mm512_unpacklo_epi8(y[j], y[j + 8]);
-				x[2 * j + 1] = _mm512_unpackhi_epi8(y[j],
-				    y[j + 8]);
-			}
-		}
-		for (int s = 0; s < 16; s++) {
-			__m512i c = x[s];
-			__m512i bx = _mm512_and_si512(
-			    _mm512_shuffle_epi8(sl, _mm512_and_si512(c, m4)),
-			    _mm512_shuffle_epi8(sh, _mm512_and_si512(
-			    _mm512_srli_epi16(c, 4), m4)));
-			__m512i bv = _mm512_or_si512(
-			    _mm512_shuffle_epi8(pl, _mm512_and_si512(bx, m4)),
-			    _mm512_shuffle_epi8(ph, _mm512_and_si512(
-			    _mm512_srli_epi16(bx, 4), m4)));
-			bv = _mm512_mask_blend_epi8(
-			    _mm512_cmpeq_epi8_mask(c, eolv), bv, vv);
-			_mm512_store_si512((void *)(buf + (t0 + (size_t)s) *
-			    64), bv);
-		}
-	}
-}
-
+#define RL_LD16(p)	_mm_loadu_si128((const __m128i *)(const void *)(p))
+#ifdef RL_X86
 typedef unsigned char rl_v32 __attribute__((vector_size(32)));
 #define RL_NAME		rl_avx2
 #define RL_ATTR		__attribute__((target("avx2")))
@@ -402,9 +285,13 @@ typedef unsigned char rl_v32 __attribute__((vector_size(32)));
 #define RL_SHUF(t, x)	((rl_v32)_mm256_shuffle_epi8((__m256i)(t), (__m256i)(x)))
 #define RL_BLEND(n, r, e) ((rl_v32)_mm256_blendv_epi8((__m256i)(n),	\
 			    (__m256i)(r), (__m256i)(e)))
-#define RL_FILL(r, text, b, i0, nb, buf) ((r)->vfill ?			\
-			    rl_vfill_avx2(r, text, b, i0, nb, buf) :	\
-			    rl_fill(r, text, b, 32, i0, nb, buf))
+#define RL_LOADX(p)	((rl_v32)_mm256_inserti128_si256(			\
+			    _mm256_castsi128_si256(RL_LD16(p[0])),		\
+			    RL_LD16(p[1]), 1))
+#define RL_UNPLO(x, y)	((rl_v32)_mm256_unpacklo_epi8((__m256i)(x),	\
+			    (__m256i)(y)))
+#define RL_UNPHI(x, y)	((rl_v32)_mm256_unpackhi_epi8((__m256i)(x),	\
+			    (__m256i)(y)))
 #define RL_LANES(v)	((uint64_t)(uint32_t)~_mm256_movemask_epi8(	\
 			    _mm256_cmpeq_epi8((__m256i)(v), _mm256_setzero_si256())))
 #include "relanes_body.h"
@@ -417,9 +304,14 @@ typedef unsigned char rl_v64 __attribute__((vector_size(64)));
 #define RL_T		rl_v64
 #define RL_SHUF(t, x)	((rl_v64)_mm512_shuffle_epi8((__m512i)(t), (__m512i)(x)))
 #define RL_BLEND(n, r, e) (((n) & ~(e)) | ((r) & (e)))
-#define RL_FILL(r, text, b, i0, nb, buf) ((r)->vfill ?			\
-			    rl_vfill_avx512(r, text, b, i0, nb, buf) :	\
-			    rl_fill(r, text, b, 64, i0, nb, buf))
+#define RL_LOADX(p)	((rl_v64)_mm512_inserti32x4(_mm512_inserti32x4(	\
+			    _mm512_inserti32x4(_mm512_castsi128_si512(		\
+			    RL_LD16(p[0])), RL_LD16(p[1]), 1),		\
+			    RL_LD16(p[2]), 2), RL_LD16(p[3]), 3))
+#define RL_UNPLO(x, y)	((rl_v64)_mm512_unpacklo_epi8((__m512i)(x),	\
+			    (__m512i)(y)))
+#define RL_UNPHI(x, y)	((rl_v64)_mm512_unpackhi_epi8((__m512i)(x),	\
+			    (__m512i)(y)))
 #define RL_LANES(v)	((uint64_t)_mm512_test_epi8_mask((__m512i)(v),	\
 			    (__m512i)(v)))
 #include "relanes_body.h"
@@ -445,7 +337,9 @@ rl_neon_lanes(rl_v16 v)
 #define RL_SHUF(t, x)	((rl_v16)vqtbl1q_u8((uint8x16_t)(t), (uint8x16_t)(x)))
 #define RL_BLEND(n, r, e) (((n) & ~(e)) | ((r) & (e)))
 #define RL_LANES(v)	rl_neon_lanes(v)
-#define RL_FILL(r, text, b, i0, nb, buf) rl_fill(r, text, b, 16, i0, nb, buf)
+#define RL_LOADX(p)	((rl_v16)vld1q_u8(p[0]))
+#define RL_UNPLO(x, y)	((rl_v16)vzip1q_u8((uint8x16_t)(x), (uint8x16_t)(y)))
+#define RL_UNPHI(x, y)	((rl_v16)vzip2q_u8((uint8x16_t)(x), (uint8x16_t)(y)))
 #include "relanes_body.h"
 #undef RL_T
 #endif
