@@ -2474,15 +2474,19 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
 		next[i] = SIZE_MAX - 1;		/* not looked for yet */
 	/* the share of the text past which the filter only costs: half,
 	 * an eighth when the rest would go on lanes (relanes.c: 5-8x the
-	 * one-word scan, 2-core EPYC) */
-	const size_t share = re_lanes_take(a, k, eol) ? 8 : 2;
+	 * one-word scan, 2-core EPYC), judged after 64 KB, 16 KB then (the
+	 * planner's probe times 64 KB: it saw 334 MB/s a worker where the
+	 * ranges ran at 945, one H200 machine's Xeon, -k1 [A-Z][a-z]+ of
+	 * [A-Z][a-z]+, and opened the GPU for nothing) */
+	const int lanes = re_lanes_take(a, k, eol);
+	const size_t share = lanes ? 8 : 2, after = lanes ? 16384 : 65536;
 	while (pos < to && next_candidate(a, text, pos, to, eol, at, len, anc,
 	    np, next, &ls, &end)) {
 		re_scan_all(a, k, text, ls, end, warm, eol, bitmap);
 		scanned += end - ls;
 		pos = end;
 		/* candidates everywhere: the filter only costs */
-		if (pos - from >= 65536 && scanned > (pos - from) / share) {
+		if (pos - from >= after && scanned > (pos - from) / share) {
 			re_scan_all(a, k, text, pos, to, warm, eol, bitmap);
 			return;
 		}
