@@ -12,11 +12,18 @@ CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
 # glibc's libc since 2.34; -ldl for older ones).
 LDLIBS	 = -ldl -lpthread
 
-SRCS	 = agrep-gpu.c src/clload.c src/filter.c src/multi.c src/hostmatch.c src/input.c src/ocl.c \
-	   src/output.c src/pattern.c src/pool.c src/range.c src/refine.c \
-	   src/scan.c src/search.c src/walk.c src/plan.c src/devq.c \
-	   src/simd.c src/pp.c src/cpu.c src/util.c src/edits.c src/json.c src/utf8.c src/regex.c \
-	   src/relanes.c
+# The sources named once: the expression automaton and its lanes (RE_SRCS),
+# the engine API around it (ENGINE_SRCS: patterns, host engines, threads),
+# the OpenCL runtime (OCL_SRCS), then the tool's pipeline.  The test, bench
+# and fuzz programs (tests/tests.mk, bench/bench.mk, tests/fuzz/fuzz.mk)
+# link these lists, so a new source file is added here only.
+RE_SRCS	 = src/regex.c src/relanes.c src/cpu.c src/utf8.c src/util.c
+ENGINE_SRCS = $(RE_SRCS) src/filter.c src/multi.c src/hostmatch.c src/simd.c src/pp.c \
+	   src/pattern.c src/pool.c
+OCL_SRCS = src/scan.c src/ocl.c src/clload.c
+SRCS	 = agrep-gpu.c $(ENGINE_SRCS) $(OCL_SRCS) src/input.c src/output.c \
+	   src/range.c src/refine.c src/search.c src/walk.c src/plan.c src/devq.c \
+	   src/edits.c src/json.c
 HDRS	 = $(wildcard src/*.h)
 BIN	?= agrep-gpu
 B	 = build
@@ -145,7 +152,7 @@ build/aarch64/exhaustive: $(EXH_DEPS)
 	$(CROSS_CC) $(CFLAGS) -Werror -o $@ $(EXH_SRCS) -lpthread
 
 # (the expression automaton's check; the lanes run NEON there)
-REEXH_SRCS = tests/reexh.c src/regex.c src/relanes.c src/cpu.c src/utf8.c src/util.c
+REEXH_SRCS = tests/reexh.c $(RE_SRCS)
 build/aarch64/reexh: $(REEXH_SRCS) tests/reoracle.c tests/re_common.h $(HDRS) src/relanes_body.h
 	@mkdir -p $(dir $@)
 	$(CROSS_CC) $(CFLAGS) -Werror -o $@ $(REEXH_SRCS) -lpthread

@@ -28,9 +28,9 @@ bench: bench/bin/myers_ref bench/bin/gen_dna $(BENCH_DEPS)
 	bash bench/bench.sh
 
 # The host matcher's engines alone (bench/hostengine.sh).
-bench/bin/hostengine: bench/hostengine.c src/filter.c src/filter.h src/multi.c src/hostmatch.c src/simd.c src/pp.c src/simd_body.h src/cpu.c src/pattern.c src/scan.c src/ocl.c src/clload.c src/util.c src/utf8.c src/regex.c src/relanes.c src/pool.c build/kernels.c
+bench/bin/hostengine: bench/hostengine.c $(ENGINE_SRCS) $(OCL_SRCS) $(HDRS) build/kernels.c
 	@mkdir -p bench/bin
-	$(BENCH_CC) $(BENCH_CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ bench/hostengine.c src/filter.c src/multi.c src/hostmatch.c src/simd.c src/pp.c src/cpu.c src/pattern.c src/scan.c src/ocl.c src/clload.c src/util.c src/utf8.c src/regex.c src/relanes.c src/pool.c build/kernels.c -ldl -lpthread
+	$(BENCH_CC) $(BENCH_CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ bench/hostengine.c $(ENGINE_SRCS) $(OCL_SRCS) build/kernels.c -ldl -lpthread
 
 # The parallel pipeline's cases against the peers (bench/pipeline.sh).
 .PHONY: bench-pipeline

@@ -16,8 +16,7 @@ tests/bin/%: tests/%.c tests/buf.h
 
 # tests/exhaustive.bats: the host engines against a DP on every small case,
 # plain and with AddressSanitizer/UBSan (run there on a smaller set: -q).
-EXH_SRCS = tests/exhaustive.c src/filter.c src/multi.c src/hostmatch.c src/simd.c src/pp.c src/cpu.c \
-	   src/pattern.c src/pool.c src/util.c src/utf8.c src/regex.c src/relanes.c
+EXH_SRCS = tests/exhaustive.c $(ENGINE_SRCS)
 EXH_DEPS = $(EXH_SRCS) tests/exh_common.h src/simd_body.h src/pp_body.h src/relanes_body.h \
 	   $(wildcard src/*.h)
 TEST_PROGS += tests/bin/exhaustive tests/bin/exhaustive-san
@@ -33,9 +32,7 @@ tests/bin/exhaustive-san: $(EXH_DEPS)
 	    -o $@ $(EXH_SRCS) -lpthread
 
 # tests/exhaustive_ocl.c: the OpenCL kernel on POCL against the same DP.
-EXHO_SRCS = tests/exhaustive_ocl.c src/scan.c src/ocl.c src/clload.c src/pattern.c \
-	   src/hostmatch.c src/simd.c src/pp.c src/cpu.c src/filter.c src/multi.c \
-	   src/util.c src/utf8.c src/pool.c src/regex.c src/relanes.c build/kernels.c
+EXHO_SRCS = tests/exhaustive_ocl.c $(ENGINE_SRCS) $(OCL_SRCS) build/kernels.c
 TEST_PROGS += tests/bin/exhaustive-ocl
 
 tests/bin/exhaustive-ocl: $(EXHO_SRCS) tests/exh_common.h $(wildcard src/*.h)
@@ -54,15 +51,15 @@ tests/bin/reocl: $(REOCL_SRCS) tests/reoracle.c tests/re_common.h tests/exh_comm
 # oracle of tests/reoracle.c on every small case (tests/reexh.c).
 TEST_PROGS += tests/bin/reexh tests/bin/reexh-san
 
-tests/bin/reexh: tests/reexh.c tests/reoracle.c tests/re_common.h src/regex.c src/regex.h src/relanes.c src/relanes_body.h src/cpu.c src/util.c src/util.h src/utf8.c src/utf8.h
+tests/bin/reexh: tests/reexh.c tests/reoracle.c tests/re_common.h $(RE_SRCS) $(HDRS)
 	@mkdir -p tests/bin
-	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ tests/reexh.c src/regex.c src/relanes.c src/cpu.c src/utf8.c src/util.c -lpthread
+	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ tests/reexh.c $(RE_SRCS) -lpthread
 
-tests/bin/reexh-san: tests/reexh.c tests/reoracle.c tests/re_common.h src/regex.c src/regex.h src/relanes.c src/relanes_body.h src/cpu.c src/util.c src/util.h src/utf8.c src/utf8.h
+tests/bin/reexh-san: tests/reexh.c tests/reoracle.c tests/re_common.h $(RE_SRCS) $(HDRS)
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -O1 -fno-omit-frame-pointer \
 	    -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-	    -o $@ tests/reexh.c src/regex.c src/relanes.c src/cpu.c src/utf8.c src/util.c -lpthread
+	    -o $@ tests/reexh.c $(RE_SRCS) -lpthread
 
 # (test-progs' prerequisites were expanded above, before these were added)
 test-progs: tests/bin/exhaustive tests/bin/exhaustive-san tests/bin/exhaustive-ocl tests/bin/reexh \

@@ -24,9 +24,7 @@ FUZZ_LDLIBS	 = -ldl -lpthread
 # The engine API only: patterns, host matcher, scanner, OpenCL runtime,
 # messages, and the kernel source.  agrep-gpu.c (main), search.c, output.c,
 # input.c and refine.c belong to the tool's pipeline and are not needed.
-FUZZ_SRCS	 = src/filter.c src/multi.c src/hostmatch.c src/simd.c src/pp.c src/cpu.c src/pattern.c src/regex.c \
-		   src/pool.c src/scan.c src/ocl.c src/clload.c src/util.c src/utf8.c \
-		   $(FUZZ_BIN)/kernels.c
+FUZZ_SRCS	 = $(ENGINE_SRCS) $(OCL_SRCS) $(FUZZ_BIN)/kernels.c
 FUZZ_HDRS	 = $(wildcard src/*.h) $(FUZZ_DIR)/fuzz_common.h
 FUZZ_TARGETS	 = $(FUZZ_BIN)/fuzz_host $(FUZZ_BIN)/fuzz_ocl $(FUZZ_BIN)/fuzz_utf8
 
