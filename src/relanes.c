@@ -26,11 +26,18 @@
  * (rl_fill).  The record terminator becomes a byte V that no other unit's
  * B is, and where a lane reads V its rows go back to the start rows.
  *
+ * An automaton of 9 to 16 positions holds a row in two bytes (W = 2): two
+ * vectors a row, positions 9-16 in the second, and each byte of Tf(D) the
+ * or of 8 shuffles (by the 4 nibbles of D), the B bytes filled in pairs,
+ * the terminator told by the first (V) alone.
+ *
  * 2-core AMD EPYC (AVX2), the Bible x64 (275 MB), -j1 -c: [A-Z][a-z]+ of
  * [A-Z][a-z]+ -k2 2.1-2.8 s on re_scan1, 0.23-0.34 s here; a scalar B
- * pass in place of the vector one took 0.57 s (bench/RESULTS-regex.md).
+ * pass in place of the vector one took 0.57 s; rows of two bytes: the
+ * (LORD|Lord)+ God -k2 2.84 -> 0.67 s, -k3 4.07 -> 0.79 s, mercy.*ever
+ * -k3 3.56 -> 0.99 s (bench/RESULTS-regex.md).
  *
- * Taken: one word of at most 9 states, no assertion, no ^ or $ (hits at
+ * Taken: one word of at most 17 states, no assertion, no ^ or $ (hits at
  * units only), k <= 3, no match of the start rows (then every unit is a
  * hit), a range of AGREP_GPU_RE_LANES_MIN bytes or more (default
  * RL_MIN) whose records split into lanes of about equal length; and the
@@ -69,18 +76,23 @@
 #define RL_CAT2(a, b)	a##b
 #define RL_CAT(a, b)	RL_CAT2(a, b)
 
-/* What the lanes need of an automaton, for a scan with k errors. */
+/* What the lanes need of an automaton, for a scan with k errors.  A row
+ * is W bytes (W = 2: positions 9-16 in its second byte); the arrays of
+ * two are by that byte. */
 struct rl {
-	unsigned char	 lo[16], hi[16];	/* Tf by nibble */
-	unsigned char	 B[256];		/* the positions each unit
-						 * reads; the terminator: V */
-	unsigned char	 r0[RL_MAXK + 1];	/* start rows */
-	unsigned char	 t0[RL_MAXK + 1];	/* Tf of them */
-	unsigned char	 fin, V, eol;
-	int		 K;
+	/* Tf by nibble: tf[o][i][h][v], the positions of byte o after those
+	 * of nibble h (0: low) of byte i being v (and the first ones) */
+	unsigned char	 tf[2][2][2][16];
+	unsigned char	 B[2][256];		/* the positions each unit
+						 * reads; the terminator: V
+						 * (byte 0), 0 (byte 1) */
+	unsigned char	 r0[RL_MAXK + 1][2];	/* start rows */
+	unsigned char	 t0[RL_MAXK + 1][2];	/* Tf of them */
+	unsigned char	 fin[2], V, eol;
+	int		 K, W;
 	int		 vfill;			/* B by nibbles (below) */
-	unsigned char	 slo[16], shi[16];	/* the boxes of a unit */
-	unsigned char	 plo[16], phi[16];	/* the positions of boxes */
+	unsigned char	 slo[2][16], shi[2][16]; /* the boxes of a unit */
+	unsigned char	 plo[2][16], phi[2][16]; /* the positions of boxes */
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -109,7 +121,7 @@ read_min(void)
  * needed ([a-z] takes 2: 0x61-0x6f and 0x70-0x7a; -i doubles that).
  */
 static int
-boxes(const struct re_nfa *a, unsigned char eol, struct rl *r)
+boxes(const struct re_nfa *a, unsigned char eol, struct rl *r, int w)
 {
 	unsigned char bv[8];
 	uint16_t bl[8], bh[8];
@@ -118,13 +130,15 @@ boxes(const struct re_nfa *a, unsigned char eol, struct rl *r)
 	for (unsigned h = 0; h < 16; h++) {
 		uint16_t done = 0;
 		for (unsigned lo = 0; lo < 16; lo++) {
-			unsigned char v = (unsigned char)(a->B[h * 16 + lo] >> 1);
+			unsigned char v = (unsigned char)(a->B[h * 16 + lo] >>
+			    (1 + 8 * w));
 			uint16_t set = 0;
 			int i;
 			if (v == 0 || (done >> lo & 1))
 				continue;
 			for (unsigned x = lo; x < 16; x++)
-				if ((unsigned char)(a->B[h * 16 + x] >> 1) == v)
+				if ((unsigned char)(a->B[h * 16 + x] >>
+				    (1 + 8 * w)) == v)
 					set |= (uint16_t)(1 << x);
 			done |= set;
 			for (i = 0; i < n && (bv[i] != v || bl[i] != set); i++)
@@ -139,25 +153,41 @@ boxes(const struct re_nfa *a, unsigned char eol, struct rl *r)
 			bh[i] |= (uint16_t)(1 << h);
 		}
 	}
-	memset(r->slo, 0, 16);
-	memset(r->shi, 0, 16);
-	memset(r->plo, 0, 16);
-	memset(r->phi, 0, 16);
+	unsigned char *slo = r->slo[w], *shi = r->shi[w], *plo = r->plo[w],
+	    *phi = r->phi[w];
+	memset(slo, 0, 16);
+	memset(shi, 0, 16);
+	memset(plo, 0, 16);
+	memset(phi, 0, 16);
 	for (int i = 0; i < n; i++)
 		for (unsigned x = 0; x < 16; x++) {
 			if (bl[i] >> x & 1)
-				r->slo[x] |= (unsigned char)(1 << i);
+				slo[x] |= (unsigned char)(1 << i);
 			if (bh[i] >> x & 1)
-				r->shi[x] |= (unsigned char)(1 << i);
+				shi[x] |= (unsigned char)(1 << i);
 			if (x >> (i & 3) & 1)
-				(i < 4 ? r->plo : r->phi)[x] |= bv[i];
+				(i < 4 ? plo : phi)[x] |= bv[i];
 		}
 	for (unsigned c = 0; c < 256; c++) {
-		unsigned x = r->slo[c & 15] & r->shi[c >> 4];
-		if (c != eol && (r->plo[x & 15] | r->phi[x >> 4]) != r->B[c])
+		unsigned x = slo[c & 15] & shi[c >> 4];
+		if (c != eol && (plo[x & 15] | phi[x >> 4]) != r->B[w][c])
 			return 0;
 	}
 	return 1;
+}
+
+/* Tf of a row x (bit p - 1: position p), by r's tables. */
+static unsigned
+rl_tf(const struct rl *r, unsigned x)
+{
+	unsigned o = 0;
+
+	for (int ow = 0; ow < r->W; ow++)
+		for (int iw = 0; iw < r->W; iw++)
+			o |= (unsigned)(r->tf[ow][iw][0][x >> (8 * iw) & 15] |
+			    r->tf[ow][iw][1][x >> (8 * iw + 4) & 15]) <<
+			    (8 * ow);
+	return o;
 }
 
 /* The tables of a, or -1 if the lanes cannot scan it (see the top). */
@@ -166,70 +196,89 @@ rl_setup(const struct re_nfa *a, long k, unsigned char eol, struct rl *r)
 {
 	unsigned char used[256];
 
-	if (a->nw != 1 || a->nstate > 9 || a->nassert > 0 || a->bol ||
+	if (a->nw != 1 || a->nstate > 17 || a->nassert > 0 || a->bol ||
 	    a->eol || k < 0 || k > RL_MAXK || (a->final[0] & 1))
 		return -1;
+	memset(r, 0, sizeof(*r));
+	r->W = a->nstate > 9 ? 2 : 1;
+	/* tf[o][i][h][v]: positions 8 i + 4 h + 1 to 8 i + 4 h + 4 (the
+	 * bits of v) lead to those of byte o; the first positions are in
+	 * tf[o][0][0][v] for every v */
 	const uint64_t first = a->follow[0] >> 1;
-	for (unsigned v = 0; v < 16; v++) {
-		uint64_t l = first, h = 0;
-		for (unsigned bit = 0; bit < 4; bit++) {
-			if (!(v >> bit & 1))
-				continue;
-			if (bit + 1 < a->nstate)
-				l |= a->follow[bit + 1] >> 1;
-			if (bit + 5 < a->nstate)
-				h |= a->follow[bit + 5] >> 1;
-		}
-		r->lo[v] = (unsigned char)l;
-		r->hi[v] = (unsigned char)h;
-	}
+	for (int ow = 0; ow < r->W; ow++)
+		for (int iw = 0; iw < r->W; iw++)
+			for (int h = 0; h < 2; h++)
+				for (unsigned v = 0; v < 16; v++) {
+					uint64_t x = iw == 0 && h == 0 ?
+					    first : 0;
+					for (unsigned bit = 0; bit < 4; bit++) {
+						size_t st = 8 * (size_t)iw +
+						    4 * (size_t)h + bit + 1;
+						if ((v >> bit & 1) &&
+						    st < a->nstate)
+							x |= a->follow[st] >>
+							    1;
+					}
+					r->tf[ow][iw][h][v] = (unsigned char)(
+					    x >> (8 * ow));
+				}
 	memset(used, 0, sizeof(used));
-	for (unsigned c = 0; c < 256; c++) {
-		r->B[c] = (unsigned char)(a->B[c] >> 1);
-		if (c != eol)
-			used[r->B[c]] = 1;
-	}
+	for (unsigned c = 0; c < 256; c++)
+		for (int w = 0; w < r->W; w++) {
+			r->B[w][c] = (unsigned char)(a->B[c] >> (1 + 8 * w));
+			if (c != eol && w == 0)
+				used[r->B[0][c]] = 1;
+		}
 	unsigned v = 0;
 	while (v < 256 && used[v])
 		v++;
 	if (v == 256)
 		return -1;
 	r->V = (unsigned char)v;
-	r->B[eol] = r->V;
+	r->B[0][eol] = r->V;
+	r->B[1][eol] = 0;
 	r->K = (int)k;
-	r->fin = (unsigned char)(a->final[0] >> 1);
-	r->r0[0] = 0;
+	unsigned fin = (unsigned)(a->final[0] >> 1), x = 0;
+	r->fin[0] = (unsigned char)fin;
+	r->fin[1] = (unsigned char)(fin >> 8);
 	for (int j = 0; j <= r->K; j++) {
-		unsigned x = r->r0[j];
-		r->t0[j] = r->lo[x & 15] | r->hi[x >> 4];
-		if (j < r->K)
-			r->r0[j + 1] = (unsigned char)(x | r->t0[j]);
+		unsigned t = rl_tf(r, x);
+		for (int w = 0; w < 2; w++) {
+			r->r0[j][w] = (unsigned char)(x >> (8 * w));
+			r->t0[j][w] = (unsigned char)(t >> (8 * w));
+		}
+		if (j == r->K && (x & fin) != 0)
+			return -1;
+		x |= t;
 	}
-	if ((r->r0[r->K] & r->fin) != 0)
-		return -1;
 	r->eol = eol;
-	r->vfill = boxes(a, eol, r);
+	r->vfill = boxes(a, eol, r, 0) && (r->W == 1 || boxes(a, eol, r, 1));
 	return 0;
 }
 
-/* buf[t * L + l] := B of unit i0 + t of lane l (text[b[l], b[l + 1])), V
- * past its end, for t < nb. */
+/* buf[(t * W + w) * L + l] := byte w of B of unit i0 + t of lane l
+ * (text[b[l], b[l + 1])), that of the terminator past its end, for
+ * t < nb. */
 static inline void
 rl_fill(const struct rl *r, const unsigned char *text, const size_t *b,
-    int L, size_t i0, size_t nb, unsigned char *buf)
+    int L, const int W, size_t i0, size_t nb, unsigned char *buf)
 {
+	const size_t S = (size_t)W * (size_t)L;
+
 	for (int l = 0; l < L; l++) {
 		size_t p = b[l] + i0, e = b[l + 1], n = 0, t;
 		const unsigned char *tp = text + p;
-		unsigned char *o = buf + l;
 		if (p < e)
 			n = e - p < nb ? e - p : nb;
 		if (p + RL_PF < e)
 			__builtin_prefetch(tp + RL_PF);
-		for (t = 0; t < n; t++)
-			o[t * (size_t)L] = r->B[tp[t]];
-		for (; t < nb; t++)
-			o[t * (size_t)L] = r->V;
+		for (int w = 0; w < W; w++) {
+			unsigned char *o = buf + (size_t)w * (size_t)L + (size_t)l;
+			for (t = 0; t < n; t++)
+				o[t * S] = r->B[w][tp[t]];
+			for (; t < nb; t++)
+				o[t * S] = r->B[w][r->eol];
+		}
 	}
 }
 
@@ -361,13 +410,14 @@ rl_lanes(void)
 }
 
 /* Whether re_scan_lanes takes a's scans with k errors over long ranges
- * (regex.c: then its prefilter must leave more text aside to pay). */
+ * (regex.c: then its prefilter must leave more text aside to pay): 0 if
+ * not, else the bytes of a row (1: up to 8 positions, 2: up to 16). */
 int
 re_lanes_take(const struct re_nfa *a, long k, unsigned char eol)
 {
 	struct rl r;
 
-	return rl_lanes() > 0 && rl_setup(a, k, eol, &r) == 0;
+	return rl_lanes() > 0 && rl_setup(a, k, eol, &r) == 0 ? r.W : 0;
 }
 
 /*

@@ -25,21 +25,23 @@
  * holds step s of every lane, in its place; then B by boxes, V where the
  * unit is the terminator.  (It writes whole 16-step groups, RL_NB at most.)
  */
-RL_ATTR static void
+RL_ATTR static inline __attribute__((always_inline)) void
 RL_CAT(RL_NAME, _vfill)(const struct rl *r, const unsigned char *text,
-    const size_t *b, size_t i0, size_t nb, unsigned char *buf)
+    const size_t *b, size_t i0, size_t nb, unsigned char *buf, const int W)
 {
 	enum { L = RL_VB };
-	RL_T f15, eolv, vv, sl, sh, pl, ph;
+	RL_T f15, eolv, vv[2], sl[2], sh[2], pl[2], ph[2];
 
 	for (int l = 0; l < L; l++) {
 		f15[l] = 15;
 		eolv[l] = r->eol;
-		vv[l] = r->V;
-		sl[l] = r->slo[l & 15];
-		sh[l] = r->shi[l & 15];
-		pl[l] = r->plo[l & 15];
-		ph[l] = r->phi[l & 15];
+		for (int w = 0; w < W; w++) {
+			vv[w][l] = w == 0 ? r->V : 0;
+			sl[w][l] = r->slo[w][l & 15];
+			sh[w][l] = r->shi[w][l & 15];
+			pl[w][l] = r->plo[w][l & 15];
+			ph[w][l] = r->phi[w][l & 15];
+		}
 	}
 	for (int l = 0; l < L; l++)
 		if (b[l] + i0 + RL_PF < b[l + 1])
@@ -65,81 +67,117 @@ RL_CAT(RL_NAME, _vfill)(const struct rl *r, const unsigned char *text,
 			}
 		}
 		for (int s = 0; s < 16; s++) {
-			RL_T c = x[s];
-			RL_T bx = RL_SHUF(sl, c & f15) & RL_SHUF(sh, (c >> 4) & f15);
-			RL_T bv = RL_SHUF(pl, bx & f15) |
-			    RL_SHUF(ph, (bx >> 4) & f15);
-			bv = RL_BLEND(bv, vv, (RL_T)(c == eolv));
-			memcpy(buf + (t0 + (size_t)s) * L, &bv, sizeof(bv));
+			RL_T c = x[s], e = (RL_T)(c == eolv);
+			for (int w = 0; w < W; w++) {
+				RL_T bx = RL_SHUF(sl[w], c & f15) &
+				    RL_SHUF(sh[w], (c >> 4) & f15);
+				RL_T bv = RL_SHUF(pl[w], bx & f15) |
+				    RL_SHUF(ph[w], (bx >> 4) & f15);
+				bv = RL_BLEND(bv, vv[w], e);
+				memcpy(buf + ((t0 + (size_t)s) * (size_t)W +
+				    (size_t)w) * L, &bv, sizeof(bv));
+			}
 		}
 	}
 }
 
-/* Tf(x): the positions after those of x, and the first ones. */
-#define RL_TF(x)	(RL_SHUF(lo, (x) & f15) | RL_SHUF(hi, ((x) >> 4) & f15))
+/* o := Tf(x), the positions after those of x and the first ones, a row
+ * of W bytes: each output byte the or of two shuffles by the nibbles of
+ * each input byte. */
+#define RL_TF(o, x)	do {						\
+	for (int ow = 0; ow < W; ow++) {					\
+		(o)[ow] = RL_SHUF(tf[ow][0][0], (x)[0] & f15) |		\
+		    RL_SHUF(tf[ow][0][1], ((x)[0] >> 4) & f15);		\
+		for (int iw = 1; iw < W; iw++)				\
+			(o)[ow] |= RL_SHUF(tf[ow][iw][0], (x)[iw] & f15) | \
+			    RL_SHUF(tf[ow][iw][1], ((x)[iw] >> 4) & f15); \
+	}								\
+} while (0)
 
-/* The steps of rl_scan (K errors, a constant in each copy): the lanes'
- * units, RL_NB steps at a time, turned into B bytes by rl_fill, then the
- * rows of every lane advanced a unit each step.  The hits of 8 steps are
- * gathered as a byte a lane (bit t: step t), for rl_hits at the end of
- * the fill. */
+/* The steps of rl_scan (K errors and W bytes a row, constants in each
+ * copy): the lanes' units, RL_NB steps at a time, turned into B bytes by
+ * rl_fill, then the rows of every lane advanced a unit each step.  The
+ * hits of 8 steps are gathered as a byte a lane (bit t: step t), for
+ * rl_hits at the end of the fill. */
 RL_ATTR static inline __attribute__((always_inline)) void
 RL_CAT(RL_NAME, _k)(const struct rl *r, const unsigned char *text,
-    const size_t *b, size_t nsteps, size_t warm, uint64_t *bitmap, const int K)
+    const size_t *b, size_t nsteps, size_t warm, uint64_t *bitmap, const int K,
+    const int W)
 {
 	enum { L = RL_VB };
-	unsigned char buf[RL_NB * L] __attribute__((aligned(64)));
+	unsigned char buf[RL_NB * 2 * L] __attribute__((aligned(64)));
 	unsigned char hb[RL_NB / 8 * L] __attribute__((aligned(64)));
-	RL_T lo, hi, f15, fin, vv, r0[RL_MAXK + 1], t0[RL_MAXK + 1], bit[8];
-	RL_T R[RL_MAXK + 1], TR[RL_MAXK + 1];
+	RL_T tf[2][2][2], f15, fin[2], vv, r0[RL_MAXK + 1][2];
+	RL_T t0[RL_MAXK + 1][2], bit[8], R[RL_MAXK + 1][2], TR[RL_MAXK + 1][2];
 
 	for (int l = 0; l < L; l++) {
-		lo[l] = r->lo[l & 15];
-		hi[l] = r->hi[l & 15];
 		f15[l] = 15;
-		fin[l] = r->fin;
 		vv[l] = r->V;
 		for (int t = 0; t < 8; t++)
 			bit[t][l] = (unsigned char)(1 << t);
-		for (int j = 0; j <= K; j++) {
-			r0[j][l] = r->r0[j];
-			t0[j][l] = r->t0[j];
+		for (int w = 0; w < W; w++) {
+			fin[w][l] = r->fin[w];
+			for (int iw = 0; iw < W; iw++) {
+				tf[w][iw][0][l] = r->tf[w][iw][0][l & 15];
+				tf[w][iw][1][l] = r->tf[w][iw][1][l & 15];
+			}
+			for (int j = 0; j <= K; j++) {
+				r0[j][w][l] = r->r0[j][w];
+				t0[j][w][l] = r->t0[j][w];
+			}
 		}
 	}
-	for (int j = 0; j <= K; j++) {
-		R[j] = r0[j];
-		TR[j] = t0[j];
-	}
+	for (int j = 0; j <= K; j++)
+		for (int w = 0; w < W; w++) {
+			R[j][w] = r0[j][w];
+			TR[j][w] = t0[j][w];
+		}
 	for (size_t i0 = 0; i0 < nsteps; i0 += RL_NB) {
 		size_t nb = nsteps - i0 < RL_NB ? nsteps - i0 : RL_NB;
 		RL_T any = f15 & 0;
 		if (r->vfill)
-			RL_CAT(RL_NAME, _vfill)(r, text, b, i0, nb, buf);
+			RL_CAT(RL_NAME, _vfill)(r, text, b, i0, nb, buf, W);
 		else
-			rl_fill(r, text, b, L, i0, nb, buf);
+			rl_fill(r, text, b, L, W, i0, nb, buf);
 		for (size_t t0g = 0; t0g < nb; t0g += 8) {
 			RL_T acc = any & 0;
 			for (size_t t = t0g; t < nb && t < t0g + 8; t++) {
-				RL_T c, e, bm, n, tn, pr, tp;
-				memcpy(&c, buf + t * L, sizeof(c));
-				e = (RL_T)(c == vv);
-				bm = c & ~e;
-				n = TR[0] & bm;
-				tn = RL_TF(n);
-				pr = R[0];
-				tp = TR[0];
-				R[0] = RL_BLEND(n, r0[0], e);
-				TR[0] = RL_BLEND(tn, t0[0], e);
-				for (int j = 1; j <= K; j++) {
-					RL_T x = (TR[j] & bm) | pr | tp | n | tn;
-					pr = R[j];
-					tp = TR[j];
-					n = x;
-					tn = RL_TF(x);
-					R[j] = RL_BLEND(n, r0[j], e);
-					TR[j] = RL_BLEND(tn, t0[j], e);
+				RL_T c[2], e, bm[2], n[2], tn[2], pr[2], tp[2];
+				for (int w = 0; w < W; w++)
+					memcpy(&c[w], buf + (t * (size_t)W +
+					    (size_t)w) * L, sizeof(c[w]));
+				e = (RL_T)(c[0] == vv);
+				for (int w = 0; w < W; w++) {
+					bm[w] = c[w] & ~e;
+					n[w] = TR[0][w] & bm[w];
 				}
-				acc |= (RL_T)((R[K] & fin) != 0) & bit[t - t0g];
+				RL_TF(tn, n);
+				for (int w = 0; w < W; w++) {
+					pr[w] = R[0][w];
+					tp[w] = TR[0][w];
+					R[0][w] = RL_BLEND(n[w], r0[0][w], e);
+					TR[0][w] = RL_BLEND(tn[w], t0[0][w], e);
+				}
+				for (int j = 1; j <= K; j++) {
+					for (int w = 0; w < W; w++) {
+						RL_T x = (TR[j][w] & bm[w]) |
+						    pr[w] | tp[w] | n[w] | tn[w];
+						pr[w] = R[j][w];
+						tp[w] = TR[j][w];
+						n[w] = x;
+					}
+					RL_TF(tn, n);
+					for (int w = 0; w < W; w++) {
+						R[j][w] = RL_BLEND(n[w],
+						    r0[j][w], e);
+						TR[j][w] = RL_BLEND(tn[w],
+						    t0[j][w], e);
+					}
+				}
+				RL_T h = R[K][0] & fin[0];
+				if (W > 1)
+					h |= R[K][1] & fin[1];
+				acc |= (RL_T)(h != 0) & bit[t - t0g];
 			}
 			memcpy(hb + t0g / 8 * L, &acc, sizeof(acc));
 			any |= acc;
@@ -154,12 +192,18 @@ RL_ATTR static void
 RL_NAME(const struct rl *r, const unsigned char *text, const size_t *b,
     size_t nsteps, size_t warm, uint64_t *bitmap)
 {
-	switch (r->K) {
-	case 0: RL_CAT(RL_NAME, _k)(r, text, b, nsteps, warm, bitmap, 0); break;
-	case 1: RL_CAT(RL_NAME, _k)(r, text, b, nsteps, warm, bitmap, 1); break;
-	case 2: RL_CAT(RL_NAME, _k)(r, text, b, nsteps, warm, bitmap, 2); break;
-	default: RL_CAT(RL_NAME, _k)(r, text, b, nsteps, warm, bitmap, 3); break;
+#define RL_KW(k, w)	RL_CAT(RL_NAME, _k)(r, text, b, nsteps, warm, bitmap, k, w)
+	switch (r->K + 4 * (r->W - 1)) {
+	case 0: RL_KW(0, 1); break;
+	case 1: RL_KW(1, 1); break;
+	case 2: RL_KW(2, 1); break;
+	case 3: RL_KW(3, 1); break;
+	case 4: RL_KW(0, 2); break;
+	case 5: RL_KW(1, 2); break;
+	case 6: RL_KW(2, 2); break;
+	default: RL_KW(3, 2); break;
 	}
+#undef RL_KW
 }
 
 #undef RL_TF

@@ -120,12 +120,15 @@ same() {
 
 @test "isa: small expressions on lanes (src/relanes.c), every cap, same lines and bits" {
     local e k l
-    for e in 'j[aeiou]*b' 'wh(o|ic)h?' '[A-Z][a-z]+ of [A-Z][a-z]+' 'se(r|v)+ant' '(a|e)[^ ]*th'; do
+    # (the last three: rows of two bytes, 9-16 positions)
+    for e in 'j[aeiou]*b' 'wh(o|ic)h?' '[A-Z][a-z]+ of [A-Z][a-z]+' 'se(r|v)+ant' '(a|e)[^ ]*th' \
+        'mercy.*ever' 'the (LORD|Lord)+ God' '[Ss]on of [A-Z][a-z]+'; do
         for k in 0 1 2 3; do
             same -n -E -k$k "$e" "$K"
         done
     done
     same -c -i -E -k1 'LO+RD' "$K"
+    same -c -i -E -k2 'the (LORD|Lord)+ God' "$K"
     same -c -E -k2 'wh(o|ic)h?' -z "$K"
     same -o -b -E -k1 '[A-Z][a-z]+ of [A-Z][a-z]+' "$K"
     # a small language: its words are the patterns, its automaton the
@@ -142,6 +145,7 @@ same() {
         run -0 env AGREP_GPU_RE_LANES_MIN=0 AGREP_GPU_ISA=$l reexh -q -r 300
         assert_output --partial "all: "
         assert_output --partial ", 0 failures"
+        assert_output --partial "random, 9-16 positions: 300 expressions"
         refute_output --partial "FAIL"
     done
 }

@@ -14,7 +14,9 @@
  * is checked again as (EXPR|c{70}), an automaton of two words.  Then SEEDS
  * random expressions (classes, ., ?, *, +, {m,n}, |, groups, anchors and
  * word anchors anywhere) over random lines of {a, b, c, space, -}, some
- * with literal runs long enough for re_scan's prefilter.  Expressions
+ * with literal runs long enough for re_scan's prefilter; as many random
+ * automata of 9 to 16 positions without assertions (relanes.c's rows of
+ * two bytes).  Expressions
  * that src/regex.c reads as literals or fixed classes are checked too: their
  * automaton is built by hand here (the tool runs them through Myers).
  * Last, the parser on random strings of syntax characters (20,000 with -q,
@@ -259,6 +261,35 @@ main(int argc, char **argv)
 			rlines[i] = rl[i];
 		}
 		check(e2, (int)rnd(4), rlines, 40);
+	}
+	/* random automata of 9 to 16 positions without assertions (the
+	 * lanes' rows of two bytes, relanes.c): as many as the seeds */
+	int mid = 0;
+	for (long tries = 0; mid < seeds && tries < 1000L * seeds; tries++) {
+		char e[256];
+		gen(e, 5, atom);
+		struct re_nfa *a = automaton(e);
+		int take = a != NULL && a->nstate >= 10 && a->nstate <= 17 &&
+		    a->nassert == 0 && !a->bol && !a->eol;
+		if (a != NULL)
+			re_nfa_free(a);
+		if (!take)
+			continue;
+		for (int i = 0; i < 40; i++) {
+			int m = (int)rnd(30);
+			for (int j = 0; j < m; j++)
+				rl[i][j] = "abc abc-"[rnd(8)];
+			rl[i][m] = '\0';
+			rlines[i] = rl[i];
+		}
+		check(e, (int)rnd(4), rlines, 40);
+		mid++;
+	}
+	printf("random, 9-16 positions: %d expressions\n", mid);
+	if (mid < seeds / 2) {
+		printf("FAIL: only %d random automata of 9-16 positions\n",
+		    mid);
+		nfail++;
 	}
 	fuzz_parser(quick ? 20000 : 200000);
 	printf("all: %ld cases, %ld failures\n", ncase, nfail);
