@@ -201,6 +201,22 @@ exhaust_assertions(int ntok, int ntext)
 	}
 }
 
+/* 40 random lines of 0 to 29 units over {a, b, c, space, -}. */
+static char **
+random_lines(void)
+{
+	static char rl[40][64], *rlines[40];
+
+	for (int i = 0; i < 40; i++) {
+		int m = (int)rnd(30);
+		for (int j = 0; j < m; j++)
+			rl[i][j] = "abc abc-"[rnd(8)];
+		rl[i][m] = '\0';
+		rlines[i] = rl[i];
+	}
+	return rlines;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -246,20 +262,12 @@ main(int argc, char **argv)
 	exhaust_assertions(quick ? 3 : 4, quick ? 4 : 6);
 	printf("assertions: %ld cases, %ld failures\n", ncase, nfail);
 	/* random: longer lines over {a, b, c} */
-	static char rl[40][64];
-	char *rlines[40];
 	for (int s = 0; s < seeds; s++) {
 		char e[256], e2[300];
 		gen(e, 4, atom);
 		snprintf(e2, sizeof(e2), "%s%s%s", rnd(4) == 0 ? "^" : "", e,
 		    rnd(4) == 0 ? "$" : "");
-		for (int i = 0; i < 40; i++) {
-			int m = (int)rnd(30);
-			for (int j = 0; j < m; j++)
-				rl[i][j] = "abc abc-"[rnd(8)];
-			rl[i][m] = '\0';
-			rlines[i] = rl[i];
-		}
+		char **rlines = random_lines();
 		check(e2, (int)rnd(4), rlines, 40);
 	}
 	/* random automata of 9 to 16 positions without assertions (the
@@ -275,13 +283,7 @@ main(int argc, char **argv)
 			re_nfa_free(a);
 		if (!take)
 			continue;
-		for (int i = 0; i < 40; i++) {
-			int m = (int)rnd(30);
-			for (int j = 0; j < m; j++)
-				rl[i][j] = "abc abc-"[rnd(8)];
-			rl[i][m] = '\0';
-			rlines[i] = rl[i];
-		}
+		char **rlines = random_lines();
 		check(e, (int)rnd(4), rlines, 40);
 		mid++;
 	}
