@@ -12,15 +12,9 @@ CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
 # glibc's libc since 2.34; -ldl for older ones).
 LDLIBS	 = -ldl -lpthread
 
-# The sources named once: the expression automaton and its lanes (RE_SRCS),
-# the engine API around it (ENGINE_SRCS: patterns, host engines, threads),
-# the OpenCL runtime (OCL_SRCS), then the tool's pipeline.  The test, bench
-# and fuzz programs (tests/tests.mk, bench/bench.mk, tests/fuzz/fuzz.mk)
-# link these lists, so a new source file is added here only.
-RE_SRCS	 = src/regex.c src/relanes.c src/cpu.c src/utf8.c src/util.c
-ENGINE_SRCS = $(RE_SRCS) src/filter.c src/multi.c src/hostmatch.c src/simd.c src/pp.c \
-	   src/pattern.c src/pool.c
-OCL_SRCS = src/scan.c src/ocl.c src/clload.c
+# The engine's sources, named once (sources.mk): the test, bench and fuzz
+# programs link the same lists.
+include sources.mk
 SRCS	 = agrep-gpu.c $(ENGINE_SRCS) $(OCL_SRCS) src/input.c src/output.c \
 	   src/range.c src/refine.c src/search.c src/walk.c src/plan.c src/devq.c \
 	   src/edits.c src/json.c
@@ -111,6 +105,7 @@ check-extra: agrep-gpu test-progs
 	$(MAKE) check-mpi
 	$(MAKE) check-qemu
 	$(MAKE) check-aarch64
+	$(MAKE) -j2 fuzz-build
 	$(MAKE) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	bash tests/valgrind.sh
 	sh tests/deb.sh

@@ -188,6 +188,12 @@ setup() {
 	echo "$output" | tail -3
 	assert_success
 	assert_output --partial ", 0 failures"
+	# every range on the SIMD lanes (relanes.c), rows of two bytes too
+	run env AGREP_GPU_RE_LANES_MIN=0 "$TOP/tests/bin/reexh-san" -q -r 100
+	echo "$output" | tail -3
+	assert_success
+	assert_output --partial "random, 9-16 positions: 100 expressions"
+	assert_output --partial ", 0 failures"
 }
 
 # random expressions over {a, b, c} with the tool itself, lines and costs

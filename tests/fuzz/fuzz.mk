@@ -24,7 +24,13 @@ FUZZ_LDLIBS	 = -ldl -lpthread
 # The engine API only: patterns, host matcher, scanner, OpenCL runtime,
 # messages, and the kernel source.  agrep-gpu.c (main), search.c, output.c,
 # input.c and refine.c belong to the tool's pipeline and are not needed.
-FUZZ_SRCS	 = $(ENGINE_SRCS) $(OCL_SRCS) $(FUZZ_BIN)/kernels.c
+ifndef ENGINE_SRCS
+include sources.mk
+endif
+# The engine's objects are compiled once (with the fuzzer's instrumentation)
+# for the three targets.
+FUZZ_SRCS	 = $(ENGINE_SRCS) $(OCL_SRCS)
+FUZZ_OBJS	 = $(FUZZ_SRCS:%.c=$(FUZZ_BIN)/obj/%.o) $(FUZZ_BIN)/obj/kernels.o
 FUZZ_HDRS	 = $(wildcard src/*.h) $(FUZZ_DIR)/fuzz_common.h
 FUZZ_TARGETS	 = $(FUZZ_BIN)/fuzz_host $(FUZZ_BIN)/fuzz_ocl $(FUZZ_BIN)/fuzz_utf8
 
@@ -51,9 +57,19 @@ $(FUZZ_BIN)/kernels.c: kernels/myers.cl tools/embed.sh
 	@mkdir -p $(FUZZ_BIN)
 	sh tools/embed.sh myers_cl_src kernels/myers.cl > $@
 
-$(FUZZ_BIN)/%: $(FUZZ_DIR)/%.c $(FUZZ_SRCS) $(FUZZ_HDRS)
+$(FUZZ_BIN)/obj/%.o: %.c $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BIN)/obj/kernels.o: $(FUZZ_BIN)/kernels.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+.SECONDARY: $(FUZZ_OBJS)
+
+$(FUZZ_BIN)/%: $(FUZZ_DIR)/%.c $(FUZZ_OBJS) $(FUZZ_HDRS)
 	@mkdir -p $(FUZZ_BIN)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRCS) $(FUZZ_LDLIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_OBJS) $(FUZZ_LDLIBS)
 
 # Each run works on a copy of the seed corpus (libFuzzer adds what it finds
 # to the corpus directory), so the seeds in git stay as they are.
