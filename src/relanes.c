@@ -90,7 +90,7 @@ struct rl {
 	unsigned char	 t0[RL_MAXK + 1][2];	/* Tf of them */
 	unsigned char	 fin[2], V, eol;
 	int		 K, W;
-	int		 vfill;			/* B by nibbles (below) */
+	int		 vfill;			/* B by nibbles (boxes: by re_scan_lanes) */
 	unsigned char	 slo[2][16], shi[2][16]; /* the boxes of a unit */
 	unsigned char	 plo[2][16], phi[2][16]; /* the positions of boxes */
 };
@@ -190,7 +190,8 @@ rl_tf(const struct rl *r, unsigned x)
 	return o;
 }
 
-/* The tables of a, or -1 if the lanes cannot scan it (see the top). */
+/* The tables of a but the boxes (re_scan_lanes makes them), or -1 if the
+ * lanes cannot scan it (see the top). */
 static int
 rl_setup(const struct re_nfa *a, long k, unsigned char eol, struct rl *r)
 {
@@ -252,7 +253,6 @@ rl_setup(const struct re_nfa *a, long k, unsigned char eol, struct rl *r)
 		x |= t;
 	}
 	r->eol = eol;
-	r->vfill = boxes(a, eol, r, 0) && (r->W == 1 || boxes(a, eol, r, 1));
 	return 0;
 }
 
@@ -449,6 +449,7 @@ re_scan_lanes(const struct re_nfa *a, long k, const unsigned char *text,
 	}
 	if (scan == NULL || rl_setup(a, k, eol, &r) == -1)
 		return -1;
+	r.vfill = boxes(a, eol, &r, 0) && (r.W == 1 || boxes(a, eol, &r, 1));
 	/* lanes of about (to - from) / L bytes, each from a record start */
 	b[0] = from;
 	for (int l = 1; l < L; l++) {

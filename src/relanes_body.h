@@ -36,7 +36,7 @@ RL_CAT(RL_NAME, _vfill)(const struct rl *r, const unsigned char *text,
 		f15[l] = 15;
 		eolv[l] = r->eol;
 		for (int w = 0; w < W; w++) {
-			vv[w][l] = w == 0 ? r->V : 0;
+			vv[w][l] = r->B[w][r->eol];
 			sl[w][l] = r->slo[w][l & 15];
 			sh[w][l] = r->shi[w][l & 15];
 			pl[w][l] = r->plo[w][l & 15];
