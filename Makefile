@@ -8,17 +8,14 @@ MANDIR	 = $(PREFIX)/share/man/man1
 CC	?= cc
 CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
-# libOpenCL is not linked: src/clload.c opens it at run time (dlopen, in
+# libOpenCL is not linked: src/device/clload.c opens it at run time (dlopen, in
 # glibc's libc since 2.34; -ldl for older ones).
 LDLIBS	 = -ldl -lpthread
 
 # The engine's sources, named once (sources.mk): the test, bench and fuzz
 # programs link the same lists.
 include sources.mk
-SRCS	 = agrep-gpu.c $(ENGINE_SRCS) $(OCL_SRCS) src/input.c src/output.c \
-	   src/range.c src/refine.c src/search.c src/walk.c src/plan.c src/devq.c \
-	   src/edits.c src/json.c
-HDRS	 = $(wildcard src/*.h)
+SRCS	 = agrep-gpu.c $(ENGINE_SRCS) $(OCL_SRCS) $(TOOL_SRCS)
 BIN	?= agrep-gpu
 B	 = build
 # make MPI=1: an MPI build (mpicc from openmpi): mpirun -n R agrep-gpu ...
@@ -26,7 +23,7 @@ B	 = build
 ifeq ($(MPI),1)
 CC	 = mpicc
 CFLAGS	+= -DAGREP_MPI
-SRCS	+= src/mpi.c
+SRCS	+= src/pipeline/mpi.c
 B	 = build/mpi
 endif
 OBJS	 = $(SRCS:%.c=$(B)/%.o) $(B)/kernels.o

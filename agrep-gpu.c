@@ -13,18 +13,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/cpu.h"
-#include "src/ocl.h"
-#include "src/options.h"
-#include "src/output.h"
-#include "src/pattern.h"
-#include "src/pool.h"
-#include "src/regex.h"
-#include "src/search.h"
-#include "src/utf8.h"
-#include "src/util.h"
+#include "src/base/cpu.h"
+#include "src/device/ocl.h"
+#include "src/cli/options.h"
+#include "src/output/output.h"
+#include "src/engines/pattern.h"
+#include "src/pipeline/pool.h"
+#include "src/regex/regex.h"
+#include "src/pipeline/search.h"
+#include "src/base/utf8.h"
+#include "src/base/util.h"
 #ifdef AGREP_MPI
-#include "src/mpi.h"
+#include "src/pipeline/mpi.h"
 #endif
 
 #ifndef VERSION

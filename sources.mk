@@ -1,10 +1,20 @@
-# The sources named once (included by the Makefile and tests/fuzz/fuzz.mk):
-# the expression automaton and its lanes (RE_SRCS), the engine API around
-# it (ENGINE_SRCS: patterns, host engines, threads) and the OpenCL runtime
-# (OCL_SRCS).  The tool (Makefile: SRCS, with its pipeline), the test, bench
-# and fuzz programs (tests/tests.mk, bench/bench.mk, tests/fuzz/fuzz.mk)
-# link these lists, so a new source file is added here only.
-RE_SRCS	 = src/regex.c src/relanes.c src/cpu.c src/utf8.c src/util.c
-ENGINE_SRCS = $(RE_SRCS) src/filter.c src/multi.c src/hostmatch.c src/simd.c src/pp.c \
-	   src/pattern.c src/pool.c
-OCL_SRCS = src/scan.c src/ocl.c src/clload.c
+# The sources named once (included by the Makefile and tests/fuzz/fuzz.mk),
+# by the folder that holds them (src/README says what each folder is for):
+# the shared helpers (BASE_SRCS), the expression automaton and its lanes
+# (RE_SRCS), the engines and the API around them (ENGINE_SRCS: patterns,
+# host engines, the worker pool), the OpenCL device layer (OCL_SRCS) and
+# the pipeline and output of the tool itself (TOOL_SRCS).  The tool
+# (Makefile: SRCS), the test, bench and fuzz programs (tests/tests.mk,
+# bench/bench.mk, tests/fuzz/fuzz.mk) link these lists, so a new source file
+# is added here only.
+BASE_SRCS = src/base/cpu.c src/base/utf8.c src/base/util.c
+RE_SRCS	 = src/regex/regex.c src/regex/relanes.c $(BASE_SRCS)
+ENGINE_SRCS = $(RE_SRCS) src/engines/filter.c src/engines/multi.c \
+	   src/engines/hostmatch.c src/engines/simd.c src/engines/pp.c \
+	   src/engines/pattern.c src/pipeline/pool.c
+OCL_SRCS = src/device/scan.c src/device/ocl.c src/device/clload.c
+TOOL_SRCS = src/pipeline/input.c src/pipeline/range.c src/pipeline/search.c \
+	   src/pipeline/walk.c src/pipeline/devq.c src/device/plan.c \
+	   src/engines/refine.c src/engines/edits.c \
+	   src/output/output.c src/output/json.c
+HDRS	 = $(wildcard src/*/*.h)

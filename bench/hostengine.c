@@ -13,10 +13,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/hostmatch.h"
-#include "../src/simd.h"
-#include "../src/filter.h"
-#include "../src/scan.h"
+#include "../src/engines/hostmatch.h"
+#include "../src/engines/simd.h"
+#include "../src/engines/filter.h"
+#include "../src/device/scan.h"
 
 /* HOSTENGINE_CPUTIME=1 (or HOSTENGINE_CPU=1): the thread's CPU time instead
  * of the wall clock (on a shared, loaded machine, time slices taken by other

@@ -71,7 +71,7 @@ if [ "$rc" != 0 ]; then
 fi
 
 # The expression automaton against its oracle, every range on the lanes
-# (src/relanes.c: NEON's table lookups).
+# (src/regex/relanes.c: NEON's table lookups).
 echo "== reexh -q under qemu-aarch64, lanes everywhere"
 rc=0
 AGREP_GPU_RE_LANES_MIN=0 qrun build/aarch64/reexh -q -r 300 >"$tmp/reexh" || rc=$?
@@ -95,7 +95,7 @@ cd "$tmp/in"
 if command -v bible >/dev/null; then
 	bible "Gen1:1-Deu34:12" >kjv
 else
-	cat "$TOP"/man/agrep-gpu.1 "$TOP"/README "$TOP"/src/*.c >kjv
+	cat "$TOP"/man/agrep-gpu.1 "$TOP"/README "$TOP"/src/*/*.c >kjv
 fi
 printf 'In the beginning God created the heaven and the earth.\n' >>kjv
 for s in 1 2 3 4 5 6; do

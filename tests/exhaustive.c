@@ -63,11 +63,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/hostmatch.h"
-#include "../src/simd.h"
-#include "../src/filter.h"
-#include "../src/multi.h"
-#include "../src/pp.h"
+#include "../src/engines/hostmatch.h"
+#include "../src/engines/simd.h"
+#include "../src/engines/filter.h"
+#include "../src/engines/multi.h"
+#include "../src/engines/pp.h"
 #include "exh_common.h"
 
 

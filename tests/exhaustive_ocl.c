@@ -33,9 +33,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/ocl.h"
-#include "../src/pattern.h"
-#include "../src/scan.h"
+#include "../src/device/ocl.h"
+#include "../src/engines/pattern.h"
+#include "../src/device/scan.h"
 #include "exh_common.h"
 
 /* The scanner shapes: slice (0: scan.c's choice), lanes (0: its own) and

@@ -32,7 +32,7 @@
 
 #define REORACLE_NO_MAIN
 #include "reoracle.c"
-#include "../src/regex.h"
+#include "../src/regex/regex.h"
 #include "re_common.h"
 
 static long ncase, nfail;

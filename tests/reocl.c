@@ -40,10 +40,10 @@
 
 #define REORACLE_NO_MAIN
 #include "reoracle.c"
-#include "../src/ocl.h"
-#include "../src/pattern.h"
-#include "../src/regex.h"
-#include "../src/scan.h"
+#include "../src/device/ocl.h"
+#include "../src/engines/pattern.h"
+#include "../src/regex/regex.h"
+#include "../src/device/scan.h"
 #include "exh_common.h"
 #include "re_common.h"
 

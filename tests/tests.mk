@@ -17,8 +17,8 @@ tests/bin/%: tests/%.c tests/buf.h
 # tests/exhaustive.bats: the host engines against a DP on every small case,
 # plain and with AddressSanitizer/UBSan (run there on a smaller set: -q).
 EXH_SRCS = tests/exhaustive.c $(ENGINE_SRCS)
-EXH_DEPS = $(EXH_SRCS) tests/exh_common.h src/simd_body.h src/pp_body.h src/relanes_body.h \
-	   $(wildcard src/*.h)
+EXH_DEPS = $(EXH_SRCS) tests/exh_common.h src/engines/simd_body.h src/engines/pp_body.h src/regex/relanes_body.h \
+	   $(HDRS)
 TEST_PROGS += tests/bin/exhaustive tests/bin/exhaustive-san
 
 tests/bin/exhaustive: $(EXH_DEPS)
@@ -35,7 +35,7 @@ tests/bin/exhaustive-san: $(EXH_DEPS)
 EXHO_SRCS = tests/exhaustive_ocl.c $(ENGINE_SRCS) $(OCL_SRCS) build/kernels.c
 TEST_PROGS += tests/bin/exhaustive-ocl
 
-tests/bin/exhaustive-ocl: $(EXHO_SRCS) tests/exh_common.h $(wildcard src/*.h)
+tests/bin/exhaustive-ocl: $(EXHO_SRCS) tests/exh_common.h $(HDRS)
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ $(EXHO_SRCS) $(LDLIBS)
 
@@ -43,11 +43,11 @@ tests/bin/exhaustive-ocl: $(EXHO_SRCS) tests/exh_common.h $(wildcard src/*.h)
 REOCL_SRCS = tests/reocl.c $(filter-out tests/exhaustive_ocl.c,$(EXHO_SRCS))
 TEST_PROGS += tests/bin/reocl
 
-tests/bin/reocl: $(REOCL_SRCS) tests/reoracle.c tests/re_common.h tests/exh_common.h $(wildcard src/*.h)
+tests/bin/reocl: $(REOCL_SRCS) tests/reoracle.c tests/re_common.h tests/exh_common.h $(HDRS)
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ $(REOCL_SRCS) $(LDLIBS)
 
-# tests/regex.bats: the expression automaton (src/regex.c) against the naive
+# tests/regex.bats: the expression automaton (src/regex/) against the naive
 # oracle of tests/reoracle.c on every small case (tests/reexh.c).
 TEST_PROGS += tests/bin/reexh tests/bin/reexh-san
 

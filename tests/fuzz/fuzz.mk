@@ -31,7 +31,7 @@ endif
 # for the three targets.
 FUZZ_SRCS	 = $(ENGINE_SRCS) $(OCL_SRCS)
 FUZZ_OBJS	 = $(FUZZ_SRCS:%.c=$(FUZZ_BIN)/obj/%.o) $(FUZZ_BIN)/obj/kernels.o
-FUZZ_HDRS	 = $(wildcard src/*.h) $(FUZZ_DIR)/fuzz_common.h
+FUZZ_HDRS	 = $(HDRS) $(FUZZ_DIR)/fuzz_common.h
 FUZZ_TARGETS	 = $(FUZZ_BIN)/fuzz_host $(FUZZ_BIN)/fuzz_ocl $(FUZZ_BIN)/fuzz_utf8
 
 # libFuzzer flags for every run.  -timeout: an input running 30 s is a hang.

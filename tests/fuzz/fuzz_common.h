@@ -31,9 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostmatch.h"
-#include "pattern.h"
-#include "scan.h"
+#include "engines/hostmatch.h"
+#include "engines/pattern.h"
+#include "device/scan.h"
 
 #define FUZZ_MAXK	8
 #define FUZZ_MAXPAT	3

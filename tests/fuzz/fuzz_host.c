@@ -16,9 +16,9 @@
  * Build and run: make fuzz-build fuzz (tests/fuzz/fuzz.mk).
  */
 #include "fuzz_common.h"
-#include "simd.h"
-#include "filter.h"
-#include "multi.h"
+#include "engines/simd.h"
+#include "engines/filter.h"
+#include "engines/multi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

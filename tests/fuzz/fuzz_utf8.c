@@ -15,8 +15,8 @@
 #include <wctype.h>
 
 #include "fuzz_common.h"
-#include "multi.h"
-#include "utf8.h"
+#include "engines/multi.h"
+#include "base/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -21,9 +21,9 @@
 #include <string.h>
 
 #include "devq.h"
-#include "plan.h"
+#include "../device/plan.h"
 #include "pool.h"
-#include "util.h"
+#include "../base/util.h"
 
 #define DEVQ_SLOTS_MAX	64
 

@@ -22,7 +22,7 @@
 
 #include "mpi.h"
 #include "search.h"
-#include "util.h"
+#include "../base/util.h"
 
 #define TAG_HITS	1
 #define NO_HITS		UINT64_MAX	/* the count sent when a rank failed */

@@ -41,8 +41,8 @@
 #include <string.h>
 
 #include "regex.h"
-#include "utf8.h"
-#include "util.h"
+#include "../base/utf8.h"
+#include "../base/util.h"
 
 #define RE_DUP_MAX	32767	/* as glibc's */
 

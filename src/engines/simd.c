@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cpu.h"
+#include "../base/cpu.h"
 #include "simd.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -29,9 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
+#include "../base/cpu.h"
 #include "filter.h"
-#include "util.h"
+#include "../base/util.h"
 
 /*
  * When the alternative is the AVX-512 VBMI engine (FLT_ALT_FAST, by the

@@ -14,11 +14,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "hostmatch.h"
-#include "regex.h"
+#include "../engines/hostmatch.h"
+#include "../regex/regex.h"
 #include "scan.h"
-#include "utf8.h"
-#include "util.h"
+#include "../base/utf8.h"
+#include "../base/util.h"
 
 extern const char myers_cl_src[];	/* build/kernels.c, from kernels/ */
 

@@ -18,10 +18,10 @@
 #include <string.h>
 
 #include "json.h"
-#include "options.h"
+#include "../cli/options.h"
 #include "output.h"
-#include "refine.h"
-#include "util.h"
+#include "../engines/refine.h"
+#include "../base/util.h"
 
 #define INF (INT_MAX / 2)	/* refine.c's "no match" */
 

@@ -44,7 +44,7 @@
 
 #include "filter.h"
 #include "multi.h"
-#include "util.h"
+#include "../base/util.h"
 
 /* One piece: pattern pat, bytes str[off, off + len).  word: its first
  * min(len, 8) bytes, little-endian, ORed with mask (0x20 in the bytes that

@@ -51,7 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
+#include "../base/cpu.h"
 #include "regex.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

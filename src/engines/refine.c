@@ -20,9 +20,9 @@
 #include "hostmatch.h"
 #include "multi.h"
 #include "refine.h"
-#include "regex.h"
-#include "utf8.h"
-#include "util.h"
+#include "../regex/regex.h"
+#include "../base/utf8.h"
+#include "../base/util.h"
 
 #define INF (INT_MAX / 2)
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "pool.h"
-#include "scan.h"
+#include "../device/scan.h"
 
 struct dslot;
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "ocl.h"
-#include "util.h"
+#include "../base/util.h"
 
 /* Returns the name of an OpenCL error code. */
 const char *

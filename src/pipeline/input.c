@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "input.h"
-#include "util.h"
+#include "../base/util.h"
 
 /* Reads until want bytes are in buf or the input ends (*eof set); returns
  * the bytes read, or -1 with errno set. */

@@ -48,7 +48,7 @@
 
 #include "ocl.h"
 #include "plan.h"
-#include "util.h"
+#include "../base/util.h"
 
 /* Priors, for a device never measured on this machine.  A GPU: H100,
  * 2026-11-24/25 (bench/RESULTS-h100.md): one pattern ~12 GB/s from ready

@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "options.h"
-#include "pattern.h"
+#include "../cli/options.h"
+#include "../engines/pattern.h"
 
 /* Offsets of the records that hold a match (the first match end in each),
  * in input order: what an MPI rank finds in its byte range (src/mpi.c). */

@@ -21,9 +21,9 @@
 #include "filter.h"
 #include "multi.h"
 #include "pp.h"
-#include "cpu.h"
-#include "regex.h"
-#include "util.h"
+#include "../base/cpu.h"
+#include "../regex/regex.h"
+#include "../base/util.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define HM_X86 1

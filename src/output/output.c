@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "edits.h"
+#include "../engines/edits.h"
 #include "output.h"
-#include "pool.h"
-#include "scan.h"
-#include "refine.h"
-#include "util.h"
+#include "../pipeline/pool.h"
+#include "../device/scan.h"
+#include "../engines/refine.h"
+#include "../base/util.h"
 
 static const struct options *opt;
 static const struct patset *pats;

@@ -13,14 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hostmatch.h"
+#include "../engines/hostmatch.h"
 #include "input.h"
-#include "output.h"
+#include "../output/output.h"
 #include "pool.h"
-#include "scan.h"
+#include "../device/scan.h"
 #include "search.h"
 #include "search_int.h"
-#include "util.h"
+#include "../base/util.h"
 
 #define STDIN_PATH "/dev/stdin"	/* standard input, opened again */
 

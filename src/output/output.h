@@ -7,8 +7,8 @@
 #include <stdio.h>
 
 #include "json.h"
-#include "options.h"
-#include "pattern.h"
+#include "../cli/options.h"
+#include "../engines/pattern.h"
 
 /* What output knows about the input being searched. */
 struct fstate {

@@ -6,11 +6,11 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "options.h"
-#include "output.h"
-#include "pattern.h"
+#include "../cli/options.h"
+#include "../output/output.h"
+#include "../engines/pattern.h"
 #include "pool.h"
-#include "scan.h"
+#include "../device/scan.h"
 #include "search.h"
 
 /* Default chunk sizes: bounded memory, and enough work per launch. */

@@ -20,19 +20,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpu.h"
+#include "../base/cpu.h"
 #include "devq.h"
-#include "hostmatch.h"
-#include "multi.h"
+#include "../engines/hostmatch.h"
+#include "../engines/multi.h"
 #include "input.h"
-#include "output.h"
-#include "plan.h"
+#include "../output/output.h"
+#include "../device/plan.h"
 #include "pool.h"
-#include "scan.h"
+#include "../device/scan.h"
 #include "search.h"
 #include "search_int.h"
-#include "utf8.h"
-#include "util.h"
+#include "../base/utf8.h"
+#include "../base/util.h"
 
 struct search S = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "edits.h"
-#include "util.h"
+#include "../base/util.h"
 
 /* What a pattern position is compared by: its byte, or (peq not NULL)
  * the PEq table of a pattern with classes (regex.c), nw words a row. */

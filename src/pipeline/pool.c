@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "pool.h"
-#include "util.h"
+#include "../base/util.h"
 
 /* A run of one job's output: bytes for fd 1 or 2, or (fd -1) the place
  * where a group separator goes if any record was printed before. */

@@ -14,16 +14,16 @@
 #include <unistd.h>
 
 #include "devq.h"
-#include "hostmatch.h"
+#include "../engines/hostmatch.h"
 #include "input.h"
-#include "output.h"
-#include "plan.h"
+#include "../output/output.h"
+#include "../device/plan.h"
 #include "pool.h"
-#include "scan.h"
+#include "../device/scan.h"
 #include "search.h"
 #include "search_int.h"
-#include "utf8.h"
-#include "util.h"
+#include "../base/utf8.h"
+#include "../base/util.h"
 
 /*
  * Ranges: a large regular file is cut into ranges of equal size, each a

@@ -7,9 +7,9 @@
 
 #include "multi.h"
 #include "pattern.h"
-#include "regex.h"
-#include "utf8.h"
-#include "util.h"
+#include "../regex/regex.h"
+#include "../base/utf8.h"
+#include "../base/util.h"
 
 void
 pat_init(struct patset *ps, int k, int icase)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "ocl.h"
-#include "pattern.h"
+#include "../engines/pattern.h"
 
 #define SCAN_SLOTS 2		/* double buffering */
 #define RE_DEV_MAXEXPR 8	/* expressions the automaton kernel scans in

@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
+#include "../base/cpu.h"
 #include "pp.h"
 #include "simd.h"
-#include "util.h"
+#include "../base/util.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define PP_X86 1
