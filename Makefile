@@ -77,8 +77,14 @@ NPROC	?= $(shell nproc 2>/dev/null || echo 2)
 BATS	?= bats $(shell command -v parallel >/dev/null 2>&1 && \
 	   echo --jobs $(NPROC) --no-parallelize-within-files)
 
-check: agrep-gpu test-progs
-	$(BATS) tests/
+# make check builds the tool and the test programs on every core first
+# (objects compiled once, linked by each program), then prints the slowest
+# suites and tests of the run (tests/slowest.sh).
+check:
+	$(MAKE) -j$(NPROC) agrep-gpu test-progs
+	@rm -rf build/report && mkdir -p build/report
+	$(BATS) --report-formatter junit -o build/report tests/; \
+	    s=$$?; sh tests/slowest.sh build/report/report.xml; exit $$s
 
 check-full: agrep-gpu test-progs
 	AGREP_GPU_TESTS=full $(BATS) tests/
@@ -139,15 +145,14 @@ build/aarch64/kernels.o: build/kernels.c
 build/aarch64/agrep-gpu: $(CROSS_OBJS)
 	$(CROSS_CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CROSS_OBJS) $(LDLIBS)
 
-build/aarch64/exhaustive: $(EXH_DEPS)
-	@mkdir -p $(dir $@)
-	$(CROSS_CC) $(CFLAGS) -Werror -o $@ $(EXH_SRCS) -lpthread
+build/aarch64/exhaustive: tests/exhaustive.c tests/exh_common.h $(call objs,build/aarch64,$(ENGINE_SRCS))
+	$(CROSS_CC) $(CFLAGS) -Werror -o $@ tests/exhaustive.c \
+	    $(call objs,build/aarch64,$(ENGINE_SRCS)) -lpthread
 
 # (the expression automaton's check; the lanes run NEON there)
-REEXH_SRCS = tests/reexh.c $(RE_SRCS)
-build/aarch64/reexh: $(REEXH_SRCS) tests/reoracle.c tests/re_common.h $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CROSS_CC) $(CFLAGS) -Werror -o $@ $(REEXH_SRCS) -lpthread
+build/aarch64/reexh: tests/reexh.c tests/reoracle.c tests/re_common.h $(call objs,build/aarch64,$(RE_SRCS))
+	$(CROSS_CC) $(CFLAGS) -Werror -o $@ tests/reexh.c \
+	    $(call objs,build/aarch64,$(RE_SRCS)) -lpthread
 
 cross-aarch64: build/aarch64/agrep-gpu build/aarch64/exhaustive build/aarch64/reexh
 
@@ -165,7 +170,7 @@ build/san/kernels.o: build/kernels.c
 build/san/agrep-gpu: $(SAN_OBJS)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $(SAN_OBJS) $(LDLIBS)
 
-check-sanitize: build/san/agrep-gpu test-progs
+check-sanitize: build/san/agrep-gpu test-progs $(SAN_TEST_PROGS)
 	AGREP_GPU=$(CURDIR)/build/san/agrep-gpu \
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
