@@ -8,7 +8,9 @@
 # bench/bench.mk, tests/fuzz/fuzz.mk) link these lists, so a new source file
 # is added here only.
 BASE_SRCS = src/base/cpu.c src/base/utf8.c src/base/util.c
-RE_SRCS	 = src/regex/build.c src/regex/relanes.c $(BASE_SRCS)
+RE_SRCS	 = src/regex/parse.c src/regex/build.c src/regex/scan.c \
+	   src/regex/scan_as.c src/regex/prefilter.c src/regex/relanes.c \
+	   $(BASE_SRCS)
 ENGINE_SRCS = $(RE_SRCS) src/engines/filter.c src/engines/multi.c \
 	   src/engines/hostmatch.c src/engines/simd.c src/engines/pp.c \
 	   src/engines/pattern.c src/pipeline/pool.c

@@ -87,7 +87,7 @@ struct re_nfa {
 	unsigned char	 side[256];	/* RE_WORD or RE_OTHER: unit u */
 	uint64_t	*TC;		/* one word with assertions: T closed
 					 * under those of each context
-					 * (regex.c: closed_tables) */
+					 * (build.c: closed_tables) */
 	unsigned char	*seg;		/* the literal runs every word holds,
 					 * in order, one after the other
 					 * (the prefilter) */
@@ -130,7 +130,8 @@ struct re_result {
 					 * at (bits, utf8.h's U8_ALPHA...) */
 };
 
-/* regex.c */
+/* build.c (re_compile, re_result_free, re_nfa_free), prefilter.c
+ * (re_scan); regex_int.h says what each file of src/regex holds */
 int	 re_compile(const unsigned char *s, size_t len, const struct re_opts *,
 	    struct re_result *, char *err, size_t errlen);
 void	 re_result_free(struct re_result *);

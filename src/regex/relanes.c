@@ -1,7 +1,7 @@
 /*
  * relanes.c: re_scan of a small automaton on SIMD lanes.
  *
- * The one-word scan of regex.c (re_scan1) waits at each text unit on two
+ * The one-word scan of scan.c (re_scan1) waits at each text unit on two
  * or more dependent table lookups: 150-400 MB/s a core whatever the
  * automaton's size.  An automaton of at most 8 positions holds a row of
  * states in one byte, so a vector of bytes holds the rows of 16, 32 or 64
@@ -42,7 +42,7 @@
  * hit), a range of AGREP_GPU_RE_LANES_MIN bytes or more (default
  * RL_MIN) whose records split into lanes of about equal length; and the
  * instructions: AVX-512BW (64 lanes), AVX2 (32), NEON on aarch64 (16).
- * Else re_scan_lanes returns -1 and regex.c scans as before.  The hits
+ * Else re_scan_lanes returns -1 and scan.c scans as before.  The hits
  * are the same bits as re_scan1's (tests/reexh.c with
  * AGREP_GPU_RE_LANES_MIN=0 at each instruction level).
  */
@@ -410,7 +410,7 @@ rl_lanes(void)
 }
 
 /* Whether re_scan_lanes takes a's scans with k errors over long ranges
- * (regex.c: then its prefilter must leave more text aside to pay): 0 if
+ * (prefilter.c: then it must leave more text aside to pay): 0 if
  * not, else the bytes of a row (1: up to 8 positions, 2: up to 16). */
 int
 re_lanes_take(const struct re_nfa *a, long k, unsigned char eol)
