@@ -5,11 +5,13 @@
 # every OpenCL device it lists (and --device=host) against a plain one-thread
 # C Myers reference (bench/myers_ref.c) and the peers tre-agrep, ugrep -Z,
 # agrep 3.0 (Debian glimpse) and GNU grep -F (k=0), and writes:
-#   $OUT  (default bench/RESULTS.md)   Markdown report
-#   $CSV  (default bench/results.csv)  raw numbers, one row per measurement
-#   $SVG  (default bench/throughput.svg) MB/s vs text size, one panel per case
-#   $SCALING_SVG (default bench/scaling.svg) time vs k
-# OUT=bench/RESULTS-h100.md gives results-h100.csv, throughput-h100.svg, ...
+#   $OUT  (default bench/results/2core.md)   Markdown report
+#   $CSV  (default bench/results/2core.csv)  raw numbers, a row per measurement
+#   $SVG  (default bench/results/2core-throughput.svg) MB/s vs text size, one
+#         panel per case
+#   $SCALING_SVG (default bench/results/2core-scaling.svg) time vs k
+# OUT=bench/results/h100.md gives h100.csv, h100-throughput.svg, ...
+# (bench/results/ holds a file per machine kind; 2core is the 2-core machine)
 #
 # Environment (all optional):
 #   BENCH_QUICK=1          sizes 4.3M 34M, DNA 34M, 3 repetitions (script test)
@@ -50,7 +52,7 @@
 # (or .devdata/kjv.txt) and bench/bin, set up OpenCL first, and run the
 # sections one command at a time into one CSV kept in the ignored bench/data/:
 #   BENCH_NO_INSTALL=1 BENCH_APPEND=1 CSV=bench/data/results-h100.csv \
-#   OUT=bench/RESULTS-h100.md BENCH_SECTIONS=throughput BENCH_SIZES="4.3M 256M" bash bench/bench.sh
+#   OUT=bench/results/h100.md BENCH_SECTIONS=throughput BENCH_SIZES="4.3M 256M" bash bench/bench.sh
 set -uo pipefail
 export LC_ALL=C
 
@@ -81,13 +83,12 @@ STARTUP_RUNS=${BENCH_STARTUP_RUNS:-30}
 AGREP_GPU=${AGREP_GPU:-$ROOT/agrep-gpu}
 DEVICE_HOST_MAX=${BENCH_DEVICE_HOST_MAX-0}
 
-OUT=${OUT:-$BENCH/RESULTS.md}
-outbase=$(basename "$OUT" .md)
-suffix=${outbase#RESULTS}                       # "" or "-h100"
+OUT=${OUT:-$BENCH/results/2core.md}
+outbase=$(basename "$OUT" .md)                  # "2core" or "h100"
 outdir=$(dirname "$OUT")
-CSV=${CSV:-$outdir/results$suffix.csv}
-SVG=${SVG:-$outdir/throughput$suffix.svg}
-SCALING_SVG=${SCALING_SVG:-$outdir/scaling$suffix.svg}
+CSV=${CSV:-$outdir/$outbase.csv}
+SVG=${SVG:-$outdir/$outbase-throughput.svg}
+SCALING_SVG=${SCALING_SVG:-$outdir/$outbase-scaling.svg}
 
 DATA=$BENCH/data
 BIN=$BENCH/bin

@@ -6,7 +6,7 @@
 # (AGREP_GPU_PAIR=0) select the same lines, with the host matcher as a third
 # opinion, and times the kernels (AGREP_GPU_STATS: kernel GB/s) on the
 # Bible x2000 (8.6 GB in /dev/shm).  Then tests/pair.bats and
-# tests/property.bats on the GPU.  Output: the log; bench/RESULTS-h100.md
+# tests/property.bats on the GPU.  Output: the log; bench/results/h100.md
 # holds the figures.
 # With the argument "kernel": only the kernels' own speed, -j1 on 256 MiB
 # chunks of a 1 GiB file with slices of 512 bytes and the default, where the

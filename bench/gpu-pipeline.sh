@@ -4,7 +4,7 @@
 # pipeline's figures.  Builds, checks -jN against -j1 on the GPU, then times
 # -j1 against the default (-j16) on the standard cases, the memory bound
 # (1 GiB file and 1 GiB stdin), and runs .devdeps/measure.sh (the peers).
-# Prints a log; the figures go into bench/RESULTS-h100.md by hand.
+# Prints a log; the figures go into bench/results/h100.md by hand.
 set -u
 . bench/gpu-setup.sh
 make test-progs >/dev/null 2>&1

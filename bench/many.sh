@@ -4,7 +4,7 @@
 # without the shared many-pattern filter, on each OpenCL device, against
 # ugrep -Z1 -f and a loop of tre-agrep (timed on a sample of the patterns and
 # extrapolated).  Appends a Markdown section to $OUT (default
-# bench/RESULTS-many.md).
+# bench/results/many.md).
 #   AGREP_GPU_DEVICES  OpenCL devices to time (default: those --list-devices
 #                      shows; "" for none)
 #   MANY_COUNTS        pattern counts (default "1000 10000")
@@ -18,7 +18,7 @@ set -uo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.." || exit 2
 B=${AGREP_GPU:-./agrep-gpu}
-OUT=${OUT:-bench/RESULTS-many.md}
+OUT=${OUT:-bench/results/many.md}
 RUNS=${MANY_RUNS:-10}
 D=bench/data
 mkdir -p "$D"

@@ -2,12 +2,12 @@
 # bench/mpi.sh: the MPI build with 1..N ranks on this host, a compute-heavy
 # search (1,000 patterns, k=1) and a plain one, on the Bible replicated 8
 # times.  Needs `make MPI=1 BIN=build/mpi/agrep-gpu` and Open MPI.  Appends
-# a Markdown table to $OUT (default bench/RESULTS-mpi.md).
+# a Markdown table to $OUT (default bench/results/2core-mpi.md).
 set -uo pipefail
 export LC_ALL=C OMPI_MCA_btl_vader_single_copy_mechanism=none
 cd "$(dirname "$0")/.." || exit 2
 M=${AGREP_GPU_MPI:-build/mpi/agrep-gpu}
-OUT=${OUT:-bench/RESULTS-mpi.md}
+OUT=${OUT:-bench/results/2core-mpi.md}
 D=bench/data
 mkdir -p $D
 [ -s $D/kjv.txt ] || bible "Gen1:1-Rev22:21" > $D/kjv.txt

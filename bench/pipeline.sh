@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/pipeline.sh: the parallel pipeline's cases against the peers, timed in
 # one run with hyperfine (output to a pipe: GNU grep and ugrep stop at the
-# first match when they see /dev/null).  Writes bench/RESULTS-pipeline.md
+# first match when they see /dev/null).  Writes bench/results/2core-pipeline.md
 # (OUT=... to change), prints it too.  `make bench-pipeline`.
 #   the Bible (4.3 MB): k >= 1 cases against ugrep -Z and agrep 3.0
 #   a tree of 4,000 files (34 MB): -r -c -k2 against ugrep -r -Z2, k=0
@@ -11,7 +11,7 @@
 #     head of its words, and a random sample as in issue 10); 10,000
 set -eu
 cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/RESULTS-pipeline.md}
+OUT=${OUT:-bench/results/2core-pipeline.md}
 RUNS=${BENCH_RUNS:-10}
 B=$PWD/agrep-gpu
 D=${BENCH_DIR:-bench/data}

@@ -31,7 +31,7 @@ if [ ! -s "$D/dna8" ]; then
 	bench/bin/gen_dna 8388608 "$D/dnapat" 150 > "$D/dna8" 2>/dev/null
 fi
 # (python3's random, seed 23, after a draw of 100: the numbers in
-# bench/RESULTS-many.md)
+# bench/results/many.md)
 [ -s "$D/p1000" ] || python3 -c 'import random, sys
 random.seed(23)
 t = [l for l in open(sys.argv[1]).read().split("\n") if len(l) >= 150]

@@ -4,7 +4,7 @@
 #
 #   BENCH_REGEX_N=60 (the Bible x N; 60 is 258 MB), BENCH_RUNS=3,
 #   BENCH_BIN=./agrep-gpu (a copy leaves the tree free to be rebuilt),
-#   BENCH_DIR=bench/data, OUT=bench/RESULTS-regex.md (written, and printed)
+#   BENCH_DIR=bench/data, OUT=bench/results/regex.md (written, and printed)
 #
 # Each case is an extended expression (classes, ?, *, +, alternation,
 # anchors, word anchors, up to 53 positions) at k = 1, 2, 3.  agrep-gpu
@@ -23,7 +23,7 @@
 # written in its syntax, that form is given.
 set -eu
 cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/RESULTS-regex.md}
+OUT=${OUT:-bench/results/regex.md}
 RUNS=${BENCH_RUNS:-3}
 N=${BENCH_REGEX_N:-60}
 D=${BENCH_DIR:-bench/data}

@@ -3,14 +3,14 @@
 # (issue 20).  Each case is timed with hyperfine in one run (output to a
 # pipe: grep and ugrep stop at the first match on /dev/null), with the page
 # faults and system time of one run beside it (/usr/bin/time); GNU grep -F
-# is the floor.  Writes bench/RESULTS-small.md (OUT=... to change) and
+# is the floor.  Writes bench/results/2core-small.md (OUT=... to change) and
 # prints it.  `make bench-small`.
 #   the Bible (4.3 MB): k=0 against grep -c -F; k=1..3 against grep -c -F
 #     of the same pattern, ugrep -c -Z and agrep 3.0 (glimpse)
 #   a 1 KB file: against grep
 set -eu
 cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/RESULTS-small.md}
+OUT=${OUT:-bench/results/2core-small.md}
 RUNS=${BENCH_RUNS:-40}
 B=$PWD/agrep-gpu
 D=${BENCH_DIR:-bench/data}

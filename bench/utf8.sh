@@ -1,8 +1,8 @@
 #!/bin/bash
 # bench/utf8.sh: UTF-8 mode (distance over characters) against byte mode
 # and the peers that count characters, timed in one run with hyperfine
-# (output to a pipe).  Writes its section into bench/RESULTS.md between the
-# markers <!-- utf8 --> and <!-- /utf8 --> (OUT=... to change), prints it.
+# (output to a pipe).  Writes its section into bench/results/2core.md between
+# the markers <!-- utf8 --> and <!-- /utf8 --> (OUT=... to change), prints it.
 #   Russian text (Debian's fortunes-ru, valid UTF-8 files, 12 copies, 42 MB):
 #     agrep-gpu --utf8 (automatic engine, host, POCL) against --bytes,
 #     ugrep -Z (Unicode characters, first one never edited) and, on one
@@ -11,7 +11,7 @@
 #     slow down)
 set -eu
 cd "$(dirname "$0")/.."
-OUT=${OUT:-bench/RESULTS.md}
+OUT=${OUT:-bench/results/2core.md}
 RUNS=${BENCH_RUNS:-5}
 B=$PWD/agrep-gpu
 D=${BENCH_DIR:-bench/data}
