@@ -100,17 +100,29 @@ check-all: check
 	$(MAKE) check-extra
 
 # Everything check-all runs after make check (CI runs this, then the
-# README's test command, so make check runs once).
+# README's test command, so make check runs once).  Each pass is its own
+# target, run with every core for its builds; check-extra times each and
+# prints the times at the end (tests/passes.sh), so whoever adds a pass
+# sees what it costs CI (35 minutes at most on a 2-core machine, make deps
+# and make check included).
+EXTRA_PASSES = check-pocl check-sanitize check-tsan check-mpi check-qemu \
+	   check-aarch64 check-fuzz check-valgrind check-deb
 check-extra: agrep-gpu test-progs
-	$(MAKE) check-pocl
-	$(MAKE) check-sanitize
-	$(MAKE) check-tsan
-	$(MAKE) check-mpi
-	$(MAKE) check-qemu
-	$(MAKE) check-aarch64
-	$(MAKE) -j2 fuzz-build
-	$(MAKE) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
+	sh tests/passes.sh $(MAKE) -j$(NPROC) -- $(EXTRA_PASSES)
+
+# libFuzzer for CHECK_FUZZ_SECONDS a target (tests/fuzz/fuzz.mk), the
+# targets side by side.
+check-fuzz:
+	$(MAKE) -j$(NPROC) fuzz-build
+	$(MAKE) -j$(NPROC) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
+
+# A sample of runs under valgrind's memcheck (tests/valgrind.sh).
+check-valgrind: agrep-gpu
 	bash tests/valgrind.sh
+
+# The Debian package built, installed, checked and removed (tests/deb.sh;
+# it runs make clean first, so it comes last).
+check-deb:
 	sh tests/deb.sh
 
 # The host engines' suites as CPUs without AVX-512 (Haswell: AVX2) and
@@ -243,4 +255,4 @@ deb:
 clean:
 	rm -rf build agrep-gpu tests/bin bench/bin tests/fuzz/bin tests/fuzz/work
 
-.PHONY: all deps check check-full check-pocl check-all check-extra check-qemu check-aarch64 cross-aarch64 check-sanitize check-tsan check-mpi install uninstall clean deb
+.PHONY: all deps check check-full check-pocl check-all check-extra check-fuzz check-valgrind check-deb check-qemu check-aarch64 cross-aarch64 check-sanitize check-tsan check-mpi install uninstall clean deb

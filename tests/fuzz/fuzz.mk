@@ -73,20 +73,17 @@ $(FUZZ_BIN)/%: $(FUZZ_DIR)/%.c $(FUZZ_OBJS) $(FUZZ_HDRS)
 
 # Each run works on a copy of the seed corpus (libFuzzer adds what it finds
 # to the corpus directory), so the seeds in git stay as they are.
-fuzz: fuzz-build
-	rm -rf $(FUZZ_WORK)
-	mkdir -p $(FUZZ_WORK)/host $(FUZZ_WORK)/ocl $(FUZZ_WORK)/utf8 \
-	    $(FUZZ_WORK)/host-crashes $(FUZZ_WORK)/ocl-crashes \
-	    $(FUZZ_WORK)/utf8-crashes
-	cp $(FUZZ_DIR)/corpus_host/* $(FUZZ_WORK)/host/
-	cp $(FUZZ_DIR)/corpus_ocl/* $(FUZZ_WORK)/ocl/
-	cp $(FUZZ_DIR)/corpus_utf8/* $(FUZZ_WORK)/utf8/
-	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_host $(FUZZ_FLAGS) \
-	    -artifact_prefix=$(FUZZ_WORK)/host-crashes/ $(FUZZ_WORK)/host
-	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_utf8 $(FUZZ_FLAGS_UTF8) \
-	    -artifact_prefix=$(FUZZ_WORK)/utf8-crashes/ $(FUZZ_WORK)/utf8
-	$(FUZZ_OCL_ENV) $(FUZZ_BIN)/fuzz_ocl $(FUZZ_FLAGS) $(FUZZ_OCL_LEAKS) \
-	    -artifact_prefix=$(FUZZ_WORK)/ocl-crashes/ $(FUZZ_WORK)/ocl
+# The three targets are independent: make -j2 fuzz runs them side by side.
+fuzz: fuzz-host fuzz-utf8 fuzz-ocl
+
+fuzz-host fuzz-utf8 fuzz-ocl: fuzz-%: $(FUZZ_BIN)/fuzz_%
+	rm -rf $(FUZZ_WORK)/$* $(FUZZ_WORK)/$*-crashes
+	mkdir -p $(FUZZ_WORK)/$* $(FUZZ_WORK)/$*-crashes
+	cp $(FUZZ_DIR)/corpus_$*/* $(FUZZ_WORK)/$*/
+	$(if $(filter ocl,$*),$(FUZZ_OCL_ENV),$(FUZZ_ENV)) $(FUZZ_BIN)/fuzz_$* \
+	    $(if $(filter utf8,$*),$(FUZZ_FLAGS_UTF8),$(FUZZ_FLAGS)) \
+	    $(if $(filter ocl,$*),$(FUZZ_OCL_LEAKS)) \
+	    -artifact_prefix=$(FUZZ_WORK)/$*-crashes/ $(FUZZ_WORK)/$*
 
 # Replays the seed corpora and the inputs kept under tests/fuzz/crashes/
 # (host-* and ocl-*: inputs that once failed, each must pass now).
@@ -100,4 +97,4 @@ fuzz-replay: fuzz-build
 fuzz-clean:
 	rm -rf $(FUZZ_BIN) $(FUZZ_WORK)
 
-.PHONY: fuzz-build fuzz fuzz-replay fuzz-clean
+.PHONY: fuzz-build fuzz fuzz-host fuzz-utf8 fuzz-ocl fuzz-replay fuzz-clean
