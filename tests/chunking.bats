@@ -6,9 +6,21 @@
 load test_helper
 bats_require_minimum_version 1.5.0
 
+# The text: full (AGREP_GPU_TESTS=full) runs make_text's 300 lines (280 KB);
+# quick drops every line of 4,000 bytes or more but the first four (47 KB,
+# 248 lines: lines of 4096, 4097 and 4100 bytes kept, every match and CR
+# line of the short lines, the last line without a newline).  The sizes
+# matter only through a chunk's per-launch cost: a 1-byte chunk from a pipe
+# launches a kernel per byte (18 s over the full text).  The first test
+# checks that the text in use has what the others need.
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return
-	make_text > text
+	if [ "$(depth quick full)" = full ]; then
+		make_text > text
+	else
+		make_text | awk 'length($0) < 4000 || ++n <= 4 {
+			printf "%s%s", (c++ ? "\n" : ""), $0 }' > text
+	fi
 }
 
 # make_text: about 300 lines of varied length (0 to 5000 bytes, several
@@ -44,13 +56,21 @@ make_text() {
 	}'
 }
 
-# check_chunk CHUNK: for several k and output options, the device with this
-# chunk size prints the host matcher's bytes (and grep -F's for k=0), with
-# nothing on stderr (no fallback to the host matcher).
+# check_chunk CHUNK [ROT]: for several k and output options, the device with
+# this chunk size prints the host matcher's bytes (and grep -F's for k=0),
+# with nothing on stderr (no fallback to the host matcher).  Full: every k
+# 0-3 with every option set (20 runs a chunk size).  Quick: the option sets
+# once each, k = (set + ROT) % 4, ROT the chunk size's place (0-4) among the
+# five tests: every chunk size meets every k and every option set, and every
+# k every option set (each k=0 run also against grep -F).
 check_chunk() {
-	local chunk=$1 k opts
+	local chunk=$1 rot=${2:-0} k opts i quick=0
+	local sets=("" "-n -b" "-c" "-v -n" "-i -b")
+	[ "$(depth quick full)" = full ] || quick=1
 	for k in 0 1 2 3; do
-		for opts in "" "-n -b" "-c" "-v -n" "-i -b"; do
+		for i in 0 1 2 3 4; do
+			opts=${sets[i]}
+			((quick == 0 || (i + rot) % 4 == k)) || continue
 			# shellcheck disable=SC2086
 			agrep-gpu --device=host $opts -k "$k" needle text > want
 			if [ "$k" = 0 ]; then
@@ -71,31 +91,41 @@ check_chunk() {
 }
 
 @test "the text has lines longer than every chunk and matches to find" {
-	run -0 awk 'length > 4096' text
+	run -0 awk 'length > 4096 { n++ } END { print n + 0 }' text
+	(( output >= 3 ))
 	run -0 agrep-gpu --device=host -c needle text
 	(( output > 10 ))
 	run -0 agrep-gpu --device=host -c -k 2 needle text
 	(( output > 40 ))
+	# matches at every k tried, lines ending in CR, no final newline
+	local k
+	for k in 1 3; do
+		run -0 agrep-gpu --device=host -c -k "$k" needle text
+		(( output > 40 ))
+	done
+	run -0 grep -c $'\r$' text
+	(( output > 10 ))
+	[ -n "$(tail -c 1 text | tr -d '\n')" ]
 }
 
 @test "chunk of 1 byte: device output equals host and grep -F" {
-	check_chunk 1
+	check_chunk 1 0
 }
 
 @test "chunk of 7 bytes: device output equals host and grep -F" {
-	check_chunk 7
+	check_chunk 7 1
 }
 
 @test "chunk of 64 bytes: device output equals host and grep -F" {
-	check_chunk 64
+	check_chunk 64 2
 }
 
 @test "chunk of 100 bytes: device output equals host and grep -F" {
-	check_chunk 100
+	check_chunk 100 3
 }
 
 @test "chunk of 4096 bytes: device output equals host and grep -F" {
-	check_chunk 4096
+	check_chunk 4096 4
 }
 
 @test "line numbers and byte offsets stay right across chunks" {
@@ -205,7 +235,12 @@ check_chunk() {
 	# (L around the 4096-byte chunk and far past it), then more lines with
 	# an 'a': -m 3 ends on the long line, which is selected (':'), not
 	# context; found tried as a new user would (issue 22).
-	local L m how fail=0
+	# Full: both forms (-A1, -k0) for every L, -m and path.  Quick: the host
+	# runs both; the device one form, -A1 where the place of L plus m is
+	# even, -k0 where odd: every L meets both forms and both -m on the
+	# device, and each -m both forms.
+	local L m how fail=0 li=0 full=0
+	[ "$(depth quick full)" = quick ] || full=1
 	for L in 4000 4094 4095 4096 4097 4100 8191 8192 8193 70000; do
 		{ echo "line one"; echo "a short"; echo "line three"; echo "another a"
 		  awk -v n="$L" 'BEGIN { srand(n); s = ""; for (i = 0; i < n; i++)
@@ -213,16 +248,21 @@ check_chunk() {
 		  echo "sixth a"; echo "seventh"; } > mtext
 		for m in 3 4; do
 			for how in "--device=host" "--device=cpu AGREP_GPU_HOST_MAX=0"; do
+				if ((full)) || [ "$how" = --device=host ] || (((li + m) % 2 == 0)); then
 				grep -n -m "$m" -A1 a mtext > want
 				# shellcheck disable=SC2086
 				env AGREP_GPU_CHUNK=4096 ${how#* } agrep-gpu ${how%% *} -n -m "$m" -A1 a mtext > got
 				cmp -s want got || { echo "L=$L -m $m $how: $(diff want got | cut -c1-40 | head -4)"; fail=1; }
+				fi
+				if ((full)) || [ "$how" = --device=host ] || (((li + m) % 2 == 1)); then
 				grep -n -m "$m" a mtext > want
 				# shellcheck disable=SC2086
 				env AGREP_GPU_CHUNK=4096 ${how#* } agrep-gpu ${how%% *} -k0 -n -m "$m" a mtext > got
 				cmp -s want got || { echo "L=$L -m $m -k0 $how: $(diff want got | cut -c1-40 | head -4)"; fail=1; }
+				fi
 			done
 		done
+		li=$((li + 1))
 	done
 	[ "$fail" = 0 ]
 }
