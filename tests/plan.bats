@@ -15,6 +15,16 @@ setup() {
 		s = (s * 69069 + 1) % 4294967296; r = int(s / 65536) % 9
 		w = r == 0 ? "needle" : r == 1 ? "neXdle" : r == 2 ? "nedle" : "thread"
 		printf "%d some text %s and more words here %d\n", i, w, r } }' > text
+	# Each test has its own cache directory (the plan's model, the
+	# program binaries).  POCL keeps its compiled kernels under it too:
+	# full (AGREP_GPU_TESTS=full) leaves them there, so that every test
+	# compiles the kernels afresh (9-10 s on the 2-core machine); quick
+	# points POCL at the kernel cache the other suites share (what the
+	# tests check, agrep-gpu's own files under cache/agrep-gpu, still
+	# start empty).
+	if [ "$(depth quick full)" = quick ]; then
+		export POCL_CACHE_DIR="${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pocl/kcache}"
+	fi
 	export XDG_CACHE_HOME="$BATS_TEST_TMPDIR/cache"
 }
 
