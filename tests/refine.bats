@@ -22,7 +22,11 @@ FLAGS=("-w" "-w -n" "-x" "-x -c" "--show-cost" "-n --show-cost" "-w --show-cost"
        "-x -n --show-cost" "--best-match" "--best-match -n --show-cost" "-w --best-match"
        "-x --best-match --show-cost" "-i -w" "-i -x -n" "-i --show-cost" "-i --best-match -n"
        "-v -w" "-v -x -n" "-c -w -i" "-w -x")
-NCASES=36
+# Random cases (casegen seeds 1..NCASES, each with a second file): full
+# (AGREP_GPU_TESTS=full) 36, quick 20, the fewest with which each test's
+# rotation FLAGS[(s + c) % 20] still meets all 20 flag sets, GENOPTS[s % 6]
+# all six generators and the OpenCL test's chunks[s % 5] all five sizes.
+NCASES=$(depth 20 36)
 
 mk() {
     local s=$1 opts=$2
@@ -89,7 +93,9 @@ runcase() {
 
 @test "oracle: -w without word bytes is plain matching; -w/-x at k=0 are grep -F -w/-x" {
     local s k pat rc
-    for ((s = 1; s <= 30; s++)); do
+    # random cases: full (AGREP_GPU_TESTS=full) 30, quick 10 (each with
+    # every flag set)
+    for ((s = 1; s <= $(depth 10 30); s++)); do
         # no word byte at all: every start and end is allowed
         casegen -n 1:10 -k 0:4 -a words -b 300:1000 -l 0:30 "$s" "$W/t" "$W/p" > "$W/k"
         tr 'abcdZ9_' '.,;: .,' < "$W/t" > "$W/nw"; tr 'abcdZ9_' '.,;: .,' < "$W/p" > "$W/np"
@@ -311,11 +317,16 @@ runcase() {
 @test "k=0: -o, --color=always, -w, -x with prefixes are byte for byte grep -F" {
     local s pat f envs rc
     local -a flagsets=("" "-n" "-i" "-b" "-w" "-x" "-o" "-o -b -n" "-w -o" "-v" "-H -n" "-i -o" "-o -i -w" "-n -b -i")
-    for ((s = 1; s <= 16; s++)); do
+    # random cases: full (AGREP_GPU_TESTS=full) 16, quick 5: the three flag
+    # sets of seeds 1-5, flagsets[s % 14], [(s + 5) % 14], [(s + 9) % 14],
+    # are all fourteen, each on the host and on OpenCL
+    local n
+    n=$(depth 5 16)
+    for ((s = 1; s <= n; s++)); do
         casegen -t -p 1 -n 2:5 -k 0 -a words -b 500:2000 -l 0:50 -P 40 "$s" "$W/t.$s" "$W/p.$s" > /dev/null
         casegen -t -p 1 -n 2:5 -k 0 -a words -b 100:500 -l 0:50 "$((s + 500))" "$W/u.$s" "$W/q.$s" > /dev/null
     done
-    for ((s = 1; s <= 16; s++)); do
+    for ((s = 1; s <= n; s++)); do
         pat=$(cat "$W/p.$s")
         GEN="tests/bin/casegen -t -p 1 -n 2:5 -k 0 -a words -b 500:2000 -l 0:50 -P 40 $s /tmp/agrep-repro/t /tmp/agrep-repro/p && tests/bin/casegen -t -p 1 -n 2:5 -k 0 -a words -b 100:500 -l 0:50 $((s + 500)) /tmp/agrep-repro/u /tmp/agrep-repro/q"
         for f in "${flagsets[(s) % 14]}" "${flagsets[(s + 5) % 14]}" "${flagsets[(s + 9) % 14]}"; do
@@ -407,7 +418,10 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     local s opts i
     local GOPTS=("-a words -n 3:12 -k 0:2" "-a mixed -n 4:14 -k 1:2" "-a az -n 3:10 -k 0:3"
                  "-a acgt -n 16:30 -k 2:4" "-a printable -n 2:9 -k 0:2" "-a ab -n 5:12 -k 1:3")
-    for ((s = 1; s <= $(depth 12 30); s++)); do
+    # random cases: full (AGREP_GPU_TESTS=full) 30, quick 7, the fewest with
+    # which MANYFLAGS[(s + 0, 7, 14) % 20] still meets all 20 flag sets and
+    # GOPTS[s % 6] all six generators
+    for ((s = 1; s <= $(depth 7 30); s++)); do
         opts="${GOPTS[s % 6]} -p 20:300 -b 2000:8000 -x 20"
         # shellcheck disable=SC2086
         casegen $opts "$((s + 700))" "$W/t" "$W/p" > "$W/k"
@@ -444,8 +458,13 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
 @test "1,000 and 10,000 Bible words, k=1: -o, --show-cost, --json, -w, -x as with every pattern tried" {
     need_tools bible || return 1
     bible "Gen1:1-Deu34:12" > "$W/gen"
-    head -c 40000 "$W/gen" > "$W/t1"
-    head -c 2500 "$W/gen" > "$W/t2"
+    # The texts: full (AGREP_GPU_TESTS=full) 40,000 bytes for 1,000
+    # patterns and 2,500 (44 lines) for 10,000; quick 10,000 (175 lines)
+    # and 700 (14 lines), each still with lines selected by every flag
+    # set, -x and -v included.  (The reference, AGREP_GPU_REFINE=all, tries
+    # every pattern on every line: 40 s of the full test.)
+    head -c "$(depth 10000 40000)" "$W/gen" > "$W/t1"
+    head -c "$(depth 700 2500)" "$W/gen" > "$W/t2"
     tr -cs 'A-Za-z' '\n' < "$W/gen" | awk 'length($0) >= 2' | sort -u > "$W/words"
     awk 'NR % 4 == 0' "$W/words" | head -1000 > "$W/p1000"
     [ "$(wc -l < "$W/p1000")" = 1000 ]
