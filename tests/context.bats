@@ -9,7 +9,16 @@
 load test_helper
 load check_helper
 
+# Random cases: setup_file makes NCASES (24; the tests with fixed seeds use
+# up to 22).  The tests that loop over them run all 24 in full
+# (AGREP_GPU_TESTS=full) and in quick the fewest seeds with which each
+# rotation still meets all its values: NQ7 (7: CTX[(s + 7i) % 12] all 12
+# contexts, PFX[(s + 3i) % 10] all 10 prefixes, (s + i) % 3 all 3 paths,
+# CTX[(s + 5i) % 12] all 12, and k 1 and 2 with each -n/-b combination) and
+# NQ12 (12: CTX[s % 12] all 12 contexts, PFX[s % 8] all 8 prefixes).
 NCASES=24
+NQ7=$(depth 7 "$NCASES")
+NQ12=$(depth 12 "$NCASES")
 CTX=("-A1" "-B1" "-C1" "-A2" "-B3" "-C2" "-A3 -B1" "-A1 -B4" "-C5" "-A2 -C1" "-B2 -A5" "-C3")
 PFX=("" "-n" "-b" "-n -b" "-i" "-n -i" "-H" "-v -n" "-c" "-l")
 
@@ -97,7 +106,7 @@ ctx_values() {
 
 @test "the awk model of context output agrees with grep -F (k=0)" {
     local s i pat a b f
-    for ((s = 1; s <= NCASES; s++)); do
+    for ((s = 1; s <= NQ7; s++)); do
         pat=$(cat "$CASES/p.$s")
         for i in 0 1 2 3; do
             f=${CTX[(s + i * 5) % 12]}
@@ -118,7 +127,7 @@ ctx_values() {
 
 @test "-A/-B/-C equal grep -F for k=0 (one and two files, -n -b -H -i -v -c -l)" {
     local s i pat f p envs
-    for ((s = 1; s <= NCASES; s++)); do
+    for ((s = 1; s <= NQ7; s++)); do
         pat=$(cat "$CASES/p.$s")
         GEN=$(gen_of "$s")
         for i in 0 1; do
@@ -195,7 +204,7 @@ ctx_values() {
 
 @test "k=0 context across tiny chunks (OpenCL, 64-byte chunks and slices) equals grep -F" {
     local s i pat f p envs
-    for ((s = 1; s <= NCASES; s++)); do
+    for ((s = 1; s <= NQ12; s++)); do
         pat=$(cat "$CASES/p.$s")
         GEN=$(gen_of "$s")
         f=${CTX[s % 12]}
@@ -219,7 +228,7 @@ ctx_values() {
 # each ENVS against the oracle's selection in the awk model of grep's layout
 k1_context() {
     local s i f p a b n bo envs k erc
-    for ((s = 1; s <= NCASES; s++)); do
+    for ((s = 1; s <= NQ7; s++)); do
         GEN=$(gen_of "$s")
         for i in 0 1; do
             f=${CTX[(s + 5 * i) % 12]}
@@ -250,7 +259,7 @@ k1_context() {
     k1_context "AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0" "AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64"
     # and byte for byte the output of --device=host
     local s f
-    for ((s = 1; s <= NCASES; s += 3)); do
+    for ((s = 1; s <= NQ7; s += 3)); do
         f=${CTX[s % 12]}
         # shellcheck disable=SC2086
         AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0 agrep-gpu -F $f -n -k 1 -f "$CASES/p.$s" "$CASES/t.$s" "$CASES/u.$s" > "$W/dev" || true
@@ -339,9 +348,16 @@ mktree() {
                    "--exclude-dir=.hid" "--include=*.txt --exclude-dir=deep" "--exclude=*"
                    "--exclude-dir=sub/skip" "--include=*.TXT" "--include=[ab].*" "--exclude=?.c"
                    "--exclude-dir=*.d --include=*.txt" "--include=*.txt --exclude=*.log")
+    # full (AGREP_GPU_TESTS=full): every filter with every output form on
+    # both paths; quick: the default path runs them all, OpenCL one output
+    # form a filter, in turn (each form with four filters there)
+    local oi=0 ki full=0
+    [ "$(depth quick full)" = quick ] || full=1
     for o in "${opts[@]}"; do
         for envs in "" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=64"; do
+            ki=0
             for k in "" "-i" "-l" "-c -n"; do
+                ((full)) || [ -z "$envs" ] || ((ki++ == oi % 4)) || continue
                 # shellcheck disable=SC2086
                 grep -r $o $k mercy d | sort > "$W/g" || true
                 REF="grep -r $o $k mercy d | sort"
@@ -366,6 +382,7 @@ mktree() {
             NCHECK=$((NCHECK + 1))
             cmp -s "$W/g" "$W/as" || { NFAIL=$((NFAIL + 1)); echo "---- FAIL -k1 -n -r $o: vs oracle over grep -r -l '' $o d"; diff "$W/g" "$W/as" | head -6; } >> "$FAILS"
         fi
+        oi=$((oi + 1))
     done
     end_checks
 }
