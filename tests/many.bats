@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # Many patterns: -e repeated, -f FILE (one pattern per line), 100 and 10,000
 # random patterns of 5..15 bytes against the naive DP oracle (tests/oracle.c),
-# 10,000 patterns end to end on 80 KB of the King James Bible (k=0 against
-# grep -F -f, k=1 against the oracle on a sample of lines), -f of an empty
+# 10,000 patterns end to end on 80 KB (quick: 40 KB) of the King James
+# Bible (k=0 against grep -F -f, k=1 against the oracle on a sample of
+# lines), -f of an empty
 # file, CRLF pattern files (the CR is part of the pattern, as in grep), -i
 # with many patterns; through the host matcher and OpenCL (tiny chunks too).
 # The shared many-pattern filter (src/multi.c): forced
@@ -101,12 +102,15 @@ setup_file() {
         mk "$s" "-p 2:6 -n 1:150 -k 0:6 -b 1000:4000"
     done
 
-    # the Bible, one verse per line: the first ~80 KB (10,000 patterns cost
-    # 10,000 passes over the text)
+    # the Bible, one verse per line: the first ~80 KB in full
+    # (AGREP_GPU_TESTS=full), ~40 KB in quick (10,000 patterns cost 10,000
+    # passes over the text: 1.4 s a run on POCL over 80 KB; over 40 KB,
+    # 202 of 365 lines selected at k=0, 310 at k=1)
     local B="$BATS_FILE_TMPDIR/bible"
     mkdir -p "$B"
     bible "Gen1:1-Rev22:21" | join_verses > "$B/kjv.txt"
-    awk '{ n += length($0) + 1; print } n > 80000 { exit }' "$B/kjv.txt" > "$B/part.txt"
+    awk -v max="$(depth 40000 80000)" '{ n += length($0) + 1; print } n > max { exit }' \
+        "$B/kjv.txt" > "$B/part.txt"
     # 10,000 patterns of 10..15 bytes from every 9th verse of the whole
     # Bible: 1 in 9 exact, 3 in 9 with a '#' inserted (1 edit), the others
     # with '%' and '#' inserted (2 edits)
@@ -148,7 +152,9 @@ runcase() {
 @test "several -e: lines matching any pattern, each within k (host, OpenCL, tiny chunks)" {
     local s k envs
     local -a pats eargs
-    for ((s = 1; s <= 16; s++)); do
+    # seeds: full (AGREP_GPU_TESTS=full) 1-16, quick 1-8 (each path of the
+    # s % 4 rotation twice; -f takes the next seed's file, made for all 16)
+    for ((s = 1; s <= $(depth 8 16); s++)); do
         k=$(k_of "$s")
         mapfile -t pats < "$CASES/p.$s"
         eargs=()
@@ -293,13 +299,22 @@ runcase() {
     grep -F -f "$W/p" "$W/t" > "$W/grep" || rc=$?
     [ "$(cat -v "$W/grep")" = "$(printf 'abc^M\nxdefgh^M')" ]
     REF="grep -F -f CRLF-PATTERNS"
+    # full (AGREP_GPU_TESTS=full): every path with every k and every form;
+    # quick: a Latin square, form (path + k) % 3, so that every path meets
+    # every k and every form, and every k every form
+    local e=0 full=0
+    [ "$(depth quick full)" = quick ] || full=1
     for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64" ""; do
         check_ref "$W/grep" "$rc" "$envs" "" -f "$W/p" "$W/t"
         for k in 0 1 2; do
+            ((!full && (e + k) % 3 != 0)) ||
             check "$envs" "" -n -k "$k" -f "$W/p" "$W/t"
+            ((!full && (e + k) % 3 != 1)) ||
             check "$envs" "" -x -n -k "$k" -f "$W/p" "$W/t"
+            ((!full && (e + k) % 3 != 2)) ||
             check "$envs" "" -n --show-cost -k "$k" -f "$W/p" "$W/t"
         done
+        e=$((e + 1))
     done
     # the oracle, by hand: "abc\r" is one deletion from "abc"
     run oracle -x -n -k 1 -f "$W/p" "$W/t"
@@ -353,14 +368,22 @@ runcase() {
 
 @test "shared filter: edits at piece boundaries, line starts and ends, -i, small chunks" {
     [ "$(wc -l < "$B/mp")" = 60 ]
-    local k f envs
+    # full (AGREP_GPU_TESTS=full): every k, path and form; quick: two forms
+    # a k and path, (path + k) % 4 and (path + k + 2) % 4, so that every
+    # pair of k, path and form still meets
+    local k f envs e fx full=0
+    [ "$(depth quick full)" = quick ] || full=1
     for k in 1 2 3; do
         GEN="(copies of 60 Bible phrases with $k edits at piece boundaries)"
+        e=0
         for envs in "$MULTI" "$MULTI AGREP_GPU_CHUNK=200" "AGREP_GPU_DEVICE=host" ""; do
+            fx=0
             for f in "-n" "-i -c" "-x -n" "-w -i"; do
+                ((!full && (e + k + fx++) % 2 != 0)) && continue
                 # shellcheck disable=SC2086
                 check "$envs" "" $f -k "$k" -f "$B/mp" "$B/me$k"
             done
+            e=$((e + 1))
         done
         # one edit fewer than the copies hold: only the lines where two
         # phrases overlap, or none
