@@ -459,12 +459,12 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     need_tools bible || return 1
     bible "Gen1:1-Deu34:12" > "$W/gen"
     # The texts: full (AGREP_GPU_TESTS=full) 40,000 bytes for 1,000
-    # patterns and 2,500 (44 lines) for 10,000; quick 10,000 (175 lines)
-    # and 700 (14 lines), each still with lines selected by every flag
+    # patterns and 2,500 (44 lines) for 10,000; quick 5,000 (86 lines)
+    # and 500 (11 lines), each still with lines selected by every flag
     # set, -x and -v included.  (The reference, AGREP_GPU_REFINE=all, tries
     # every pattern on every line: 40 s of the full test.)
-    head -c "$(depth 10000 40000)" "$W/gen" > "$W/t1"
-    head -c "$(depth 700 2500)" "$W/gen" > "$W/t2"
+    head -c "$(depth 5000 40000)" "$W/gen" > "$W/t1"
+    head -c "$(depth 500 2500)" "$W/gen" > "$W/t2"
     tr -cs 'A-Za-z' '\n' < "$W/gen" | awk 'length($0) >= 2' | sort -u > "$W/words"
     awk 'NR % 4 == 0' "$W/words" | head -1000 > "$W/p1000"
     [ "$(wc -l < "$W/p1000")" = 1000 ]
