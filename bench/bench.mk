@@ -1,8 +1,8 @@
 # bench/bench.mk: the benchmark, included by the top-level Makefile
 # (`include bench/bench.mk`), or used alone: `make -f bench/bench.mk bench`.
-#   make bench                      full run (sizes 4.3M 34M 256M 1G) -> bench/RESULTS.md
+#   make bench                      full run (sizes 4.3M 34M 256M 1G) -> bench/results/2core.md
 #   make bench BENCH_QUICK=1        quick check of the script (4.3M, 34M, 3 runs)
-#   make bench OUT=bench/RESULTS-h100.md AGREP_GPU_DEVICES="0 host"
+#   make bench OUT=bench/results/h100.md AGREP_GPU_DEVICES="0 host"
 # Every BENCH_* / AGREP_GPU* / OUT variable given on the command line or in the
 # environment is passed to bench/bench.sh (see its header).
 

@@ -51,7 +51,7 @@
 #include "../base/util.h"
 
 /* Priors, for a device never measured on this machine.  A GPU: H100,
- * 2026-11-24/25 (bench/RESULTS-h100.md): one pattern ~12 GB/s from ready
+ * 2026-11-24/25 (bench/results/h100.md): one pattern ~12 GB/s from ready
  * (feed), 1,000 primers of one word 1 GiB in 2.1 s (5e11 word-bytes/s),
  * 0.45 s to start.  POCL on the 2-core machine: 1.5 GB/s for one pattern,
  * 100 patterns over 34 MB in 1.7 s (2e9 word-bytes/s). */
@@ -68,7 +68,7 @@
 /* Opening a device while the host's workers search: an H200 machine, 16
  * workers, 8.6 GB, a 57-byte phrase -k8: 0.62 s, against 0.28 s with the
  * workers idle.  Starting it there for a host-alone estimate of 1.16 s
- * took 1.29 s against the host's 1.03 s (bench/RESULTS-h200.md). */
+ * took 1.29 s against the host's 1.03 s (bench/results/h200.md). */
 #define OPEN_BUSY	2.0
 #define OPEN_GAIN	0.8		/* see plan_start_devices */
 #define DEV_CPU_SHARE	0.5		/* see dev_cpu_pays */
@@ -429,7 +429,7 @@ plan_start_devices(uint64_t size, int known)
  * (OPEN_BUSY start-ups) and closing it.  Two H100s, 1,000 primers -k4 over
  * 1 GiB (0.6 GB/s a GPU): side by side 1.44-1.47 s, the second opened after
  * the first 1.54 s; 200 Bible words -k2 (4 GB/s): the first alone 1.07-1.10
- * s, both side by side 1.29 s (bench/RESULTS-h200x2.md run 11).
+ * s, both side by side 1.29 s (bench/results/h200x2.md run 11).
  */
 int
 plan_open_together(void)

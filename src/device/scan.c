@@ -474,7 +474,7 @@ upload_patterns(struct scanner *s)
  * the device, each long enough that the warm-up costs little; on a GPU at
  * most GPU_SLICE_MAX (more work-items then: the H100 kernels ran 474-490
  * GB/s on 512-byte slices of 256 MiB chunks against 326-329 on the 2 KiB
- * ones filling the device once, bench/RESULTS-kernels.md); the one fixed
+ * ones filling the device once, bench/results/2core-kernels.md); the one fixed
  * by AGREP_GPU_SLICE; or the one the buffers were sized for when a
  * smaller one would not fit them. */
 static size_t
@@ -536,7 +536,7 @@ pair_words(const struct scanner *s)
  * Whether the pattern-parallel kernel scans for the device: patterns of
  * 1-32 bytes whose byte classes and slice fit the device's local memory
  * (slice bytes), and on a GPU at least
- * PP_MIN_PATTERNS of them (measured: bench/RESULTS-h100.md).
+ * PP_MIN_PATTERNS of them (measured: bench/results/h100.md).
  * AGREP_GPU_PP=0 forbids it, AGREP_GPU_PP=1 asks for it with any number
  * of patterns and on CPU devices (the tests run it on POCL).  Needs
  * s->wbits and s->blocks.

@@ -38,7 +38,7 @@
  * caller's simd_fast: 1.5-2.3 GB/s on one core for patterns under 32
  * bytes, Bible x8) or the AVX2 16-bit one (FLT_ALT_FAST too: 2.5-3 GB/s
  * under 16 bytes), the filter pays only
- * with few, long, rare pieces (bench/RESULTS-simd.md, 2026-11-23 evening):
+ * with few, long, rare pieces (bench/results/2core-simd.md, 2026-11-23 evening):
  *   FLT_MINPIECE_FAST, FLT_MAXPIECES_FAST: pieces of at least 4 bytes, at
  *     most 3 of them (Jerusalem k=1, pieces of 4-5: 1.4x the engine;
  *     righteousness k=1 and the 31-byte phrase k=2: 1-2x; LORD k=1, pieces

@@ -13,7 +13,7 @@
 
 /*
  * Thresholds, measured on the King James Bible (2-core AMD EPYC, one core;
- * bench/RESULTS-simd.md, "Pigeonhole filter").  Overridable with -D.
+ * bench/results/2core-simd.md, "Pigeonhole filter").  Overridable with -D.
  *   FLT_MINPIECE: the filter runs only when every piece holds at least this
  *     many bytes (no case with 1-byte pieces won; LORD k=1, pieces of 2,
  *     did: the density guard below catches the rest).

@@ -21,7 +21,7 @@
 #define HM_ENGINE_NOPP	106
 /* Chunks shorter than this stay on the scalar engine (the SIMD one is
  * 1.7-2x faster at 1 KB, 3x at 4 KB on the 2-core EPYC:
- * bench/RESULTS-simd.md). */
+ * bench/results/2core-simd.md). */
 #define HM_SIMD_MIN	1024
 
 /* The pigeonhole filter's candidate records of at least this many bytes

@@ -13,7 +13,7 @@
 
 /*
  * Thresholds (measured on the King James Bible, 2-core machine;
- * bench/RESULTS-many.md).  Overridable with -D.
+ * bench/results/many.md).  Overridable with -D.
  *   MF_MINPAT: hm_scan uses the shared filter from this many covered
  *     patterns on (Bible x8, k=1, one thread: 8 patterns 165 ms with it,
  *     109 ms without; 16: 201 against 274 ms; 64: 273 against 902 ms).

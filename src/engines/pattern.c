@@ -293,7 +293,7 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
 	 * being the same), faster than Myers over each word on the host
 	 * (2-core EPYC, AVX2, the Bible x64, -k1..2: colou?r 0.19-0.25 s
 	 * against 0.24-0.25, wh(o|ic)h? 0.30-0.34 against 0.74-0.79; see
-	 * bench/RESULTS-regex.md).  Only on rows of one byte (up to 8
+	 * bench/results/regex.md).  Only on rows of one byte (up to 8
 	 * positions): on two, Myers over the words is faster at k = 2, 3
 	 * ((LORD|Lord) God 0.48/0.53 s against 0.66/0.79, gr(e|a)y hairs
 	 * 0.43/0.41 against 0.56/0.69). */

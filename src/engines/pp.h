@@ -12,7 +12,7 @@
 
 /*
  * hm_scan's choice (2-core EPYC, one thread, 8 MB of 150-base DNA reads,
- * 24-base primers at k = 4, user time; bench/RESULTS-many.md):
+ * 24-base primers at k = 4, user time; bench/results/many.md):
  *   PP_MINPAT: the engine runs from this many patterns on (1-8 primers:
  *     0.02-0.03 s with it or without; 16: 0.03 s against 0.18 s).
  *   PP_PIECE: it takes patterns whose k + 1 pieces are shorter than this

@@ -139,12 +139,12 @@ open_devices(void)
 	 * plan_more_devices), at least 8 (pinned memory is 16 MiB a slot);
 	 * a slot spends most of its time being filled by a worker.  Two
 	 * H200s, 16 slots each, GPUs alone: 8.6 GB mercy 1.18-1.23 s (run 9
-	 * of bench/RESULTS-h200x2.md; 1.20-1.31 s with 8 each and the code
+	 * of bench/results/h200x2.md; 1.20-1.31 s with 8 each and the code
 	 * of run 2).  Measured before with
 	 * 8.6 GB -c -k2 mercy, GPUs alone: one H100, 16 workers, 8 slots
 	 * 1.26-1.46 s, 16 1.16-1.53 s, 32 1.48-1.84 s; one H200 of two, 32
 	 * workers, 8 / 16 slots 16.6 / 20.3 GB/s from ready; both H200s, 8 /
-	 * 16 slots each 17.8 / 16.1 GB/s together (bench/RESULTS-h200x2.md).
+	 * 16 slots each 17.8 / 16.1 GB/s together (bench/results/h200x2.md).
 	 * 8 is enough for one worker (-j1) to run ahead of the device.  The
 	 * pattern-parallel kernel wants 16 whatever the workers: a 4 MiB
 	 * range is 1,024 work-groups, less than an H200 runs at once, so its

@@ -35,7 +35,7 @@
  * [A-Z][a-z]+ -k2 2.1-2.8 s on re_scan1, 0.23-0.34 s here; a scalar B
  * pass in place of the vector one took 0.57 s; rows of two bytes: the
  * (LORD|Lord)+ God -k2 2.84 -> 0.67 s, -k3 4.07 -> 0.79 s, mercy.*ever
- * -k3 3.56 -> 0.99 s (bench/RESULTS-regex.md).
+ * -k3 3.56 -> 0.99 s (bench/results/regex.md).
  *
  * Taken: one word of at most 17 states, no assertion, no ^ or $ (hits at
  * units only), k <= 3, no match of the start rows (then every unit is a
