@@ -11,7 +11,8 @@
 # the OpenCL kernel on POCL over the same sets (tests/exhaustive_ocl.c):
 # slices of 64 bytes and more, one lane or vector lanes, and chunks cut at
 # every offset with the warm-up in the pad (not under the sanitizers: POCL
-# is not built for them).
+# is not built for them); `make check` runs it on texts of 0-7 and 0-5
+# bytes (-m), check-full and check-pocl on the full sets.
 load test_helper
 
 @test "exhaustive: host engines agree with the DP on every small case" {
@@ -35,7 +36,18 @@ load test_helper
         echo "tests/bin/exhaustive-ocl missing: run 'make test-progs'" >&2
         return 1
     fi
-    run exhaustive-ocl
+    # full (AGREP_GPU_TESTS=full, and `make check-pocl`, which sets
+    # AGREP_GPU_DEVICE): the full bound above, about 60 s on two cores.
+    # quick (`make check`): -m, the middle bound: every single pattern of
+    # the full sets (1-4 over {a,b}, 1-3 over {a,b,c}, every k) and all of
+    # them at once, every shape and chunk cut, on texts of 0-7 bytes over
+    # {a,b,\n} and 0-5 over {a,b,c,\n}, pairs of patterns of 1-2 bytes
+    # over each alphabet (tests/exhaustive_ocl.c); about 7-12 s.
+    local bound=-m
+    if [ -n "${AGREP_GPU_DEVICE:-}" ] || [ "$(depth quick full)" = full ]; then
+        bound=
+    fi
+    run exhaustive-ocl $bound
     echo "$output"
     assert_success
     assert_output --partial "all agree with the DP"

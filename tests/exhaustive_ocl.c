@@ -4,7 +4,8 @@
  * length 1-4 over {a,b} with every text of length 0-8 over {a,b,\n}, and
  * every pattern of length 1-3 over {a,b,c} with every text of length 0-6
  * over {a,b,c,\n}, for every k from 0 to the pattern's length (-q: 1-3 /
- * 0-6 and 1-2 / 0-5).
+ * 0-6 and 1-2 / 0-5; -m: every pattern of the full sets, 1-4 and 1-3, on
+ * shorter texts, 0-7 and 0-5, with fewer pairs, run_sets says which).
  *
  * Per pattern and k, all the texts of the set joined by '\n' (each keeps its
  * own answer: the state resets at a terminator) go through scan.c's device
@@ -26,7 +27,11 @@
  * Prints the counts and the time; exit 1 at the first difference (with the
  * case), 2 without an OpenCL CPU device.
  *
- *   tests/bin/exhaustive-ocl [-q]
+ *   tests/bin/exhaustive-ocl [-q | -m]
+ *
+ * (-m, the middle bound, is what `make check` runs, about 10 s on two
+ * cores; no option, the full bound, 60 s, what `make check-full` and
+ * `make check-pocl` run; -q, the smallest, 3 s.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,7 +283,8 @@ run_all(char all[][8], size_t np, long maxk, const struct textset *ts,
  * one runs them in groups of its work-group size, 8 on POCL): every pair
  * of the patterns of length 1..maxpair over alpha; all those of length
  * 1..maxn at once; all those of length maxn (each of which has matches
- * that no other has at k = 0).
+ * that no other has at k = 0).  maxpair: 3 over {a,b} and 2 over {a,b,c};
+ * -m: 2 and 2; -q: 2 and 1.
  */
 static void
 run_sets(const char *alpha, size_t maxn, size_t maxpair,
@@ -306,6 +312,7 @@ int
 main(int argc, char **argv)
 {
 	int quick = argc > 1 && strcmp(argv[1], "-q") == 0;
+	int mid = argc > 1 && strcmp(argv[1], "-m") == 0;
 	struct textset t1, t2;
 	struct timespec t0, t;
 
@@ -322,11 +329,13 @@ main(int argc, char **argv)
 		return 2;
 	}
 	printf("exhaustive-ocl: on %s\n", dev.name);
-	make_texts(&t1, "ab\n", quick ? 6 : 8);
-	make_texts(&t2, "abc\n", quick ? 5 : 6);
+	/* The bounds: texts over {a,b,\n} and {a,b,c,\n}, single patterns
+	 * over {a,b} and {a,b,c}, pairs over each (see the top). */
+	make_texts(&t1, "ab\n", quick ? 6 : mid ? 7 : 8);
+	make_texts(&t2, "abc\n", quick || mid ? 5 : 6);
 	exh_each_pattern("ab", quick ? 3 : 4, &t1, run_pattern);
 	exh_each_pattern("abc", quick ? 2 : 3, &t2, run_pattern);
-	run_sets("ab", 4, quick ? 2 : 3, &t1);
+	run_sets("ab", 4, quick || mid ? 2 : 3, &t1);
 	run_sets("abc", 3, quick ? 1 : 2, &t2);
 	for (size_t i = 0; i < NSHAPES; i++)
 		if (open_[i])

@@ -13,6 +13,16 @@ setup_file() {
     command -v bible >/dev/null ||
         { echo "bible missing: 'make deps' installs it (bible-kjv)" >&2; return 1; }
     bible "Gen1:1-Rev22:21" > "$BATS_FILE_TMPDIR/kjv.txt"
+    # the text the levels' outputs are compared on ($K): full, the whole
+    # Bible (4.3 MB); quick, every fourth line of it (1.1 MB, lines of
+    # every book: each pattern below still has matches; the outputs are
+    # compared byte for byte whatever the size, and the runs over the
+    # whole text were most of this file's time)
+    if [ "$(depth quick full)" = full ]; then
+        cp "$BATS_FILE_TMPDIR/kjv.txt" "$BATS_FILE_TMPDIR/same.txt"
+    else
+        awk 'NR % 4 == 1' "$BATS_FILE_TMPDIR/kjv.txt" > "$BATS_FILE_TMPDIR/same.txt"
+    fi
     # 60 words of 5-12 letters (the shared filter: 12 patterns and more),
     # and 300 for the pattern tables' larger sizes
     tr -cs 'A-Za-z' '\n' < "$BATS_FILE_TMPDIR/kjv.txt" | awk 'length > 4 && length < 13' |
@@ -29,7 +39,8 @@ setup_file() {
 }
 
 setup() {
-    K="$BATS_FILE_TMPDIR/kjv.txt"
+    KJV="$BATS_FILE_TMPDIR/kjv.txt"
+    K="$BATS_FILE_TMPDIR/same.txt"
     D="$BATS_FILE_TMPDIR"
     export AGREP_GPU_DEVICE=host
 }
@@ -46,18 +57,23 @@ levels() {
 }
 
 # same ARGS...: the output and status of every capped level are the
-# uncapped run's.
+# uncapped run's.  (The outputs go to files and cmp, byte for byte, NULs
+# and trailing newlines included: bash took a second to hold and compare
+# the megabytes of some of them; the levels are asked for once a test.)
 same() {
-    local l rc=0 want wrc=0
+    local l rc=0 wrc=0 d="$BATS_TEST_TMPDIR"
+    [ -n "${LEVELS:-}" ] || LEVELS=$(levels)
     # (--json's elapsed times differ from run to run)
-    want=$(agrep-gpu "$@" | sed 's/"elapsed[^}]*}//g') || wrc=$?
+    agrep-gpu "$@" > "$d/same.out" || wrc=$?
     [ "$wrc" -le 1 ] || { echo "uncapped: exit $wrc: $*"; return 1; }
-    for l in $(levels); do
+    sed 's/"elapsed[^}]*}//g' "$d/same.out" > "$d/same.want"
+    for l in $LEVELS; do
         rc=0
-        got=$(AGREP_GPU_ISA=$l agrep-gpu "$@" | sed 's/"elapsed[^}]*}//g') || rc=$?
-        if [ "$rc" != "$wrc" ] || [ "$got" != "$want" ]; then
+        AGREP_GPU_ISA=$l agrep-gpu "$@" > "$d/same.out" || rc=$?
+        sed 's/"elapsed[^}]*}//g' "$d/same.out" > "$d/same.got"
+        if [ "$rc" != "$wrc" ] || ! cmp -s "$d/same.want" "$d/same.got"; then
             echo "AGREP_GPU_ISA=$l differs (exit $rc, uncapped $wrc): agrep-gpu $*"
-            diff <(echo "$want") <(echo "$got") | head -5
+            diff "$d/same.want" "$d/same.got" | head -5
             return 1
         fi
     done
@@ -67,11 +83,11 @@ same() {
     local l
     run -0 levels
     for l in $(levels); do
-        run -0 --separate-stderr env AGREP_GPU_ISA=$l AGREP_GPU_STATS=1 agrep-gpu -c -k1 LORD "$K"
+        run -0 --separate-stderr env AGREP_GPU_ISA=$l AGREP_GPU_STATS=1 agrep-gpu -c -k1 LORD "$KJV"
         assert_output 6386
         assert_regex "$stderr" "host: [0-9]+ workers, $l instruction set"
     done
-    run -2 --separate-stderr env AGREP_GPU_ISA=sse9 agrep-gpu -c LORD "$K"
+    run -2 --separate-stderr env AGREP_GPU_ISA=sse9 agrep-gpu -c LORD "$KJV"
     assert_output ''
     assert_regex "$stderr" "AGREP_GPU_ISA: unknown instruction set 'sse9'"
 }
@@ -119,7 +135,7 @@ same() {
 }
 
 @test "isa: small expressions on lanes (src/relanes.c), every cap, same lines and bits" {
-    local e k l
+    local e k l nr
     # (the last three: rows of two bytes, 9-16 positions)
     for e in 'j[aeiou]*b' 'wh(o|ic)h?' '[A-Z][a-z]+ of [A-Z][a-z]+' 'se(r|v)+ant' '(a|e)[^ ]*th' \
         'mercy.*ever' 'the (LORD|Lord)+ God' '[Ss]on of [A-Z][a-z]+'; do
@@ -141,11 +157,14 @@ same() {
         same --color=always -E -k0 "$e" "$K"
     done
     # every range through the lanes, however short: the oracle's lines
+    # (reexh's bounded-exhaustive sets, -q, then random expressions:
+    # full, 300 of them; quick, 100)
+    nr=$(depth 100 300)
     for l in $(levels); do
-        run -0 env AGREP_GPU_RE_LANES_MIN=0 AGREP_GPU_ISA=$l reexh -q -r 300
+        run -0 env AGREP_GPU_RE_LANES_MIN=0 AGREP_GPU_ISA=$l reexh -q -r "$nr"
         assert_output --partial "all: "
         assert_output --partial ", 0 failures"
-        assert_output --partial "random, 9-16 positions: 300 expressions"
+        assert_output --partial "random, 9-16 positions: $nr expressions"
         refute_output --partial "FAIL"
     done
 }

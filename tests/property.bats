@@ -4,14 +4,20 @@
 # every matching path: the host matcher, the OpenCL device with tiny slices and
 # chunks, default settings, stdin, and -z.
 #
-# Knobs (environment): PROPERTY_SEEDS (number of random cases, default 60; 300 with AGREP_GPU_TESTS=full),
+# Knobs (environment): PROPERTY_SEEDS (number of random cases, default 24; 300 with AGREP_GPU_TESTS=full),
 # PROPERTY_SEED0 (first seed, default 1).  A failure prints the seed, k, the
 # patterns, the exact command and a diff; reproduce it with the printed
-# "repro:" line from the top of the repository.
+# "repro:" line from the top of the repository.  `make check` (quick) runs
+# fewer seeds and, where a test crosses settings with cases, each case with
+# some of the settings by turns (each test says how); AGREP_GPU_TESTS=full
+# every one.
 load test_helper
 
-NSEEDS="${PROPERTY_SEEDS:-$(depth 60 300)}"
+NSEEDS="${PROPERTY_SEEDS:-$(depth 24 300)}"
 SEED0="${PROPERTY_SEED0:-1}"
+# the oracle against tre-agrep takes the single-pattern cases among the
+# first NSEEDS seeds, or the first 60 when NSEEDS is less (33 of them)
+NTRE=$((NSEEDS > 60 ? NSEEDS : 60))
 FLAGSETS=("" "-i" "-v" "-c" "-n" "-i -n" "-v -c" "-i -v -n")
 TINY_CHUNKS=(100 257 4096 64)
 
@@ -22,7 +28,7 @@ setup_file() {
     fi
     local c="$BATS_FILE_TMPDIR/cases" s
     mkdir -p "$c"
-    for ((s = SEED0; s < SEED0 + NSEEDS; s++)); do
+    for ((s = SEED0; s < SEED0 + NTRE; s++)); do
         randgen "$s" "$c/t.$s" "$c/p.$s" > "$c/k.$s"
         echo "$s" > "$c/g.$s" # randgen arguments, for the repro line
         tr '\n' '\0' < "$c/t.$s" > "$c/z.$s"
@@ -125,7 +131,7 @@ verdict() {
 @test "oracle agrees with tre-agrep on random single-pattern cases" {
     # tre-agrep mangles an unterminated last line: only terminated cases
     local s k desc pat n=0 rc orc
-    for ((s = SEED0; s < SEED0 + NSEEDS && n < 60; s++)); do
+    for ((s = SEED0; s < SEED0 + NTRE && n < 60; s++)); do
         read -r k desc < "$CASES/k.$s"
         [ "$(wc -l < "$CASES/p.$s")" = 1 ] || continue
         case $desc in *unterminated*) continue ;; esac
@@ -209,7 +215,15 @@ verdict() {
     # Each line holds the pattern with k insertions, starting before
     # B - (n - 1) and ending at or after B, B a multiple of 64.  A slice that
     # warms up with only n - 1 bytes misses it; n + k - 1 bytes find it.
-    local s k desc lines
+    # full: every case through the five settings; quick: each case
+    # through two of them by turns, settings s % 5 and (s + 2) % 5 (each
+    # setting over 4 or 5 of the 12 cases)
+    local s k desc lines i
+    local -a sets=("AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64" \
+                   "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64" \
+                   "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=192" \
+                   "AGREP_GPU_HOST_MAX=0" \
+                   "AGREP_GPU_DEVICE=host")
     for s in $(seq 1 12); do
         randgen -s "$s" "$W/t" "$W/p" "$W/ctl" > "$W/info"
         read -r k desc < "$W/info"
@@ -220,11 +234,9 @@ verdict() {
         run oracle -c -k "$k" -f "$W/p" "$W/ctl"
         assert_output 0
         local envs
-        for envs in "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64" \
-                    "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64" \
-                    "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=192" \
-                    "AGREP_GPU_HOST_MAX=0" \
-                    "AGREP_GPU_DEVICE=host"; do
+        for ((i = 0; i < 5; i++)); do
+            envs=${sets[i]}
+            [ "$(depth quick full)" = full ] || [ "$i" = $((s % 5)) ] || [ "$i" = $(((s + 2) % 5)) ] || continue
             # shellcheck disable=SC2086
             run env $envs agrep-gpu -F -k "$k" -f "$W/p" "$W/t"
             if [ "$status" -ne 0 ] || [ "$output" != "$(cat "$W/t")" ]; then
@@ -244,15 +256,24 @@ verdict() {
     printf 'abc' > "$W/unterm"
     printf 'abc\r\nxbc\r\n\r\nab\r\n' > "$W/crlf"
     printf 'hello\n\nworld\nhelo\n\nHELLO wrld\n' > "$W/words"
-    local f envs a rc orc n=0
+    # full: every file with every setting, every argument set and every
+    # -e form; quick: each file with each argument set and each -e form
+    # once, its setting by turns ((file + setting + set) % 3 = 0: every
+    # file meets the three settings, every argument set and form too)
+    local f envs a rc orc n=0 fx=0 ex ax full=
+    [ "$(depth quick full)" = quick ] || full=1
     local -a argsets=(
         "-k 0 abc" "-k 1 abc" "-k 3 abc" "-k 2 abc" "-k 5 abc" "-k 0 a" "-k 1 a"
         "-c -k 3 abc" "-v -k 1 abc" "-n -k 2 abc" "-k 1 hello" "-i -k 0 hello"
         "-i -k 1 world" "-v -c -k 9 hello" "-k 4 hello" "-k 5 hello"
     )
     for f in empty nl nls unterm crlf words; do
+        fx=$((fx + 1)) ex=0
         for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100" ""; do
+            ex=$((ex + 1)) ax=0
             for a in "${argsets[@]}"; do
+                ax=$((ax + 1))
+                [ -n "$full" ] || [ $(((fx + ex + ax) % 3)) = 0 ] || continue
                 n=$((n + 1))
                 rc=0 orc=0
                 # shellcheck disable=SC2086
@@ -267,37 +288,46 @@ verdict() {
                 fi
             done
             # -e with an empty pattern, a pattern with '\n', several -e, stdin
-            rc=0 orc=0
-            oracle -k 0 -e '' "$W/$f" > "$W/exp" || orc=$?
-            # shellcheck disable=SC2086
-            env $envs agrep-gpu -k 0 -e '' < "$W/$f" > "$W/out" 2> "$W/err" || rc=$?
-            [ "$rc" = "$orc" ] && cmp -s "$W/exp" "$W/out" ||
-                { echo "empty pattern: $envs on $f: exit $rc"; diff "$W/exp" "$W/out"; return 1; }
-            rc=0 orc=0
-            oracle -k 1 "$(printf 'xyz\nbc')" "$W/$f" > "$W/exp" || orc=$?
-            # shellcheck disable=SC2086
-            env $envs agrep-gpu -k 1 "$(printf 'xyz\nbc')" "$W/$f" > "$W/out" 2> "$W/err" || rc=$?
-            [ "$rc" = "$orc" ] && cmp -s "$W/exp" "$W/out" ||
-                { echo "pattern with newline: $envs on $f: exit $rc"; diff "$W/exp" "$W/out"; return 1; }
-            rc=0 orc=0
-            oracle -k 1 -e wrld -e xbc "$W/$f" > "$W/exp" || orc=$?
-            # shellcheck disable=SC2086
-            env $envs agrep-gpu -1 -e wrld -e xbc "$W/$f" > "$W/out" 2> "$W/err" || rc=$?
-            [ "$rc" = "$orc" ] && cmp -s "$W/exp" "$W/out" ||
-                { echo "-1 -e -e: $envs on $f: exit $rc"; diff "$W/exp" "$W/out"; return 1; }
+            if [ -n "$full" ] || [ $(((fx + ex + 1) % 3)) = 0 ]; then
+                rc=0 orc=0
+                oracle -k 0 -e '' "$W/$f" > "$W/exp" || orc=$?
+                # shellcheck disable=SC2086
+                env $envs agrep-gpu -k 0 -e '' < "$W/$f" > "$W/out" 2> "$W/err" || rc=$?
+                [ "$rc" = "$orc" ] && cmp -s "$W/exp" "$W/out" ||
+                    { echo "empty pattern: $envs on $f: exit $rc"; diff "$W/exp" "$W/out"; return 1; }
+            fi
+            if [ -n "$full" ] || [ $(((fx + ex + 2) % 3)) = 0 ]; then
+                rc=0 orc=0
+                oracle -k 1 "$(printf 'xyz\nbc')" "$W/$f" > "$W/exp" || orc=$?
+                # shellcheck disable=SC2086
+                env $envs agrep-gpu -k 1 "$(printf 'xyz\nbc')" "$W/$f" > "$W/out" 2> "$W/err" || rc=$?
+                [ "$rc" = "$orc" ] && cmp -s "$W/exp" "$W/out" ||
+                    { echo "pattern with newline: $envs on $f: exit $rc"; diff "$W/exp" "$W/out"; return 1; }
+            fi
+            if [ -n "$full" ] || [ $(((fx + ex + 3) % 3)) = 0 ]; then
+                rc=0 orc=0
+                oracle -k 1 -e wrld -e xbc "$W/$f" > "$W/exp" || orc=$?
+                # shellcheck disable=SC2086
+                env $envs agrep-gpu -1 -e wrld -e xbc "$W/$f" > "$W/out" 2> "$W/err" || rc=$?
+                [ "$rc" = "$orc" ] && cmp -s "$W/exp" "$W/out" ||
+                    { echo "-1 -e -e: $envs on $f: exit $rc"; diff "$W/exp" "$W/out"; return 1; }
+            fi
         done
     done
-    [ "$n" -gt 200 ]
+    # every run made: 6 files x 16 argument sets x 3 settings (quick: x 1)
+    [ "$n" = $((6 * ${#argsets[@]} * $(depth 1 3))) ]
 }
 
 @test "patterns longer than 64 bytes (several words) agree with the oracle" {
-    local s n=0 l0=$((100000 + SEED0 - 1))
-    # a separate set of cases (randgen -l), in $CASES under seeds 100000+
-    for ((s = l0; s < l0 + 40; s++)); do
+    local s n=0 l0=$((100000 + SEED0 - 1)) nl
+    # a separate set of cases (randgen -l), in $CASES under seeds 100000+:
+    # full, 40 of them; quick, 16 (each flag set twice on each path)
+    nl=$(depth 16 40)
+    for ((s = l0; s < l0 + nl; s++)); do
         randgen -l "$s" "$CASES/t.$s" "$CASES/p.$s" > "$CASES/k.$s"
         echo "-l $s" > "$CASES/g.$s"
     done
-    for ((s = l0; s < l0 + 40; s++)); do
+    for ((s = l0; s < l0 + nl; s++)); do
         check "$s" file "AGREP_GPU_DEVICE=host" "${FLAGSETS[s % 8]}"
         check "$s" file "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=${TINY_CHUNKS[s % 4]}" "${FLAGSETS[(s + 1) % 8]}"
         check "$s" stdin "" "${FLAGSETS[(s + 2) % 8]}"

@@ -83,7 +83,9 @@ setup() {
 }
 
 @test "the automaton agrees with the oracle on every small case (bounded-exhaustive)" {
-	run reexh $( [ "$(depth quick full)" = quick ] && echo -q -r 500 || echo -r 5000 )
+	# full: the full sets and 5,000 random expressions; quick: the
+	# smaller sets (-q) and 200
+	run reexh $( [ "$(depth quick full)" = quick ] && echo -q -r 200 || echo -r 5000 )
 	echo "$output" | tail -3
 	assert_success
 	assert_output --partial ", 0 failures"
@@ -121,14 +123,29 @@ setup() {
 	! grep -q 'automaton' err
 	env $dev AGREP_GPU_STATS=1 agrep-gpu -E -c '\<a(b|c)*a' d 2> err
 	! grep -q 'automaton' err
+	# The output formats x the settings on the device, each against the
+	# host's output.  full: all 15 at every expression and k.  quick: for
+	# the i-th expression, each format once, format f at k = (i + f) % 4
+	# with setting (2i + f) % 3: 55 runs instead of 660, in which every
+	# expression meets every format, k and setting, and every format,
+	# k and setting meet each other (a POCL start-up, ~70 ms, is the cost
+	# of a run).  The oracle's lines, the default settings and stdin on
+	# the device: every expression and k, in both.
+	local -a fmts=("" -c -n -v -l) sets=("" "AGREP_GPU_CHUNK=4096 AGREP_GPU_SLICE=64" \
+	    "AGREP_GPU_SLICE=128")
+	local full= i=0 fx si hostrun
+	[ "$(depth quick full)" = quick ] || full=1
 	for e in 'a(b|c)*a' '(ab|ba)+ c' '^ab*' 'c[^a]$' '^(a|c)+$' 'a.*b.*c' \
 	    '(a|bc){2,3}-' '^.?a' 'b?c?a$' '()$' 'ca+b'; do
 		for k in 0 1 2 3; do
 			reoracle -k$k "$e" d > want || true
-			for f in "" -c -n -v -l; do
-				AGREP_GPU_DEVICE=host agrep-gpu -E -k$k $f "$e" d > host || true
-				for envs in "" "AGREP_GPU_CHUNK=4096 AGREP_GPU_SLICE=64" \
-				    "AGREP_GPU_SLICE=128"; do
+			for ((fx = 0; fx < 5; fx++)); do
+				f=${fmts[fx]} hostrun=
+				for ((si = 0; si < 3; si++)); do
+					envs=${sets[si]}
+					[ -n "$full" ] || { [ $(((i + fx) % 4)) = "$k" ] &&
+					    [ $(((2 * i + fx) % 3)) = "$si" ]; } || continue
+					[ -n "$hostrun" ] || { AGREP_GPU_DEVICE=host agrep-gpu -E -k$k $f "$e" d > host || true; hostrun=1; }
 					env $dev $envs agrep-gpu -E -k$k $f "$e" d > got || true
 					cmp host got || { echo "$envs -k$k $f '$e'"; diff host got | head; return 1; }
 				done
@@ -138,6 +155,7 @@ setup() {
 			env $dev AGREP_GPU_CHUNK=4096 agrep-gpu -E -k$k "$e" - < d > got || true
 			cmp want got || { echo "stdin: -k$k '$e'"; return 1; }
 		done
+		i=$((i + 1))
 	done
 	# UTF-8 mode: the kernel reads a chunk's symbols, as the host does
 	printf 'caf\xc3\xa9 cr\xc3\xa8me\ncafe creme\ncaf crm\n\xc3\xa9t\xc3\xa9 caf\xc3\xa9\n' > u
@@ -163,12 +181,21 @@ setup() {
 	    '(abcd|bcda|cdab|dabc)(a|b)?c' > e
 	env $dev AGREP_GPU_STATS=1 agrep-gpu -E -c -f e d 2> err
 	grep -q 'automaton' err
+	# per k and format, the device's output with each setting against
+	# the host's: full, both settings; quick, setting (k + format) % 2
+	# (every k and every format still meets both)
+	local full= fx si
+	[ "$(depth quick full)" = quick ] || full=1
+	local -a fmts=("" -c -n -v) sets=("" "AGREP_GPU_CHUNK=4096 AGREP_GPU_SLICE=64")
 	for k in 0 1 2 3; do
 		while read -r x; do reoracle -k$k "$x" d || true; done < e |
 		    sort -u > want
-		for f in "" -c -n -v; do
+		for ((fx = 0; fx < 4; fx++)); do
+			f=${fmts[fx]}
 			AGREP_GPU_DEVICE=host agrep-gpu -E -k$k $f -f e d > host || true
-			for envs in "" "AGREP_GPU_CHUNK=4096 AGREP_GPU_SLICE=64"; do
+			for ((si = 0; si < 2; si++)); do
+				envs=${sets[si]}
+				[ -n "$full" ] || [ $(((k + fx) % 2)) = "$si" ] || continue
 				env $dev $envs agrep-gpu -E -k$k $f -f e d > got || true
 				cmp host got || { echo "$envs -k$k $f"; diff host got | head; return 1; }
 			done
@@ -209,9 +236,15 @@ setup() {
 		    m = int(rand() * 14); l = ""; for (j = 0; j < m; j++)
 		    l = l substr("abc", int(rand() * 3) + 1, 1); print l } }' > r$s
 	done
+	# full: every expression at every k over each of the three texts;
+	# quick: over one text, text (expression + k) % 3 + 1 (each
+	# expression still meets the three texts, over its three k)
+	local ei=0 ss
 	for e in "${exprs[@]}"; do
 		for k in 0 1 2; do
-			for s in 1 2 3; do
+			ss="1 2 3"
+			[ "$(depth quick full)" = full ] || ss=$(((ei + k) % 3 + 1))
+			for s in $ss; do
 				n=$((n + 1))
 				want=$(reoracle -k$k "$e" r$s || true)
 				for envs in "AGREP_GPU_DEVICE=host" "" "AGREP_GPU_RE_EXPAND=0"; do
@@ -230,6 +263,7 @@ setup() {
 				done
 			done
 		done
+		ei=$((ei + 1))
 	done
 	echo "# $n cases" >&3
 }
@@ -239,17 +273,28 @@ setup() {
 	awk 'BEGIN { srand(7); for (i = 0; i < 2000; i++) {
 	    m = int(rand() * 90); l = ""; for (j = 0; j < m; j++)
 	    l = l substr("abcd", int(rand() * 4) + 1, 1); print l } }' > r
+	# full: every engine and the OpenCL kernel at every k; quick: each
+	# engine and the kernel at two k of the four, (expression + k +
+	# engine) % 2 = 0 (every engine meets every k over the expressions)
+	local ei=0 nx full=
+	[ "$(depth quick full)" = quick ] || full=1
 	for e in 'a[bc]d' 'ab.d[^a]c' '[ab][cd][ab][cd]ab' 'a.......b' \
 	    'abc[ad]abcdabc[^d]ab[a-c]bcdab..dabcd'; do
+		ei=$((ei + 1))
 		for k in 0 1 2 3; do
 			want=$(reoracle -k$k "$e" r || true)
+			nx=0
 			for eng in scalar simd simd-generic filter multi pp; do
+				nx=$((nx + 1))
+				[ -n "$full" ] || [ $(((ei + k + nx) % 2)) = 0 ] || continue
 				got=$(AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=$eng agrep-gpu -k$k "$e" r || true)
 				[ "$got" = "$want" ] || { echo "$eng -k$k '$e'"; diff <(echo "$want") <(echo "$got") | head; return 1; }
 			done
 			# the OpenCL kernel (POCL), tiny chunks and slices
-			got=$(AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=4096 agrep-gpu -k$k "$e" r || true)
-			[ "$got" = "$want" ] || { echo "OpenCL -k$k '$e'"; return 1; }
+			if [ -n "$full" ] || [ $(((ei + k) % 2)) = 0 ]; then
+				got=$(AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=4096 agrep-gpu -k$k "$e" r || true)
+				[ "$got" = "$want" ] || { echo "OpenCL -k$k '$e'"; return 1; }
+			fi
 			# many copies: the shared filter and pattern-parallel engines
 			got=$(AGREP_GPU_DEVICE=host agrep-gpu -k$k -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" r || true)
 			[ "$got" = "$want" ] || { echo "many -k$k '$e'"; return 1; }
@@ -405,9 +450,14 @@ setup() {
 		    m = int(rand() * 14); l = ""; for (j = 0; j < m; j++)
 		    l = l substr("abc a-", int(rand() * 6) + 1, 1); print l } }' > r$s
 	done
+	# full: every expression at every k over both texts; quick: over
+	# one, text (expression + k) % 2 + 1 (each expression meets both)
+	local ei=0 ss
 	for e in "${exprs[@]}"; do
 		for k in 0 1 2; do
-			for s in 1 2; do
+			ss="1 2"
+			[ "$(depth quick full)" = full ] || ss=$(((ei + k) % 2 + 1))
+			for s in $ss; do
 				n=$((n + 1))
 				want=$(reoracle -k$k "$e" r$s || true)
 				got=$(agrep-gpu -E -k$k "$e" r$s || true)
@@ -420,6 +470,7 @@ setup() {
 				[ "$got" = "$(reoracle -x -k$k "$e" r$s || true)" ] || { echo "-x: -k$k '$e'"; return 1; }
 			done
 		done
+		ei=$((ei + 1))
 	done
 	echo "# $n cases" >&3
 }
@@ -432,9 +483,14 @@ setup() {
 	    m = int(rand() * 40); l = ""; for (j = 0; j < m; j++)
 	    l = l substr("abc a-", int(rand() * 6) + 1, 1); print l } }' > w
 	printf 'abcab' > w2	# no terminator on the last record
+	# POCL against the host with 64-byte chunks: full, every expression
+	# at every k; quick, at k = 0 and 2 or 1 and 3, by turns (a POCL
+	# start-up is most of a run's time)
+	local ei=0
 	for e in '(^ab|c-$)' '^a|bc$' '(^a|^bc|ca$)' '^(ab|c)|a?c$' '^$|ab$' \
 	    '^a.b|-a$' '(^abca|b$)' '^a*b|c$' '^|a$' '(^b|ab$)' 'b^|a$' '^abc' \
 	    'ca-$' '^ab$|^c'; do
+		ei=$((ei + 1))
 		for k in 0 1 2 3; do
 			for f in w w2; do
 				n=$((n + 1))
@@ -446,6 +502,7 @@ setup() {
 			[ "$got" = "$(reoracle -s -k$k "$e" w || true)" ] || { echo "cost: -k$k '$e'"; return 1; }
 			got=$(agrep-gpu -E -x -k$k "$e" w || true)
 			[ "$got" = "$(reoracle -x -k$k "$e" w || true)" ] || { echo "-x: -k$k '$e'"; return 1; }
+			[ "$(depth quick full)" = full ] || [ $(((ei + k) % 2)) = 0 ] || continue
 			got=$(env AGREP_GPU_CHUNK=64 agrep-gpu -E -k$k -n "$e" w || true)
 			[ "$got" = "$(agrep-gpu --device=cpu -E -k$k -n "$e" w || true)" ] || { echo "POCL: -k$k '$e'"; return 1; }
 		done
@@ -489,15 +546,19 @@ setup() {
 	awk 'BEGIN { srand(5); for (i = 0; i < 3000; i++) { m = int(rand() * 60);
 	    l = ""; for (j = 0; j < m; j++) l = l substr("ab c-", int(rand() * 5) + 1, 1);
 	    print l } }' > c
-	awk 'BEGIN { srand(6); l = ""; for (j = 0; j < 300000; j++)
+	# the long record: full, 300,000 bytes (73 chunks of 4 KiB); quick,
+	# its first 100,000 (24 chunks; the oracle's time on it is the cost)
+	awk -v n="$(depth 100000 300000)" 'BEGIN { srand(6); l = ""; for (j = 0; j < n; j++)
 	    l = l substr("ab c-", int(rand() * 5) + 1, 1); print l; print "x abc" }' > long
+	local want
 	for e in '\<abc\>' 'c\B(a|b)+\>' '(^|-)ab c' 'cab\b' '^(ab|c-)c' 'a c?b$' \
 	    '^a.?b$' '\<ab c' 'b\Bc-'; do
 		for k in 0 1; do
+			want=$(reoracle -k$k "$e" c | wc -l)
 			run agrep-gpu -E -k$k -c "$e" c
-			assert_output "$(reoracle -k$k "$e" c | wc -l)"
+			assert_output "$want"
 			run env AGREP_GPU_CHUNK=4096 agrep-gpu -E -k$k -c "$e" c
-			assert_output "$(reoracle -k$k "$e" c | wc -l)"
+			assert_output "$want"
 			run env AGREP_GPU_CHUNK=4096 agrep-gpu -E -k$k -c "$e" long
 			assert_output "$(reoracle -k$k "$e" long | wc -l)"
 		done
@@ -510,13 +571,14 @@ setup() {
 	for e in 'mercy.*ever' 'mer.y.*ever' 'cy(x|z)+ev' '^mercyx' 'xxever$' \
 	    '^ab' 'ab$' 'xab\>' '\<merc'; do
 		for k in 0 1 2; do
-			want=$(reoracle -k$k "$e" m | wc -l)
+			# (the oracle's lines, once per expression and k)
+			reoracle -k$k "$e" m > lines
+			want=$(wc -l < lines)
 			for c in 4096 65536 ""; do
 				run env AGREP_GPU_CHUNK=$c agrep-gpu -E -k$k -c "$e" m
 				assert_output "$want"
 				env AGREP_GPU_CHUNK=$c agrep-gpu -E -k$k "$e" - < m > got || true
-				reoracle -k$k "$e" m > want
-				cmp got want
+				cmp got lines
 			done
 		done
 	done
@@ -547,25 +609,57 @@ same_as_grep() {
 	shift 2
 	for f in "" -i; do
 		for o in "$@"; do
-			run agrep-gpu -k0 -E $f $o "$e" "$file"
-			assert_output "$(grep -a -E $f $o "$e" "$file")"
+			same_as_grep1 "$file" "$e" "$f" "$o"
 		done
 	done
+}
+
+# same_as_grep1 FILE EXPR F O: one of those runs (F: "" or -i; O: options)
+same_as_grep1() {
+	run agrep-gpu -k0 -E $3 $4 "$2" "$1"
+	assert_output "$(grep -a -E $3 $4 "$2" "$1")"
 }
 
 @test "UTF-8 mode: the POSIX classes, \\w \\W \\s \\S and [^...] are the locale's, as in grep" {
 	local c e
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
+	# full: each expression with and without -i, with each option.
+	# quick: per class, its four forms take the four (-i or not) x
+	# (-n, -o -n) by turns, (class + form) % 4; the expressions after
+	# take -n, -o -n and -c each, with -i on one or two of them by turns
+	# (every class and expression meets -i and its absence and every
+	# option)
+	local full= ci=0 i j o f
+	local -a o2=(-n "-o -n") o3=(-n "-o -n" -c)
+	[ "$(depth quick full)" = quick ] || full=1
 	for c in alpha digit alnum upper lower space blank punct print graph cntrl xdigit; do
+		j=0
 		for e in "[[:$c:]]" "[^[:$c:]]" "a[[:$c:]]b" "[[:$c:]]+"; do
-			same_as_grep u "$e" -n "-o -n"
+			if [ -n "$full" ]; then
+				same_as_grep u "$e" -n "-o -n"
+			else
+				i=$(((ci + j) % 4))
+				f=$([ "$i" -lt 2 ] || echo -i)
+				same_as_grep1 u "$e" "$f" "${o2[i % 2]}"
+			fi
+			j=$((j + 1))
 		done
+		ci=$((ci + 1))
 	done
+	i=0
 	for e in '\w' '\W' '\s' '\S' '\w+' '\W+' '\s\S' '\S+\s' 'caf\w' '[[:alpha:]]ve' \
 	    '[^[:alpha:][:space:]]' '.' 'e.x' '[é[:digit:]]' '[^é]' '[[:upper:]][[:lower:]]' \
 	    '[[:punct:]]{2}' 'x|\W'; do
-		same_as_grep u "$e" -n "-o -n" -c
+		if [ -n "$full" ]; then
+			same_as_grep u "$e" -n "-o -n" -c
+		else
+			for ((j = 0; j < 3; j++)); do
+				f=$([ $(((i + j) % 2)) = 0 ] || echo -i)
+				same_as_grep1 u "$e" "$f" "${o3[j]}"
+			done
+		fi
+		i=$((i + 1))
 	done
 	# an invalid byte is no character of a class, of . or of [^...]
 	run agrep-gpu -c -E 'd[^a]b|d.b|d\Wb' u
@@ -643,11 +737,19 @@ same_as_grep() {
 	local e k f dev="AGREP_GPU_DEVICE=${AGREP_GPU_DEVICE:-cpu} AGREP_GPU_HOST_MAX=0"
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
-	# classes in PEq tables (Myers), and in the automaton kernel
+	# classes in PEq tables (Myers), and in the automaton kernel.
+	# full: each expression at every k with every option; quick: each
+	# expression with every option, at k = (expression + option) % 3
+	# (each expression still meets every k, each option every k)
+	local ei=0 fx
 	for e in '[[:alpha:]]+e' 'caf\w' '[[:upper:]][[:lower:]]' '\w\W\w' 'a[[:space:]]b' \
 	    '[[:punct:]]x' '[^[:alpha:]]+' 'é[[:alnum:]]' '(\w|[[:punct:]])e' 'a\sb'; do
+		ei=$((ei + 1))
 		for k in 0 1 2; do
+			fx=0
 			for f in "" -i -c -o; do
+				fx=$((fx + 1))
+				[ "$(depth quick full)" = full ] || [ $(((ei + fx) % 3)) = "$k" ] || continue
 				AGREP_GPU_DEVICE=host agrep-gpu -E -n $f -k$k "$e" u > host || true
 				env $dev agrep-gpu -E -n $f -k$k "$e" u > got || true
 				cmp host got || { echo "-k$k $f '$e'"; diff host got | head; return 1; }
