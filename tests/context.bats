@@ -158,7 +158,9 @@ ctx_values() {
 
 @test "context with --context=NUM, --after-context, --before-context and bundled -nC2 as grep" {
     local s pat envs
-    for s in 3 8 13; do
+    # seeds: full (AGREP_GPU_TESTS=full) 3, 8, 13; quick 3 and 8 (a mixed
+    # and a words text), each with every form on both paths
+    for s in $(depth "3 8" "3 8 13"); do
         pat=$(cat "$CASES/p.$s")
         GEN=$(gen_of "$s")
         for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0"; do
@@ -274,7 +276,9 @@ k1_context() {
 
 @test "k=1 context with -c, -l, -v and -i: the oracle's lines in grep's layout" {
     local s envs k f
-    for s in 2 5 9 14 19 22; do
+    # seeds: full (AGREP_GPU_TESTS=full) 2, 5, 9, 14, 19, 22; quick 2, 5, 14
+    # (words, mixed and words texts), each with both checks on both paths
+    for s in $(depth "2 5 14" "2 5 9 14 19 22"); do
         GEN=$(gen_of "$s")
         k=1
         for envs in "AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0" "AGREP_GPU_DEVICE=host"; do
