@@ -169,7 +169,9 @@ runcase() {
 
 @test "--best-match without -k: any cost counts (host, OpenCL)" {
     local s envs
-    for ((s = 1; s <= 18; s++)); do
+    # seeds: full (AGREP_GPU_TESTS=full) 1-18, quick 1-8 (each of the four
+    # forms, s % 4, twice, on both paths)
+    for ((s = 1; s <= $(depth 8 18); s++)); do
         GEN="$(cat "$CASES/g.$s") && $(cat "$CASES/g.$((s + 1000))")"
         for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100"; do
             case $((s % 4)) in
