@@ -20,3 +20,7 @@ TOOL_SRCS = src/pipeline/input.c src/pipeline/range.c src/pipeline/search.c \
 	   src/engines/refine.c src/engines/edits.c \
 	   src/output/output.c src/output/json.c
 HDRS	 = $(wildcard src/*/*.h)
+
+# $(call objs,DIR,SOURCES): the objects of SOURCES compiled in DIR (build/,
+# build/san/, build/aarch64/): the test and bench programs link them.
+objs = $(patsubst %.c,$(1)/%.o,$(2))

@@ -29,7 +29,7 @@ bench: bench/bin/myers_ref bench/bin/gen_dna $(BENCH_DEPS)
 
 # The host matcher's engines alone (bench/hostengine.sh).
 # (it links the tool's objects, compiled once in build/)
-HOSTENGINE_OBJS = $(patsubst %.c,build/%.o,$(ENGINE_SRCS) $(OCL_SRCS)) build/kernels.o
+HOSTENGINE_OBJS = $(call objs,build,$(ENGINE_SRCS) $(OCL_SRCS)) build/kernels.o
 bench/bin/hostengine: bench/hostengine.c $(HOSTENGINE_OBJS)
 	@mkdir -p bench/bin
 	$(BENCH_CC) $(BENCH_CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ bench/hostengine.c $(HOSTENGINE_OBJS) -ldl -lpthread

@@ -14,9 +14,6 @@ tests/bin/%: tests/%.c tests/buf.h
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
-# $(call objs,DIR,SOURCES): the objects of SOURCES compiled in DIR.
-objs = $(patsubst %.c,$(1)/%.o,$(2))
-
 # tests/exhaustive.bats: the host engines against a DP on every small case
 # (tests/bin/exhaustive); make check-sanitize runs the same program built
 # with AddressSanitizer/UBSan on a smaller set (exhaustive-san, -q).
