@@ -21,6 +21,7 @@
 #include "filter.h"
 #include "multi.h"
 #include "pp.h"
+#include "hplan.h"
 #include "../base/cpu.h"
 #include "../regex/regex.h"
 #include "../base/util.h"
@@ -614,26 +615,60 @@ scan_one(const struct patset *ps, const struct pattern *pat,
  * for the filters (pp.h), and the patterns the shared filter gives up in
  * the chunk, go through the pattern-parallel engine (pp.c) together.
  */
+/*
+ * The choice AGREP_GPU_HOST_ENGINE forces (hm_engine's e), or with e = -1
+ * the rule's: every setting automatic.
+ */
+void
+hm_sel_forced(int e, struct hsel *s)
+{
+	*s = (struct hsel){ e, 0, 0, 0 };
+	if (e == HM_ENGINE_PP || e == HM_ENGINE_NOPP) {
+		s->pp = e == HM_ENGINE_PP ? 1 : -1;
+		if (s->pp > 0)
+			s->multi = -1;
+		s->engine = -1;
+	} else if (e == HM_ENGINE_MULTI || e == HM_ENGINE_NOMULTI) {
+		s->multi = e == HM_ENGINE_MULTI ? 1 : -1;
+		s->engine = -1;
+	} else if (e == HM_ENGINE_FILTER || e == HM_ENGINE_NOFILTER) {
+		s->filter = e == HM_ENGINE_FILTER ? 1 : -1;
+		s->multi = -1;
+		s->engine = -1;
+	} else if (e >= 0)
+		s->filter = s->multi = -1;
+}
+
+/*
+ * A chunk with the engines forced by AGREP_GPU_HOST_ENGINE (tests), else
+ * with the host planner's choice (hplan.c: measured on the text), the
+ * rule's for chunks too short to time.
+ */
 void
 hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
     size_t len, unsigned char eol, uint64_t *bitmap)
 {
-	int engine = hm_engine(), filter = 0, multi = 0, pp = 0;
+	const int e = hm_engine();
+	struct hsel s;
 
-	if (engine == HM_ENGINE_PP || engine == HM_ENGINE_NOPP) {
-		pp = engine == HM_ENGINE_PP ? 1 : -1;
-		if (pp > 0)
-			multi = -1;
-		engine = -1;
-	} else if (engine == HM_ENGINE_MULTI || engine == HM_ENGINE_NOMULTI) {
-		multi = engine == HM_ENGINE_MULTI ? 1 : -1;
-		engine = -1;
-	} else if (engine == HM_ENGINE_FILTER || engine == HM_ENGINE_NOFILTER) {
-		filter = engine == HM_ENGINE_FILTER ? 1 : -1;
-		multi = -1;
-		engine = -1;
-	} else if (engine >= 0)
-		filter = multi = -1;
+	if (e < 0 && len >= HM_SIMD_MIN && hplan_scan(ps, text, warm, len, eol,
+	    bitmap))
+		return;
+	hm_sel_forced(e, &s);
+	hm_scan_sel(ps, &s, text, warm, len, eol, bitmap);
+}
+
+/*
+ * A chunk with the engines s says (struct hsel: -1 off, 0 automatic, 1
+ * forced, each).
+ */
+void
+hm_scan_sel(const struct patset *ps, const struct hsel *s,
+    const unsigned char *text, size_t warm, size_t len, unsigned char eol,
+    uint64_t *bitmap)
+{
+	int engine = s->engine, filter = s->filter, multi = s->multi,
+	    pp = s->pp;
 	int scalar = engine == HM_ENGINE_SCALAR ||
 	    (engine < 0 && len < HM_SIMD_MIN);
 	if (filter < 0 && multi < 0 && scalar) {

@@ -31,8 +31,20 @@
 #define HM_SIMD_VERIFY	4096
 #endif
 
+/* Which engines a scan runs, each setting -1 off, 0 automatic (the rule),
+ * 1 forced: engine, a SIMD variant or HM_ENGINE_SCALAR (-1: automatic);
+ * filter, the pigeonhole filter of filter.c; multi, the shared filter of
+ * multi.c; pp, the pattern-parallel engine of pp.c. */
+struct hsel {
+	int	engine, filter, multi, pp;
+};
+
 /* hostmatch.c */
 int	hm_engine(void);
+void	hm_sel_forced(int engine, struct hsel *);
+void	hm_scan_sel(const struct patset *, const struct hsel *,
+	    const unsigned char *text, size_t warm, size_t len,
+	    unsigned char eol, uint64_t *bitmap);
 void	hm_scan_scalar(const struct patset *, const unsigned char *text,
 	    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap);
 void	hm_scan(const struct patset *, const unsigned char *text, size_t warm,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "multi.h"
+#include "hplan.h"
 #include "pattern.h"
 #include "../regex/regex.h"
 #include "../base/utf8.h"
@@ -506,6 +507,7 @@ void
 pat_free(struct patset *ps)
 {
 	mf_free(ps->multi);
+	hplan_free(ps->hplan);
 	for (size_t i = 0; i < ps->npat; i++)
 		free(ps->pat[i].peq);
 	free(ps->pat);

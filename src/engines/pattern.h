@@ -31,6 +31,7 @@ pat_has(const struct pattern *p, size_t i, unsigned char c)
 }
 
 struct mflt;
+struct hplan;
 
 struct patset {
 	struct pattern *pat;	/* the patterns */
@@ -57,6 +58,8 @@ struct patset {
 				 * (u8_sym_classes), for the parser */
 	struct mflt *multi;	/* the shared filter (multi.c), built on
 				 * first use; pat_free frees it */
+	struct hplan *hplan;	/* the host planner's choice (hplan.c),
+				 * made on first use; pat_free frees it */
 	int syntax;		/* enum re_syntax: -F, -G (default), -E */
 	int iupac;		/* --dna: IUPAC codes are classes */
 	int no_expand;		/* no small languages as words (regex.c;

@@ -1,0 +1,270 @@
+/*
+ * hplan.c: the host planner.  Which of the host's engines scan a chunk is
+ * chosen by timing them on the text, not by thresholds set on one machine.
+ *
+ * The candidates are the settings the rule of hm_scan_sel combines (struct
+ * hsel): the rule itself; without the pattern-parallel engine (the shared
+ * and pigeonhole filters with the SIMD lanes behind them); the
+ * pattern-parallel engine for every pattern it takes; without any filter;
+ * without the shared filter.  Those that cannot differ from the rule for
+ * the pattern set are left out (the pattern-parallel engine for fewer than
+ * PP_MINPAT patterns it takes, the shared filter for fewer than MF_MINPAT
+ * patterns).
+ *
+ * The rule: the first chunk of HP_MIN bytes or more is the probe.  Every
+ * candidate scans its first HP_SMALL bytes; those within 3x of the fastest
+ * scan its first HP_SAMPLE bytes, and the fastest there is the plan (each
+ * time the best of two passes when a pass is short, so one interruption
+ * does not decide).  Where the filters win, they win by 10-100x (a list of
+ * Bible words: the filter prunes almost every line and the lanes do every
+ * byte), so a small sample decides; where they lose, it is by less, and
+ * the larger sample decides.  The other workers wait for the probe (a few
+ * milliseconds) rather than run the rule's choice meanwhile, which may be
+ * 70x slower than the plan.
+ *
+ * Revised as the run goes: every planned chunk is timed, and when the plan
+ * has run HP_CHECK bytes since it was made at less than 1/1.5 of the rate
+ * the runner-up showed in the probe, the text has changed under it (the
+ * first 64 KB held no hits, later ranges many), and the next chunk is
+ * probed again, up to HP_REVISE times a run.
+ *
+ * Output does not depend on the choice: every engine selects the same
+ * records (the exhaustive and oracle suites run each one forced).
+ * AGREP_GPU_STATS=1 prints every probe's figures and choice;
+ * AGREP_GPU_HOST_PLAN=rule turns the planner off (the rule's engines),
+ * AGREP_GPU_HOST_PLAN=reprobe (tests) probes every chunk of HP_MIN bytes
+ * or more again, while the other workers scan with the plan of the moment.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostmatch.h"
+#include "hplan.h"
+#include "multi.h"
+#include "pp.h"
+#include "../base/util.h"
+
+#define HP_CHECK	((uint64_t)4 << 20)	/* bytes before a revision */
+#define HP_REVISE	4			/* revisions a run at most */
+#define HP_SLOWER	1.5			/* ... when this much slower */
+
+static const struct cand {
+	const char	*name;
+	struct hsel	 sel;
+} cands[] = {
+	{ "rule",	{ -1, 0, 0, 0 } },
+	{ "nopp",	{ -1, 0, 0, -1 } },
+	{ "pp",		{ -1, 0, -1, 1 } },
+	{ "nofilter",	{ -1, -1, -1, 0 } },
+	{ "nomulti",	{ -1, 0, -1, 0 } },
+};
+#define NCAND	(sizeof(cands) / sizeof(cands[0]))
+
+struct hplan {
+	pthread_mutex_t	 mu;		/* held by the probe */
+	int		 state;		/* 0 unplanned, 1 planned, 2 reprobe */
+	int		 pick;		/* cands[pick] (atomic) */
+	int		 ok[NCAND];	/* candidates for this pattern set */
+	double		 expect2;	/* the runner-up's rate, bytes/s */
+	uint64_t	 bytes;		/* run by the plan since it was made */
+	double		 secs;
+	int		 revised;
+	int		 stats;
+	int		 reprobe;	/* AGREP_GPU_HOST_PLAN=reprobe */
+};
+
+/* The pattern set's plan, made on first use and cached in ps->hplan (as
+ * mf_get caches the shared filter: the const set written once, under a
+ * lock). */
+static struct hplan *
+hplan_get(const struct patset *ps)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	struct hplan **slot = &((struct patset *)ps)->hplan;
+	struct hplan *h = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	if (h != NULL)
+		return h;
+	pthread_mutex_lock(&mu);
+	if ((h = *slot) == NULL) {
+		size_t npp = 0;
+		h = xcalloc(1, sizeof(*h));
+		pthread_mutex_init(&h->mu, NULL);
+		for (size_t p = 0; p < ps->npat; p++)
+			npp += pp_eligible(&ps->pat[p]);
+		h->ok[0] = h->ok[3] = 1;
+		h->ok[1] = npp >= PP_MINPAT || ps->sel != NULL;
+		h->ok[2] = npp >= PP_MINPAT;
+		h->ok[4] = ps->npat >= MF_MINPAT;
+		h->stats = getenv("AGREP_GPU_STATS") != NULL;
+		const char *e = getenv("AGREP_GPU_HOST_PLAN");
+		h->reprobe = e != NULL && strcmp(e, "reprobe") == 0;
+		__atomic_store_n(slot, h, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&mu);
+	return h;
+}
+
+void
+hplan_free(struct hplan *h)
+{
+	if (h == NULL)
+		return;
+	pthread_mutex_destroy(&h->mu);
+	free(h);
+}
+
+/* Seconds candidate c takes over text[warm, warm + len): the best of two
+ * passes when the first is short. */
+static double
+timed(const struct patset *ps, int c, const unsigned char *text, size_t warm,
+    size_t len, unsigned char eol, uint64_t *bm)
+{
+	double best = INFINITY;
+
+	for (int i = 0; i < 2; i++) {
+		const double t0 = util_now();
+		hm_scan_sel(ps, &cands[c].sel, text, warm, len, eol, bm);
+		const double t = util_now() - t0;
+		best = t < best ? t : best;
+		if (best > 2e-3)
+			break;
+	}
+	return best;
+}
+
+/* The probe's samples, each of the candidates left within its factor of
+ * the fastest over the one before. */
+static const struct tier {
+	size_t	bytes;
+	double	keep;
+} tiers[] = {
+	{ (size_t)2 << 10, 4 },
+	{ HP_SMALL, 3 },
+	{ HP_SAMPLE, 0 },
+};
+#define NTIER	(sizeof(tiers) / sizeof(tiers[0]))
+
+/* The probe over the chunk text[warm, warm + len) (the plan's lock held):
+ * each tier's sample scanned by the candidates left, the plan the fastest
+ * over the last. */
+static void
+probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
+    size_t warm, size_t len, unsigned char eol)
+{
+	const size_t full = len < HP_SAMPLE ? len : HP_SAMPLE;
+	uint64_t *bm = xmalloc((full + 63) / 64 * sizeof(*bm));
+	double secs[NCAND];	/* a candidate's time over its last sample */
+	size_t over[NCAND];	/* ... of this many bytes (0: not run) */
+	int left[NCAND], pick = 0;
+
+	for (size_t c = 0; c < NCAND; c++)
+		left[c] = h->ok[c], over[c] = 0, secs[c] = INFINITY;
+	for (size_t i = 0, n = 0; i < NTIER && n < full; i++) {
+		n = tiers[i].bytes < full ? tiers[i].bytes : full;
+		double best = INFINITY;
+		for (size_t c = 0; c < NCAND; c++) {
+			if (!left[c])
+				continue;
+			secs[c] = timed(ps, (int)c, text, warm, n, eol, bm);
+			over[c] = n;
+			if (secs[c] < best)
+				best = secs[c], pick = (int)c;
+		}
+		for (size_t c = 0; c < NCAND; c++)
+			left[c] = left[c] && secs[c] <= tiers[i].keep * best;
+	}
+	/* The runner-up's rate: the best any other candidate showed. */
+	h->expect2 = 0;
+	for (size_t c = 0; c < NCAND; c++)
+		if ((int)c != pick && over[c] > 0 && secs[c] > 0 &&
+		    (double)over[c] / secs[c] > h->expect2)
+			h->expect2 = (double)over[c] / secs[c];
+	h->bytes = 0;
+	h->secs = 0;
+	if (h->stats) {
+		char buf[512];
+		size_t n = 0;
+		for (size_t c = 0; c < NCAND && n < sizeof(buf); c++)
+			if (over[c] > 0)
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				    " %s %.3f ms/%zu KB,", cands[c].name,
+				    secs[c] * 1e3, over[c] >> 10);
+		if (n > 0 && n < sizeof(buf))
+			buf[n - 1] = '\0';
+		fprintf(stderr, "agrep-gpu: host plan: %s (%s )\n",
+		    cands[pick].name, buf);
+	}
+	__atomic_store_n(&h->pick, pick, __ATOMIC_RELEASE);
+	free(bm);
+}
+
+/* Counts a chunk the plan pick scanned; marks the plan for a new probe when
+ * the text has made it slower than its runner-up was. */
+static void
+account(struct hplan *h, int pick, size_t len, double secs)
+{
+	pthread_mutex_lock(&h->mu);
+	if (h->reprobe)
+		__atomic_store_n(&h->state, 2, __ATOMIC_RELEASE);
+	else if (h->state == 1 && h->pick == pick) {
+		h->bytes += len;
+		h->secs += secs;
+		if (h->bytes >= HP_CHECK && h->expect2 > 0 &&
+		    h->revised < HP_REVISE &&
+		    (double)h->bytes / h->secs * HP_SLOWER < h->expect2) {
+			if (h->stats)
+				fprintf(stderr, "agrep-gpu: host plan: %s ran "
+				    "%.1f MB/s over %llu bytes, the runner-up "
+				    "%.1f in the probe: probing again\n",
+				    cands[pick].name,
+				    (double)h->bytes / h->secs / 1e6,
+				    (unsigned long long)h->bytes,
+				    h->expect2 / 1e6);
+			h->revised++;
+			__atomic_store_n(&h->state, 2, __ATOMIC_RELEASE);
+		}
+	}
+	pthread_mutex_unlock(&h->mu);
+}
+
+/*
+ * Scans text[warm, warm + len) (hm_scan's arguments) with the planned
+ * engines, probing first when the chunk is to be the probe.  Returns 0,
+ * having done nothing, when the planner is off or has nothing to choose
+ * among (hm_scan then runs the rule).
+ */
+int
+hplan_scan(const struct patset *ps, const unsigned char *text, size_t warm,
+    size_t len, unsigned char eol, uint64_t *bitmap)
+{
+	static int off = -1;
+
+	if (__atomic_load_n(&off, __ATOMIC_RELAXED) < 0) {
+		const char *e = getenv("AGREP_GPU_HOST_PLAN");
+		__atomic_store_n(&off, e != NULL && strcmp(e, "rule") == 0,
+		    __ATOMIC_RELAXED);
+	}
+	if (off || ps->npat == 0)
+		return 0;
+	struct hplan *h = hplan_get(ps);
+	int state = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE);
+	if (state != 1) {
+		if (state == 0 && len < HP_MIN)
+			return 0;
+		pthread_mutex_lock(&h->mu);
+		if (h->state != 1 && len >= HP_MIN) {
+			probe(h, ps, text, warm, len, eol);
+			__atomic_store_n(&h->state, 1, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&h->mu);
+	}
+	const int pick = __atomic_load_n(&h->pick, __ATOMIC_ACQUIRE);
+	const double t0 = util_now();
+	hm_scan_sel(ps, &cands[pick].sel, text, warm, len, eol, bitmap);
+	account(h, pick, len, util_now() - t0);
+	return 1;
+}

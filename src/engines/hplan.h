@@ -1,0 +1,24 @@
+/* hplan.h: the host's engines chosen by measurement (hplan.c). */
+#ifndef AGREP_HPLAN_H
+#define AGREP_HPLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pattern.h"
+
+/* Chunks from this size are planned (a smaller one takes the rule's
+ * engines: too short to time, and its scan is cheap whatever runs it). */
+#define HP_MIN		((size_t)16 << 10)
+/* The probe's two samples: every candidate over the first HP_SMALL bytes
+ * of the chunk, the close ones over the first HP_SAMPLE. */
+#define HP_SMALL	((size_t)8 << 10)
+#define HP_SAMPLE	((size_t)64 << 10)
+
+struct hplan;
+
+int	hplan_scan(const struct patset *, const unsigned char *text,
+	    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap);
+void	hplan_free(struct hplan *);
+
+#endif
