@@ -1,0 +1,72 @@
+#!/usr/bin/env bats
+# The host planner (src/engines/hplan.c, issue 36): the host's engines are
+# chosen by timing the candidates on the first chunk of 16 KB or more, and
+# probed again when the plan runs slower than its runner-up did.  The choice
+# must never change the output: the default, the rule's choice
+# (AGREP_GPU_HOST_PLAN=rule), a probe on every chunk while the other
+# workers scan with the plan of the moment (AGREP_GPU_HOST_PLAN=reprobe),
+# and every forced engine give the same bytes, at -j1 and -j2, on Bible
+# words (where the filters win) and on DNA primers (where the
+# pattern-parallel engine does).  The timings themselves are the
+# benchmark's (bench/hostplan.sh), not a test's.
+load test_helper
+
+setup_file() {
+    command -v bible >/dev/null ||
+        { echo "bible missing: 'make deps' installs bible-kjv" >&2; return 1; }
+    export KJV="$BATS_FILE_TMPDIR/kjv.txt"
+    bible "Gen1:1-Rev22:21" > "$KJV"
+    # 300 words of 5-15 letters that occur in the text
+    tr -cs 'A-Za-z' '\n' < "$KJV" | awk 'length >= 5 && length <= 15' |
+        sort -u | awk 'NR % 37 == 1' | head -300 > "$BATS_FILE_TMPDIR/words"
+    # 2 MB of random DNA in lines of 150, and 40 primers of 24 bases taken
+    # from it (so they have hits), some with an edit
+    export DNA="$BATS_FILE_TMPDIR/dna.txt"
+    awk 'BEGIN { srand(7); for (i = 0; i < 14000; i++) { s = "";
+        for (j = 0; j < 150; j++) s = s substr("ACGT", int(rand() * 4) + 1, 1);
+        print s } }' > "$DNA"
+    awk 'NR % 350 == 3 { p = substr($0, 20, 24);
+        if (NR % 700 == 3) p = substr(p, 1, 10) "A" substr(p, 12); print p }' \
+        "$DNA" > "$BATS_FILE_TMPDIR/primers"
+}
+
+# agree FILE ARGS...: every plan and forced engine against the default
+agree() {
+    local file=$1 exp out how
+    shift
+    exp=$(AGREP_GPU_DEVICE=host agrep-gpu "$@" "$file")
+    [ -n "$exp" ]
+    for how in "AGREP_GPU_HOST_PLAN=rule" "AGREP_GPU_HOST_PLAN=reprobe" \
+        "AGREP_GPU_HOST_PLAN=reprobe AGREP_GPU_CHUNK=20000" \
+        "AGREP_GPU_HOST_ENGINE=nopp" "AGREP_GPU_HOST_ENGINE=pp" \
+        "AGREP_GPU_HOST_ENGINE=nofilter" "AGREP_GPU_HOST_ENGINE=nomulti"; do
+        for j in 1 2; do
+            # shellcheck disable=SC2086
+            out=$(env AGREP_GPU_DEVICE=host $how agrep-gpu -j$j "$@" "$file")
+            [ "$out" = "$exp" ] || { echo "MISMATCH: $how -j$j $*"; return 1; }
+        done
+    done
+}
+
+@test "host planner: Bible words, every plan and engine select the same lines" {
+    agree "$KJV" -n -k1 -f "$BATS_FILE_TMPDIR/words"
+    agree "$KJV" -c -k2 -i -f "$BATS_FILE_TMPDIR/words"
+    agree "$KJV" -b -o -k1 -e mercy -e righteousness -e 'the LORD'
+}
+
+@test "host planner: DNA primers, every plan and engine select the same lines" {
+    agree "$DNA" -n -k3 -f "$BATS_FILE_TMPDIR/primers"
+    agree "$DNA" -c -k1 -f "$BATS_FILE_TMPDIR/primers"
+}
+
+@test "host planner: AGREP_GPU_STATS says what it chose and why" {
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 -f "$BATS_FILE_TMPDIR/words" "$KJV"
+    assert_success
+    assert_line --regexp '^agrep-gpu: host plan: (rule|nopp|pp|nofilter|nomulti) \( rule [0-9.]+ ms/[0-9]+ KB,.* \)$'
+    # off: the rule's engines, no probe
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 AGREP_GPU_HOST_PLAN=rule agrep-gpu -c -k1 -f "$BATS_FILE_TMPDIR/words" "$KJV"
+    refute_line --partial "host plan"
+    # inputs too small to time: the rule, no probe
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 mercy <(head -c 8000 "$KJV")
+    refute_line --partial "host plan"
+}
