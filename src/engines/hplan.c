@@ -23,10 +23,10 @@
  * 70x slower than the plan.
  *
  * Revised as the run goes: every planned chunk is timed, and when the plan
- * has run HP_CHECK bytes since it was made at less than 1/1.5 of the rate
- * the runner-up showed in the probe, the text has changed under it (the
- * first 64 KB held no hits, later ranges many), and the next chunk is
- * probed again, up to HP_REVISE times a run.
+ * has run HP_CHECK bytes since it was made at less than half the rate it
+ * showed in the probe, the text has changed under it (the first 64 KB held
+ * no hits, later ranges many), and the next chunk is probed again, up to
+ * HP_REVISE times a run.  Times are the thread's CPU time (cpu_now).
  *
  * Output does not depend on the choice: every engine selects the same
  * records (the exhaustive and oracle suites run each one forced).
@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hostmatch.h"
 #include "hplan.h"
@@ -49,7 +50,7 @@
 
 #define HP_CHECK	((uint64_t)4 << 20)	/* bytes before a revision */
 #define HP_REVISE	4			/* revisions a run at most */
-#define HP_SLOWER	1.5			/* ... when this much slower */
+#define HP_SLOWER	2			/* ... when this much slower */
 
 static const struct cand {
 	const char	*name;
@@ -68,7 +69,8 @@ struct hplan {
 	int		 state;		/* 0 unplanned, 1 planned, 2 reprobe */
 	int		 pick;		/* cands[pick] (atomic) */
 	int		 ok[NCAND];	/* candidates for this pattern set */
-	double		 expect2;	/* the runner-up's rate, bytes/s */
+	double		 expect;	/* the plan's rate in the probe, bytes
+					 * a CPU second */
 	uint64_t	 bytes;		/* run by the plan since it was made */
 	double		 secs;
 	int		 revised;
@@ -117,6 +119,20 @@ hplan_free(struct hplan *h)
 	free(h);
 }
 
+/* This thread's CPU time, in seconds: the probe and the chunks are timed
+ * by it, not by the wall clock, so that a probe that ran while the other
+ * workers waited and chunks that shared the cores (or a machine busy with
+ * other work: 2 cores, load 4.8, chunks ran at a third of the probe's wall
+ * rate) are measured alike. */
+static double
+cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Seconds candidate c takes over text[warm, warm + len): the best of two
  * passes when the first is short. */
 static double
@@ -126,9 +142,9 @@ timed(const struct patset *ps, int c, const unsigned char *text, size_t warm,
 	double best = INFINITY;
 
 	for (int i = 0; i < 2; i++) {
-		const double t0 = util_now();
+		const double t0 = cpu_now();
 		hm_scan_sel(ps, &cands[c].sel, text, warm, len, eol, bm);
-		const double t = util_now() - t0;
+		const double t = cpu_now() - t0;
 		best = t < best ? t : best;
 		if (best > 2e-3)
 			break;
@@ -161,8 +177,15 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 	size_t over[NCAND];	/* ... of this many bytes (0: not run) */
 	int left[NCAND], pick = 0;
 
-	for (size_t c = 0; c < NCAND; c++)
+	for (size_t c = 0; c < NCAND; c++) {
 		left[c] = h->ok[c], over[c] = 0, secs[c] = INFINITY;
+		/* (untimed: the first call of an engine builds its tables,
+		 * the shared filter's, once a run) */
+		if (left[c])
+			hm_scan_sel(ps, &cands[c].sel, text, warm,
+			    tiers[0].bytes < full ? tiers[0].bytes : full, eol,
+			    bm);
+	}
 	for (size_t i = 0, n = 0; i < NTIER && n < full; i++) {
 		n = tiers[i].bytes < full ? tiers[i].bytes : full;
 		double best = INFINITY;
@@ -177,12 +200,7 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 		for (size_t c = 0; c < NCAND; c++)
 			left[c] = left[c] && secs[c] <= tiers[i].keep * best;
 	}
-	/* The runner-up's rate: the best any other candidate showed. */
-	h->expect2 = 0;
-	for (size_t c = 0; c < NCAND; c++)
-		if ((int)c != pick && over[c] > 0 && secs[c] > 0 &&
-		    (double)over[c] / secs[c] > h->expect2)
-			h->expect2 = (double)over[c] / secs[c];
+	h->expect = secs[pick] > 0 ? (double)over[pick] / secs[pick] : 0;
 	h->bytes = 0;
 	h->secs = 0;
 	if (h->stats) {
@@ -213,17 +231,17 @@ account(struct hplan *h, int pick, size_t len, double secs)
 	else if (h->state == 1 && h->pick == pick) {
 		h->bytes += len;
 		h->secs += secs;
-		if (h->bytes >= HP_CHECK && h->expect2 > 0 &&
+		if (h->bytes >= HP_CHECK && h->expect > 0 &&
 		    h->revised < HP_REVISE &&
-		    (double)h->bytes / h->secs * HP_SLOWER < h->expect2) {
+		    (double)h->bytes / h->secs * HP_SLOWER < h->expect) {
 			if (h->stats)
 				fprintf(stderr, "agrep-gpu: host plan: %s ran "
-				    "%.1f MB/s over %llu bytes, the runner-up "
+				    "%.1f MB a CPU second over %llu bytes, "
 				    "%.1f in the probe: probing again\n",
 				    cands[pick].name,
 				    (double)h->bytes / h->secs / 1e6,
 				    (unsigned long long)h->bytes,
-				    h->expect2 / 1e6);
+				    h->expect / 1e6);
 			h->revised++;
 			__atomic_store_n(&h->state, 2, __ATOMIC_RELEASE);
 		}
@@ -263,8 +281,8 @@ hplan_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		pthread_mutex_unlock(&h->mu);
 	}
 	const int pick = __atomic_load_n(&h->pick, __ATOMIC_ACQUIRE);
-	const double t0 = util_now();
+	const double t0 = cpu_now();
 	hm_scan_sel(ps, &cands[pick].sel, text, warm, len, eol, bitmap);
-	account(h, pick, len, util_now() - t0);
+	account(h, pick, len, cpu_now() - t0);
 	return 1;
 }
