@@ -10,7 +10,9 @@ CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
 # libOpenCL is not linked: src/device/clload.c opens it at run time (dlopen, in
 # glibc's libc since 2.34; -ldl for older ones).
-LDLIBS	 = -ldl -lpthread
+# The decompressors of --decompress (src/pipeline/decomp.c), Debian's.
+DZ_LIBS	 = -lisal -lzstd -llzma -lbz2 -llz4
+LDLIBS	 = $(DZ_LIBS) -ldl -lpthread
 
 # The engine's sources, named once (sources.mk): the test, bench and fuzz
 # programs link the same lists.
@@ -32,7 +34,9 @@ DEPS_DEBIAN = build-essential pkg-config ocl-icd-opencl-dev opencl-headers \
 	   pocl-opencl-icd clinfo bats bats-assert bats-support tre-agrep \
 	   bible-kjv clang libclang-rt-14-dev valgrind openmpi-bin libopenmpi-dev python3 \
 	   fortunes-ru fortunes-de qemu-user gcc-aarch64-linux-gnu \
-	   libc6-dev-arm64-cross parallel
+	   libc6-dev-arm64-cross parallel \
+	   libisal-dev libzstd-dev liblzma-dev libbz2-dev \
+	   liblz4-dev gzip pigz tabix zstd xz-utils bzip2 lz4 time
 
 all: $(BIN)
 
@@ -113,7 +117,7 @@ check-all: check
 # sees what it costs CI (35 minutes at most on a 2-core machine, make deps
 # and make check included).
 EXTRA_PASSES = check-sanitize-pocl check-tsan check-mpi check-qemu \
-	   check-aarch64 check-fuzz check-valgrind check-deb
+	   check-aarch64 check-fuzz check-decomp check-valgrind check-deb
 check-extra: agrep-gpu test-progs
 	sh tests/passes.sh $(MAKE) -j$(NPROC) -- $(EXTRA_PASSES)
 
@@ -122,6 +126,13 @@ check-extra: agrep-gpu test-progs
 check-fuzz:
 	$(MAKE) -j$(NPROC) fuzz-build
 	$(MAKE) -j$(NPROC) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
+
+# The decoders of --decompress alone, under ThreadSanitizer, against the
+# system's compressors: every format and variant, -j1 and -j2, damaged
+# inputs, early stops (tests/decomp.sh; the pipeline's side is
+# tests/decompress.bats).
+check-decomp:
+	SAN=-fsanitize=thread bash tests/decomp.sh
 
 # A sample of runs under valgrind's memcheck (tests/valgrind.sh).
 check-valgrind: agrep-gpu
@@ -157,12 +168,17 @@ build/aarch64/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CROSS_CC) $(CFLAGS) -Werror -c -o $@ $<
 
+# The cross build has no arm64 decompression libraries (Debian's are per
+# architecture): its --decompress says so (decomp.c, AGREP_NO_DECOMPRESS).
+build/aarch64/src/pipeline/decomp.o: CFLAGS += -DAGREP_NO_DECOMPRESS
+
 build/aarch64/kernels.o: build/kernels.c
 	@mkdir -p $(dir $@)
 	$(CROSS_CC) $(CFLAGS) -Werror -c -o $@ $<
 
 build/aarch64/agrep-gpu: $(CROSS_OBJS)
-	$(CROSS_CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CROSS_OBJS) $(LDLIBS)
+	$(CROSS_CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CROSS_OBJS) \
+	    $(filter-out $(DZ_LIBS),$(LDLIBS))
 
 build/aarch64/exhaustive: tests/exhaustive.c tests/exh_common.h $(call objs,build/aarch64,$(ENGINE_SRCS))
 	$(CROSS_CC) $(CFLAGS) -Werror -o $@ tests/exhaustive.c \
@@ -275,4 +291,4 @@ deb:
 clean:
 	rm -rf build agrep-gpu tests/bin bench/bin tests/fuzz/bin tests/fuzz/work
 
-.PHONY: all deps check check-full check-pocl check-all check-extra check-fuzz check-valgrind check-deb check-qemu check-aarch64 cross-aarch64 check-sanitize check-sanitize-pocl check-tsan check-mpi install uninstall clean deb
+.PHONY: all deps check check-full check-pocl check-all check-extra check-fuzz check-decomp check-valgrind check-deb check-qemu check-aarch64 cross-aarch64 check-sanitize check-sanitize-pocl check-tsan check-mpi install uninstall clean deb

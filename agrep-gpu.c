@@ -40,7 +40,7 @@ enum {
 	OPT_LIST_DEVICES, OPT_HELP, OPT_NO_ICASE, OPT_MAX_ERRORS, OPT_COLOR,
 	OPT_SHOW_COST, OPT_BEST, OPT_INCLUDE, OPT_EXCLUDE, OPT_EXCLUDE_DIR,
 	OPT_SHOW_EDITS, OPT_JSON, OPT_GROUP_SEP, OPT_NO_GROUP_SEP,
-	OPT_BINARY_FILES, OPT_UTF8, OPT_BYTES, OPT_DNA
+	OPT_BINARY_FILES, OPT_UTF8, OPT_BYTES, OPT_DNA, OPT_DECOMPRESS
 };
 
 static const char short_opts[] =
@@ -77,6 +77,8 @@ static const struct option long_opts[] = {
 	{ "group-separator",	required_argument, NULL, OPT_GROUP_SEP },
 	{ "no-group-separator",	no_argument,	   NULL, OPT_NO_GROUP_SEP },
 	{ "label",		required_argument, NULL, OPT_LABEL },
+	{ "decompress",		no_argument,	   NULL, OPT_DECOMPRESS },
+	{ "search-zip",		no_argument,	   NULL, OPT_DECOMPRESS },
 	{ "null-data",		no_argument,	   NULL, 'z' },
 	{ "null",		no_argument,	   NULL, 'Z' },
 	{ "line-buffered",	no_argument,	   NULL, OPT_LINE_BUFFERED },
@@ -178,6 +180,9 @@ usage(FILE *fp)
 "      --include=GLOB        with -r, search only files matching GLOB\n"
 "      --exclude=GLOB        with -r, skip files matching GLOB\n"
 "      --exclude-dir=GLOB    with -r, skip directories matching GLOB\n"
+"      --decompress          search the contents of compressed inputs\n"
+"                            (gzip, BGZF, zstd, xz, bzip2, lz4; by their\n"
+"                            first bytes); also --search-zip\n"
 "  -a, --text                search binary files as text\n"
 "  -I                        binary files have no selected lines\n"
 "      --binary-files=TYPE   binary (report a match on stderr), text (-a)\n"
@@ -419,6 +424,7 @@ apply(int c, struct options *o, struct args *a)
 		    "-E reads extended ones");
 	case OPT_DNA: a->ps.iupac = 1; break;
 	case OPT_LABEL: o->label = optarg; break;
+	case OPT_DECOMPRESS: o->decompress = 1; break;
 	case 'z': o->eol = '\0'; break;
 	case 'Z': o->null_name = 1; break;
 	case OPT_LINE_BUFFERED: o->line_buffered = 1; break;

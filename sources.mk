@@ -15,7 +15,7 @@ ENGINE_SRCS = $(RE_SRCS) src/engines/filter.c src/engines/multi.c \
 	   src/engines/hostmatch.c src/engines/hplan.c src/engines/simd.c src/engines/pp.c \
 	   src/engines/pattern.c src/pipeline/pool.c
 OCL_SRCS = src/device/scan.c src/device/ocl.c src/device/clload.c
-TOOL_SRCS = src/pipeline/input.c src/pipeline/range.c src/pipeline/search.c \
+TOOL_SRCS = src/pipeline/input.c src/pipeline/decomp.c src/pipeline/zin.c src/pipeline/range.c src/pipeline/search.c \
 	   src/pipeline/walk.c src/pipeline/devq.c src/device/plan.c \
 	   src/engines/refine.c src/engines/edits.c \
 	   src/output/output.c src/output/json.c

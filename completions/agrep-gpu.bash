@@ -102,6 +102,7 @@ _agrep_gpu()
         --no-messages --line-buffered --initial-tab --group-separator=
         --no-group-separator --recursive --dereference-recursive
         --directories= --devices= --include= --exclude= --exclude-dir=
+        --decompress --search-zip
         --text --binary-files= --binary --threads= --device= --list-devices
         --help --version'
     local short='-k -e -f -i -y -v -w -x -F -E -G -P -z -c -o -A -B -C -l -L

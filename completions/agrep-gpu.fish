@@ -75,6 +75,8 @@ $c -s D -l devices -x -a 'read skip' -d 'What to do with devices, FIFOs and sock
 $c -l include -x -d 'With -r, search only files matching GLOB'
 $c -l exclude -x -d 'With -r, skip files matching GLOB'
 $c -l exclude-dir -x -d 'With -r, skip directories matching GLOB'
+$c -l decompress -d 'Search the contents of compressed inputs'
+$c -l search-zip -d 'Search the contents of compressed inputs'
 $c -s a -l text -d 'Search binary files as text'
 $c -l binary-files -x -a 'binary text without-match' -d 'How to treat binary files'
 $c -s I -d 'Skip binary files (--binary-files=without-match)'

@@ -21,6 +21,8 @@ struct options {
 	int		 skip_dirs;	/* -d skip */
 	int		 text;		/* -a: binary files as text */
 	const char	*label;		/* --label: name of stdin */
+	int		 decompress;	/* --decompress: compressed inputs
+					 * searched decoded (zin.c) */
 	unsigned char	 eol;		/* record terminator: '\n', or NUL (-z) */
 	int		 null_name;	/* -Z: NUL after file names */
 	int		 line_buffered;	/* --line-buffered */

@@ -24,6 +24,7 @@
 #include "search_int.h"
 #include "../base/utf8.h"
 #include "../base/util.h"
+#include "zin.h"
 
 /*
  * Ranges: a large regular file is cut into ranges of equal size, each a
@@ -61,6 +62,10 @@ struct bigfile {
 	int		 nspare, maxspare;
 	size_t		 pad;		/* bytes before each buffer's data (a
 					 * scanner's pad: scan_lend) */
+	int		 fd;		/* streamed: the input read */
+	struct dz	*dz;		/* ... a decoder's (zin.c), ended with
+					 * the file, and the file it reads */
+	int		 zfd;		/* (-1: none to close) */
 };
 
 struct rangejob {
@@ -137,6 +142,10 @@ bigfile_unref(struct bigfile *f)
 	pthread_cond_broadcast(&f->cv);	/* the stdin reader may wait */
 	pthread_mutex_unlock(&f->mu);
 	if (last) {
+		if (f->dz != NULL)
+			zin_close(f->dz, f->name);
+		if (f->zfd != -1)
+			close(f->zfd);
 		pthread_mutex_destroy(&f->mu);
 		pthread_cond_destroy(&f->cv);
 		while (f->nspare > 0)
@@ -305,6 +314,8 @@ range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
 		return n < 0 ? -1 : 0;
 	if (read_checked(fd, rb, want, a) == -1)
 		return -1;
+	if (a == 0)
+		zin_note(f->name, rb->chunk, rb->filled);
 	if (before != eol) {
 		p = memchr(rb->chunk, eol, rb->filled);
 		rb->first = p ? (size_t)(p - rb->chunk) + 1 : rb->filled;
@@ -687,6 +698,7 @@ submit_ranges(const char *path, const char *name, int show_name,
 	f->path = xstrdup(path);
 	f->name = xstrdup(name != NULL ? name : path);
 	f->show_name = show_name;
+	f->fd = f->zfd = -1;
 	f->size = size;
 	f->tsize = (long long)size;
 	f->range = range_for(size);
@@ -720,6 +732,15 @@ submit_ranges(const char *path, const char *name, int show_name,
 int
 submit_stream(int fd, const char *name, int show_name)
 {
+	return submit_stream_z(fd, name, show_name, NULL, -1);
+}
+
+/* The same for the decoded stream fd of decoder z (zin.c), which reads
+ * zfd (-1: nothing to close): both ended with the file. */
+int
+submit_stream_z(int fd, const char *name, int show_name, struct dz *z,
+    int zfd)
+{
 	struct bigfile *f = xcalloc(1, sizeof(*f));
 	struct rangejob *rj;
 	unsigned char *buf = NULL, *carry = NULL;
@@ -730,6 +751,9 @@ submit_stream(int fd, const char *name, int show_name)
 
 	f->name = xstrdup(name);
 	f->show_name = show_name;
+	f->fd = fd;
+	f->dz = z;
+	f->zfd = zfd;
 	f->range = S.range;
 	f->tsize = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
 	    (long long)st.st_size : -1;
@@ -761,6 +785,8 @@ submit_stream(int fd, const char *name, int show_name)
 			n = 0;
 		}
 		have += (size_t)n;
+		if (off == 0 && z == NULL)
+			zin_note(name, buf, have);
 		if (pool_quit())
 			eof = 1, have = 0;
 		t = eof ? NULL : memrchr(buf, opt->eol, have);
@@ -834,7 +860,7 @@ stream_tail(struct searcher *w, struct rangejob *rj)
 	w->prefill_len = rj->len;
 	w->read_pos = rj->off;
 	w->read_left = UINT64_MAX;
-	if (!fs.done && !pool_quit() && search_fd(w, STDIN_FILENO, &fs) == -1)
+	if (!fs.done && !pool_quit() && search_fd(w, f->fd, &fs) == -1)
 		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
 	w->prefill = NULL;
 	w->prefill_len = 0;

@@ -33,6 +33,8 @@
 #include "search_int.h"
 #include "../base/utf8.h"
 #include "../base/util.h"
+#include "decomp.h"
+#include "zin.h"
 
 struct search S = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
@@ -945,6 +947,8 @@ search_fd(struct searcher *w, int fd, struct fstate *fs)
 		rc = -1;
 		goto out;
 	}
+	if (w->read_pos == g->have)
+		zin_note(fs->name, scan_chunk(g->s, g->slot), g->have);
 	if (r.scan && g->s == &w->host && (!r.eof ||
 	    g->have > S.host_max) && w->premade == NULL &&
 	    device(w, 1) > 0) {
@@ -1005,11 +1009,22 @@ search_file_local(struct searcher *w, const char *path, int show_name)
 			warnx_("%s: %s", path, strerror(errno));
 		return -1;
 	}
+	struct dz *z = NULL;
+	if (opt->decompress) {
+		z = zin_open(fd, path, fstat(fd, &st) == 0 &&
+		    S_ISREG(st.st_mode), &rc);
+		if (rc) {
+			close(fd);
+			return -1;
+		}
+	}
 	out_file_start(&fs, path, show_name);
 	if (opt->initial_tab)
-		out_file_size(&fs, fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
-		    (long long)st.st_size : -1);
-	rc = search_fd(w, fd, &fs);
+		out_file_size(&fs, z == NULL && fstat(fd, &st) == 0 &&
+		    S_ISREG(st.st_mode) ? (long long)st.st_size : -1);
+	rc = search_fd(w, z != NULL ? dz_fd(z) : fd, &fs);
+	if (z != NULL && zin_close(z, path) == -1)
+		rc = -1;
 	close(fd);
 	out_file_end(&fs);
 	return rc;

@@ -105,5 +105,8 @@ uint64_t range_for(uint64_t size);
 void	 submit_ranges(const char *path, const char *name, int show_name,
 	    uint64_t size);
 int	 submit_stream(int fd, const char *name, int show_name);
+struct dz;
+int	 submit_stream_z(int fd, const char *name, int show_name,
+	    struct dz *, int zfd);
 
 #endif

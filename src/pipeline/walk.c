@@ -21,6 +21,8 @@
 #include "search.h"
 #include "search_int.h"
 #include "../base/util.h"
+#include "decomp.h"
+#include "zin.h"
 
 #define STDIN_PATH "/dev/stdin"	/* standard input, opened again */
 
@@ -59,7 +61,7 @@ stdin_name(void)
 static int
 search_file(struct searcher *w, const char *path, int show_name)
 {
-	if (S.file_hook != NULL)
+	if (S.file_hook != NULL && !(opt->decompress && zin_compressed(path)))
 		return S.file_hook(path, show_name);
 	return search_file_local(w, path, show_name);
 }
@@ -74,12 +76,22 @@ stdin_search(struct searcher *w, int show_name)
 	struct stat st;
 	int rc, reg = fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
 	off_t at = reg ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
+	struct dz *z = NULL;
 
+	if (opt->decompress) {
+		z = zin_open(STDIN_FILENO, stdin_name(), reg, &rc);
+		if (rc)
+			return -1;
+		if (z != NULL)
+			reg = 0, at = -1;
+	}
 	out_file_start(&fs, stdin_name(), show_name);
 	out_file_size(&fs, reg ? (long long)st.st_size : -1);
 	w->read_pos = 0;
 	w->read_left = UINT64_MAX;
-	rc = search_fd(w, STDIN_FILENO, &fs);
+	rc = search_fd(w, z != NULL ? dz_fd(z) : STDIN_FILENO, &fs);
+	if (z != NULL && zin_close(z, stdin_name()) == -1)
+		rc = -1;
 	/* -m NUM reached: leave standard input just after the last selected
 	 * record, as grep does, for whoever reads it next. */
 	if (at != -1 && fs.last && !opt->quiet)
@@ -184,6 +196,23 @@ submit_input(const char *path, int show_name, const struct stat *st)
 	    refused_as_output(stdin_name(), &in) :
 	    refused_as_output(path, st))
 		return;
+	/* --decompress: a compressed input (or a stream, which cannot be
+	 * looked at first) as the stream of its decoded bytes. */
+	if (opt->decompress && ranges_ok() && S.file_hook == NULL) {
+		const int reg = path == NULL ? fstat(STDIN_FILENO, &in) == 0 &&
+		    S_ISREG(in.st_mode) : st != NULL && S_ISREG(st->st_mode);
+		if (path == NULL || !reg || zin_compressed(path)) {
+			batch_flush();
+			if (!reg) {
+				pool_drain();
+				if (out_quit())
+					return;
+			}
+			if (zin_submit(path, path != NULL ? path : stdin_name(),
+			    show_name))
+				return;
+		}
+	}
 	if (path != NULL && st != NULL && S_ISREG(st->st_mode) &&
 	    (uint64_t)st->st_size > range_for((uint64_t)st->st_size) + 1 &&
 	    (uint64_t)st->st_size >= S.split_min &&

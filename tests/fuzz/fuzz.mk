@@ -32,7 +32,13 @@ endif
 FUZZ_SRCS	 = $(ENGINE_SRCS) $(OCL_SRCS)
 FUZZ_OBJS	 = $(FUZZ_SRCS:%.c=$(FUZZ_BIN)/obj/%.o) $(FUZZ_BIN)/obj/kernels.o
 FUZZ_HDRS	 = $(HDRS) $(FUZZ_DIR)/fuzz_common.h
-FUZZ_TARGETS	 = $(FUZZ_BIN)/fuzz_host $(FUZZ_BIN)/fuzz_ocl $(FUZZ_BIN)/fuzz_utf8
+FUZZ_TARGETS	 = $(FUZZ_BIN)/fuzz_host $(FUZZ_BIN)/fuzz_ocl $(FUZZ_BIN)/fuzz_utf8 \
+		   $(FUZZ_BIN)/fuzz_decomp
+# fuzz_decomp: the decoders of --decompress (src/pipeline/decomp.c) alone,
+# with Debian's decompression libraries (not instrumented themselves).
+FUZZ_DZ_OBJS	 = $(FUZZ_BIN)/obj/src/pipeline/decomp.o \
+		   $(FUZZ_BIN)/obj/src/base/util.o
+FUZZ_DZ_LIBS	?= -lisal -lzstd -llzma -lbz2 -llz4
 # The scanners instantiated for many constants (always_inline generics: 32
 # copies each of the automaton's scans, the pattern-parallel engine's ISA
 # bodies) take clang 2-3 minutes each with UBSan's pointer-overflow,
@@ -47,7 +53,8 @@ $(FUZZ_HEAVY:%.c=$(FUZZ_BIN)/obj/%.o): FUZZ_CFLAGS += \
 # libFuzzer flags for every run.  -timeout: an input running 30 s is a hang.
 FUZZ_FLAGS	 = -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 		   -timeout=30 -rss_limit_mb=4096
-# fuzz_utf8 runs half as long: its engines are fuzz_host's, behind utf8.c.
+# fuzz_utf8 runs half as long (its engines are fuzz_host's, behind utf8.c),
+# and fuzz_decomp (a small module).
 FUZZ_FLAGS_UTF8	 = $(FUZZ_FLAGS) -max_total_time=$$(( $(FUZZ_SECONDS) / 2 + 1 ))
 FUZZ_ENV	 = UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # POCL, and the LLVM it embeds, keep allocations for the life of the process
@@ -77,6 +84,11 @@ $(FUZZ_BIN)/obj/kernels.o: $(FUZZ_BIN)/kernels.c
 
 .SECONDARY: $(FUZZ_OBJS)
 
+$(FUZZ_BIN)/fuzz_decomp: $(FUZZ_DIR)/fuzz_decomp.c $(FUZZ_DZ_OBJS) $(FUZZ_HDRS)
+	@mkdir -p $(FUZZ_BIN)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_DZ_OBJS) $(FUZZ_DZ_LIBS) \
+	    $(FUZZ_LDLIBS)
+
 $(FUZZ_BIN)/%: $(FUZZ_DIR)/%.c $(FUZZ_OBJS) $(FUZZ_HDRS)
 	@mkdir -p $(FUZZ_BIN)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_OBJS) $(FUZZ_LDLIBS)
@@ -84,14 +96,14 @@ $(FUZZ_BIN)/%: $(FUZZ_DIR)/%.c $(FUZZ_OBJS) $(FUZZ_HDRS)
 # Each run works on a copy of the seed corpus (libFuzzer adds what it finds
 # to the corpus directory), so the seeds in git stay as they are.
 # The three targets are independent: make -j2 fuzz runs them side by side.
-fuzz: fuzz-host fuzz-utf8 fuzz-ocl
+fuzz: fuzz-host fuzz-utf8 fuzz-ocl fuzz-decomp
 
-fuzz-host fuzz-utf8 fuzz-ocl: fuzz-%: $(FUZZ_BIN)/fuzz_%
+fuzz-host fuzz-utf8 fuzz-ocl fuzz-decomp: fuzz-%: $(FUZZ_BIN)/fuzz_%
 	rm -rf $(FUZZ_WORK)/$* $(FUZZ_WORK)/$*-crashes
 	mkdir -p $(FUZZ_WORK)/$* $(FUZZ_WORK)/$*-crashes
 	cp $(FUZZ_DIR)/corpus_$*/* $(FUZZ_WORK)/$*/
 	$(if $(filter ocl,$*),$(FUZZ_OCL_ENV),$(FUZZ_ENV)) $(FUZZ_BIN)/fuzz_$* \
-	    $(if $(filter utf8,$*),$(FUZZ_FLAGS_UTF8),$(FUZZ_FLAGS)) \
+	    $(if $(filter utf8 decomp,$*),$(FUZZ_FLAGS_UTF8),$(FUZZ_FLAGS)) \
 	    $(if $(filter ocl,$*),$(FUZZ_OCL_LEAKS)) \
 	    -artifact_prefix=$(FUZZ_WORK)/$*-crashes/ $(FUZZ_WORK)/$*
 
@@ -101,10 +113,11 @@ fuzz-replay: fuzz-build
 	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_host $(FUZZ_DIR)/corpus_host/* \
 	    $(wildcard $(FUZZ_DIR)/crashes/host-*)
 	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_utf8 $(FUZZ_DIR)/corpus_utf8/*
+	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_decomp $(FUZZ_DIR)/corpus_decomp/*
 	$(FUZZ_OCL_ENV) $(FUZZ_BIN)/fuzz_ocl $(FUZZ_OCL_LEAKS) \
 	    $(FUZZ_DIR)/corpus_ocl/* $(wildcard $(FUZZ_DIR)/crashes/ocl-*)
 
 fuzz-clean:
 	rm -rf $(FUZZ_BIN) $(FUZZ_WORK)
 
-.PHONY: fuzz-build fuzz fuzz-host fuzz-utf8 fuzz-ocl fuzz-replay fuzz-clean
+.PHONY: fuzz-build fuzz fuzz-host fuzz-utf8 fuzz-ocl fuzz-decomp fuzz-replay fuzz-clean

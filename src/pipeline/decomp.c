@@ -1,0 +1,1200 @@
+/*
+ * decomp.c: --decompress, an input decoded on background threads.
+ *
+ * dz_open starts a driver thread that reads the compressed input and
+ * writes the decoded bytes to a pipe, whose read end the search reads as
+ * it reads standard input.  gzip, xz, bzip2 and lz4 are decoded as one
+ * stream on the driver thread (ISA-L, liblzma, libbz2, liblz4).  BGZF
+ * blocks and zstd frames that state their decoded size are independent:
+ * the driver cuts the input into such units, worker threads decode them
+ * whole (ISA-L stateless, ZSTD_decompressDCtx) and the driver writes them
+ * out in input order.  At most DZ_PERTHREAD units per worker and
+ * DZ_INFLIGHT bytes of them are in flight and pipe writes block, so
+ * memory is bounded whatever the size or the ratio of the input.
+ * (libdeflate decoded BGZF blocks some 10% slower than ISA-L's stateless
+ * inflate on the 2-core machine: bench/results/2core-decomp.md.)
+ *
+ * Built with AGREP_NO_DECOMPRESS (the aarch64 cross build, which has no
+ * arm64 copies of the libraries), the formats are recognised and decoding
+ * them is refused with ENOTSUP.
+ *
+ * A unit that the fast path does not take (a member that is not BGZF, a
+ * frame with no size or too large, a unit cut short or corrupt) goes to
+ * the stream decoder from its first byte: that writes what zcat would
+ * write and names the byte where decoding failed, so the fast path needs
+ * no error reporting of its own.
+ *
+ * The threads run with SIGPIPE blocked: when the reader goes away early
+ * (-m, -l, -q), a write fails with EPIPE and the driver stops; dz_close
+ * also wakes a driver blocked reading a pipe or terminal.
+ */
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef AGREP_NO_DECOMPRESS
+#include <bzlib.h>
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
+#include <lz4frame.h>
+#include <lzma.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+#endif
+
+#include "decomp.h"
+#include "../base/util.h"
+
+static uint32_t
+le16(const unsigned char *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+static uint32_t
+le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+#ifndef AGREP_NO_DECOMPRESS
+
+#define DZ_CHUNK	(256 << 10)	/* bytes per read and per write */
+#define DZ_UNITMAX	(64 << 20)	/* the largest zstd frame taken whole */
+#define DZ_INFLIGHT	(64 << 20)	/* units' bytes in flight at most */
+#define DZ_PERTHREAD	4		/* units in flight per worker */
+#define BGZF_MAXOUT	65536
+
+/* The compressed input: buf[pos, end) is read and not yet decoded. */
+struct src {
+	int		 fd;		/* -1: only the bytes in buf */
+	int		 wake;		/* readable when dz_close wants a stop */
+	int		 canblock;	/* not a regular file: poll first */
+	unsigned char	*buf;
+	size_t		 pos, end, cap;
+	uint64_t	 base;		/* input offset of buf[0] */
+	int		 eof;
+	int		 err;		/* errno of a failed read */
+};
+
+enum { U_QUEUED, U_BUSY, U_DONE, U_BAD };
+
+/* A BGZF block or a zstd frame, decoded whole by a worker. */
+struct unit {
+	uint64_t	 off;		/* input offset of its first byte */
+	unsigned char	*in, *out;
+	size_t		 inlen, outlen;	/* outlen: stated by the unit */
+	int		 state;
+};
+
+/* A decoder thread's contexts, made when first needed. */
+struct wctx {
+	struct inflate_state	*isal;
+	ZSTD_DCtx		*zd;
+};
+
+struct dz;
+typedef int (*next_fn)(struct dz *, struct unit *);
+
+struct dz {
+	enum dz_format	 fmt;
+	int		 rfd, wfd;	/* the pipe */
+	int		 wake[2];	/* dz_close -> a blocked read */
+	int		 stopped;	/* atomic: the reader went away */
+	int		 finished;	/* atomic: the driver wrote its last */
+	struct src	 src;
+	unsigned char	*obuf;		/* the stream decoders' output */
+	pthread_t	 driver;
+	int		 threads;
+	/* The units in flight, by number % nslots: head the oldest, take
+	 * the next a worker decodes, tail the next free slot. */
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 work, done;
+	struct unit	*ring;
+	size_t		 nslots, inflight;
+	uint64_t	 head, take, tail;
+	int		 quit;		/* workers: exit */
+	pthread_t	*workers;
+	int		 nworkers;
+	struct wctx	 own;		/* the driver's, without workers */
+	int		 failed;
+	char		 msg[200];
+};
+
+static int	stream(struct dz *, struct src *, int);
+
+static int
+is_stopped(struct dz *z)
+{
+	return __atomic_load_n(&z->stopped, __ATOMIC_ACQUIRE);
+}
+
+/* Records the first failure, "WHAT at byte OFF"; returns -1. */
+static int __attribute__((format(printf, 3, 4)))
+failf(struct dz *z, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	if (z->failed)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(z->msg, sizeof z->msg, fmt, ap);
+	va_end(ap);
+	n = strlen(z->msg);
+	snprintf(z->msg + n, sizeof z->msg - n, " at byte %llu",
+	    (unsigned long long)off);
+	z->failed = 1;
+	return -1;
+}
+
+/* The offset of the next byte to decode. */
+static uint64_t
+src_off(const struct src *s)
+{
+	return s->base + s->pos;
+}
+
+/* Waits for input or for dz_close; 0, or -1 to stop. */
+static int
+src_wait(struct src *s)
+{
+	struct pollfd p[2] = { { s->fd, POLLIN, 0 }, { s->wake, POLLIN, 0 } };
+
+	while (poll(p, 2, -1) < 0)
+		if (errno != EINTR)
+			return 0;	/* let read() tell */
+	return p[1].revents ? -1 : 0;
+}
+
+/* Makes room after the unread bytes: moves them to the front, or grows. */
+static void
+src_room(struct src *s)
+{
+	if (s->pos == s->end) {
+		s->base += s->pos;
+		s->pos = s->end = 0;
+	}
+	if (s->end < s->cap)
+		return;
+	if (s->pos > 0) {
+		memmove(s->buf, s->buf + s->pos, s->end - s->pos);
+		s->base += s->pos;
+		s->end -= s->pos;
+		s->pos = 0;
+	}
+	if (s->end == s->cap) {
+		s->cap *= 2;
+		s->buf = xrealloc(s->buf, s->cap);
+	}
+}
+
+/* Reads more input after the unread bytes; returns the bytes read, 0 at
+ * the end of the input, -1 when the read failed or a stop is due. */
+static ssize_t
+src_fill(struct src *s)
+{
+	ssize_t n;
+
+	if (s->eof || s->fd < 0) {
+		s->eof = 1;
+		return 0;
+	}
+	src_room(s);
+	for (;;) {
+		if (s->canblock && src_wait(s) < 0)
+			return -1;
+		n = read(s->fd, s->buf + s->end, s->cap - s->end);
+		if (n >= 0)
+			break;
+		if (errno != EINTR) {
+			s->err = errno;
+			return -1;
+		}
+	}
+	if (n == 0)
+		s->eof = 1;
+	s->end += n;
+	return n;
+}
+
+/* Reads until n bytes are unread or the input ends; returns how many
+ * are unread, or -1 as src_fill. */
+static ssize_t
+src_need(struct src *s, size_t n)
+{
+	ssize_t r;
+
+	while (s->end - s->pos < n) {
+		if ((r = src_fill(s)) < 0)
+			return -1;
+		if (r == 0)
+			break;
+	}
+	return s->end - s->pos;
+}
+
+/* Why src_fill or src_need said -1: a failed read is an error, a stop
+ * is not.  Returns -1. */
+static int
+src_failed(struct dz *z, struct src *s)
+{
+	if (s->err)
+		return failf(z, src_off(s), "read error (%s)",
+		    strerror(s->err));
+	return -1;
+}
+
+/* Eats the SIGPIPE that a write to a closed pipe raised on this thread
+ * (it is blocked here), so that it never reaches the process. */
+static void
+eat_sigpipe(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	while (sigtimedwait(&set, NULL, &zero) == SIGPIPE)
+		;
+}
+
+/* Writes p[0, n) to the pipe; 0, or -1 when the reader is gone. */
+static int
+out(struct dz *z, const unsigned char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = write(z->wfd, p, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EPIPE)
+				eat_sigpipe();
+			__atomic_store_n(&z->stopped, 1, __ATOMIC_RELEASE);
+			return -1;
+		}
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
+/* DZ_NONE: the input as it is. */
+static int
+copy_stream(struct dz *z, struct src *s)
+{
+	ssize_t r;
+
+	for (;;) {
+		if (out(z, s->buf + s->pos, s->end - s->pos) < 0)
+			return -1;
+		s->pos = s->end;
+		if ((r = src_fill(s)) < 0)
+			return src_failed(z, s);
+		if (r == 0)
+			return 0;
+	}
+}
+
+/* The start of the next member, stream or frame, with the input ended or
+ * another one there: 0 at the end, 1 for another, -1 for garbage. */
+static int
+next_member(struct dz *z, struct src *s, const char *magic, size_t len)
+{
+	ssize_t have;
+
+	if ((have = src_need(s, len)) < 0)
+		return src_failed(z, s);
+	if (have == 0)
+		return 0;
+	if ((size_t)have < len || memcmp(s->buf + s->pos, magic, len) != 0)
+		return failf(z, src_off(s), "trailing garbage after %s data",
+		    dz_name(z->fmt));
+	return 1;
+}
+
+/* Needs more input to go on (nothing left unread, or no progress):
+ * 1 read, 0 the input ended inside a unit (reported), -1 stop. */
+static int
+more(struct dz *z, struct src *s, const char *name)
+{
+	ssize_t r;
+
+	if ((r = src_fill(s)) < 0)
+		return src_failed(z, s);
+	if (r == 0) {
+		failf(z, s->base + s->end, "truncated %s input", name);
+		return 0;
+	}
+	return 1;
+}
+
+/* More input for a frame decoder with nothing unread, inside a frame
+ * (in) or between frames: 1 read, 0 the input ended (an error inside a
+ * frame, reported), -1 stop. */
+static int
+refill(struct dz *z, struct src *s, int in, const char *name)
+{
+	ssize_t r;
+
+	if (in)
+		return more(z, s, name) <= 0 ? -1 : 1;
+	if ((r = src_fill(s)) < 0)
+		return src_failed(z, s);
+	return r > 0;
+}
+
+/* The input offset ISA-L is at: the bits it holds are not consumed. */
+static uint64_t
+isal_off(const struct src *s, const struct inflate_state *st)
+{
+	uint64_t off = s->base + (st->next_in - s->buf);
+	uint64_t held = st->read_in_length > 0 ? st->read_in_length / 8 : 0;
+
+	return held < off ? off - held : 0;
+}
+
+static int
+isal_error(struct dz *z, struct src *s, struct inflate_state *st, int ret)
+{
+	uint64_t off = isal_off(s, st);
+
+	const char *name = dz_name(z->fmt);
+
+	/* ISA-L has taken the trailer: name its first byte, the CRC's. */
+	if (ret == ISAL_INCORRECT_CHECKSUM)
+		return failf(z, off >= 8 ? off - 8 : 0,
+		    "%s checksum mismatch", name);
+	if (ret == ISAL_UNSUPPORTED_METHOD)
+		return failf(z, off, "unsupported %s compression method", name);
+	return failf(z, off, "corrupt %s data", name);
+}
+
+/* One gzip member with ISA-L: 0 at its end, -1 on error or stop. */
+static int
+gz_member(struct dz *z, struct src *s, struct inflate_state *st)
+{
+	size_t pos0, produced;
+	int ret, need = s->pos == s->end;
+
+	isal_inflate_init(st);
+	st->crc_flag = ISAL_GZIP;
+	for (;;) {
+		if (need && more(z, s, dz_name(z->fmt)) <= 0)
+			return -1;
+		pos0 = s->pos;
+		st->next_in = s->buf + s->pos;
+		st->avail_in = s->end - s->pos;
+		st->next_out = z->obuf;
+		st->avail_out = DZ_CHUNK;
+		ret = isal_inflate(st);
+		s->pos = st->next_in - s->buf;
+		produced = DZ_CHUNK - st->avail_out;
+		if (out(z, z->obuf, produced) < 0)
+			return -1;
+		if (ret < 0)
+			return isal_error(z, s, st, ret);
+		if (st->block_state == ISAL_BLOCK_FINISH)
+			return 0;
+		/* Read more when all is taken or nothing moved. */
+		need = st->avail_out != 0 && (s->pos == s->end ||
+		    (s->pos == pos0 && produced == 0));
+	}
+}
+
+/* gzip, one member after the other (BGZF too, when cut short). */
+static int
+gz_stream(struct dz *z, struct src *s)
+{
+	struct inflate_state *st;
+	int r;
+
+	st = xmalloc(sizeof *st);
+	while ((r = next_member(z, s, "\x1f\x8b", 2)) > 0)
+		if ((r = gz_member(z, s, st)) < 0)
+			break;
+	free(st);
+	return r;
+}
+
+/* A zstd error as a message. */
+static int
+zstd_error(struct dz *z, uint64_t off, size_t ret)
+{
+	const char *name = ZSTD_getErrorName(ret);
+
+	switch (ZSTD_getErrorCode(ret)) {
+	case ZSTD_error_checksum_wrong:
+		return failf(z, off, "zstd checksum mismatch");
+	case ZSTD_error_frameParameter_windowTooLarge:
+	case ZSTD_error_frameParameter_unsupported:
+	case ZSTD_error_version_unsupported:
+	case ZSTD_error_parameter_unsupported:
+		return failf(z, off, "unsupported zstd frame (%s)", name);
+	case ZSTD_error_memory_allocation:
+		return failf(z, off, "out of memory in zstd (%s)", name);
+	default:
+		return failf(z, off, "corrupt zstd data (%s)", name);
+	}
+}
+
+/* zstd frames (one only when one is set): 0 at the end, -1 on error. */
+static int
+zstd_stream(struct dz *z, struct src *s, int one)
+{
+	ZSTD_DCtx *d;
+	ZSTD_inBuffer in;
+	ZSTD_outBuffer o;
+	size_t ret = 0;
+	int full = 0, rc = 0;
+
+	if ((d = ZSTD_createDCtx()) == NULL)
+		return failf(z, src_off(s), "out of memory in zstd");
+	for (;;) {
+		if (s->pos == s->end && !full && (rc = refill(z, s, ret != 0,
+		    "zstd")) <= 0)
+			break;
+		in = (ZSTD_inBuffer){ s->buf, s->end, s->pos };
+		o = (ZSTD_outBuffer){ z->obuf, DZ_CHUNK, 0 };
+		ret = ZSTD_decompressStream(d, &o, &in);
+		s->pos = in.pos;
+		full = o.pos == o.size;
+		if (out(z, z->obuf, o.pos) < 0) {
+			rc = -1;
+			break;
+		}
+		if (ZSTD_isError(ret)) {
+			rc = zstd_error(z, src_off(s), ret);
+			break;
+		}
+		if (ret == 0 && one) {
+			rc = 0;
+			break;
+		}
+	}
+	ZSTD_freeDCtx(d);
+	return rc;
+}
+
+static int
+xz_error(struct dz *z, uint64_t off, lzma_ret ret)
+{
+	switch (ret) {
+	case LZMA_BUF_ERROR:
+		return failf(z, off, "truncated xz input");
+	case LZMA_MEM_ERROR:
+	case LZMA_MEMLIMIT_ERROR:
+		return failf(z, off, "out of memory in xz");
+	case LZMA_OPTIONS_ERROR:
+	case LZMA_UNSUPPORTED_CHECK:
+		return failf(z, off, "unsupported xz options");
+	default:
+		return failf(z, off, "corrupt xz data");
+	}
+}
+
+/* xz, concatenated streams and their padding. */
+static int
+xz_stream(struct dz *z, struct src *s)
+{
+	lzma_stream ls = LZMA_STREAM_INIT;
+	lzma_action act = LZMA_RUN;
+	lzma_ret ret;
+	ssize_t r;
+	int rc = 0;
+
+	if (lzma_stream_decoder(&ls, UINT64_MAX, LZMA_CONCATENATED) !=
+	    LZMA_OK)
+		return failf(z, 0, "out of memory in xz");
+	for (;;) {
+		if (s->pos == s->end && act == LZMA_RUN && ls.avail_out != 0) {
+			if ((r = src_fill(s)) < 0) {
+				rc = src_failed(z, s);
+				break;
+			}
+			if (r == 0)
+				act = LZMA_FINISH;
+		}
+		ls.next_in = s->buf + s->pos;
+		ls.avail_in = s->end - s->pos;
+		ls.next_out = z->obuf;
+		ls.avail_out = DZ_CHUNK;
+		ret = lzma_code(&ls, act);
+		s->pos = ls.next_in - s->buf;
+		if (out(z, z->obuf, DZ_CHUNK - ls.avail_out) < 0) {
+			rc = -1;
+			break;
+		}
+		if (ret == LZMA_STREAM_END)
+			break;
+		if (ret != LZMA_OK) {
+			rc = xz_error(z, ret == LZMA_BUF_ERROR ?
+			    s->base + s->end : src_off(s), ret);
+			break;
+		}
+	}
+	lzma_end(&ls);
+	return rc;
+}
+
+/* One bzip2 stream: 0 at its end, -1 on error or stop. */
+static int
+bz_one(struct dz *z, struct src *s, bz_stream *b)
+{
+	int ret, full = 0;
+
+	for (;;) {
+		if (s->pos == s->end && !full && more(z, s, "bzip2") <= 0)
+			return -1;
+		b->next_in = (char *)s->buf + s->pos;
+		b->avail_in = s->end - s->pos;
+		b->next_out = (char *)z->obuf;
+		b->avail_out = DZ_CHUNK;
+		ret = BZ2_bzDecompress(b);
+		s->pos = (unsigned char *)b->next_in - s->buf;
+		full = b->avail_out == 0;
+		if (out(z, z->obuf, DZ_CHUNK - b->avail_out) < 0)
+			return -1;
+		if (ret == BZ_STREAM_END)
+			return 0;
+		if (ret == BZ_MEM_ERROR)
+			return failf(z, src_off(s), "out of memory in bzip2");
+		if (ret != BZ_OK)
+			return failf(z, src_off(s), "corrupt bzip2 data");
+	}
+}
+
+/* bzip2, one stream after the other (pbzip2 writes many). */
+static int
+bz2_stream(struct dz *z, struct src *s)
+{
+	bz_stream b;
+	int r;
+
+	while ((r = next_member(z, s, "BZh", 3)) > 0) {
+		memset(&b, 0, sizeof b);
+		if (BZ2_bzDecompressInit(&b, 0, 0) != BZ_OK)
+			return failf(z, src_off(s), "out of memory in bzip2");
+		r = bz_one(z, s, &b);
+		BZ2_bzDecompressEnd(&b);
+		if (r < 0)
+			break;
+	}
+	return r;
+}
+
+static int
+lz4_error(struct dz *z, uint64_t off, size_t ret)
+{
+	const char *name = LZ4F_getErrorName(ret);
+
+	if (strstr(name, "hecksum") != NULL)
+		return failf(z, off, "lz4 checksum mismatch");
+	if (strstr(name, "nsupported") != NULL ||
+	    strstr(name, "maxBlockSize") != NULL)
+		return failf(z, off, "unsupported lz4 frame (%s)", name);
+	return failf(z, off, "corrupt lz4 data (%s)", name);
+}
+
+/* lz4 frames, skippable ones skipped. */
+static int
+lz4_stream(struct dz *z, struct src *s)
+{
+	LZ4F_dctx *d;
+	size_t ret = 0, isz, osz;
+	int full = 0, rc = 0;
+
+	if (LZ4F_isError(LZ4F_createDecompressionContext(&d, LZ4F_VERSION)))
+		return failf(z, 0, "out of memory in lz4");
+	for (;;) {
+		if (s->pos == s->end && !full && (rc = refill(z, s, ret != 0,
+		    "lz4")) <= 0)
+			break;
+		/* No more than the frame asks for: a block and the next
+		 * block's header, so that a bad checksum comes in a call of
+		 * its own and the blocks decoded before it are written. */
+		isz = s->end - s->pos;
+		if (ret > 0 && ret < isz)
+			isz = ret;
+		osz = DZ_CHUNK;
+		ret = LZ4F_decompress(d, z->obuf, &osz, s->buf + s->pos, &isz,
+		    NULL);
+		s->pos += isz;
+		full = osz == DZ_CHUNK;
+		if (out(z, z->obuf, osz) < 0) {
+			rc = -1;
+			break;
+		}
+		if (LZ4F_isError(ret)) {
+			rc = lz4_error(z, src_off(s), ret);
+			break;
+		}
+	}
+	LZ4F_freeDecompressionContext(d);
+	return rc;
+}
+
+/* The stream decoder of the format; one: a single zstd frame. */
+static int
+stream(struct dz *z, struct src *s, int one)
+{
+	switch (z->fmt) {
+	case DZ_GZIP:
+	case DZ_BGZF:
+		return gz_stream(z, s);
+	case DZ_ZSTD:
+		return zstd_stream(z, s, one);
+	case DZ_XZ:
+		return xz_stream(z, s);
+	case DZ_BZIP2:
+		return bz2_stream(z, s);
+	case DZ_LZ4:
+		return lz4_stream(z, s);
+	default:
+		return copy_stream(z, s);
+	}
+}
+
+/*
+ * The parallel path: units.
+ */
+
+/* Takes the next n unread bytes as a unit's input. */
+static void
+unit_take(struct src *s, struct unit *u, size_t n, size_t outlen)
+{
+	u->off = src_off(s);
+	u->in = xmalloc(n);
+	memcpy(u->in, s->buf + s->pos, n);
+	u->inlen = n;
+	u->outlen = outlen;
+	u->out = xmalloc(outlen + 1);
+	u->state = U_QUEUED;
+	s->pos += n;
+}
+
+/* The size of a BGZF block from its 'BC' extra subfield, or 0. */
+static size_t
+bgzf_bsize(const unsigned char *x, size_t xlen)
+{
+	size_t i, len;
+
+	for (i = 0; i + 4 <= xlen; i += 4 + len) {
+		len = le16(x + i + 2);
+		if (x[i] == 'B' && x[i + 1] == 'C' && len == 2 &&
+		    i + 6 <= xlen)
+			return le16(x + i + 4) + 1;
+	}
+	return 0;
+}
+
+/* The next BGZF block as a unit: 1, 0 at the end of the input, 2 when
+ * the stream decoder must take over here, -1 to stop. */
+static int
+bgzf_next(struct dz *z, struct unit *u)
+{
+	struct src *s = &z->src;
+	const unsigned char *p;
+	ssize_t have;
+	size_t xlen, bsize;
+
+	if ((have = src_need(s, 18)) <= 0)
+		return have < 0 ? src_failed(z, s) : 0;
+	p = s->buf + s->pos;
+	if (have < 18 || memcmp(p, "\x1f\x8b\x08\x04", 4) != 0)
+		return 2;
+	xlen = le16(p + 10);
+	if ((have = src_need(s, 12 + xlen)) < 0)
+		return src_failed(z, s);
+	p = s->buf + s->pos;
+	if ((size_t)have < 12 + xlen)
+		return 2;
+	bsize = bgzf_bsize(p + 12, xlen);
+	if (bsize < 12 + xlen + 8)
+		return 2;
+	if ((have = src_need(s, bsize)) < 0)
+		return src_failed(z, s);
+	p = s->buf + s->pos;
+	if ((size_t)have < bsize || le32(p + bsize - 4) > BGZF_MAXOUT)
+		return 2;
+	unit_take(s, u, bsize, le32(p + bsize - 4));
+	return 1;
+}
+
+/* Skips a skippable zstd frame that is all there: 1, else 0. */
+static int
+zstd_skip(struct src *s, ssize_t have)
+{
+	const unsigned char *p = s->buf + s->pos;
+	uint64_t n;
+
+	if (have < 8 || (le32(p) & 0xfffffff0) != 0x184d2a50)
+		return 0;
+	n = 8 + (uint64_t)le32(p + 4);
+	if (n > (1 << 20) || src_need(s, n) < (ssize_t)n)
+		return 0;
+	s->pos += n;
+	return 1;
+}
+
+/* The compressed size of the zstd frame at the unread bytes, with at
+ * most bound of them read; 0 when it is not all there or not valid. */
+static size_t
+zstd_frame_len(struct src *s, size_t bound)
+{
+	size_t want = bound < (128 << 10) ? bound : (128 << 10), n;
+	ssize_t have;
+
+	for (;;) {
+		if ((have = src_need(s, want)) < 0)
+			return 0;
+		n = ZSTD_findFrameCompressedSize(s->buf + s->pos, have);
+		if (!ZSTD_isError(n))
+			return n;
+		if ((size_t)have < want || want >= bound)
+			return 0;
+		want = want * 2 < bound ? want * 2 : bound;
+	}
+}
+
+/* The next zstd frame that states its size as a unit; as bgzf_next. */
+static int
+zstd_next(struct dz *z, struct unit *u)
+{
+	struct src *s = &z->src;
+	unsigned long long size;
+	ssize_t have;
+	size_t len;
+
+	do {
+		if ((have = src_need(s, 18)) <= 0)
+			return have < 0 ? src_failed(z, s) : 0;
+	} while (zstd_skip(s, have));
+	size = ZSTD_getFrameContentSize(s->buf + s->pos, have);
+	if (size == ZSTD_CONTENTSIZE_UNKNOWN ||
+	    size == ZSTD_CONTENTSIZE_ERROR || size > DZ_UNITMAX)
+		return 2;
+	len = zstd_frame_len(s, ZSTD_compressBound(size) + 1024);
+	if (s->err)
+		return src_failed(z, s);
+	if (len == 0)
+		return 2;
+	unit_take(s, u, len, size);
+	return 1;
+}
+
+/* Decodes a unit whole: 0, or -1 when anything is wrong with it. */
+static int
+unit_decode(struct dz *z, struct wctx *w, struct unit *u)
+{
+	const unsigned char *body;
+	size_t n;
+
+	if (z->fmt == DZ_ZSTD) {
+		if (w->zd == NULL && (w->zd = ZSTD_createDCtx()) == NULL)
+			return -1;
+		n = ZSTD_decompressDCtx(w->zd, u->out, u->outlen, u->in,
+		    u->inlen);
+		return ZSTD_isError(n) || n != u->outlen ? -1 : 0;
+	}
+	body = u->in + 12 + le16(u->in + 10);
+	n = u->in + u->inlen - 8 - body;
+	if (w->isal == NULL)
+		w->isal = xmalloc(sizeof *w->isal);
+	isal_inflate_init(w->isal);
+	w->isal->next_in = (unsigned char *)body;
+	w->isal->avail_in = n;
+	w->isal->next_out = u->out;
+	w->isal->avail_out = u->outlen;
+	if (isal_inflate_stateless(w->isal) != ISAL_DECOMP_OK ||
+	    w->isal->avail_out != 0 ||
+	    crc32_gzip_refl(0, u->out, u->outlen) != le32(body + n))
+		return -1;
+	return 0;
+}
+
+static void
+wctx_free(struct wctx *w)
+{
+	ZSTD_freeDCtx(w->zd);
+	free(w->isal);
+}
+
+/* A worker: decodes queued units until told to quit. */
+static void *
+worker(void *arg)
+{
+	struct dz *z = arg;
+	struct wctx w = { NULL, NULL };
+	struct unit *u;
+	int r;
+
+	pthread_mutex_lock(&z->mu);
+	for (;;) {
+		while (!z->quit && z->take == z->tail)
+			pthread_cond_wait(&z->work, &z->mu);
+		if (z->quit)
+			break;
+		u = &z->ring[z->take++ % z->nslots];
+		u->state = U_BUSY;
+		pthread_mutex_unlock(&z->mu);
+		r = unit_decode(z, &w, u);
+		pthread_mutex_lock(&z->mu);
+		u->state = r < 0 ? U_BAD : U_DONE;
+		pthread_cond_broadcast(&z->done);
+	}
+	pthread_mutex_unlock(&z->mu);
+	wctx_free(&w);
+	return NULL;
+}
+
+static void
+unit_free(struct unit *u)
+{
+	free(u->in);
+	free(u->out);
+	u->in = u->out = NULL;
+}
+
+/* Writes out the oldest unit when it is decoded; a bad one goes to the
+ * stream decoder, which writes what it can and says why it stopped.
+ * Returns 0, or -1 to stop. */
+static int
+drain_one(struct dz *z)
+{
+	struct unit *u = &z->ring[z->head % z->nslots];
+	struct src m;
+	int r;
+
+	pthread_mutex_lock(&z->mu);
+	while (u->state == U_QUEUED || u->state == U_BUSY)
+		pthread_cond_wait(&z->done, &z->mu);
+	pthread_mutex_unlock(&z->mu);
+	if (u->state == U_DONE)
+		r = out(z, u->out, u->outlen);
+	else {
+		memset(&m, 0, sizeof m);
+		m.fd = -1;
+		m.buf = u->in;
+		m.end = m.cap = u->inlen;
+		m.base = u->off;
+		r = stream(z, &m, 1);
+	}
+	pthread_mutex_lock(&z->mu);
+	z->inflight -= u->inlen + u->outlen;
+	z->head++;
+	pthread_mutex_unlock(&z->mu);
+	unit_free(u);
+	return r;
+}
+
+/* Writes out every unit in flight; 0, or -1 to stop. */
+static int
+drain(struct dz *z)
+{
+	while (z->head != z->tail)
+		if (drain_one(z) < 0)
+			return -1;
+	return 0;
+}
+
+/* Queues a unit, after writing out old ones while there is no room; a
+ * driver without workers decodes it itself.  0, or -1 to stop. */
+static int
+submit(struct dz *z, struct unit *u)
+{
+	size_t sz = u->inlen + u->outlen;
+
+	while (z->head != z->tail && (z->tail - z->head == z->nslots ||
+	    z->inflight + sz > DZ_INFLIGHT))
+		if (drain_one(z) < 0) {
+			unit_free(u);
+			return -1;
+		}
+	if (z->nworkers == 0)
+		u->state = unit_decode(z, &z->own, u) < 0 ? U_BAD : U_DONE;
+	pthread_mutex_lock(&z->mu);
+	z->ring[z->tail++ % z->nslots] = *u;
+	z->inflight += sz;
+	pthread_cond_signal(&z->work);
+	pthread_mutex_unlock(&z->mu);
+	return 0;
+}
+
+/* Starts the workers: threads of them, or none for one thread. */
+static void
+workers_start(struct dz *z)
+{
+	int i;
+
+	z->nslots = z->threads > 1 ? (size_t)DZ_PERTHREAD * z->threads : 1;
+	z->ring = xcalloc(z->nslots, sizeof *z->ring);
+	if (z->threads <= 1)
+		return;
+	z->workers = xcalloc(z->threads, sizeof *z->workers);
+	for (i = 0; i < z->threads; i++) {
+		if (pthread_create(&z->workers[i], NULL, worker, z) != 0)
+			break;
+		z->nworkers++;
+	}
+}
+
+/* Stops the workers and frees what is left in flight. */
+static void
+workers_stop(struct dz *z)
+{
+	int i;
+
+	pthread_mutex_lock(&z->mu);
+	z->quit = 1;
+	pthread_cond_broadcast(&z->work);
+	pthread_mutex_unlock(&z->mu);
+	for (i = 0; i < z->nworkers; i++)
+		pthread_join(z->workers[i], NULL);
+	for (; z->head != z->tail; z->head++)
+		unit_free(&z->ring[z->head % z->nslots]);
+	free(z->workers);
+	free(z->ring);
+	wctx_free(&z->own);
+}
+
+/* BGZF blocks or zstd frames as units, the rest through the stream
+ * decoder: BGZF's to the end, zstd's for one frame. */
+static int
+units_run(struct dz *z, next_fn next)
+{
+	struct unit u;
+	int r;
+
+	workers_start(z);
+	do {
+		switch ((r = next(z, &u))) {
+		case 1:
+			r = submit(z, &u);
+			break;
+		case 2:
+			if ((r = drain(z)) == 0)
+				r = stream(z, &z->src, 1);
+			if (r == 0 && z->fmt == DZ_BGZF)
+				r = 1;		/* it took the rest */
+			break;
+		case 0:
+			r = drain(z) == 0 ? 1 : -1;
+			break;
+		}
+	} while (r == 0 && !is_stopped(z));
+	workers_stop(z);
+	return r;
+}
+
+static void *
+driver(void *arg)
+{
+	struct dz *z = arg;
+
+	if (z->fmt == DZ_BGZF)
+		units_run(z, bgzf_next);
+	else if (z->fmt == DZ_ZSTD && z->threads > 1)
+		units_run(z, zstd_next);
+	else
+		stream(z, &z->src, 0);
+	__atomic_store_n(&z->finished, 1, __ATOMIC_RELEASE);
+	close(z->wfd);
+	return NULL;
+}
+
+#endif /* !AGREP_NO_DECOMPRESS */
+
+/* The format whose magic bytes start buf[0, len). */
+enum dz_format
+dz_sniff(const unsigned char *p, size_t len)
+{
+	size_t skip;
+
+	if (len >= 3 && memcmp(p, "\x1f\x8b\x08", 3) == 0)
+		return len >= 16 && (p[3] & 4) && le16(p + 10) >= 6 &&
+		    memcmp(p + 12, "BC\x02\x00", 4) == 0 ? DZ_BGZF : DZ_GZIP;
+	/* zstd and lz4 share the skippable frames: look past them. */
+	while (len >= 8 && (le32(p) & 0xfffffff0) == 0x184d2a50) {
+		skip = 8 + (size_t)le32(p + 4);
+		if (skip >= len)
+			return DZ_ZSTD;		/* pzstd's, more likely */
+		p += skip;
+		len -= skip;
+	}
+	if (len >= 4 && le32(p) == 0xfd2fb528)
+		return DZ_ZSTD;
+	if (len >= 4 && le32(p) == 0x184d2204)
+		return DZ_LZ4;
+	if (len >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0)
+		return DZ_XZ;
+	if (len >= 4 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' &&
+	    p[3] <= '9' && (len < 10 ||
+	    memcmp(p + 4, "\x31\x41\x59\x26\x53\x59", 6) == 0 ||
+	    memcmp(p + 4, "\x17\x72\x45\x38\x50\x90", 6) == 0))
+		return DZ_BZIP2;
+	return DZ_NONE;
+}
+
+const char *
+dz_name(enum dz_format f)
+{
+	static const char *names[] = { "plain", "gzip", "BGZF", "zstd", "xz",
+	    "bzip2", "lz4" };
+
+	return (unsigned)f < sizeof names / sizeof names[0] ? names[f] : "?";
+}
+
+#ifndef AGREP_NO_DECOMPRESS
+/* Starts the driver with SIGPIPE blocked, which its workers inherit. */
+static int
+driver_start(struct dz *z)
+{
+	sigset_t set, old;
+	int e;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	e = pthread_create(&z->driver, NULL, driver, z);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return e;
+}
+
+static void
+dz_free(struct dz *z)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (z->wake[i] >= 0)
+			close(z->wake[i]);
+	if (z->rfd >= 0)
+		close(z->rfd);
+	pthread_mutex_destroy(&z->mu);
+	pthread_cond_destroy(&z->work);
+	pthread_cond_destroy(&z->done);
+	free(z->src.buf);
+	free(z->obuf);
+	free(z);
+}
+
+/* Starts decoding fd (head: bytes already read from it); NULL with errno
+ * when that fails.  fd stays the caller's to close. */
+struct dz *
+dz_open(int fd, const unsigned char *head, size_t headlen,
+    enum dz_format f, int threads)
+{
+	struct dz *z;
+	struct stat st;
+	int p[2], e;
+
+	z = xcalloc(1, sizeof *z);
+	z->fmt = f;
+	z->threads = threads < 1 ? 1 : threads;
+	z->rfd = z->wfd = z->wake[0] = z->wake[1] = -1;
+	pthread_mutex_init(&z->mu, NULL);
+	pthread_cond_init(&z->work, NULL);
+	pthread_cond_init(&z->done, NULL);
+	z->src.fd = fd;
+	z->src.canblock = fstat(fd, &st) < 0 || !S_ISREG(st.st_mode);
+	z->src.cap = headlen > DZ_CHUNK ? headlen : DZ_CHUNK;
+	z->src.buf = xmalloc(z->src.cap);
+	memcpy(z->src.buf, head, headlen);
+	z->src.end = headlen;
+	z->obuf = xmalloc(DZ_CHUNK);
+	if (pipe2(z->wake, O_CLOEXEC) < 0 || pipe2(p, O_CLOEXEC) < 0)
+		goto fail;
+	z->rfd = p[0];
+	z->wfd = p[1];
+	z->src.wake = z->wake[0];
+	(void)fcntl(z->wfd, F_SETPIPE_SZ, 1 << 20);	/* fewer switches */
+	if ((e = driver_start(z)) != 0) {
+		close(z->wfd);
+		errno = e;
+		goto fail;
+	}
+	return z;
+fail:
+	e = errno;
+	dz_free(z);
+	errno = e;
+	return NULL;
+}
+
+int
+dz_fd(const struct dz *z)
+{
+	return z->rfd;
+}
+
+/* Whether the reader stopped before the end: the driver was not done,
+ * or bytes were left in the pipe. */
+static int
+stopped_early(struct dz *z)
+{
+	int left = 0;
+
+	if (!__atomic_load_n(&z->finished, __ATOMIC_ACQUIRE))
+		return 1;
+	return ioctl(z->rfd, FIONREAD, &left) == 0 && left > 0;
+}
+
+/* Stops and frees the decoder; 0 when the input decoded cleanly or the
+ * reader stopped early, else -1 with the reason in err. */
+int
+dz_close(struct dz *z, char *err, size_t errlen)
+{
+	int early, rc;
+
+	early = stopped_early(z);
+	__atomic_store_n(&z->stopped, 1, __ATOMIC_RELEASE);
+	close(z->rfd);
+	z->rfd = -1;
+	if (write(z->wake[1], "", 1) < 0) {
+		/* an empty pipe takes a byte */
+	}
+	pthread_join(z->driver, NULL);
+	rc = z->failed && !early ? -1 : 0;
+	if (errlen > 0)
+		snprintf(err, errlen, "%s", rc < 0 ? z->msg : "");
+	dz_free(z);
+	return rc;
+}
+#else /* AGREP_NO_DECOMPRESS */
+
+struct dz *
+dz_open(int fd, const unsigned char *head, size_t headlen,
+    enum dz_format f, int threads)
+{
+	(void)fd, (void)head, (void)headlen, (void)f, (void)threads;
+	errno = ENOTSUP;
+	return NULL;
+}
+
+int
+dz_fd(const struct dz *z)
+{
+	(void)z;
+	return -1;
+}
+
+int
+dz_close(struct dz *z, char *err, size_t errlen)
+{
+	(void)z, (void)err, (void)errlen;
+	return 0;
+}
+#endif /* AGREP_NO_DECOMPRESS */

@@ -1,0 +1,30 @@
+/*
+ * decomp.h: --decompress, a compressed input read as a plain stream.
+ *
+ * The caller names the format (dz_sniff on the first bytes) and gets back
+ * the read end of a pipe that background threads fill with the decoded
+ * bytes, so the search reads it as it reads standard input.  Link with
+ * -lisal -lzstd -llzma -lbz2 -llz4 -lpthread.
+ */
+#ifndef AGREP_DECOMP_H
+#define AGREP_DECOMP_H
+
+#include <stddef.h>
+
+enum dz_format { DZ_NONE, DZ_GZIP, DZ_BGZF, DZ_ZSTD, DZ_XZ, DZ_BZIP2, DZ_LZ4 };
+
+/* Bytes of the input that dz_sniff wants to see (fewer may say DZ_NONE
+ * or DZ_GZIP where more would say DZ_BGZF or DZ_ZSTD). */
+#define DZ_SNIFFLEN	64
+
+struct dz;
+
+/* decomp.c */
+enum dz_format	 dz_sniff(const unsigned char *, size_t);
+const char	*dz_name(enum dz_format);
+struct dz	*dz_open(int fd, const unsigned char *head, size_t headlen,
+		    enum dz_format, int threads);
+int		 dz_fd(const struct dz *);
+int		 dz_close(struct dz *, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * zin.c: compressed inputs in the pipeline (--decompress).  An input whose
+ * first bytes name a format decomp.c decodes is read through its decoder:
+ * a pipe that background threads fill with the decoded bytes, which the
+ * pipeline streams as it streams standard input (ranges for the workers,
+ * or the ring of one job).  Names stay the file names; line numbers, byte
+ * offsets and everything printed are those of the decoded text.  A decoding
+ * fault is reported when the input is done, after everything decoded
+ * before it was searched: the name, what went wrong and the byte where,
+ * and exit status 2.
+ *
+ * Without --decompress, the first compressed input gets a note (once a
+ * run), unless -s or -q: searched as it is, it is binary noise, and
+ * nothing else would say so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "decomp.h"
+#include "input.h"
+#include "pool.h"
+#include "search_int.h"
+#include "zin.h"
+#include "../base/util.h"
+
+/* Says, once a run, that the input name starting with buf[0, len) is
+ * compressed and --decompress would search its contents. */
+void
+zin_note(const char *name, const unsigned char *buf, size_t len)
+{
+	static int noted;
+	enum dz_format f;
+
+	if (opt->decompress || opt->silent || opt->quiet ||
+	    __atomic_load_n(&noted, __ATOMIC_RELAXED) ||
+	    (f = dz_sniff(buf, len)) == DZ_NONE ||
+	    __atomic_exchange_n(&noted, 1, __ATOMIC_RELAXED))
+		return;
+	warnx_("%s: %s-compressed; --decompress searches its contents", name,
+	    dz_name(f));
+}
+
+/*
+ * The decoder for input fd (named name), or NULL when it is not
+ * compressed and can be read as it is.  reg: fd is a regular file, whose
+ * first bytes are read without moving its offset; from anything else they
+ * are read, so the decoder gets them and passes the input on as it is when
+ * it is not compressed.  *err: set on a failure (after a message).
+ */
+struct dz *
+zin_open(int fd, const char *name, int reg, int *err)
+{
+	unsigned char head[DZ_SNIFFLEN];
+	ssize_t n;
+	int eof = 0;
+	off_t at = reg ? lseek(fd, 0, SEEK_CUR) : (off_t)-1;
+	struct dz *z;
+
+	*err = 0;
+	reg = reg && at != (off_t)-1;
+	n = reg ? in_pread(fd, head, sizeof(head), (uint64_t)at) :
+	    in_fill(fd, head, sizeof(head), &eof, 0, 1);
+	if (n < 0) {
+		if (!opt->silent)
+			warnx_("%s: %s", name, strerror(errno));
+		*err = 1;
+		return NULL;
+	}
+	enum dz_format f = dz_sniff(head, (size_t)n);
+	if (f == DZ_NONE && reg)
+		return NULL;
+	z = dz_open(fd, reg ? NULL : head, reg ? 0 : (size_t)n, f,
+	    pool_workers());
+	if (z == NULL) {
+		if (!opt->silent && errno == ENOTSUP)
+			warnx_("%s: %s: this agrep-gpu was built without the "
+			    "decompression libraries", name, dz_name(f));
+		else if (!opt->silent)
+			warnx_("%s: %s", name, strerror(errno));
+		*err = 1;
+	}
+	return z;
+}
+
+/* Ends the decoder z of input name: reports a decoding fault.  Returns 0,
+ * or -1 after the message (the run's exit status is then 2). */
+int
+zin_close(struct dz *z, const char *name)
+{
+	char err[256];
+
+	if (dz_close(z, err, sizeof(err)) == 0)
+		return 0;
+	if (!opt->silent)
+		warnx_("%s: %s", name, err);
+	__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	return -1;
+}
+
+/*
+ * With --decompress and the ranges' pipeline: searches the input path (NULL:
+ * standard input, named name) as a stream of its decoded bytes when it is
+ * compressed (standard input, unless a regular file: whatever it holds).
+ * Returns 1 when it took the input (searched, or failed after a message),
+ * 0 when the input is to be searched as it is.
+ */
+int
+zin_submit(const char *path, const char *name, int show_name)
+{
+	struct stat st;
+	int fd = path != NULL ? open(path, O_RDONLY) : STDIN_FILENO, err;
+
+	if (fd == -1) {
+		/* (the ordinary path says why, in order) */
+		return 0;
+	}
+	struct dz *z = zin_open(fd, name, fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode), &err);
+	if (z == NULL) {
+		if (path != NULL)
+			close(fd);
+		if (err)
+			__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+		return err;
+	}
+	if (submit_stream_z(dz_fd(z), name, show_name, z, path != NULL ? fd :
+	    -1) == -1)
+		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	return 1;
+}
+
+/* Whether the file path is compressed (--decompress: searched whole, by
+ * this process, never cut into byte ranges). */
+int
+zin_compressed(const char *path)
+{
+	unsigned char head[DZ_SNIFFLEN];
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd != -1 ? in_pread(fd, head, sizeof(head), 0) : -1;
+
+	if (fd != -1)
+		close(fd);
+	return n > 0 && dz_sniff(head, (size_t)n) != DZ_NONE;
+}
