@@ -524,13 +524,15 @@ hm_engine(void)
  */
 static const struct mflt *
 multi_for(const struct patset *ps, unsigned char eol, int multi,
-    struct mflt **own)
+    const struct mflt *forced, struct mflt **own)
 {
 	const struct mflt *mf;
 
 	*own = NULL;
 	if (multi < 0 || ps->npat == 0)
 		return NULL;
+	if (multi > 0 && forced != NULL)
+		return forced;
 	if (multi > 0)
 		return *own = mf_build(ps, eol, 1);
 	mf = mf_auto(ps, eol);
@@ -622,7 +624,7 @@ scan_one(const struct patset *ps, const struct pattern *pat,
 void
 hm_sel_forced(int e, struct hsel *s)
 {
-	*s = (struct hsel){ e, 0, 0, 0 };
+	*s = (struct hsel){ e, 0, 0, 0, NULL };
 	if (e == HM_ENGINE_PP || e == HM_ENGINE_NOPP) {
 		s->pp = e == HM_ENGINE_PP ? 1 : -1;
 		if (s->pp > 0)
@@ -700,7 +702,7 @@ hm_scan_sel(const struct patset *ps, const struct hsel *s,
 	if (pp > 0 || (pp == 0 && !scalar))
 		ppidx = xcalloc(ps->npat, sizeof(*ppidx));
 	struct mflt *own;
-	const struct mflt *mf = multi_for(ps, eol, multi, &own);
+	const struct mflt *mf = multi_for(ps, eol, multi, s->mf, &own);
 	unsigned char *left = mf != NULL ? multi_scan(mf, ps, text, warm, len,
 	    bitmap) : NULL;
 	for (size_t p = 0; p < ps->npat; p++) {

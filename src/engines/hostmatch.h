@@ -34,9 +34,13 @@
 /* Which engines a scan runs, each setting -1 off, 0 automatic (the rule),
  * 1 forced: engine, a SIMD variant or HM_ENGINE_SCALAR (-1: automatic);
  * filter, the pigeonhole filter of filter.c; multi, the shared filter of
- * multi.c; pp, the pattern-parallel engine of pp.c. */
+ * multi.c (forced: covering every pattern it can, never giving one up);
+ * pp, the pattern-parallel engine of pp.c. */
+struct mflt;
 struct hsel {
 	int	engine, filter, multi, pp;
+	const struct mflt *mf;	/* multi forced: this filter (NULL: one
+				 * built for the call) */
 };
 
 /* hostmatch.c */

@@ -12,8 +12,11 @@
  * patterns).
  *
  * The rule: the first chunk of HP_MIN bytes or more is the probe.  Every
- * candidate scans its first HP_SMALL bytes; those within 3x of the fastest
- * scan its first HP_SAMPLE bytes, and the fastest there is the plan (each
+ * candidate scans its first 256 bytes, those within 8x of the fastest its
+ * first 2 KB, those within 4x of the fastest there its first HP_SMALL,
+ * those within 3x of the fastest there its first HP_SAMPLE bytes, and the
+ * fastest there is the plan: a candidate 30x slower than the best costs
+ * the probe its scan of 256 bytes, 10-25 ms with 10,000 patterns (each
  * time the best of two passes when a pass is short, so one interruption
  * does not decide).  Where the filters win, they win by 10-100x (a list of
  * Bible words: the filter prunes almost every line and the lanes do every
@@ -56,12 +59,14 @@ static const struct cand {
 	const char	*name;
 	struct hsel	 sel;
 } cands[] = {
-	{ "rule",	{ -1, 0, 0, 0 } },
-	{ "nopp",	{ -1, 0, 0, -1 } },
-	{ "pp",		{ -1, 0, -1, 1 } },
-	{ "nofilter",	{ -1, -1, -1, 0 } },
-	{ "nomulti",	{ -1, 0, -1, 0 } },
+	{ "rule",	{ -1, 0, 0, 0, NULL } },
+	{ "nopp",	{ -1, 0, 0, -1, NULL } },
+	{ "pp",		{ -1, 0, -1, 1, NULL } },
+	{ "nofilter",	{ -1, -1, -1, 0, NULL } },
+	{ "nomulti",	{ -1, 0, -1, 0, NULL } },
+	{ "multi",	{ -1, 0, 1, 0, NULL } },
 };
+#define C_MULTI	5
 #define NCAND	(sizeof(cands) / sizeof(cands[0]))
 
 struct hplan {
@@ -69,6 +74,9 @@ struct hplan {
 	int		 state;		/* 0 unplanned, 1 planned, 2 reprobe */
 	int		 pick;		/* cands[pick] (atomic) */
 	int		 ok[NCAND];	/* candidates for this pattern set */
+	struct hsel	 sel[NCAND];	/* theirs: cands[] with the filter
+					 * that multi forces, built once */
+	struct mflt	*forced;
 	double		 expect;	/* the plan's rate in the probe, bytes
 					 * a CPU second */
 	uint64_t	 bytes;		/* run by the plan since it was made */
@@ -100,7 +108,9 @@ hplan_get(const struct patset *ps)
 		h->ok[0] = h->ok[3] = 1;
 		h->ok[1] = npp >= PP_MINPAT || ps->sel != NULL;
 		h->ok[2] = npp >= PP_MINPAT;
-		h->ok[4] = ps->npat >= MF_MINPAT;
+		h->ok[4] = h->ok[C_MULTI] = ps->npat >= MF_MINPAT;
+		for (size_t c = 0; c < NCAND; c++)
+			h->sel[c] = cands[c].sel;
 		h->stats = getenv("AGREP_GPU_STATS") != NULL;
 		const char *e = getenv("AGREP_GPU_HOST_PLAN");
 		h->reprobe = e != NULL && strcmp(e, "reprobe") == 0;
@@ -116,6 +126,7 @@ hplan_free(struct hplan *h)
 	if (h == NULL)
 		return;
 	pthread_mutex_destroy(&h->mu);
+	mf_free(h->forced);
 	free(h);
 }
 
@@ -136,14 +147,14 @@ cpu_now(void)
 /* Seconds candidate c takes over text[warm, warm + len): the best of two
  * passes when the first is short. */
 static double
-timed(const struct patset *ps, int c, const unsigned char *text, size_t warm,
+timed(const struct hplan *h, const struct patset *ps, int c, const unsigned char *text, size_t warm,
     size_t len, unsigned char eol, uint64_t *bm)
 {
 	double best = INFINITY;
 
 	for (int i = 0; i < 2; i++) {
 		const double t0 = cpu_now();
-		hm_scan_sel(ps, &cands[c].sel, text, warm, len, eol, bm);
+		hm_scan_sel(ps, &h->sel[c], text, warm, len, eol, bm);
 		const double t = cpu_now() - t0;
 		best = t < best ? t : best;
 		if (best > 2e-3)
@@ -158,6 +169,7 @@ static const struct tier {
 	size_t	bytes;
 	double	keep;
 } tiers[] = {
+	{ (size_t)256, 8 },
 	{ (size_t)2 << 10, 4 },
 	{ HP_SMALL, 3 },
 	{ HP_SAMPLE, 0 },
@@ -172,27 +184,28 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
     size_t warm, size_t len, unsigned char eol)
 {
 	const size_t full = len < HP_SAMPLE ? len : HP_SAMPLE;
+	const double t0 = util_now();
 	uint64_t *bm = xmalloc((full + 63) / 64 * sizeof(*bm));
 	double secs[NCAND];	/* a candidate's time over its last sample */
 	size_t over[NCAND];	/* ... of this many bytes (0: not run) */
 	int left[NCAND], pick = 0;
 
-	for (size_t c = 0; c < NCAND; c++) {
-		left[c] = h->ok[c], over[c] = 0, secs[c] = INFINITY;
-		/* (untimed: the first call of an engine builds its tables,
-		 * the shared filter's, once a run) */
-		if (left[c])
-			hm_scan_sel(ps, &cands[c].sel, text, warm,
-			    tiers[0].bytes < full ? tiers[0].bytes : full, eol,
-			    bm);
+	/* (built untimed: the shared filters, once a run) */
+	if (h->ok[C_MULTI] && h->forced == NULL) {
+		h->forced = mf_build(ps, eol, 1);
+		h->sel[C_MULTI].mf = h->forced;
 	}
+	if (ps->npat >= MF_MINPAT)
+		(void)mf_get(ps, eol);
+	for (size_t c = 0; c < NCAND; c++)
+		left[c] = h->ok[c], over[c] = 0, secs[c] = INFINITY;
 	for (size_t i = 0, n = 0; i < NTIER && n < full; i++) {
 		n = tiers[i].bytes < full ? tiers[i].bytes : full;
 		double best = INFINITY;
 		for (size_t c = 0; c < NCAND; c++) {
 			if (!left[c])
 				continue;
-			secs[c] = timed(ps, (int)c, text, warm, n, eol, bm);
+			secs[c] = timed(h, ps, (int)c, text, warm, n, eol, bm);
 			over[c] = n;
 			if (secs[c] < best)
 				best = secs[c], pick = (int)c;
@@ -213,8 +226,9 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 				    secs[c] * 1e3, over[c] >> 10);
 		if (n > 0 && n < sizeof(buf))
 			buf[n - 1] = '\0';
-		fprintf(stderr, "agrep-gpu: host plan: %s (%s )\n",
-		    cands[pick].name, buf);
+		fprintf(stderr, "agrep-gpu: host plan: %s (%s ); the probe "
+		    "took %.3f ms\n", cands[pick].name, buf,
+		    (util_now() - t0) * 1e3);
 	}
 	__atomic_store_n(&h->pick, pick, __ATOMIC_RELEASE);
 	free(bm);
@@ -282,7 +296,7 @@ hplan_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 	}
 	const int pick = __atomic_load_n(&h->pick, __ATOMIC_ACQUIRE);
 	const double t0 = cpu_now();
-	hm_scan_sel(ps, &cands[pick].sel, text, warm, len, eol, bitmap);
+	hm_scan_sel(ps, &h->sel[pick], text, warm, len, eol, bitmap);
 	account(h, pick, len, cpu_now() - t0);
 	return 1;
 }

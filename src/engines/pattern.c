@@ -7,6 +7,7 @@
 
 #include "multi.h"
 #include "hplan.h"
+#include "pp.h"
 #include "pattern.h"
 #include "../regex/regex.h"
 #include "../base/utf8.h"
@@ -508,6 +509,8 @@ pat_free(struct patset *ps)
 {
 	mf_free(ps->multi);
 	hplan_free(ps->hplan);
+	pp_cache_free(ps->ppcache[0]);
+	pp_cache_free(ps->ppcache[1]);
 	for (size_t i = 0; i < ps->npat; i++)
 		free(ps->pat[i].peq);
 	free(ps->pat);

@@ -32,6 +32,7 @@ pat_has(const struct pattern *p, size_t i, unsigned char c)
 
 struct mflt;
 struct hplan;
+struct pp_cache;
 
 struct patset {
 	struct pattern *pat;	/* the patterns */
@@ -60,6 +61,8 @@ struct patset {
 				 * first use; pat_free frees it */
 	struct hplan *hplan;	/* the host planner's choice (hplan.c),
 				 * made on first use; pat_free frees it */
+	struct pp_cache *ppcache[2]; /* the pattern-parallel engine's
+				 * tables (pp.c), made on first use */
 	int syntax;		/* enum re_syntax: -F, -G (default), -E */
 	int iupac;		/* --dna: IUPAC codes are classes */
 	int no_expand;		/* no small languages as words (regex.c;

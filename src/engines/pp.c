@@ -181,6 +181,25 @@ pp_variant(int variant)
  * j < len; text[0, warm) is warm-up, as for hm_scan.  variant: one of
  * simd.h's (SIMD_AUTO: the best the CPU runs).
  */
+/* The tables of a set of patterns and a variant, kept for the next call
+ * with the same ones (ps->ppcache, pp_cache_free). */
+struct pp_cache {
+	int		 variant;
+	size_t		 n, minlen;
+	size_t		*idx;
+	uint32_t	*tab;
+};
+
+void
+pp_cache_free(struct pp_cache *c)
+{
+	if (c == NULL)
+		return;
+	free(c->idx);
+	free(c->tab);
+	free(c);
+}
+
 void
 pp_scan(const struct patset *ps, const size_t *idx, size_t n,
     const unsigned char *text, size_t warm, size_t len, unsigned char eol,
@@ -192,12 +211,44 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	const size_t NL = variant == SIMD_AVX512 ? 16 :
 	    variant == SIMD_AVX2 ? 8 : 4;
 	const size_t G = (n + NL - 1) / NL;
-	uint32_t *tab = aligned_alloc(64, ((256 + 2) * G * NL * 4 + 63) / 64 * 64);
+	/* The tables (258 x 4 bytes a pattern: 10 MB for 10,000) are the
+	 * first two sets' of the run (the planner's probe tries the rule's
+	 * set and every eligible pattern), made once and shared read-only by
+	 * every call with the same patterns; another set makes its own for
+	 * the call. */
+	struct pp_cache **slots = ((struct patset *)ps)->ppcache, *c = NULL;
+	uint32_t *tab = NULL;
+	size_t minlen = 0;
 
-	if (tab == NULL)
-		fatalx("out of memory");
-	size_t minlen = pp_tables(ps, idx, n, NL, variant != SIMD_AVX512, tab,
-	    tab + 256 * G * NL);
+	for (int i = 0; i < 2 && tab == NULL; i++) {
+		c = __atomic_load_n(&slots[i], __ATOMIC_ACQUIRE);
+		if (c != NULL && c->variant == variant && c->n == n &&
+		    memcmp(c->idx, idx, n * sizeof(*idx)) == 0)
+			tab = c->tab, minlen = c->minlen;
+	}
+	if (tab == NULL) {
+		c = NULL;
+		tab = aligned_alloc(64, ((256 + 2) * G * NL * 4 + 63) / 64 *
+		    64);
+		if (tab == NULL)
+			fatalx("out of memory");
+		minlen = pp_tables(ps, idx, n, NL, variant != SIMD_AVX512, tab,
+		    tab + 256 * G * NL);
+		struct pp_cache *mine = xcalloc(1, sizeof(*mine));
+		*mine = (struct pp_cache){ variant, n, minlen,
+		    xreallocarray(NULL, n, sizeof(*idx)), tab };
+		memcpy(mine->idx, idx, n * sizeof(*idx));
+		for (int i = 0; i < 2 && c == NULL; i++) {
+			struct pp_cache *none = NULL;
+			if (__atomic_compare_exchange_n(&slots[i], &none, mine,
+			    0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+				c = mine;
+		}
+		if (c == NULL) {
+			mine->tab = NULL;
+			pp_cache_free(mine);
+		}
+	}
 	struct pp_run r = { tab, tab + 256 * G * NL, G, text, warm, warm + len,
 	    eol, bitmap, ps->k, (long)minlen >= ps->k + PP_STRIDE };
 	switch (variant) {
@@ -215,5 +266,6 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	default:
 		pp_generic(&r);
 	}
-	free(tab);
+	if (c == NULL || tab != c->tab)
+		free(tab);
 }

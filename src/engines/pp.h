@@ -42,6 +42,8 @@
 
 /* pp.c */
 int	pp_eligible(const struct pattern *);
+struct pp_cache;
+void	pp_cache_free(struct pp_cache *);
 void	pp_scan(const struct patset *, const size_t *idx, size_t n,
 	    const unsigned char *text, size_t warm, size_t len,
 	    unsigned char eol, uint64_t *bitmap, int variant);
