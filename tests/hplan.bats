@@ -39,7 +39,8 @@ agree() {
     for how in "AGREP_GPU_HOST_PLAN=rule" "AGREP_GPU_HOST_PLAN=reprobe" \
         "AGREP_GPU_HOST_PLAN=reprobe AGREP_GPU_CHUNK=20000" \
         "AGREP_GPU_HOST_ENGINE=nopp" "AGREP_GPU_HOST_ENGINE=pp" \
-        "AGREP_GPU_HOST_ENGINE=nofilter" "AGREP_GPU_HOST_ENGINE=nomulti"; do
+        "AGREP_GPU_HOST_ENGINE=nofilter" "AGREP_GPU_HOST_ENGINE=nomulti" \
+        "AGREP_GPU_HOST_ENGINE=multi"; do
         for j in 1 2; do
             # shellcheck disable=SC2086
             out=$(env AGREP_GPU_DEVICE=host $how agrep-gpu -j$j "$@" "$file")
@@ -62,7 +63,7 @@ agree() {
 @test "host planner: AGREP_GPU_STATS says what it chose and why" {
     run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 -f "$BATS_FILE_TMPDIR/words" "$KJV"
     assert_success
-    assert_line --regexp '^agrep-gpu: host plan: (rule|nopp|pp|nofilter|nomulti) \( rule [0-9.]+ ms/[0-9]+ KB,.* \)$'
+    assert_line --regexp '^agrep-gpu: host plan: (rule|nopp|pp|nofilter|nomulti|multi) \( rule [0-9.]+ ms/[0-9]+ KB,.* \); the probe took [0-9.]+ ms$'
     # off: the rule's engines, no probe
     run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 AGREP_GPU_HOST_PLAN=rule agrep-gpu -c -k1 -f "$BATS_FILE_TMPDIR/words" "$KJV"
     refute_line --partial "host plan"
