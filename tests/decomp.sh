@@ -14,7 +14,8 @@
 #   and libisal-dev libzstd-dev liblzma-dev libbz2-dev
 #   liblz4-dev.  Every input is made here, in the work folder.
 #
-# For each input and compressor: decomp_test -j1 and -j2 (file and
+# For each input and compressor: decomp_test -j1 (the pipe) and -j2 -d
+# (dz_fill, as the pipeline reads) (file and
 # standard input) must print exactly what the tool's own -dc prints.  A
 # truncated or corrupted input must exit 2, name a byte offset, and print
 # a prefix of the plain text.  -m 100 (read 100 bytes, then dz_close) must
@@ -36,6 +37,8 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
 fails=0 passes=0
+# -j2 reads through dz_fill (-d, the pipeline's way), -j1 through the pipe
+DIRECT=("" "" "-d")
 pass() { passes=$((passes + 1)); }
 fail() { fails=$((fails + 1)); echo "FAIL: $*"; }
 
@@ -91,12 +94,12 @@ check() {
 	local f=$1 dec=$2 j exp=$W/expect got=$W/got
 	$dec <"$f" >"$exp" 2>/dev/null || { fail "$dec failed on $f"; return; }
 	for j in 1 2; do
-		if "$T" -j$j "$f" >"$got" 2>"$W/err" && cmp -s "$got" "$exp"
+		if "$T" ${DIRECT[$j]} -j$j "$f" >"$got" 2>"$W/err" && cmp -s "$got" "$exp"
 		then pass
 		else fail "-j$j $f: $(head -c 200 "$W/err")"
 		fi
 	done
-	if "$T" -j2 - <"$f" >"$got" 2>"$W/err" && cmp -s "$got" "$exp"
+	if "$T" -d -j2 - <"$f" >"$got" 2>"$W/err" && cmp -s "$got" "$exp"
 	then pass
 	else fail "-j2 stdin $f: $(head -c 200 "$W/err")"
 	fi
@@ -142,7 +145,7 @@ bad() {
 		plain=$W/tool
 	fi
 	for j in 1 2; do
-		timeout 60 "$T" -j$j "$f" >"$got" 2>"$W/err"
+		timeout 60 "$T" ${DIRECT[$j]} -j$j "$f" >"$got" 2>"$W/err"
 		local rc=$?
 		n=$(stat -c %s "$got")
 		m=$(stat -c %s "$plain")
@@ -195,7 +198,7 @@ echo "== early close (-m 100)"
 head -c 100 "$P/kjv" >"$W/first100"
 for t in gzip bgzip zstd zstdfile pzstd xz bzip2 lz4; do
 	for j in 1 2; do
-		timeout 20 "$T" -j$j -m 100 "$C/$k.$t" >"$W/got" 2>"$W/err"
+		timeout 20 "$T" ${DIRECT[$j]} -j$j -m 100 "$C/$k.$t" >"$W/got" 2>"$W/err"
 		rc=$?
 		if [[ $rc == 0 ]] && cmp -s "$W/got" "$W/first100"; then pass
 		else fail "early close $t -j$j: rc $rc $(head -c 200 "$W/err")"
@@ -221,7 +224,7 @@ for t in gzip bgzip zstd zstdfile pzstd xz bzip2 lz4; do
 	[[ $t == xz ]] && COMP[xz]="xz -1 -c"
 	compress $t "$W/zeros"
 	for j in 1 2; do
-		/usr/bin/time -v "$T" -j$j "$C/zeros.$t" 2>"$W/time" |
+		/usr/bin/time -v "$T" ${DIRECT[$j]} -j$j "$C/zeros.$t" 2>"$W/time" |
 		    cmp -s - "$W/zeros"
 		ok=$?
 		rss=$(awk '/Maximum resident/ {print $6}' "$W/time")

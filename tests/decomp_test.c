@@ -1,10 +1,11 @@
 /*
- * decomp_test.c: decomp_test [-j N] [-m BYTES] FILE|-
+ * decomp_test.c: decomp_test [-d] [-j N] [-m BYTES] FILE|-
  *
  * Decodes FILE (or standard input) with src/pipeline/decomp.c to standard
  * output, as --decompress will: the format from its first bytes, anything
  * else copied.  -m stops reading after BYTES bytes and closes the decoder
- * early, as -m, -l and -q do.  Exit status: 0, or 2 with the error on
+ * early, as -m, -l and -q do.  -d: opened direct, read with dz_fill (as
+ * the pipeline reads it), not through the pipe.  Exit status: 0, or 2 with the error on
  * stderr.  Built by tests/decomp.sh (the command is at its top).
  */
 #include <errno.h>
@@ -38,16 +39,19 @@ read_full(int fd, unsigned char *p, size_t n)
 
 /* Copies the decoder's pipe to stdout, limit bytes at most. */
 static int
-pump(int fd, long long limit)
+pump(struct dz *z, int direct, long long limit)
 {
 	static unsigned char buf[1 << 16];
 	size_t want;
 	ssize_t n;
+	int eof = 0;
 
-	while (limit != 0) {
+	while (limit != 0 && !eof) {
 		want = limit > 0 && limit < (long long)sizeof buf ?
 		    (size_t)limit : sizeof buf;
-		if ((n = read(fd, buf, want)) <= 0)
+		n = direct ? dz_fill(z, buf, want, &eof, 0) :
+		    read(dz_fd(z), buf, want);
+		if (n <= 0)
 			return n < 0 ? -1 : 0;
 		if (write(STDOUT_FILENO, buf, n) != n)
 			return -1;
@@ -60,7 +64,7 @@ pump(int fd, long long limit)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: decomp_test [-j threads] [-m bytes] "
+	fprintf(stderr, "usage: decomp_test [-d] [-j threads] [-m bytes] "
 	    "file|-\n");
 	exit(2);
 }
@@ -73,10 +77,12 @@ main(int argc, char *argv[])
 	char err[256];
 	struct dz *z;
 	ssize_t n;
-	int c, fd, threads = 1;
+	int c, fd, threads = 1, direct = 0;
 
-	while ((c = getopt(argc, argv, "j:m:")) != -1) {
-		if (c == 'j')
+	while ((c = getopt(argc, argv, "dj:m:")) != -1) {
+		if (c == 'd')
+			direct = 1;
+		else if (c == 'j')
 			threads = atoi(optarg);
 		else if (c == 'm')
 			limit = atoll(optarg);
@@ -95,14 +101,14 @@ main(int argc, char *argv[])
 	/* A file is read again from its start, standard input cannot be:
 	 * both ways of handing over the first bytes get tested. */
 	if (fd != STDIN_FILENO && lseek(fd, 0, SEEK_SET) == 0)
-		z = dz_open(fd, head, 0, dz_sniff(head, n), threads);
+		z = dz_open(fd, head, 0, dz_sniff(head, n), threads, direct);
 	else
-		z = dz_open(fd, head, n, dz_sniff(head, n), threads);
+		z = dz_open(fd, head, n, dz_sniff(head, n), threads, direct);
 	if (z == NULL) {
 		fprintf(stderr, "decomp_test: dz_open: %s\n", strerror(errno));
 		return 2;
 	}
-	if (pump(dz_fd(z), limit) < 0)
+	if (pump(z, direct, limit) < 0)
 		fprintf(stderr, "decomp_test: %s\n", strerror(errno));
 	if (dz_close(z, err, sizeof err) < 0) {
 		fprintf(stderr, "decomp_test: %s: %s\n", argv[optind], err);

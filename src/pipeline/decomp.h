@@ -3,13 +3,15 @@
  *
  * The caller names the format (dz_sniff on the first bytes) and gets back
  * the read end of a pipe that background threads fill with the decoded
- * bytes, so the search reads it as it reads standard input.  Link with
+ * bytes, so the search reads it as it reads standard input; or, opened
+ * direct, dz_fill hands them over from a ring in memory (no pipe).  Link with
  * -lisal -lzstd -llzma -lbz2 -llz4 -lpthread.
  */
 #ifndef AGREP_DECOMP_H
 #define AGREP_DECOMP_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 enum dz_format { DZ_NONE, DZ_GZIP, DZ_BGZF, DZ_ZSTD, DZ_XZ, DZ_BZIP2, DZ_LZ4 };
 
@@ -23,8 +25,10 @@ struct dz;
 enum dz_format	 dz_sniff(const unsigned char *, size_t);
 const char	*dz_name(enum dz_format);
 struct dz	*dz_open(int fd, const unsigned char *head, size_t headlen,
-		    enum dz_format, int threads);
+		    enum dz_format, int threads, int direct);
 int		 dz_fd(const struct dz *);
+ssize_t		 dz_fill(struct dz *, unsigned char *, size_t want, int *eof,
+		    int partial);
 int		 dz_close(struct dz *, char *err, size_t errlen);
 
 #endif

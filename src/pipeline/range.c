@@ -24,6 +24,7 @@
 #include "search_int.h"
 #include "../base/utf8.h"
 #include "../base/util.h"
+#include "decomp.h"
 #include "zin.h"
 
 /*
@@ -776,8 +777,9 @@ submit_stream_z(int fd, const char *name, int show_name, struct dz *z,
 		free(carry);
 		carry = NULL;
 		ncarry = 0;
-		if (!eof && !pool_quit() && (n = in_fill(fd, buf + have,
-		    f->range - have, &eof, 0, 1)) < 0) {
+		if (!eof && !pool_quit() && (n = z != NULL ? dz_fill(z,
+		    buf + have, f->range - have, &eof, 0) : in_fill(fd,
+		    buf + have, f->range - have, &eof, 0, 1)) < 0) {
 			if (!opt->silent)
 				warnx_("%s: %s", name, strerror(errno));
 			rc = -1;
@@ -860,8 +862,10 @@ stream_tail(struct searcher *w, struct rangejob *rj)
 	w->prefill_len = rj->len;
 	w->read_pos = rj->off;
 	w->read_left = UINT64_MAX;
+	w->dz = f->dz;
 	if (!fs.done && !pool_quit() && search_fd(w, f->fd, &fs) == -1)
 		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	w->dz = NULL;
 	w->prefill = NULL;
 	w->prefill_len = 0;
 	if (rj->data != NULL)

@@ -642,8 +642,10 @@ fill(struct searcher *w, int fd, unsigned char *buf, size_t want, int *eof)
 		w->read_pos += (uint64_t)n;
 		return n;
 	}
-	if ((n = in_fill(fd, buf, want, eof, opt->line_buffered,
-	    pool_threaded() ? 1 : 8)) > 0) {
+	n = w->dz != NULL ? dz_fill(w->dz, buf, want, eof,
+	    opt->line_buffered) : in_fill(fd, buf, want, eof,
+	    opt->line_buffered, pool_threaded() ? 1 : 8);
+	if (n > 0) {
 		w->read_pos += (uint64_t)n;
 		w->read_left -= (uint64_t)n;
 	}
@@ -1022,7 +1024,9 @@ search_file_local(struct searcher *w, const char *path, int show_name)
 	if (opt->initial_tab)
 		out_file_size(&fs, z == NULL && fstat(fd, &st) == 0 &&
 		    S_ISREG(st.st_mode) ? (long long)st.st_size : -1);
+	w->dz = z;
 	rc = search_fd(w, z != NULL ? dz_fd(z) : fd, &fs);
+	w->dz = NULL;
 	if (z != NULL && zin_close(z, path) == -1)
 		rc = -1;
 	close(fd);

@@ -31,6 +31,8 @@
 #define SPLIT_MIN	((size_t)1 << 20)
 #define SPLIT_MIN_EXACT	((size_t)2 << 20)
 
+struct dz;
+
 /* One worker's state: its own host matcher slots, its own slots on every
  * device in use, and where its current input stands. */
 struct searcher {
@@ -44,6 +46,8 @@ struct searcher {
 	size_t		 premade_at;	/* next of them */
 	const unsigned char *prefill;	/* bytes read already: fill() gives */
 	size_t		 prefill_len;	/* these first */
+	struct dz	*dz;		/* the input is this decoder's output
+					 * (zin.c): fill() takes it from there */
 };
 
 /* What every worker shares: options, the devices, the outcome. */
@@ -105,7 +109,6 @@ uint64_t range_for(uint64_t size);
 void	 submit_ranges(const char *path, const char *name, int show_name,
 	    uint64_t size);
 int	 submit_stream(int fd, const char *name, int show_name);
-struct dz;
 int	 submit_stream_z(int fd, const char *name, int show_name,
 	    struct dz *, int zfd);
 

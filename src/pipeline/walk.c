@@ -89,7 +89,9 @@ stdin_search(struct searcher *w, int show_name)
 	out_file_size(&fs, reg ? (long long)st.st_size : -1);
 	w->read_pos = 0;
 	w->read_left = UINT64_MAX;
+	w->dz = z;
 	rc = search_fd(w, z != NULL ? dz_fd(z) : STDIN_FILENO, &fs);
+	w->dz = NULL;
 	if (z != NULL && zin_close(z, stdin_name()) == -1)
 		rc = -1;
 	/* -m NUM reached: leave standard input just after the last selected

@@ -74,7 +74,7 @@ zin_open(int fd, const char *name, int reg, int *err)
 	if (f == DZ_NONE && reg)
 		return NULL;
 	z = dz_open(fd, reg ? NULL : head, reg ? 0 : (size_t)n, f,
-	    pool_workers());
+	    pool_workers(), 1);
 	if (z == NULL) {
 		if (!opt->silent && errno == ENOTSUP)
 			warnx_("%s: %s: this agrep-gpu was built without the "

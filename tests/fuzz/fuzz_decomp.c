@@ -5,7 +5,7 @@
  * forced on whatever follows, so every decoder sees garbage; 7: dz_sniff
  * picks, as the tool does), bit 3 two threads, bit 4 the first bytes
  * handed over as the head (as for standard input), bit 5 a reader that
- * stops after a few bytes.  The rest is the input, in a memfd.  The
+ * stops after a few bytes, bit 6 the direct reader (dz_fill, no pipe).  The rest is the input, in a memfd.  The
  * output is read to the end (at most 8 MB: a small input may stand for
  * gigabytes) and dz_close must return; it must not crash, hang or leak,
  * and its message, if any, must name a byte offset.
@@ -33,13 +33,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 /* Reads the decoder's output until the end or limit bytes. */
 static void
-drain(int fd, size_t limit)
+drain(struct dz *z, int direct, size_t limit)
 {
 	static unsigned char buf[1 << 16];
 	size_t got = 0;
 	ssize_t n;
+	int eof = 0;
 
-	while (got < limit && (n = read(fd, buf, sizeof buf)) > 0)
+	while (got < limit && !eof && (n = direct ? dz_fill(z, buf,
+	    sizeof buf, &eof, 0) : read(dz_fd(z), buf, sizeof buf)) > 0)
 		got += n;
 }
 
@@ -76,9 +78,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)dz_name(f);
 	head = shape & 0x10 ? (size < DZ_SNIFFLEN ? size : DZ_SNIFFLEN) : 0;
 	fd = memfd(data, size, head);
-	if ((z = dz_open(fd, data, head, f, shape & 8 ? 2 : 1)) == NULL)
+	if ((z = dz_open(fd, data, head, f, shape & 8 ? 2 : 1,
+	    shape & 0x40)) == NULL)
 		abort();
-	drain(dz_fd(z), shape & 0x20 ? (size_t)(shape >> 6) * 100 : OUTMAX);
+	drain(z, shape & 0x40, shape & 0x20 ? (size_t)(shape >> 6) * 100 :
+	    OUTMAX);
 	if (dz_close(z, err, sizeof err) < 0 &&
 	    strstr(err, " at byte ") == NULL)
 		abort();
