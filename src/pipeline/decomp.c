@@ -9,7 +9,8 @@
  * the driver cuts the input into such units, worker threads decode them
  * whole (ISA-L stateless, ZSTD_decompressDCtx) and the driver writes them
  * out in input order.  At most DZ_PERTHREAD units per worker and
- * DZ_INFLIGHT bytes of them are in flight and pipe writes block, so
+ * DZ_INFLIGHT bytes of them (DZ_INFLIGHT1 a worker with more workers) are
+ * in flight and pipe writes block, so
  * memory is bounded whatever the size or the ratio of the input.
  * (libdeflate decoded BGZF blocks some 10% slower than ISA-L's stateless
  * inflate on the 2-core machine: bench/results/2core-decomp.md.)
@@ -72,7 +73,11 @@ le32(const unsigned char *p)
 
 #define DZ_CHUNK	(256 << 10)	/* bytes per read and per write */
 #define DZ_UNITMAX	(64 << 20)	/* the largest zstd frame taken whole */
-#define DZ_INFLIGHT	(64 << 20)	/* units' bytes in flight at most */
+#define DZ_INFLIGHT	(64 << 20)	/* units' bytes in flight at most, */
+#define DZ_INFLIGHT1	(16 << 20)	/* ... or this much a worker if more
+					 * (pzstd's frames decode to 8-64 MB:
+					 * 64 MB in flight kept 16 workers to
+					 * three of them, 1.2x one) */
 #define DZ_PERTHREAD	4		/* units in flight per worker */
 #define BGZF_MAXOUT	65536
 #define DZ_QCAP		(16 << 20)	/* the direct ring */
@@ -136,7 +141,7 @@ struct dz {
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 work, done;
 	struct unit	*ring;
-	size_t		 nslots, inflight;
+	size_t		 nslots, inflight, maxflight;
 	uint64_t	 head, take, tail;
 	int		 quit;		/* workers: exit */
 	pthread_t	*workers;
@@ -730,8 +735,9 @@ unit_take(struct src *s, struct unit *u, size_t n, size_t outlen)
 	u->outlen = outlen;
 	u->sized = outlen > 0;
 	u->out = u->sized ? xmalloc(outlen + 1) : NULL;
-	/* (an unsized frame counts as 8x its size, DZ_UNITMAX at most) */
-	u->acct = n + (u->sized ? outlen : n < DZ_UNITMAX / 8 ? 8 * n :
+	/* (an unsized frame counts as 4x its size, DZ_UNITMAX at most: the
+	 * bound holds as long as frames do not decode to more than that) */
+	u->acct = n + (u->sized ? outlen : n < DZ_UNITMAX / 4 ? 4 * n :
 	    DZ_UNITMAX);
 	u->state = U_QUEUED;
 	s->pos += n;
@@ -1008,7 +1014,7 @@ submit(struct dz *z, struct unit *u)
 	size_t sz = u->acct;
 
 	while (z->head != z->tail && (z->tail - z->head == z->nslots ||
-	    z->inflight + sz > DZ_INFLIGHT))
+	    z->inflight + sz > z->maxflight))
 		if (drain_one(z) < 0) {
 			unit_free(u);
 			return -1;
@@ -1030,6 +1036,8 @@ workers_start(struct dz *z)
 	int i;
 
 	z->nslots = z->threads > 1 ? (size_t)DZ_PERTHREAD * z->threads : 1;
+	z->maxflight = (size_t)DZ_INFLIGHT1 * z->threads > DZ_INFLIGHT ?
+	    (size_t)DZ_INFLIGHT1 * z->threads : DZ_INFLIGHT;
 	z->ring = xcalloc(z->nslots, sizeof *z->ring);
 	if (z->threads <= 1)
 		return;
