@@ -23,7 +23,9 @@
  * byte), so a small sample decides; where they lose, it is by less, and
  * the larger sample decides.  The other workers wait for the probe (a few
  * milliseconds) rather than run the rule's choice meanwhile, which may be
- * 70x slower than the plan.
+ * 70x slower than the plan, and time candidates meanwhile: a tier's
+ * candidates are shared out among the workers there (on 16 cores, the
+ * probe takes about as long as its slowest candidate, not their sum).
  *
  * Revised as the run goes: every planned chunk is timed, and when the plan
  * has run HP_CHECK bytes since it was made at less than half the rate it
@@ -70,8 +72,10 @@ static const struct cand {
 #define NCAND	(sizeof(cands) / sizeof(cands[0]))
 
 struct hplan {
-	pthread_mutex_t	 mu;		/* held by the probe */
-	int		 state;		/* 0 unplanned, 1 planned, 2 reprobe */
+	pthread_mutex_t	 mu;		/* guards all below; held briefly */
+	pthread_cond_t	 cv;		/* a tier's work or end, a probe's end */
+	int		 state;		/* 0 unplanned, 1 planned, 2 probe
+					 * again, 3 probing */
 	int		 pick;		/* cands[pick] (atomic) */
 	int		 ok[NCAND];	/* candidates for this pattern set */
 	struct hsel	 sel[NCAND];	/* theirs: cands[] with the filter
@@ -84,6 +88,15 @@ struct hplan {
 	int		 revised;
 	int		 stats;
 	int		 reprobe;	/* AGREP_GPU_HOST_PLAN=reprobe */
+	/* The probe in progress (state 3): the tier's candidates todo[0,
+	 * ntodo), the next to take, how many are timed, over text[warm,
+	 * warm + n) of the prober's chunk; the workers that come meanwhile
+	 * take candidates too (help). */
+	const unsigned char *text;
+	size_t		 warm, n;
+	unsigned char	 eol;
+	int		 todo[NCAND], ntodo, next, ndone;
+	double		 took[NCAND];
 };
 
 /* The pattern set's plan, made on first use and cached in ps->hplan (as
@@ -103,6 +116,7 @@ hplan_get(const struct patset *ps)
 		size_t npp = 0;
 		h = xcalloc(1, sizeof(*h));
 		pthread_mutex_init(&h->mu, NULL);
+		pthread_cond_init(&h->cv, NULL);
 		for (size_t p = 0; p < ps->npat; p++)
 			npp += pp_eligible(&ps->pat[p]);
 		h->ok[0] = h->ok[3] = 1;
@@ -126,6 +140,7 @@ hplan_free(struct hplan *h)
 	if (h == NULL)
 		return;
 	pthread_mutex_destroy(&h->mu);
+	pthread_cond_destroy(&h->cv);
 	mf_free(h->forced);
 	free(h);
 }
@@ -176,20 +191,41 @@ static const struct tier {
 };
 #define NTIER	(sizeof(tiers) / sizeof(tiers[0]))
 
-/* The probe over the chunk text[warm, warm + len) (the plan's lock held):
- * each tier's sample scanned by the candidates left, the plan the fastest
- * over the last. */
+/* Times the current tier's candidates left to take (the plan's lock held
+ * on entry and return; released while timing), into h->took. */
+static void
+help(struct hplan *h, const struct patset *ps, uint64_t *bm)
+{
+	while (h->next < h->ntodo) {
+		const int c = h->todo[h->next++];
+		pthread_mutex_unlock(&h->mu);
+		const double t = timed(h, ps, c, h->text, h->warm, h->n, h->eol,
+		    bm);
+		pthread_mutex_lock(&h->mu);
+		h->took[c] = t;
+		if (++h->ndone == h->ntodo)
+			pthread_cond_broadcast(&h->cv);
+	}
+}
+
+/*
+ * The probe over the chunk text[warm, warm + len), from state 3 (set by
+ * the caller, the plan's lock held on entry and return): each tier's
+ * sample scanned by the candidates left, shared out among this worker and
+ * those that come meanwhile (help), the plan the fastest over the last.
+ */
 static void
 probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
     size_t warm, size_t len, unsigned char eol)
 {
 	const size_t full = len < HP_SAMPLE ? len : HP_SAMPLE;
 	const double t0 = util_now();
-	uint64_t *bm = xmalloc((full + 63) / 64 * sizeof(*bm));
+	uint64_t *bm = xmalloc((HP_SAMPLE + 63) / 64 * sizeof(*bm));
 	double secs[NCAND];	/* a candidate's time over its last sample */
 	size_t over[NCAND];	/* ... of this many bytes (0: not run) */
 	int left[NCAND], pick = 0;
 
+	pthread_mutex_unlock(&h->mu);
 	/* (built untimed: the shared filters, once a run) */
 	if (h->ok[C_MULTI] && h->forced == NULL) {
 		h->forced = mf_build(ps, eol, 1);
@@ -197,22 +233,36 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 	}
 	if (ps->npat >= MF_MINPAT)
 		(void)mf_get(ps, eol);
+	pthread_mutex_lock(&h->mu);
+	h->text = text;
+	h->warm = warm;
+	h->eol = eol;
 	for (size_t c = 0; c < NCAND; c++)
 		left[c] = h->ok[c], over[c] = 0, secs[c] = INFINITY;
 	for (size_t i = 0, n = 0; i < NTIER && n < full; i++) {
 		n = tiers[i].bytes < full ? tiers[i].bytes : full;
+		h->n = n;
+		h->ntodo = h->next = h->ndone = 0;
+		for (int c = 0; c < (int)NCAND; c++)
+			if (left[c])
+				h->todo[h->ntodo++] = c;
+		pthread_cond_broadcast(&h->cv);
+		help(h, ps, bm);
+		while (h->ndone < h->ntodo)
+			pthread_cond_wait(&h->cv, &h->mu);
 		double best = INFINITY;
-		for (size_t c = 0; c < NCAND; c++) {
-			if (!left[c])
-				continue;
-			secs[c] = timed(h, ps, (int)c, text, warm, n, eol, bm);
+		for (int x = 0; x < h->ntodo; x++) {
+			const int c = h->todo[x];
+			secs[c] = h->took[c];
 			over[c] = n;
 			if (secs[c] < best)
-				best = secs[c], pick = (int)c;
+				best = secs[c], pick = c;
 		}
 		for (size_t c = 0; c < NCAND; c++)
 			left[c] = left[c] && secs[c] <= tiers[i].keep * best;
 	}
+	h->ntodo = h->next = h->ndone = 0;
+	h->text = NULL;
 	h->expect = secs[pick] > 0 ? (double)over[pick] / secs[pick] : 0;
 	h->bytes = 0;
 	h->secs = 0;
@@ -235,14 +285,15 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 }
 
 /* Counts a chunk the plan pick scanned; marks the plan for a new probe when
- * the text has made it slower than its runner-up was. */
+ * the text has made it slower than the probe said (never while a probe is
+ * on). */
 static void
 account(struct hplan *h, int pick, size_t len, double secs)
 {
 	pthread_mutex_lock(&h->mu);
-	if (h->reprobe)
+	if (h->reprobe && h->state == 1)
 		__atomic_store_n(&h->state, 2, __ATOMIC_RELEASE);
-	else if (h->state == 1 && h->pick == pick) {
+	else if (!h->reprobe && h->state == 1 && h->pick == pick) {
 		h->bytes += len;
 		h->secs += secs;
 		if (h->bytes >= HP_CHECK && h->expect > 0 &&
@@ -288,11 +339,27 @@ hplan_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		if (state == 0 && len < HP_MIN)
 			return 0;
 		pthread_mutex_lock(&h->mu);
-		if (h->state != 1 && len >= HP_MIN) {
+		if ((h->state == 0 || h->state == 2) && len >= HP_MIN) {
+			/* this chunk is the probe */
+			__atomic_store_n(&h->state, 3, __ATOMIC_RELEASE);
 			probe(h, ps, text, warm, len, eol);
 			__atomic_store_n(&h->state, 1, __ATOMIC_RELEASE);
+			pthread_cond_broadcast(&h->cv);
+		} else if (h->state == 3) {
+			/* a probe is on: time its candidates until it ends */
+			uint64_t *bm = xmalloc((HP_SAMPLE + 63) / 64 *
+			    sizeof(*bm));
+			while (h->state == 3) {
+				help(h, ps, bm);
+				if (h->state == 3)
+					pthread_cond_wait(&h->cv, &h->mu);
+			}
+			free(bm);
 		}
+		state = h->state;
 		pthread_mutex_unlock(&h->mu);
+		if (state == 0)
+			return 0;	/* (a chunk too short to be the probe) */
 	}
 	const int pick = __atomic_load_n(&h->pick, __ATOMIC_ACQUIRE);
 	const double t0 = cpu_now();
