@@ -1221,7 +1221,8 @@ dz_open(int fd, const unsigned char *head, size_t headlen,
 	z->src.canblock = fstat(fd, &st) < 0 || !S_ISREG(st.st_mode);
 	z->src.cap = headlen > DZ_CHUNK ? headlen : DZ_CHUNK;
 	z->src.buf = xmalloc(z->src.cap);
-	memcpy(z->src.buf, head, headlen);
+	if (headlen > 0)
+		memcpy(z->src.buf, head, headlen);
 	z->src.end = headlen;
 	z->obuf = xmalloc(DZ_CHUNK);
 	if (pipe2(z->wake, O_CLOEXEC) < 0 || pipe2(p, O_CLOEXEC) < 0)
