@@ -236,5 +236,8 @@ MATRIX=(
     assert_failure 1
     rss=$(sed -n 's/^rss //p' <<< "$output")
     echo "max RSS $rss KB"
+    # (a sanitizer build's shadow memory is not the tool's: ThreadSanitizer
+    # made 34 MB 237; there the bomb only has to end)
+    case $AGREP_GPU in */san/*|*/tsan/*) return 0 ;; esac
     [ "$rss" -lt 200000 ]
 }
