@@ -111,10 +111,17 @@ MATRIX=(
 
 @test "--decompress: every format, single member, identical to the plain text over the option matrix" {
     FAILED=0
-    local f name args
+    local f name args fi=0 ai
+    # quick: each format half of the matrix, the halves alternating, so
+    # that every option meets every other format (full: all of it)
+    local every
+    every=$(depth 2 1)
     for f in "${FORMATS[@]}" "gzm:" "zstm:" "xzm:" "bz2m:" "lz4m:" "pzstd:"; do
         name=${f%%:*}
+        fi=$((fi + 1)) ai=0
         for args in "${MATRIX[@]}"; do
+            ai=$((ai + 1))
+            [ $(((ai + fi) % every)) = 0 ] || continue
             case $name:$args in
             gzm:*empty*|zstm:*empty*|xzm:*empty*|bz2m:*empty*|lz4m:*empty*|pzstd:*empty*) continue ;;
             gzm:*one*|zstm:*one*|xzm:*one*|bz2m:*one*|lz4m:*one*|pzstd:*one*) continue ;;
