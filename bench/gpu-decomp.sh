@@ -2,8 +2,9 @@
 # bench/gpu-decomp.sh: --decompress on the GPU machine (issue 37's targets),
 # run ON it from the project root after
 #   bash .devdeps/opencl-setup.sh && source .devdeps/dz-setup.sh &&
-#   make -j16 agrep-gpu CFLAGS="-O2 -g $DZ_CFLAGS" LDFLAGS="$DZ_LDFLAGS"
-# (.devdeps/dz-setup.sh: the decompression libraries and compressors
+#   CFLAGS="-O2 -g $DZ_CFLAGS" LDFLAGS="$DZ_LDFLAGS" make -j16 agrep-gpu
+# (.devdeps/dz-setup.sh, written by bench/gpu-dz-fetch.sh on the
+# development machine: the decompression libraries and compressors
 # unpacked into /tmp/dz).  Inputs from bench/gpu-data.sh: 1 GiB of 150-base
 # reads in /dev/shm, 1,000 primers.  Prints, each the best of RUNS:
 #  - the decoding rate: --decompress -c of a string that never occurs (the
