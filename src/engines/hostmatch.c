@@ -599,25 +599,6 @@ scan_one(const struct patset *ps, const struct pattern *pat,
 }
 
 /*
- * Patterns of up to 63 bytes go to the SIMD engine when the chunk holds at
- * least HM_SIMD_MIN bytes (below it, the lanes' warm-up and set-up cost more
- * than they save; bench/hostengine.sh), longer ones to Myers' blocks.
- * Before that, with MF_MINPAT patterns or more that the shared filter
- * (multi.c) covers, it searches the pieces of all of them at once and
- * proposes windows around them, which multi_scan verifies, each only
- * against the pattern whose piece it holds; then a pattern whose k + 1
- * pieces are long enough goes through its own pigeonhole filter
- * (filter.c), which proposes the records holding one of its pieces
- * exactly, for hm_filter_pattern to verify.  A pattern goes back to the
- * engines when a filter does not apply or reports its candidates too
- * dense.
- * With the shared filter, a record gets one hit (not every match end):
- * all that output needs.
- * PP_MINPAT patterns or more of up to 32 bytes whose pieces are too short
- * for the filters (pp.h), and the patterns the shared filter gives up in
- * the chunk, go through the pattern-parallel engine (pp.c) together.
- */
-/*
  * The choice AGREP_GPU_HOST_ENGINE forces (hm_engine's e), or with e = -1
  * the rule's: every setting automatic.
  */
@@ -662,7 +643,25 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 
 /*
  * A chunk with the engines s says (struct hsel: -1 off, 0 automatic, 1
- * forced, each).
+ * forced, each); what the automatic settings choose (the rule):
+ *
+ * Patterns of up to 63 bytes go to the SIMD engine when the chunk holds at
+ * least HM_SIMD_MIN bytes (below it, the lanes' warm-up and set-up cost more
+ * than they save; bench/hostengine.sh), longer ones to Myers' blocks.
+ * Before that, with MF_MINPAT patterns or more that the shared filter
+ * (multi.c) covers, it searches the pieces of all of them at once and
+ * proposes windows around them, which multi_scan verifies, each only
+ * against the pattern whose piece it holds; then a pattern whose k + 1
+ * pieces are long enough goes through its own pigeonhole filter
+ * (filter.c), which proposes the records holding one of its pieces
+ * exactly, for hm_filter_pattern to verify.  A pattern goes back to the
+ * engines when a filter does not apply or reports its candidates too
+ * dense.
+ * With the shared filter, a record gets one hit (not every match end):
+ * all that output needs.
+ * PP_MINPAT patterns or more of up to 32 bytes whose pieces are too short
+ * for the filters (pp.h), and the patterns the shared filter gives up in
+ * the chunk, go through the pattern-parallel engine (pp.c) together.
  */
 void
 hm_scan_sel(const struct patset *ps, const struct hsel *s,

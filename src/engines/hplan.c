@@ -57,19 +57,19 @@
 #define HP_REVISE	4			/* revisions a run at most */
 #define HP_SLOWER	2			/* ... when this much slower */
 
+enum { C_RULE, C_NOPP, C_PP, C_NOFILTER, C_NOMULTI, C_MULTI, NCAND };
+
 static const struct cand {
 	const char	*name;
 	struct hsel	 sel;
-} cands[] = {
-	{ "rule",	{ -1, 0, 0, 0, NULL } },
-	{ "nopp",	{ -1, 0, 0, -1, NULL } },
-	{ "pp",		{ -1, 0, -1, 1, NULL } },
-	{ "nofilter",	{ -1, -1, -1, 0, NULL } },
-	{ "nomulti",	{ -1, 0, -1, 0, NULL } },
-	{ "multi",	{ -1, 0, 1, 0, NULL } },
+} cands[NCAND] = {
+	[C_RULE] =	{ "rule",	{ -1, 0, 0, 0, NULL } },
+	[C_NOPP] =	{ "nopp",	{ -1, 0, 0, -1, NULL } },
+	[C_PP] =	{ "pp",		{ -1, 0, -1, 1, NULL } },
+	[C_NOFILTER] =	{ "nofilter",	{ -1, -1, -1, 0, NULL } },
+	[C_NOMULTI] =	{ "nomulti",	{ -1, 0, -1, 0, NULL } },
+	[C_MULTI] =	{ "multi",	{ -1, 0, 1, 0, NULL } },
 };
-#define C_MULTI	5
-#define NCAND	(sizeof(cands) / sizeof(cands[0]))
 
 struct hplan {
 	pthread_mutex_t	 mu;		/* guards all below; held briefly */
@@ -87,6 +87,8 @@ struct hplan {
 	double		 secs;
 	int		 revised;
 	int		 stats;
+	int		 off;		/* AGREP_GPU_HOST_PLAN=rule, or no
+					 * pattern to plan for */
 	int		 reprobe;	/* AGREP_GPU_HOST_PLAN=reprobe */
 	/* The probe in progress (state 3): the tier's candidates todo[0,
 	 * ntodo), the next to take, how many are timed, over text[warm,
@@ -119,14 +121,15 @@ hplan_get(const struct patset *ps)
 		pthread_cond_init(&h->cv, NULL);
 		for (size_t p = 0; p < ps->npat; p++)
 			npp += pp_eligible(&ps->pat[p]);
-		h->ok[0] = h->ok[3] = 1;
-		h->ok[1] = npp >= PP_MINPAT || ps->sel != NULL;
-		h->ok[2] = npp >= PP_MINPAT;
-		h->ok[4] = h->ok[C_MULTI] = ps->npat >= MF_MINPAT;
+		h->ok[C_RULE] = h->ok[C_NOFILTER] = 1;
+		h->ok[C_NOPP] = npp >= PP_MINPAT || ps->sel != NULL;
+		h->ok[C_PP] = npp >= PP_MINPAT;
+		h->ok[C_NOMULTI] = h->ok[C_MULTI] = ps->npat >= MF_MINPAT;
 		for (size_t c = 0; c < NCAND; c++)
 			h->sel[c] = cands[c].sel;
 		h->stats = getenv("AGREP_GPU_STATS") != NULL;
 		const char *e = getenv("AGREP_GPU_HOST_PLAN");
+		h->off = ps->npat == 0 || (e != NULL && strcmp(e, "rule") == 0);
 		h->reprobe = e != NULL && strcmp(e, "reprobe") == 0;
 		__atomic_store_n(slot, h, __ATOMIC_RELEASE);
 	}
@@ -162,8 +165,9 @@ cpu_now(void)
 /* Seconds candidate c takes over text[warm, warm + len): the best of two
  * passes when the first is short. */
 static double
-timed(const struct hplan *h, const struct patset *ps, int c, const unsigned char *text, size_t warm,
-    size_t len, unsigned char eol, uint64_t *bm)
+timed(const struct hplan *h, const struct patset *ps, int c,
+    const unsigned char *text, size_t warm, size_t len, unsigned char eol,
+    uint64_t *bm)
 {
 	double best = INFINITY;
 
@@ -324,16 +328,10 @@ int
 hplan_scan(const struct patset *ps, const unsigned char *text, size_t warm,
     size_t len, unsigned char eol, uint64_t *bitmap)
 {
-	static int off = -1;
-
-	if (__atomic_load_n(&off, __ATOMIC_RELAXED) < 0) {
-		const char *e = getenv("AGREP_GPU_HOST_PLAN");
-		__atomic_store_n(&off, e != NULL && strcmp(e, "rule") == 0,
-		    __ATOMIC_RELAXED);
-	}
-	if (off || ps->npat == 0)
-		return 0;
 	struct hplan *h = hplan_get(ps);
+
+	if (h->off)
+		return 0;
 	int state = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE);
 	if (state != 1) {
 		if (state == 0 && len < HP_MIN)

@@ -175,12 +175,6 @@ pp_variant(int variant)
 	return SIMD_GENERIC;
 }
 
-/*
- * ORs into bitmap bit j when a match of one of the patterns ps->pat[idx[0
- * .. n)] (all eligible) with at most ps->k errors ends at text[warm + j],
- * j < len; text[0, warm) is warm-up, as for hm_scan.  variant: one of
- * simd.h's (SIMD_AUTO: the best the CPU runs).
- */
 /* The tables of a set of patterns and a variant, kept for the next call
  * with the same ones (ps->ppcache, pp_cache_free). */
 struct pp_cache {
@@ -200,6 +194,38 @@ pp_cache_free(struct pp_cache *c)
 	free(c);
 }
 
+/* Keeps tab, the tables of patterns idx[0, n) for variant, in a free slot
+ * of the two; returns the slot, or -1 when both are taken (tab stays the
+ * caller's). */
+static int
+pp_keep(struct pp_cache **slots, int variant, const size_t *idx, size_t n,
+    size_t minlen, uint32_t *tab)
+{
+	struct pp_cache *mine;
+
+	for (int i = 0; i < 2; i++) {
+		if (__atomic_load_n(&slots[i], __ATOMIC_ACQUIRE) != NULL)
+			continue;
+		mine = xcalloc(1, sizeof(*mine));
+		*mine = (struct pp_cache){ variant, n, minlen,
+		    xreallocarray(NULL, n, sizeof(*idx)), tab };
+		memcpy(mine->idx, idx, n * sizeof(*idx));
+		struct pp_cache *none = NULL;
+		if (__atomic_compare_exchange_n(&slots[i], &none, mine, 0,
+		    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			return i;
+		mine->tab = NULL;	/* (taken meanwhile) */
+		pp_cache_free(mine);
+	}
+	return -1;
+}
+
+/*
+ * ORs into bitmap bit j when a match of one of the patterns ps->pat[idx[0
+ * .. n)] (all eligible) with at most ps->k errors ends at text[warm + j],
+ * j < len; text[0, warm) is warm-up, as for hm_scan.  variant: one of
+ * simd.h's (SIMD_AUTO: the best the CPU runs).
+ */
 void
 pp_scan(const struct patset *ps, const size_t *idx, size_t n,
     const unsigned char *text, size_t warm, size_t len, unsigned char eol,
@@ -216,9 +242,10 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	 * set and every eligible pattern), made once and shared read-only by
 	 * every call with the same patterns; another set makes its own for
 	 * the call. */
-	struct pp_cache **slots = ((struct patset *)ps)->ppcache, *c = NULL;
+	struct pp_cache **slots = ((struct patset *)ps)->ppcache, *c;
 	uint32_t *tab = NULL;
 	size_t minlen = 0;
+	int own = 0;		/* tab is this call's, to free */
 
 	for (int i = 0; i < 2 && tab == NULL; i++) {
 		c = __atomic_load_n(&slots[i], __ATOMIC_ACQUIRE);
@@ -227,27 +254,13 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 			tab = c->tab, minlen = c->minlen;
 	}
 	if (tab == NULL) {
-		c = NULL;
 		tab = aligned_alloc(64, ((256 + 2) * G * NL * 4 + 63) / 64 *
 		    64);
 		if (tab == NULL)
 			fatalx("out of memory");
 		minlen = pp_tables(ps, idx, n, NL, variant != SIMD_AVX512, tab,
 		    tab + 256 * G * NL);
-		struct pp_cache *mine = xcalloc(1, sizeof(*mine));
-		*mine = (struct pp_cache){ variant, n, minlen,
-		    xreallocarray(NULL, n, sizeof(*idx)), tab };
-		memcpy(mine->idx, idx, n * sizeof(*idx));
-		for (int i = 0; i < 2 && c == NULL; i++) {
-			struct pp_cache *none = NULL;
-			if (__atomic_compare_exchange_n(&slots[i], &none, mine,
-			    0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-				c = mine;
-		}
-		if (c == NULL) {
-			mine->tab = NULL;
-			pp_cache_free(mine);
-		}
+		own = pp_keep(slots, variant, idx, n, minlen, tab) < 0;
 	}
 	struct pp_run r = { tab, tab + 256 * G * NL, G, text, warm, warm + len,
 	    eol, bitmap, ps->k, (long)minlen >= ps->k + PP_STRIDE };
@@ -266,6 +279,6 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	default:
 		pp_generic(&r);
 	}
-	if (c == NULL || tab != c->tab)
+	if (own)
 		free(tab);
 }
