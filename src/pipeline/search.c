@@ -1024,11 +1024,7 @@ search_file_local(struct searcher *w, const char *path, int show_name)
 	if (opt->initial_tab)
 		out_file_size(&fs, z == NULL && fstat(fd, &st) == 0 &&
 		    S_ISREG(st.st_mode) ? (long long)st.st_size : -1);
-	w->dz = z;
-	rc = search_fd(w, z != NULL ? dz_fd(z) : fd, &fs);
-	w->dz = NULL;
-	if (z != NULL && zin_close(z, path) == -1)
-		rc = -1;
+	rc = zin_search(w, z, fd, &fs, path);
 	close(fd);
 	out_file_end(&fs);
 	return rc;

@@ -21,7 +21,6 @@
 #include "search.h"
 #include "search_int.h"
 #include "../base/util.h"
-#include "decomp.h"
 #include "zin.h"
 
 #define STDIN_PATH "/dev/stdin"	/* standard input, opened again */
@@ -89,11 +88,7 @@ stdin_search(struct searcher *w, int show_name)
 	out_file_size(&fs, reg ? (long long)st.st_size : -1);
 	w->read_pos = 0;
 	w->read_left = UINT64_MAX;
-	w->dz = z;
-	rc = search_fd(w, z != NULL ? dz_fd(z) : STDIN_FILENO, &fs);
-	w->dz = NULL;
-	if (z != NULL && zin_close(z, stdin_name()) == -1)
-		rc = -1;
+	rc = zin_search(w, z, STDIN_FILENO, &fs, stdin_name());
 	/* -m NUM reached: leave standard input just after the last selected
 	 * record, as grep does, for whoever reads it next. */
 	if (at != -1 && fs.last && !opt->quiet)
@@ -203,17 +198,15 @@ submit_input(const char *path, int show_name, const struct stat *st)
 	if (opt->decompress && ranges_ok() && S.file_hook == NULL) {
 		const int reg = path == NULL ? fstat(STDIN_FILENO, &in) == 0 &&
 		    S_ISREG(in.st_mode) : st != NULL && S_ISREG(st->st_mode);
-		if (path == NULL || !reg || zin_compressed(path)) {
+		if (!reg) {
 			batch_flush();
-			if (!reg) {
-				pool_drain();
-				if (out_quit())
-					return;
-			}
-			if (zin_submit(path, path != NULL ? path : stdin_name(),
-			    show_name))
+			pool_drain();
+			if (out_quit())
 				return;
 		}
+		if (zin_submit(path, path != NULL ? path : stdin_name(),
+		    show_name, batch_flush))
+			return;
 	}
 	if (path != NULL && st != NULL && S_ISREG(st->st_mode) &&
 	    (uint64_t)st->st_size > range_for((uint64_t)st->st_size) + 1 &&

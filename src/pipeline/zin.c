@@ -104,12 +104,14 @@ zin_close(struct dz *z, const char *name)
 /*
  * With --decompress and the ranges' pipeline: searches the input path (NULL:
  * standard input, named name) as a stream of its decoded bytes when it is
- * compressed (standard input, unless a regular file: whatever it holds).
+ * compressed (standard input, unless a regular file: whatever it holds),
+ * calling flush first (the walk's batch of small files goes before it).
  * Returns 1 when it took the input (searched, or failed after a message),
  * 0 when the input is to be searched as it is.
  */
 int
-zin_submit(const char *path, const char *name, int show_name)
+zin_submit(const char *path, const char *name, int show_name,
+    void (*flush)(void))
 {
 	struct stat st;
 	int fd = path != NULL ? open(path, O_RDONLY) : STDIN_FILENO, err;
@@ -127,6 +129,7 @@ zin_submit(const char *path, const char *name, int show_name)
 			__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
 		return err;
 	}
+	flush();
 	if (submit_stream_z(dz_fd(z), name, show_name, z, path != NULL ? fd :
 	    -1) == -1)
 		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
@@ -145,4 +148,21 @@ zin_compressed(const char *path)
 	if (fd != -1)
 		close(fd);
 	return n > 0 && dz_sniff(head, (size_t)n) != DZ_NONE;
+}
+
+/* search_fd over the decoder z's output (fill() takes it from there), or
+ * over fd itself when z is NULL; then ends z (named name).  Returns 0, or
+ * -1 after a message. */
+int
+zin_search(struct searcher *w, struct dz *z, int fd, struct fstate *fs,
+    const char *name)
+{
+	int rc;
+
+	w->dz = z;
+	rc = search_fd(w, z != NULL ? dz_fd(z) : fd, fs);
+	w->dz = NULL;
+	if (z != NULL && zin_close(z, name) == -1)
+		rc = -1;
+	return rc;
 }
