@@ -14,11 +14,13 @@
 #include <unistd.h>
 
 #include "src/base/cpu.h"
+#include "src/base/dna.h"
 #include "src/device/ocl.h"
 #include "src/cli/options.h"
 #include "src/output/output.h"
 #include "src/engines/pattern.h"
 #include "src/pipeline/pool.h"
+#include "src/pipeline/records.h"
 #include "src/regex/regex.h"
 #include "src/pipeline/search.h"
 #include "src/base/utf8.h"
@@ -40,7 +42,8 @@ enum {
 	OPT_LIST_DEVICES, OPT_HELP, OPT_NO_ICASE, OPT_MAX_ERRORS, OPT_COLOR,
 	OPT_SHOW_COST, OPT_BEST, OPT_INCLUDE, OPT_EXCLUDE, OPT_EXCLUDE_DIR,
 	OPT_SHOW_EDITS, OPT_JSON, OPT_GROUP_SEP, OPT_NO_GROUP_SEP,
-	OPT_BINARY_FILES, OPT_UTF8, OPT_BYTES, OPT_DNA, OPT_DECOMPRESS
+	OPT_BINARY_FILES, OPT_UTF8, OPT_BYTES, OPT_DNA, OPT_DECOMPRESS,
+	OPT_RECORDS, OPT_STRAND, OPT_HITS
 };
 
 static const char short_opts[] =
@@ -88,6 +91,9 @@ static const struct option long_opts[] = {
 	{ "perl-regexp",	no_argument,	   NULL, 'P' },
 	{ "dna",		no_argument,	   NULL, OPT_DNA },
 	{ "iupac",		no_argument,	   NULL, OPT_DNA },
+	{ "records",		required_argument, NULL, OPT_RECORDS },
+	{ "strand",		required_argument, NULL, OPT_STRAND },
+	{ "hits",		optional_argument, NULL, OPT_HITS },
 	{ "word-regexp",	no_argument,	   NULL, 'w' },
 	{ "line-regexp",	no_argument,	   NULL, 'x' },
 	{ "only-matching",	no_argument,	   NULL, 'o' },
@@ -131,10 +137,17 @@ usage(FILE *fp)
 "                            default, as in grep)\n"
 "  -E, --extended-regexp     PATTERNs are extended regular expressions\n"
 "  -F, --fixed-strings       PATTERNs are strings\n"
-"      --dna, --iupac        IUPAC codes in PATTERNs (N, R, Y, ...) stand\n"
-"                            for their bases\n"
+"      --dna, --iupac        PATTERNs are DNA: IUPAC codes (N, R, Y, ...)\n"
+"                            stand for their bases, case is folded, both\n"
+"                            strands are searched, FASTA and FASTQ files\n"
+"                            are read as records\n"
+"      --strand=WHICH        --dna: both (default), + or - (forward or\n"
+"                            reverse complement only)\n"
+"      --records=KIND        auto (default: FASTA, FASTQ by content with\n"
+"                            --dna), fasta, fastq or lines\n"
 "  -e, --regexp=PATTERN      use PATTERN (repeatable)\n"
-"  -f, --file=FILE           take patterns from FILE, one per line\n"
+"  -f, --file=FILE           take patterns from FILE, one per line (with\n"
+"                            --dna, a FASTA file of named patterns too)\n"
 "  -i, -y, --ignore-case     fold case (Unicode in UTF-8 mode, else ASCII);\n"
 "                            --no-ignore-case undoes it\n"
 "      --utf8                an error is one UTF-8 character (the default\n"
@@ -154,6 +167,9 @@ usage(FILE *fp)
 "      --show-edits          prefix each line (or -o part) with the CIGAR\n"
 "                            alignment of its match, e.g. 2=2X1=\n"
 "      --json                print JSON Lines as rg --json does, with costs\n"
+"      --hits[=FORMAT]       print a row per match: tsv (default: pat_id,\n"
+"                            text_id, cost, strand, start, end,\n"
+"                            match_region, cigar), bed or json\n"
 "  -A, --after-context=NUM   print NUM lines after each selected line\n"
 "  -B, --before-context=NUM  print NUM lines before\n"
 "  -C, --context=NUM         print NUM lines before and after\n"
@@ -286,6 +302,11 @@ struct args {
 	const char	*color;		/* --color=WHEN */
 	size_t		 nglob[2];	/* --include/--exclude, --exclude-dir */
 	int		 utf8;		/* --utf8 1, --bytes 0, else -1 */
+	int		 no_icase;	/* --no-ignore-case given */
+	const char	*strand;	/* --strand */
+	struct rec_conf	 rc;		/* --records, --hits */
+	struct { int file; const char *s; } *src; /* -e, -f in order */
+	size_t		 nsrc;
 };
 
 /* Appends a glob to a NULL-ended list. */
@@ -372,12 +393,11 @@ apply(int c, struct options *o, struct args *a)
 			    "(read or skip)", optarg);
 		break;
 	case 'e':
-		pat_add(&a->ps, optarg, strlen(optarg));
-		a->have_pattern = 1;
-		break;
 	case 'f':
-		if (pat_add_file(&a->ps, optarg) == -1)
-			fatalx("%s: %s", optarg, strerror(errno));
+		/* (added once the options are read: --dna may follow) */
+		a->src = xreallocarray(a->src, a->nsrc + 1, sizeof(*a->src));
+		a->src[a->nsrc].file = c == 'f';
+		a->src[a->nsrc++].s = optarg;
 		a->have_pattern = 1;
 		break;
 	case 'j':
@@ -386,7 +406,7 @@ apply(int c, struct options *o, struct args *a)
 			fatalx("invalid number of threads: '%s'", optarg);
 		break;
 	case 'i': case 'y': o->icase = 1; break;
-	case OPT_NO_ICASE: o->icase = 0; break;
+	case OPT_NO_ICASE: o->icase = 0; a->no_icase = 1; break;
 	case OPT_UTF8: a->utf8 = 1; break;
 	case OPT_BYTES: a->utf8 = 0; break;
 	case 'v': o->invert = 1; break;
@@ -423,6 +443,31 @@ apply(int c, struct options *o, struct args *a)
 		fatalx("Perl regular expressions (-P) are not supported; "
 		    "-E reads extended ones");
 	case OPT_DNA: a->ps.iupac = 1; break;
+	case OPT_STRAND: a->strand = optarg; break;
+	case OPT_RECORDS:
+		if (strcmp(optarg, "auto") == 0)
+			a->rc.kind = REC_AUTO;
+		else if (strcmp(optarg, "lines") == 0)
+			a->rc.kind = REC_LINES;
+		else if (strcmp(optarg, "fasta") == 0)
+			a->rc.kind = REC_FASTA;
+		else if (strcmp(optarg, "fastq") == 0)
+			a->rc.kind = REC_FASTQ;
+		else
+			fatalx("invalid argument '%s' for --records "
+			    "(auto, fasta, fastq or lines)", optarg);
+		break;
+	case OPT_HITS:
+		if (optarg == NULL || strcmp(optarg, "tsv") == 0)
+			a->rc.hits = HITS_TSV;
+		else if (strcmp(optarg, "bed") == 0)
+			a->rc.hits = HITS_BED;
+		else if (strcmp(optarg, "json") == 0)
+			a->rc.hits = HITS_JSON;
+		else
+			fatalx("invalid argument '%s' for --hits "
+			    "(tsv, bed or json)", optarg);
+		break;
 	case OPT_LABEL: o->label = optarg; break;
 	case OPT_DECOMPRESS: o->decompress = 1; break;
 	case 'z': o->eol = '\0'; break;
@@ -498,11 +543,237 @@ settle(struct options *o, struct args *a)
 		    "index from --list-devices)", dev);
 }
 
+/* The patterns given, in order, with their names (the hit table's pat_id). */
+struct plist {
+	char	**pat, **name;
+	size_t	 n;
+};
+
+static void
+plist_add(struct plist *l, const char *p, size_t len, const char *name)
+{
+	l->pat = xreallocarray(l->pat, l->n + 1, sizeof(*l->pat));
+	l->name = xreallocarray(l->name, l->n + 1, sizeof(*l->name));
+	l->pat[l->n] = xmalloc(len + 1);
+	memcpy(l->pat[l->n], p, len);
+	l->pat[l->n][len] = '\0';
+	l->name[l->n++] = xstrdup(name);
+}
+
+/* Reads the whole file path ("-": standard input) into *len bytes. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	char *buf = NULL;
+	size_t n, cap = 0;
+
+	*len = 0;
+	if (f == NULL)
+		fatalx("%s: %s", path, strerror(errno));
+	do {
+		if (*len + 65536 > cap)
+			buf = xrealloc(buf, cap = 2 * (*len + 65536));
+		n = fread(buf + *len, 1, 65536, f);
+		*len += n;
+	} while (n > 0);
+	if (ferror(f))
+		fatalx("%s: %s", path, strerror(errno));
+	if (f != stdin)
+		fclose(f);
+	return buf;
+}
+
+/*
+ * The patterns of -e and -f (and the operand) in order: a -e pattern is
+ * named by itself, a line of a file by its line number; with --dna a file
+ * whose first line starts with '>' is FASTA, each sequence (over any number
+ * of lines) named by its header's first word.
+ */
+static void
+read_patterns(struct args *a, struct plist *l)
+{
+	for (size_t i = 0; i < a->nsrc; i++) {
+		const char *s = a->src[i].s;
+		size_t len = strlen(s), at = 0, lineno = 0;
+		char *buf = NULL;
+		if (a->src[i].file) {
+			buf = slurp(s, &len);
+			s = buf;
+		}
+		if (a->src[i].file && a->ps.iupac && len > 0 && s[0] == '>') {
+			char *seq = NULL, name[4096];
+			size_t sl = 0;
+			int have = 0;
+			while (at <= len) {
+				const char *e = memchr(s + at, '\n', len - at);
+				size_t n = e ? (size_t)(e - (s + at)) : len - at;
+				if (at == len || s[at] == '>') {
+					if (have && sl == 0)
+						fatalx("%s: pattern '%s' has no "
+						    "sequence", a->src[i].s, name);
+					if (have)
+						plist_add(l, seq, sl, name);
+					if (at == len)
+						break;
+					size_t w = strcspn(s + at + 1, " \t\r\n");
+					if (w >= sizeof(name))
+						w = sizeof(name) - 1;
+					memcpy(name, s + at + 1, w);
+					name[w] = '\0';
+					sl = 0;
+					have = 1;
+				} else {
+					seq = xrealloc(seq, sl + n + 1);
+					for (size_t j = 0; j < n; j++)
+						if (s[at + j] != '\r' &&
+						    s[at + j] != ' ' &&
+						    s[at + j] != '\t')
+							seq[sl++] = s[at + j];
+				}
+				at += n + (e != NULL);
+				if (e == NULL)
+					at = len;
+			}
+			free(seq);
+			free(buf);
+			continue;
+		}
+		if (!a->src[i].file) {
+			plist_add(l, s, len, s);	/* (pat_add splits it) */
+			continue;
+		}
+		/* One pattern a line (a final line without a newline too). */
+		while (at < len) {
+			const char *e = memchr(s + at, '\n', len - at);
+			size_t n = e ? (size_t)(e - (s + at)) : len - at;
+			char num[32];
+			snprintf(num, sizeof(num), "%zu", ++lineno);
+			plist_add(l, s + at, n, num);
+			at += n + 1;
+		}
+		free(buf);
+	}
+}
+
+/*
+ * Adds the patterns to the set: with --dna, those on the strands asked for
+ * (the reverse complements after the patterns; --strand=- those alone).
+ * Fills a->rc's count and names.
+ */
+static void
+add_patterns(struct args *a)
+{
+	struct plist l = { NULL, NULL, 0 };
+	int fwd = 1, rev = 0;
+
+	read_patterns(a, &l);
+	if (a->ps.iupac) {
+		const char *st = a->strand != NULL ? a->strand : "both";
+		if (strcmp(st, "both") == 0)
+			rev = 1;
+		else if (strcmp(st, "-") == 0 || strcmp(st, "minus") == 0 ||
+		    strcmp(st, "reverse") == 0)
+			fwd = 0, rev = 1;
+		else if (strcmp(st, "+") && strcmp(st, "plus") &&
+		    strcmp(st, "forward"))
+			fatalx("invalid argument '%s' for --strand (both, + "
+			    "or -)", st);
+	} else if (a->strand != NULL)
+		fatalx("--strand needs --dna");
+	for (size_t i = 0; rev && i < l.n; i++)
+		if (!dna_is_sequence((const unsigned char *)l.pat[i],
+		    strlen(l.pat[i])))
+			fatalx("--dna: '%s' is not a sequence of bases and "
+			    "IUPAC codes, so it has no reverse complement "
+			    "(--strand=+ searches it as it is)", l.pat[i]);
+	for (size_t i = 0; fwd && i < l.n; i++)
+		pat_add(&a->ps, l.pat[i], strlen(l.pat[i]));
+	for (size_t i = 0; rev && i < l.n; i++) {
+		size_t n = strlen(l.pat[i]);
+		unsigned char *r = xmalloc(n + 1);
+		dna_revcomp(r, (const unsigned char *)l.pat[i], n);
+		pat_add(&a->ps, (const char *)r, n);
+		free(r);
+	}
+	a->rc.npat = l.n;
+	a->rc.minus = !fwd;
+	a->rc.names = l.name;
+	for (size_t i = 0; i < l.n; i++)
+		free(l.pat[i]);
+	free(l.pat);
+}
+
+/*
+ * Records and the hit table: --dna folds case (soft-masked bases are
+ * bases) and reads FASTA and FASTQ as records unless an option of lines
+ * is given (then, or with --records=lines, every input is lines); --hits
+ * takes no option of lines.  Exits on a conflict.
+ */
+static void
+records_settle(struct options *o, struct args *a)
+{
+	const int lineopts = o->only || o->word || o->line || o->context ||
+	    o->color || o->show_cost || o->best || o->show_edits ||
+	    o->lineno || o->byteoff || o->eol != '\n' || o->initial_tab;
+	int given = a->rc.kind != REC_AUTO;
+
+	if (a->ps.iupac && !a->no_icase)
+		o->icase = 1;
+	if (o->json && a->rc.hits != HITS_NONE) {
+		a->rc.hits = HITS_JSON;
+		o->json = 0;
+	}
+	if (!given)
+		a->rc.kind = a->ps.iupac && !lineopts && !o->json ? REC_AUTO :
+		    REC_LINES;
+	if (a->rc.hits != HITS_NONE && (lineopts || o->invert || o->count ||
+	    o->list || o->list_none))
+		fatalx("--hits cannot be combined with -o, -w, -x, -v, -c, -l, "
+		    "-L, -n, -b, -z, -T, context, --color, --show-cost, "
+		    "--show-edits or --best-match");
+	if (given && a->rc.kind != REC_LINES && (lineopts || o->json))
+		fatalx("--records=%s cannot be combined with -o, -w, -x, -n, "
+		    "-b, -z, -T, context, --color, --show-cost, --show-edits, "
+		    "--best-match or --json", a->rc.kind == REC_FASTA ?
+		    "fasta" : "fastq");
+	if (a->rc.kind == REC_LINES && a->rc.hits == HITS_NONE)
+		return;
+	/* One pattern of the set per pattern and strand, compared byte by
+	 * byte: pat[] maps back to the names. */
+	a->ps.no_expand = 1;
+	a->utf8 = 0;
+}
+
+/* After compiling: each pattern one of pat[], longer than k. */
+static void
+records_check(struct options *o, struct args *a)
+{
+	size_t want = a->rc.npat * (a->ps.iupac && !a->rc.minus &&
+	    (a->strand == NULL || strcmp(a->strand, "both") == 0) ? 2 : 1);
+
+	if (a->rc.kind == REC_LINES && a->rc.hits == HITS_NONE)
+		return;
+	if (a->ps.nre > 0 || a->ps.npat != want)
+		fatalx("%s takes plain patterns and classes, not expressions "
+		    "with *, +, ?, {m,n}, |, ^, $ or newlines",
+		    a->rc.hits != HITS_NONE ? "--hits" : "--dna");
+	for (size_t i = 0; i < a->ps.npat; i++)
+		if (a->ps.pat[i].len <= (size_t)o->k)
+			fatalx("pattern '%s' is not longer than -k %d: it "
+			    "would match everywhere", a->rc.names[i %
+			    a->rc.npat], o->k);
+}
+
 /* Frees what option parsing made. */
 static void
 release(struct options *o, struct args *a)
 {
 	pat_free(&a->ps);
+	for (size_t i = 0; i < a->rc.npat; i++)
+		free(a->rc.names[i]);
+	free(a->rc.names);
+	free(a->src);
 	for (size_t i = 0; i < a->nglob[0]; i++)
 		free((char *)o->globs[i]);
 	free(o->globs);
@@ -547,9 +818,12 @@ main(int argc, char **argv)
 	if (!a.have_pattern) {
 		if (optind >= argc)
 			usage(stderr);
-		pat_add(&a.ps, argv[optind], strlen(argv[optind]));
-		optind++;
+		a.src = xreallocarray(a.src, 1, sizeof(*a.src));
+		a.src[0].file = 0;
+		a.src[a.nsrc++].s = argv[optind++];
 	}
+	add_patterns(&a);
+	records_settle(&o, &a);
 	a.ps.k = o.k;
 	a.ps.icase = o.icase;
 	a.ps.utf8 = u8_mode(a.utf8);
@@ -559,6 +833,7 @@ main(int argc, char **argv)
 	    strcmp(getenv("AGREP_GPU_RE_EXPAND"), "0") == 0;
 	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
 		fatalx("%s", err);
+	records_check(&o, &a);
 	/* Expressions with repetition, alternation or anchors run as
 	 * automata (regex.c): no alignment with a pattern to show yet. */
 	if (a.ps.nre > 0 && o.show_edits)
@@ -588,6 +863,7 @@ main(int argc, char **argv)
 	    strcmp(o.device, "host") != 0);
 	out_init(&o, &a.ps);
 	search_init(&o, &a.ps);
+	rec_init(&o, &a.ps, &a.rc);
 #ifdef AGREP_MPI
 	if (mpi_ranks() > 1)
 		search_set_file_hook(mpi_search_file);

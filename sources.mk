@@ -7,7 +7,7 @@
 # (Makefile: SRCS), the test, bench and fuzz programs (tests/tests.mk,
 # bench/bench.mk, tests/fuzz/fuzz.mk) link these lists, so a new source file
 # is added here only.
-BASE_SRCS = src/base/cpu.c src/base/utf8.c src/base/util.c
+BASE_SRCS = src/base/cpu.c src/base/dna.c src/base/utf8.c src/base/util.c
 RE_SRCS	 = src/regex/parse.c src/regex/build.c src/regex/scan.c \
 	   src/regex/scan_as.c src/regex/prefilter.c src/regex/relanes.c \
 	   $(BASE_SRCS)
@@ -17,7 +17,8 @@ ENGINE_SRCS = $(RE_SRCS) src/engines/filter.c src/engines/multi.c \
 OCL_SRCS = src/device/scan.c src/device/ocl.c src/device/clload.c
 TOOL_SRCS = src/pipeline/input.c src/pipeline/decomp.c src/pipeline/zin.c src/pipeline/range.c src/pipeline/search.c \
 	   src/pipeline/walk.c src/pipeline/devq.c src/device/plan.c \
-	   src/engines/refine.c src/engines/edits.c \
+	   src/engines/refine.c src/engines/edits.c src/engines/sites.c \
+	   src/pipeline/records.c \
 	   src/output/output.c src/output/json.c
 HDRS	 = $(wildcard src/*/*.h)
 

@@ -175,6 +175,16 @@ backward(const struct pattern *p, const unsigned char *line, size_t from,
 	return from;
 }
 
+/* The latest start s >= from of a match of p of cost exactly cost ending
+ * at end (the shortest such part, as -o takes it): the sites of --hits
+ * (sites.c). */
+size_t
+rf_start(const struct pattern *p, const unsigned char *line, size_t from,
+    size_t end, int cost)
+{
+	return backward(p, line, from, end, cost);
+}
+
 /*
  * An expression's automaton (regex.c) over line[from, len), as forward()
  * for a pattern: cost[s] is the least cost of a part of the line, from an

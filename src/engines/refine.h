@@ -37,6 +37,8 @@ int	rf_best(const unsigned char *line, size_t len, size_t *start,
 	    size_t *end, const struct pattern **);
 char	*rf_ops(const struct pattern *, const unsigned char *t, size_t m,
 	    size_t *nops, size_t **off);
+size_t	rf_start(const struct pattern *, const unsigned char *line,
+	    size_t from, size_t end, int cost);
 char	*rf_cigar(const struct pattern *, const unsigned char *t, size_t m);
 void	rf_free(void);
 

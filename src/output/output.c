@@ -747,6 +747,15 @@ out_quit(void)
 	return __atomic_load_n(&quitting, __ATOMIC_RELAXED);
 }
 
+/* -q: a record was selected elsewhere (records.c): nothing more need be
+ * searched. */
+void
+out_quit_now(void)
+{
+	__atomic_store_n(&quitting, 1, __ATOMIC_RELAXED);
+	pool_set_quit();
+}
+
 /* Prints what is printed once an input is done: -c, -l, -L. */
 void
 out_file_end(struct fstate *fs)

@@ -44,5 +44,6 @@ void	out_file_end(struct fstate *);
 uintmax_t out_count_eol(const unsigned char *, size_t from, size_t to);
 int	out_finish(void);
 int	out_quit(void);
+void	out_quit_now(void);
 
 #endif

@@ -17,6 +17,7 @@
 #include "input.h"
 #include "../output/output.h"
 #include "pool.h"
+#include "records.h"
 #include "../device/scan.h"
 #include "search.h"
 #include "search_int.h"
@@ -192,6 +193,11 @@ submit_input(const char *path, int show_name, const struct stat *st)
 	if (path == NULL ? fstat(STDIN_FILENO, &in) == 0 &&
 	    refused_as_output(stdin_name(), &in) :
 	    refused_as_output(path, st))
+		return;
+	/* Sequence records (--dna, --records) and the hit table (--hits). */
+	if (S.file_hook == NULL && (st == NULL || S_ISREG(st->st_mode) ||
+	    path == NULL) && rec_submit(path, path != NULL ? path :
+	    stdin_name(), show_name, batch_flush))
 		return;
 	/* --decompress: a compressed input (or a stream, which cannot be
 	 * looked at first) as the stream of its decoded bytes. */

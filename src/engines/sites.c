@@ -1,0 +1,197 @@
+/*
+ * sites.c: the sites of a search, one row per match rather than one per
+ * end position.  For pattern p, C(e) is the least cost of p against a part
+ * of the sequence that ends before byte e (Sellers' column, C(0) = |p|).
+ * An end e is a site when
+ *
+ *	C(e) <= k, C(e - 1) > C(e), and the first later end whose cost is
+ *	not C(e) has a higher one (or the sequence ends, or C stays C(e) for
+ *	L ends),
+ *
+ * i.e. where the cost stops falling: the end that -o takes for an isolated
+ * match (first end within k, moved on while the cost drops).  The start is
+ * the latest one giving that cost (the shortest part), as -o finds it.
+ * Every condition looks at most L = |p| + k + 2 bytes around e, so a long
+ * sequence is cut into pieces overlapping by sites_overlap() bytes each side
+ * and every piece decides the sites whose end lies in its own part exactly
+ * as the whole sequence would: no site is lost or reported twice.
+ *
+ * Only ends the engines marked (the bitmap: some pattern's match within k
+ * ends there) are looked at: each pattern's costs are counted by Myers'
+ * algorithm over a window around them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "refine.h"
+#include "sites.h"
+#include "../base/util.h"
+
+/* Bytes of context a site's conditions need around its end. */
+static size_t
+reach(const struct patset *ps)
+{
+	return ps->maxlen + (size_t)ps->k + 2;
+}
+
+size_t
+sites_overlap(const struct patset *ps)
+{
+	return reach(ps) + 1;
+}
+
+static void
+add(struct sitelist *l, size_t pat, size_t start, size_t end, int cost)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->s = xreallocarray(l->s, l->cap, sizeof(*l->s));
+	}
+	l->s[l->n++] = (struct site){ pat, start, end, cost };
+}
+
+void
+sites_free(struct sitelist *l)
+{
+	free(l->s);
+	memset(l, 0, sizeof(*l));
+}
+
+/* c[j - ws] = min(k + 1, C_ws(j)) for j in [ws, we]: the cost of p against
+ * a part of t[ws, j) ending at j (a fresh start at ws: exact wherever it is
+ * within k and ws is |p| + k bytes or more before j, or the sequence's
+ * start). */
+static void
+costs(const struct pattern *p, int k, const unsigned char *t, size_t ws,
+    size_t we, unsigned char *c)
+{
+	const size_t n = p->len;
+	const int cap = k + 1;
+
+	c[0] = (unsigned char)(n < (size_t)cap ? n : (size_t)cap);
+	if (p->nwords == 1) {
+		const uint64_t last = (uint64_t)1 << (n - 1);
+		uint64_t VP = ~(uint64_t)0, VN = 0;
+		long score = (long)n;
+		for (size_t j = ws; j < we; j++) {
+			uint64_t Eq = p->peq[t[j]];
+			uint64_t X = Eq | VN;
+			uint64_t D0 = (((X & VP) + VP) ^ VP) | X;
+			uint64_t HN = VP & D0, HP = VN | ~(VP | D0);
+			X = HP << 1;
+			VN = X & D0;
+			VP = (HN << 1) | ~(X | D0);
+			score += ((HP & last) != 0) - ((HN & last) != 0);
+			c[j + 1 - ws] = (unsigned char)(score < cap ? score :
+			    cap);
+		}
+		return;
+	}
+	/* Longer patterns: the plain column. */
+	int *col = xreallocarray(NULL, n + 1, sizeof(int));
+	for (size_t i = 0; i <= n; i++)
+		col[i] = (int)i;
+	for (size_t j = ws; j < we; j++) {
+		int diag = 0;
+		col[0] = 0;
+		for (size_t i = 1; i <= n; i++) {
+			int up = col[i], v = diag + !pat_has(p, i - 1, t[j]);
+			if (up + 1 < v)
+				v = up + 1;
+			if (col[i - 1] + 1 < v)
+				v = col[i - 1] + 1;
+			col[i] = v;
+			diag = up;
+		}
+		c[j + 1 - ws] = (unsigned char)(col[n] < cap ? col[n] : cap);
+	}
+	free(col);
+}
+
+static int
+by_end(const void *a, const void *b)
+{
+	const struct site *x = a, *y = b;
+
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->pat < y->pat ? -1 : x->pat > y->pat;
+}
+
+static int
+bit(const uint64_t *bm, size_t i)
+{
+	return (int)(bm[i / 64] >> (i % 64) & 1);
+}
+
+/* The first marked end in [i, to) (to: none). */
+static size_t
+next_bit(const uint64_t *bm, size_t i, size_t to)
+{
+	while (i < to) {
+		uint64_t w = bm[i / 64] >> (i % 64);
+		if (w != 0) {
+			i += (size_t)__builtin_ctzll(w);
+			return i < to ? i : to;
+		}
+		i = (i / 64 + 1) * 64;
+	}
+	return to;
+}
+
+/*
+ * Adds to out the sites in t[0, n) (a piece of a sequence, no terminator
+ * inside) whose last byte lies in [own0, own1), by end then pattern.
+ * bitmap: bit bitoff + i set where some pattern's match within k ends at
+ * t[i].  at_end: the sequence ends at t[n] (else the piece holds at least
+ * sites_overlap() bytes past own1).  Costs need at least sites_overlap()
+ * bytes before own0 unless the sequence starts at t[0].
+ */
+void
+sites_find(const struct patset *ps, const unsigned char *t, size_t n,
+    size_t own0, size_t own1, int at_end, const uint64_t *bitmap,
+    size_t bitoff, struct sitelist *out)
+{
+	const size_t L = reach(ps), first = out->n;
+	const int k = ps->k;
+	unsigned char *c = NULL;
+	size_t ccap = 0;
+
+	for (size_t q = own0; (q = next_bit(bitmap, bitoff + q, bitoff +
+	    own1) - bitoff) < own1; q++) {
+		/* One window over the marked ends close to each other. */
+		size_t ws = q > L ? q - L : 0, last = q, we;
+		for (size_t r = q + 1; (r = next_bit(bitmap, bitoff + r,
+		    bitoff + own1) - bitoff) < own1 && r <= last + 2 * L; r++)
+			last = r;
+		we = last + 1 + L + 1 < n ? last + 1 + L + 1 : n;
+		if (we - ws + 1 > ccap) {
+			ccap = 2 * (we - ws + 1);
+			c = xrealloc(c, ccap);
+		}
+		for (size_t x = 0; x < ps->npat; x++) {
+			const struct pattern *p = &ps->pat[x];
+			if (p->len <= (size_t)k)
+				continue;
+			costs(p, k, t, ws, we, c);
+			for (size_t e = q + 1; e <= last + 1; e++) {
+				int ce = c[e - ws];
+				if (ce > k || c[e - 1 - ws] <= ce ||
+				    !bit(bitmap, bitoff + e - 1))
+					continue;
+				size_t j = e + 1;
+				while (j <= we && j <= e + L && c[j - ws] == ce)
+					j++;
+				if (j <= we && j <= e + L && c[j - ws] < ce)
+					continue;	/* it falls further */
+				(void)at_end;
+				size_t from = e > p->len + (size_t)k ?
+				    e - p->len - (size_t)k : 0;
+				add(out, x, rf_start(p, t, from, e, ce), e, ce);
+			}
+		}
+		q = last;
+	}
+	free(c);
+	qsort(out->s + first, out->n - first, sizeof(*out->s), by_end);
+}

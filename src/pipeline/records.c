@@ -1,0 +1,1005 @@
+/*
+ * records.c: sequence files read as records.  A FASTA record is a '>'
+ * header and a sequence over any number of lines; a FASTQ record four
+ * lines (header, sequence, '+', quality of the sequence's length).  The
+ * sequence alone is searched, its line breaks (and CRs) left out, so a
+ * match may span them but never two records; positions are sequence
+ * coordinates.  With --dna (records found by content) and with --hits
+ * (then lines of text are records too, named by their line numbers).
+ *
+ * The walk's thread reads and parses an input and packs the sequences into
+ * batches of about BATCH_SEQ bytes, each a pool job: a sequence longer
+ * than PIECE bytes is cut into pieces that overlap by twice
+ * sites_overlap(), so a long chromosome is spread over the workers and
+ * held in bounded memory (record output aside: a record printed whole is
+ * held whole).  A job scans its batch with the host engines (hm_scan: the
+ * planner, the filters, the pattern-parallel engine), finds the sites of
+ * each piece's own part (sites.c), then waits for the batch before it in
+ * the same input (what a record continued from there has found, -m's
+ * count) and prints: the records selected, whole; or their sites, a row
+ * each (--hits: TSV, BED or JSON Lines); or -c, -l, -L as grep.
+ *
+ * The patterns are those given and, with --dna, their reverse
+ * complements: ps->pat[x] is pattern x % npat on strand x / npat.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "decomp.h"
+#include "input.h"
+#include "pool.h"
+#include "records.h"
+#include "search_int.h"
+#include "zin.h"
+#include "../device/scan.h"
+#include "../engines/hostmatch.h"
+#include "../engines/refine.h"
+#include "../engines/sites.h"
+#include "../base/util.h"
+
+#define BATCH_SEQ	((size_t)4 << 20)	/* sequence bytes a job */
+#define PIECE		((size_t)1 << 20)	/* a long sequence's pieces */
+#define READ_BUF	((size_t)1 << 20)	/* bytes read at once */
+#define NAME_MAX_LEN	((size_t)1 << 20)	/* a header line at most */
+
+static struct rec_conf conf;
+static int on;			/* rec_init: records may be searched */
+static size_t pad;		/* scan_pad: bytes before a batch's text */
+static size_t ov;		/* sites_overlap */
+
+/* One input's state, handed from batch to batch in order. */
+struct rfile {
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	uint64_t	 turn;		/* the batch whose turn it is */
+	char		*name;
+	int		 show_name;
+	int		 cont_hit;	/* the record continued has a hit */
+	unsigned char	*carry;		/* and its text so far (record
+					 * output) */
+	size_t		 carrylen, carrycap;
+	int		 done;		/* nothing more to print (atomic) */
+	int		 header;	/* --hits: the header line is out */
+	struct fstate	 fs;		/* -c, -l, -L: nsel */
+};
+
+struct rpiece {
+	size_t		 off, len;	/* in the batch's text */
+	size_t		 own0, own1;	/* its own part: sites ending there */
+	size_t		 rec;		/* index in the batch's records */
+	uint64_t	 seqoff;	/* sequence coordinate of its byte 0 */
+	int		 at_end;	/* the sequence ends with it */
+};
+
+struct rrec {
+	uint64_t	 recno;		/* 1-based, in the input */
+	size_t		 name, namelen;	/* in the batch's names */
+	size_t		 raw, rawlen;	/* its text (record output) */
+	int		 cont;		/* begun in an earlier batch */
+	int		 ends;		/* ends in this batch */
+	int		 hit;		/* scan: a match ends in its own part */
+};
+
+struct rbatch {
+	struct rfile	*f;
+	uint64_t	 seqno;
+	int		 last;		/* the input's last batch */
+	unsigned char	*text;		/* pad bytes, then the pieces, each
+					 * ended by a newline */
+	size_t		 len, cap;
+	struct rpiece	*pc;
+	size_t		 npc, pccap;
+	struct rrec	*rec;
+	size_t		 nrec, reccap;
+	char		*names;
+	size_t		 nameslen, namescap;
+	unsigned char	*raw;
+	size_t		 rawlen, rawcap;
+	char		*err;		/* a fault after its records */
+};
+
+/* Per worker: the bitmap of a batch. */
+static struct {
+	uint64_t	*bm;
+	size_t		 cap;
+} *scratch;
+static int nscratch;
+
+static void *
+grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	size_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	*cap = c;
+	return xreallocarray(p, c, size);
+}
+
+static int
+need_raw(void)
+{
+	return conf.hits == HITS_NONE && !opt->count && !opt->list &&
+	    !opt->list_none && !opt->quiet;
+}
+
+void
+rec_init(const struct options *o, const struct patset *ps,
+    const struct rec_conf *c)
+{
+	(void)o;
+	conf = *c;
+	on = c->hits != HITS_NONE || c->kind != REC_LINES;
+	if (on)
+		rf_init(ps, RF_ANY, '\n');	/* (sites' starts, CIGARs) */
+	pad = scan_pad(ps);
+	ov = sites_overlap(ps);
+	nscratch = pool_workers();
+	scratch = xcalloc((size_t)nscratch, sizeof(*scratch));
+}
+
+static struct rbatch *
+batch_new(struct rfile *f, uint64_t seqno)
+{
+	struct rbatch *b = xcalloc(1, sizeof(*b));
+
+	b->f = f;
+	b->seqno = seqno;
+	b->text = grow(NULL, &b->cap, pad + 64, 1);
+	memset(b->text, '\n', pad);
+	b->len = pad;
+	return b;
+}
+
+static void
+batch_free(struct rbatch *b)
+{
+	free(b->text);
+	free(b->pc);
+	free(b->rec);
+	free(b->names);
+	free(b->raw);
+	free(b->err);
+	free(b);
+}
+
+/* ---- printing ---- */
+
+struct obuf {
+	char	*p;
+	size_t	 len, cap;
+};
+
+static void
+oput(struct obuf *o, const void *s, size_t n)
+{
+	o->p = grow(o->p, &o->cap, o->len + n + 1, 1);
+	memcpy(o->p + o->len, s, n);
+	o->len += n;
+}
+
+static void
+oputs(struct obuf *o, const char *s)
+{
+	oput(o, s, strlen(s));
+}
+
+static void
+onum(struct obuf *o, unsigned long long v)
+{
+	char num[32];
+
+	oput(o, num, (size_t)snprintf(num, sizeof(num), "%llu", v));
+}
+
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void
+ojson(struct obuf *o, const unsigned char *s, size_t n)
+{
+	oput(o, "\"", 1);
+	for (size_t i = 0; i < n; i++) {
+		char e[8];
+		if (s[i] == '"' || s[i] == '\\') {
+			e[0] = '\\';
+			e[1] = (char)s[i];
+			oput(o, e, 2);
+		} else if (s[i] < 0x20 || s[i] == 0x7f)
+			oput(o, e, (size_t)snprintf(e, sizeof(e), "\\u%04x",
+			    s[i]));
+		else
+			oput(o, s + i, 1);
+	}
+	oput(o, "\"", 1);
+}
+
+/* The name of pattern x of the set and its strand. */
+static const char *
+pat_name(size_t x, char *strand)
+{
+	size_t block = x / conf.npat;
+
+	*strand = (block == 1 || conf.minus) ? '-' : '+';
+	return conf.names[x % conf.npat];
+}
+
+static void
+hits_header(struct rfile *f, struct obuf *o)
+{
+	if (f->header || conf.hits != HITS_TSV)
+		return;
+	f->header = 1;
+	if (f->show_name)
+		oputs(o, "file\t");
+	oputs(o, "pat_id\ttext_id\tcost\tstrand\tstart\tend\tmatch_region\t"
+	    "cigar\n");
+}
+
+/* One row of the hit table: site s of piece p of batch b. */
+static void
+hits_row(struct rbatch *b, const struct rpiece *p, const struct site *s,
+    struct obuf *o)
+{
+	const struct rrec *r = &b->rec[p->rec];
+	const unsigned char *t = b->text + p->off;
+	const char *name = b->names + r->name;
+	char strand;
+	const char *pn = pat_name(s->pat, &strand);
+	unsigned long long start = p->seqoff + s->start, end = p->seqoff +
+	    s->end;
+	char *cigar;
+
+	if (conf.hits == HITS_BED) {
+		oput(o, name, r->namelen);
+		oput(o, "\t", 1);
+		onum(o, start);
+		oput(o, "\t", 1);
+		onum(o, end);
+		oput(o, "\t", 1);
+		oputs(o, pn);
+		oput(o, "\t", 1);
+		onum(o, (unsigned long long)s->cost);
+		oput(o, "\t", 1);
+		oput(o, &strand, 1);
+		oput(o, "\n", 1);
+		return;
+	}
+	cigar = rf_cigar(&pats->pat[s->pat], t + s->start, s->end - s->start);
+	if (conf.hits == HITS_JSON) {
+		oputs(o, "{\"type\":\"hit\",");
+		if (b->f->show_name) {
+			oputs(o, "\"file\":");
+			ojson(o, (const unsigned char *)b->f->name,
+			    strlen(b->f->name));
+			oput(o, ",", 1);
+		}
+		oputs(o, "\"pat_id\":");
+		ojson(o, (const unsigned char *)pn, strlen(pn));
+		oputs(o, ",\"text_id\":");
+		ojson(o, (const unsigned char *)name, r->namelen);
+		oputs(o, ",\"cost\":");
+		onum(o, (unsigned long long)s->cost);
+		oputs(o, ",\"strand\":\"");
+		oput(o, &strand, 1);
+		oputs(o, "\",\"start\":");
+		onum(o, start);
+		oputs(o, ",\"end\":");
+		onum(o, end);
+		oputs(o, ",\"match_region\":");
+		ojson(o, t + s->start, s->end - s->start);
+		oputs(o, ",\"cigar\":");
+		ojson(o, (const unsigned char *)cigar, strlen(cigar));
+		oputs(o, "}\n");
+		free(cigar);
+		return;
+	}
+	if (b->f->show_name) {
+		oputs(o, b->f->name);
+		oput(o, "\t", 1);
+	}
+	oputs(o, pn);
+	oput(o, "\t", 1);
+	oput(o, name, r->namelen);
+	oput(o, "\t", 1);
+	onum(o, (unsigned long long)s->cost);
+	oput(o, "\t", 1);
+	oput(o, &strand, 1);
+	oput(o, "\t", 1);
+	onum(o, start);
+	oput(o, "\t", 1);
+	onum(o, end);
+	oput(o, "\t", 1);
+	oput(o, t + s->start, s->end - s->start);
+	oput(o, "\t", 1);
+	oputs(o, cigar);
+	oput(o, "\n", 1);
+	free(cigar);
+}
+
+/* ---- the job ---- */
+
+static int
+any_bit(const uint64_t *bm, size_t from, size_t to)
+{
+	for (size_t i = from; i < to;) {
+		if (i % 64 == 0 && i + 64 <= to) {
+			if (bm[i / 64] != 0)
+				return 1;
+			i += 64;
+			continue;
+		}
+		if (bm[i / 64] >> (i % 64) & 1)
+			return 1;
+		i++;
+	}
+	return 0;
+}
+
+/* The record r is selected (or, -v, not): counts it; -q, -l, -m. */
+static int
+select_rec(struct rfile *f)
+{
+	__atomic_store_n(&S.matched, 1, __ATOMIC_RELAXED);
+	f->fs.nsel++;
+	if (opt->quiet) {
+		out_quit_now();
+		__atomic_store_n(&f->done, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (opt->list || opt->list_none || (conf.hits == HITS_NONE &&
+	    opt->max_count >= 0 && f->fs.nsel >= (uintmax_t)opt->max_count))
+		__atomic_store_n(&f->done, 1, __ATOMIC_RELAXED);
+	return 1;
+}
+
+static void
+batch_job(void *arg, int worker)
+{
+	struct rbatch *b = arg;
+	struct rfile *f = b->f;
+	struct sitelist *sl = NULL;
+	struct obuf o = { NULL, 0, 0 };
+	const size_t len = b->len - pad;
+	int skip = pool_quit() || (conf.hits == HITS_NONE &&
+	    __atomic_load_n(&f->done, __ATOMIC_RELAXED));
+
+	if (!skip && len > 0 && search_needs_scan()) {
+		size_t words = len / 64 + 2;
+		if (worker >= nscratch)
+			worker = 0;
+		scratch[worker].bm = grow(scratch[worker].bm,
+		    &scratch[worker].cap, words, sizeof(uint64_t));
+		uint64_t *bm = scratch[worker].bm;
+		memset(bm, 0, words * sizeof(*bm));
+		hm_scan(pats, b->text, pad, len, '\n', bm);
+		if (conf.hits != HITS_NONE)
+			sl = xcalloc(b->npc ? b->npc : 1, sizeof(*sl));
+		for (size_t i = 0; i < b->npc; i++) {
+			struct rpiece *p = &b->pc[i];
+			size_t o0 = p->off - pad;
+			if (!any_bit(bm, o0 + p->own0, o0 + p->own1))
+				continue;
+			b->rec[p->rec].hit = 1;
+			if (sl != NULL)
+				sites_find(pats, b->text + p->off, p->len,
+				    p->own0, p->own1, p->at_end, bm, o0,
+				    &sl[i]);
+		}
+	}
+
+	/* In order with the batches before it of the same input. */
+	pthread_mutex_lock(&f->mu);
+	while (f->turn != b->seqno)
+		pthread_cond_wait(&f->cv, &f->mu);
+	pthread_mutex_unlock(&f->mu);
+
+	skip = pool_quit() || f->done;
+	for (size_t r = 0, pi = 0, pj; r < b->nrec && !skip; r++, pi = pj) {
+		struct rrec *rc = &b->rec[r];
+		int before = rc->cont && f->cont_hit, hit = rc->hit || before;
+		for (pj = pi; pj < b->npc && b->pc[pj].rec == r; pj++)
+			;
+		if (conf.hits != HITS_NONE) {
+			size_t nrows = 0;
+			for (size_t i = pi; sl != NULL && i < pj; i++)
+				nrows += sl[i].n;
+			if (nrows > 0 && !before && !select_rec(f))
+				break;
+			hits_header(f, &o);
+			for (size_t i = pi; i < pj && nrows > 0; i++)
+				for (size_t x = 0; x < sl[i].n; x++)
+					hits_row(b, &b->pc[i], &sl[i].s[x], &o);
+			hit = nrows > 0 || before;
+			f->cont_hit = rc->ends ? 0 : hit;
+			if (rc->ends && opt->max_count >= 0 &&
+			    f->fs.nsel >= (uintmax_t)opt->max_count)
+				__atomic_store_n(&f->done, 1, __ATOMIC_RELAXED);
+			skip = f->done;
+			continue;
+		}
+		if (!rc->ends) {
+			f->cont_hit = hit;
+			if (need_raw()) {
+				f->carry = grow(f->carry, &f->carrycap,
+				    f->carrylen + rc->rawlen, 1);
+				memcpy(f->carry + f->carrylen, b->raw + rc->raw,
+				    rc->rawlen);
+				f->carrylen += rc->rawlen;
+			}
+			continue;
+		}
+		if (hit != opt->invert) {
+			if (!select_rec(f))
+				break;
+			if (need_raw()) {
+				if (rc->cont)
+					oput(&o, f->carry, f->carrylen);
+				oput(&o, b->raw + rc->raw, rc->rawlen);
+			}
+		}
+		f->carrylen = 0;
+		f->cont_hit = 0;
+		skip = f->done;
+	}
+	if (o.len > 0)
+		pool_emit(o.p, o.len);
+	free(o.p);
+	if (b->err != NULL) {
+		if (!opt->silent)
+			warnx_("%s", b->err);
+		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	}
+	if (b->last && conf.hits == HITS_NONE)
+		out_file_end(&f->fs);
+	for (size_t i = 0; sl != NULL && i < b->npc; i++)
+		sites_free(&sl[i]);
+	free(sl);
+
+	pthread_mutex_lock(&f->mu);
+	f->turn++;
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+	if (b->last) {
+		pthread_mutex_destroy(&f->mu);
+		pthread_cond_destroy(&f->cv);
+		free(f->carry);
+		free(f->name);
+		free(f);
+	}
+	batch_free(b);
+}
+
+/* ---- reading and parsing ---- */
+
+struct rd {
+	int		 fd;
+	struct dz	*z;
+	unsigned char	*buf;
+	size_t		 pos, len, cap;
+	int		 eof, err;
+};
+
+/* Reads more into r->buf (keeping buf[pos, len)).  Returns the bytes read,
+ * 0 at the end, -1 on an error (errno). */
+static ssize_t
+rd_more(struct rd *r)
+{
+	ssize_t n;
+
+	if (r->eof)
+		return 0;
+	if (r->pos > 0) {
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->len -= r->pos;
+		r->pos = 0;
+	}
+	r->buf = grow(r->buf, &r->cap, r->len + READ_BUF, 1);
+	if (r->z != NULL) {
+		n = dz_fill(r->z, r->buf + r->len, r->cap - r->len, &r->eof, 1);
+	} else {
+		do
+			n = read(r->fd, r->buf + r->len, r->cap - r->len);
+		while (n == -1 && errno == EINTR);
+	}
+	if (n < 0) {
+		r->err = errno;
+		r->eof = 1;
+		return -1;
+	}
+	if (n == 0)
+		r->eof = 1;
+	r->len += (size_t)n;
+	return n;
+}
+
+/* The parser's state over one input. */
+struct parse {
+	struct rd	 rd;
+	struct rfile	*f;
+	struct rbatch	*b;
+	uint64_t	 nbatch;
+	int		 kind;
+	uint64_t	 recno;		/* records begun */
+	uint64_t	 seqlen;	/* of the current record */
+	int		 in_rec;
+	char		*err;
+};
+
+/* Starts record recno in the batch (cont: continued from the last). */
+static void
+rec_begin(struct parse *P, const char *name, size_t namelen, int cont)
+{
+	struct rbatch *b = P->b;
+
+	b->rec = grow(b->rec, &b->reccap, b->nrec + 1, sizeof(*b->rec));
+	struct rrec *r = &b->rec[b->nrec++];
+	memset(r, 0, sizeof(*r));
+	r->recno = P->recno;
+	r->cont = cont;
+	r->raw = b->rawlen;
+	b->names = grow(b->names, &b->namescap, b->nameslen + namelen + 1, 1);
+	memcpy(b->names + b->nameslen, name, namelen);
+	b->names[b->nameslen + namelen] = '\0';
+	r->name = b->nameslen;
+	r->namelen = namelen;
+	b->nameslen += namelen + 1;
+}
+
+/* Opens a piece of the current record (ctx: the bytes before it that it
+ * repeats, as its left context). */
+static void
+piece_begin(struct parse *P, const unsigned char *ctx, size_t n,
+    uint64_t seqoff)
+{
+	struct rbatch *b = P->b;
+
+	b->pc = grow(b->pc, &b->pccap, b->npc + 1, sizeof(*b->pc));
+	struct rpiece *p = &b->pc[b->npc++];
+	memset(p, 0, sizeof(*p));
+	p->off = b->len;
+	p->rec = b->nrec - 1;
+	p->seqoff = seqoff;
+	p->own0 = n > 0 ? ov : 0;
+	b->text = grow(b->text, &b->cap, b->len + n + 64, 1);
+	if (n > 0)
+		memcpy(b->text + b->len, ctx, n);
+	b->len += n;
+	p->len = n;
+}
+
+static void
+piece_end(struct parse *P, int at_end)
+{
+	struct rbatch *b = P->b;
+	struct rpiece *p = &b->pc[b->npc - 1];
+
+	p->at_end = at_end;
+	p->own1 = at_end ? p->len : p->len - ov;
+	b->text = grow(b->text, &b->cap, b->len + 64 + 1, 1);
+	b->text[b->len++] = '\n';
+	memset(b->text + b->len, '\n', 64);	/* (engines read ahead) */
+}
+
+static void
+submit(struct parse *P, int last)
+{
+	struct rbatch *b = P->b;
+
+	b->last = last;
+	b->err = P->err;
+	P->err = NULL;
+	P->b = NULL;
+	pool_submit(batch_job, b);
+}
+
+/* The current record's sequence goes on with s[0, n) (no CR, no
+ * newline). */
+static void
+seq_put(struct parse *P, const unsigned char *s, size_t n)
+{
+	while (n > 0) {
+		struct rbatch *b = P->b;
+		struct rpiece *p = &b->pc[b->npc - 1];
+		if (p->len >= PIECE) {
+			/* Cut: the next piece repeats the last 2 ov bytes. */
+			unsigned char *ctx = xmalloc(2 * ov);
+			memcpy(ctx, b->text + p->off + p->len - 2 * ov, 2 * ov);
+			uint64_t at = p->seqoff + p->len - 2 * ov;
+			piece_end(P, 0);
+			if (b->len - pad >= BATCH_SEQ) {
+				struct rrec *r = &b->rec[b->nrec - 1];
+				size_t nlen = r->namelen;
+				char *name = xmalloc(nlen + 1);
+				memcpy(name, b->names + r->name, nlen);
+				r->rawlen = b->rawlen - r->raw;
+				submit(P, 0);	/* (b is the job's now) */
+				P->b = batch_new(P->f, ++P->nbatch);
+				rec_begin(P, name, nlen, 1);
+				free(name);
+			}
+			piece_begin(P, ctx, 2 * ov, at);
+			free(ctx);
+			continue;
+		}
+		size_t take = PIECE - p->len < n ? PIECE - p->len : n;
+		b->text = grow(b->text, &b->cap, b->len + take + 65, 1);
+		memcpy(b->text + b->len, s, take);
+		b->len += take;
+		p->len += take;
+		P->seqlen += take;
+		s += take;
+		n -= take;
+	}
+}
+
+/* Appends s[0, n) to the batch's record text (record output). */
+static void
+raw_put(struct parse *P, const unsigned char *s, size_t n)
+{
+	struct rbatch *b = P->b;
+
+	if (!need_raw())
+		return;
+	b->raw = grow(b->raw, &b->rawcap, b->rawlen + n, 1);
+	memcpy(b->raw + b->rawlen, s, n);
+	b->rawlen += n;
+}
+
+/* Adds the sequence bytes of s[0, n) (CRs left out). */
+static void
+seq_bytes(struct parse *P, const unsigned char *s, size_t n)
+{
+	const unsigned char *cr;
+
+	while (n > 0 && (cr = memchr(s, '\r', n)) != NULL) {
+		seq_put(P, s, (size_t)(cr - s));
+		n -= (size_t)(cr - s) + 1;
+		s = cr + 1;
+	}
+	seq_put(P, s, n);
+}
+
+/* Ends the current record. */
+static void
+rec_end(struct parse *P)
+{
+	struct rbatch *b = P->b;
+	struct rrec *r = &b->rec[b->nrec - 1];
+
+	piece_end(P, 1);
+	r->ends = 1;
+	r->rawlen = b->rawlen - r->raw;
+	P->in_rec = 0;
+	if (b->len - pad >= BATCH_SEQ || b->rawlen >= BATCH_SEQ ||
+	    b->nrec >= 65536) {
+		submit(P, 0);
+		P->b = batch_new(P->f, ++P->nbatch);
+	}
+}
+
+static void
+fault(struct parse *P, const char *what)
+{
+	char *m = xmalloc(strlen(P->f->name) + strlen(what) + 64);
+
+	sprintf(m, "%s: record %llu: %s", P->f->name,
+	    (unsigned long long)P->recno, what);
+	P->err = m;
+}
+
+/* Starts a record named by the first word of the header h[0, n). */
+static void
+rec_start(struct parse *P, const unsigned char *h, size_t n)
+{
+	size_t w = 0;
+
+	while (w < n && h[w] != ' ' && h[w] != '\t' && h[w] != '\r')
+		w++;
+	P->recno++;
+	P->seqlen = 0;
+	P->in_rec = 1;
+	rec_begin(P, (const char *)h, w, 0);
+	piece_begin(P, NULL, 0, 0);
+}
+
+/*
+ * The next line of the input: *line, its length without the newline
+ * (and *nl: a newline ended it).  A line longer than the buffer is handed
+ * over in parts when part is set (sequence lines), else read whole up to
+ * NAME_MAX_LEN.  Returns 1, 0 at the end, -1 on a read error.
+ */
+static int
+next_line(struct parse *P, const unsigned char **line, size_t *n, int *nl,
+    int part)
+{
+	struct rd *r = &P->rd;
+
+	for (;;) {
+		const unsigned char *s = r->buf + r->pos;
+		size_t have = r->len - r->pos;
+		const unsigned char *e = have ? memchr(s, '\n', have) : NULL;
+		if (e != NULL) {
+			*line = s;
+			*n = (size_t)(e - s);
+			*nl = 1;
+			r->pos += *n + 1;
+			return 1;
+		}
+		if (r->eof || (part && have >= READ_BUF) ||
+		    (!part && have >= NAME_MAX_LEN)) {
+			if (have == 0)
+				return r->err ? -1 : 0;
+			*line = s;
+			*n = have;
+			*nl = 0;
+			r->pos += have;
+			return 1;
+		}
+		if (rd_more(r) < 0 && r->len == r->pos)
+			return -1;
+	}
+}
+
+/* Parses the whole input into batches. */
+static void
+parse(struct parse *P)
+{
+	const unsigned char *l;
+	size_t n;
+	int nl, rc, midline = 0;
+	enum { Q_HEAD, Q_SEQ, Q_PLUS, Q_QUAL } q = Q_HEAD;
+	uint64_t qual = 0, lineno = 0;
+
+	while (!__atomic_load_n(&P->f->done, __ATOMIC_RELAXED) &&
+	    !pool_quit()) {
+		int part = P->kind != REC_FASTQ || q == Q_SEQ || q == Q_QUAL;
+		if (P->kind == REC_FASTA && !midline)
+			part = 0;	/* (a header must come whole) */
+		if ((rc = next_line(P, &l, &n, &nl, part || midline)) <= 0)
+			break;
+		if (P->kind == REC_LINES) {
+			if (!midline) {
+				char num[32];
+				int w = snprintf(num, sizeof(num), "%llu",
+				    (unsigned long long)++lineno);
+				rec_start(P, (const unsigned char *)num,
+				    (size_t)w);
+			}
+			seq_bytes(P, l, n);
+			if (nl)
+				rec_end(P);
+			midline = !nl;
+			continue;
+		}
+		if (P->kind == REC_FASTA) {
+			if (!midline && n > 0 && l[0] == '>') {
+				if (P->in_rec && P->seqlen == 0) {
+					fault(P, "empty sequence");
+					goto out;
+				}
+				if (P->in_rec)
+					rec_end(P);
+				rec_start(P, l + 1, n - 1);
+				raw_put(P, l, n + (size_t)nl);
+				midline = !nl;	/* (a header cut: the rest is
+						 * not sequence: see below) */
+				if (!nl) {
+					fault(P, "header line too long");
+					goto out;
+				}
+				continue;
+			}
+			if (!P->in_rec) {
+				if (n == 0 || (n == 1 && l[0] == '\r'))
+					continue;
+				P->recno = 1;
+				fault(P, "sequence before the first '>' "
+				    "header");
+				goto out;
+			}
+			raw_put(P, l, n + (size_t)nl);
+			seq_bytes(P, l, n);
+			midline = !nl;
+			continue;
+		}
+		/* FASTQ */
+		switch (q) {
+		case Q_HEAD:
+			if (n == 0 || (n == 1 && l[0] == '\r'))
+				continue;
+			if (l[0] != '@' || !nl) {
+				P->recno++;
+				fault(P, l[0] != '@' ? "no '@' header line" :
+				    "header line too long");
+				goto out;
+			}
+			rec_start(P, l + 1, n - 1);
+			raw_put(P, l, n + 1);
+			q = Q_SEQ;
+			continue;
+		case Q_SEQ:
+			raw_put(P, l, n + (size_t)nl);
+			seq_bytes(P, l, n);
+			if (!nl && P->rd.eof) {
+				fault(P, "truncated record");
+				goto out;
+			}
+			if (nl)
+				q = Q_PLUS;
+			continue;
+		case Q_PLUS:
+			if (n == 0 || l[0] != '+') {
+				fault(P, "no '+' line after the sequence");
+				goto out;
+			}
+			raw_put(P, l, n + (size_t)nl);
+			if (!nl) {
+				fault(P, "truncated record");
+				goto out;
+			}
+			q = Q_QUAL;
+			qual = 0;
+			midline = 0;
+			continue;
+		case Q_QUAL:
+			raw_put(P, l, n + (size_t)nl);
+			qual += n - (n > 0 && nl && l[n - 1] == '\r');
+			if (!nl) {
+				midline = 1;
+				if (P->rd.eof) {
+					fault(P, "truncated record");
+					goto out;
+				}
+				continue;
+			}
+			midline = 0;
+			if (qual != P->seqlen) {
+				fault(P, "quality and sequence differ in "
+				    "length");
+				goto out;
+			}
+			if (P->seqlen == 0) {
+				fault(P, "empty sequence");
+				goto out;
+			}
+			rec_end(P);
+			q = Q_HEAD;
+			continue;
+		}
+	}
+	if (rc < 0) {
+		char *m = xmalloc(strlen(P->f->name) + 128);
+		sprintf(m, "%s: %s", P->f->name, strerror(P->rd.err));
+		P->err = m;
+	} else if (P->kind == REC_FASTQ && q != Q_HEAD && P->err == NULL &&
+	    !P->f->done && !pool_quit())
+		fault(P, "truncated record");
+	else if (P->kind == REC_FASTA && P->in_rec && P->seqlen == 0 &&
+	    !P->f->done && !pool_quit())
+		fault(P, "empty sequence");
+	else if (P->in_rec)
+		rec_end(P);
+out:
+	/* A record cut short by a fault is left out. */
+	if (P->in_rec && P->b->nrec > 0 && !P->b->rec[P->b->nrec - 1].ends) {
+		struct rbatch *b = P->b;
+		b->npc -= b->npc > 0 && b->pc[b->npc - 1].rec == b->nrec - 1;
+		while (b->npc > 0 && b->pc[b->npc - 1].rec == b->nrec - 1)
+			b->npc--;
+		b->nrec--;
+	}
+	submit(P, 1);
+}
+
+/* The kind of records the bytes h[0, n) start (REC_LINES: none). */
+static int
+sniff(const unsigned char *h, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (h[i] == '\n' || h[i] == '\r'))
+		i++;
+	if (i < n && h[i] == '>')
+		return REC_FASTA;
+	if (i < n && h[i] == '@')
+		return REC_FASTQ;
+	return REC_LINES;
+}
+
+/* The decoded first bytes of the regular file fd (named name). */
+static ssize_t
+head_of(int fd, const char *name, unsigned char *h, size_t want)
+{
+	ssize_t n = in_pread(fd, h, want, 0);
+	int err, eof = 0;
+
+	if (n <= 0 || !opt->decompress || dz_sniff(h, (size_t)n) == DZ_NONE)
+		return n;
+	int fd2 = open(name, O_RDONLY);
+	if (fd2 == -1)
+		return n;
+	struct dz *z = zin_open(fd2, name, 1, &err);
+	if (z != NULL) {
+		n = dz_fill(z, h, want, &eof, 0);
+		dz_close(z, NULL, 0);
+	}
+	close(fd2);
+	return n;
+}
+
+/*
+ * Takes the input path (NULL: standard input, named name) when it is to
+ * be read as records: FASTA or FASTQ (--records, or found by content with
+ * --dna), or any input with --hits.  Calls flush first (the walk's batch of
+ * small files goes before it).  Returns 1 when it took the input (searched,
+ * or failed after a message), 0 when the ordinary path is to search it.
+ */
+int
+rec_submit(const char *path, const char *name, int show_name,
+    void (*flush)(void))
+{
+	struct stat st;
+	unsigned char head[256];
+	int fd, kind = conf.kind, reg;
+
+	if (!on)
+		return 0;
+	fd = path != NULL ? open(path, O_RDONLY) : STDIN_FILENO;
+	if (fd == -1)
+		return 0;	/* (the ordinary path says why, in order) */
+	reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (path != NULL || lseek(fd, 0, SEEK_CUR) == 0);
+	if (kind == REC_AUTO && reg) {
+		ssize_t n = head_of(fd, path != NULL ? path : "/dev/stdin",
+		    head, sizeof(head));
+		kind = n > 0 ? sniff(head, (size_t)n) : REC_LINES;
+	} else if (kind == REC_AUTO)
+		kind = REC_LINES;	/* a stream: read as lines */
+	if (kind == REC_LINES && conf.hits == HITS_NONE) {
+		if (path != NULL)
+			close(fd);
+		return 0;
+	}
+	flush();
+	if (pool_quit()) {
+		if (path != NULL)
+			close(fd);
+		return 1;
+	}
+
+	struct parse P;
+	memset(&P, 0, sizeof(P));
+	P.rd.fd = fd;
+	if (opt->decompress) {
+		int err;
+		P.rd.z = zin_open(fd, name, reg, &err);
+		if (err) {
+			if (path != NULL)
+				close(fd);
+			__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+			return 1;
+		}
+	}
+	struct rfile *f = xcalloc(1, sizeof(*f));
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->cv, NULL);
+	f->name = xstrdup(name);
+	f->show_name = show_name;
+	out_file_start(&f->fs, f->name, show_name);
+	P.f = f;
+	P.kind = kind;
+	P.b = batch_new(f, 0);
+	parse(&P);
+	free(P.rd.buf);
+	if (P.rd.z != NULL)
+		(void)zin_close(P.rd.z, name);
+	if (path != NULL)
+		close(fd);
+	return 1;
+}
