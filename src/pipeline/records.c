@@ -43,8 +43,8 @@
 #include "../engines/sites.h"
 #include "../base/util.h"
 
-#define BATCH_SEQ	((size_t)4 << 20)	/* sequence bytes a job */
-#define PIECE		((size_t)1 << 20)	/* a long sequence's pieces */
+#define BATCH_SEQ_DEF	((size_t)4 << 20)	/* sequence bytes a job */
+#define PIECE_DEF	((size_t)1 << 20)	/* a long sequence's pieces */
 #define READ_BUF	((size_t)1 << 20)	/* bytes read at once */
 #define NAME_MAX_LEN	((size_t)1 << 20)	/* a header line at most */
 
@@ -52,6 +52,9 @@ static struct rec_conf conf;
 static int on;			/* rec_init: records may be searched */
 static size_t pad;		/* scan_pad: bytes before a batch's text */
 static size_t ov;		/* sites_overlap */
+/* Sequence bytes of a batch and of a piece; AGREP_GPU_REC_BATCH and
+ * AGREP_GPU_REC_PIECE (tests: many batches and pieces in small inputs). */
+static size_t BATCH_SEQ = BATCH_SEQ_DEF, PIECE = PIECE_DEF;
 
 /* One input's state, handed from batch to batch in order. */
 struct rfile {
@@ -141,6 +144,13 @@ rec_init(const struct options *o, const struct patset *ps,
 		rf_init(ps, RF_ANY, '\n');	/* (sites' starts, CIGARs) */
 	pad = scan_pad(ps);
 	ov = sites_overlap(ps);
+	const char *e = getenv("AGREP_GPU_REC_BATCH");
+	if (e != NULL && atol(e) > 0)
+		BATCH_SEQ = (size_t)atol(e);
+	if ((e = getenv("AGREP_GPU_REC_PIECE")) != NULL && atol(e) > 0)
+		PIECE = (size_t)atol(e);
+	if (PIECE < 2 * ov + 1)
+		PIECE = 2 * ov + 1;
 	nscratch = pool_workers();
 	scratch = xcalloc((size_t)nscratch, sizeof(*scratch));
 }
@@ -411,7 +421,8 @@ batch_job(void *arg, int worker)
 				nrows += sl[i].n;
 			if (nrows > 0 && !before && !select_rec(f))
 				break;
-			hits_header(f, &o);
+			if (nrows > 0)
+				hits_header(f, &o);
 			for (size_t i = pi; i < pj && nrows > 0; i++)
 				for (size_t x = 0; x < sl[i].n; x++)
 					hits_row(b, &b->pc[i], &sl[i].s[x], &o);
@@ -816,6 +827,7 @@ parse(struct parse *P)
 			if (l[0] != '@' || !nl) {
 				P->recno++;
 				fault(P, l[0] != '@' ? "no '@' header line" :
+				    P->rd.eof ? "truncated record" :
 				    "header line too long");
 				goto out;
 			}
@@ -849,13 +861,10 @@ parse(struct parse *P)
 			continue;
 		case Q_QUAL:
 			raw_put(P, l, n + (size_t)nl);
-			qual += n - (n > 0 && nl && l[n - 1] == '\r');
-			if (!nl) {
-				midline = 1;
-				if (P->rd.eof) {
-					fault(P, "truncated record");
-					goto out;
-				}
+			qual += n - (n > 0 && l[n - 1] == '\r' &&
+			    (nl || P->rd.pos == P->rd.len));
+			if (!nl && !(P->rd.eof && P->rd.pos == P->rd.len)) {
+				midline = 1;	/* (the line goes on) */
 				continue;
 			}
 			midline = 0;
