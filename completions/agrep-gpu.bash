@@ -72,6 +72,14 @@ _agrep_gpu()
             COMPREPLY=($(compgen -W 'binary text without-match' -- "$cur"))
             return
             ;;
+        --records)
+            COMPREPLY=($(compgen -W 'auto fasta fastq lines' -- "$cur"))
+            return
+            ;;
+        --strand)
+            COMPREPLY=($(compgen -W 'both + -' -- "$cur"))
+            return
+            ;;
         --device)
             _agrep_gpu_devices "${words[0]}"
             return
@@ -80,6 +88,12 @@ _agrep_gpu()
             # An optional argument: only in the same word, --color=WHEN.
             if $split; then
                 COMPREPLY=($(compgen -W 'never always auto' -- "$cur"))
+                return
+            fi
+            ;;
+        --hits)
+            if $split; then
+                COMPREPLY=($(compgen -W 'tsv bed json' -- "$cur"))
                 return
             fi
             ;;
@@ -92,7 +106,7 @@ _agrep_gpu()
     $split && return
 
     local long='--max-errors= --regexp= --file= --ignore-case --no-ignore-case
-        --utf8 --bytes --dna --iupac
+        --utf8 --bytes --dna --iupac --strand= --records= --hits --hits=
         --invert-match --word-regexp --line-regexp --fixed-strings
         --extended-regexp --basic-regexp --perl-regexp --null-data
         --count --only-matching --color= --colour= --show-cost --show-edits --json --best-match

@@ -27,7 +27,7 @@ fail() {
 	keep=1
 	echo "records_oracle: FAIL at seed $seed: $1"
 	echo "  command: (cd $PWD && $cmd)"
-	echo "  files kept in $dir"
+	echo "  files kept in $dir (again: $oracle gen $seed DIR${RECORACLE_FINAL_EOL:+, RECORACLE_FINAL_EOL=$RECORACLE_FINAL_EOL})"
 	shift
 	[ $# -gt 0 ] && printf '%s\n' "$@"
 	exit 1

@@ -1,0 +1,104 @@
+#!/bin/bash
+# bench/records.sh: sequence records, both strands and the hit table (issue
+# 38), against line mode and seqkit, in one run.  From the project root:
+#
+#   bench/records.sh [READS_MB [GENOME_MBP]]     (defaults 64 and 10)
+#
+# Cases (best of 3 wall times; hyperfine is not needed):
+#   reads: READS_MB of 150-base reads (bench/gen_dna.c) as FASTQ, P
+#     24-base primers sampled from them (P = 100 and 1,000), -k K:
+#       lines  the sequence lines alone, the P patterns and their reverse
+#              complements given as 2P patterns (no records, no --dna)
+#       -c     --dna -c over the FASTQ (records, both strands)
+#       hits   --dna --hits over the FASTQ
+#   genome: one FASTA record of GENOME_MBP random bases in 60-base lines
+#     with soft-masked and N runs, 312 guides of 23 bases, -k3:
+#       -c, hits (both strands), and seqkit locate -m 3 (mismatches only,
+#       both strands) when seqkit is installed.
+# Prints the machine, every time and the ratios the issue's targets name.
+set -eu
+READS_MB=${1:-64}
+GENOME_MBP=${2:-10}
+A=${AGREP_GPU:-./agrep-gpu}
+T=${TMPDIR:-/tmp}/agrep-records-bench
+mkdir -p "$T" bench/bin
+[ -x bench/bin/gen_dna ] || cc -O2 -o bench/bin/gen_dna bench/gen_dna.c
+
+best() {	# best of 3 wall seconds of "$@" (output to a file)
+	local b=999999 t0 t1 i
+	for i in 1 2 3; do
+		t0=$(date +%s.%N)
+		"$@" > "$T/out" 2>/dev/null || true
+		t1=$(date +%s.%N)
+		b=$(echo "$t1 - $t0 < $b" | bc -l | grep -q 1 && echo "$t1 - $t0" | bc -l || echo "$b")
+	done
+	printf '%.3f' "$b"
+}
+ratio() { echo "scale=2; $1 / $2" | bc -l; }
+
+echo "# bench/records.sh $(date -u +%Y-%m-%d) on $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "# agrep-gpu $(git rev-parse --short HEAD 2>/dev/null)"
+
+# Reads
+R=$T/reads$READS_MB
+if [ ! -s "$R.fq" ]; then
+	bench/bin/gen_dna $((READS_MB << 20)) "$T/unused.pat" 150 997 777 2>/dev/null | tr a-z A-Z > "$R.txt"
+	awk '{print "@r" NR; print; print "+"; print gensub(/./, "I", "g")}' "$R.txt" > "$R.fq"
+fi
+for P in 100 1000; do
+	python3 - "$R.txt" "$P" "$T/pr$P" <<'PY'
+import random, sys
+lines = [l for l in open(sys.argv[1], 'rb').read(8 << 20).split(b'\n') if len(l) == 150]
+random.seed(99)
+ps = set()
+while len(ps) < int(sys.argv[2]):
+    l = random.choice(lines); s = random.randrange(0, 150 - 24); ps.add(l[s:s + 24])
+ps = sorted(ps)
+open(sys.argv[3], 'wb').write(b'\n'.join(ps) + b'\n')
+comp = bytes.maketrans(b'ACGT', b'TGCA')
+open(sys.argv[3] + '.both', 'wb').write(b'\n'.join(ps + [p.translate(comp)[::-1] for p in ps]) + b'\n')
+PY
+	for K in 2 4; do
+		l=$(best "$A" -c -k$K -f "$T/pr$P.both" "$R.txt")
+		c=$(best "$A" --dna -c -k$K -f "$T/pr$P" "$R.fq")
+		h=$(best "$A" --dna --hits -k$K -f "$T/pr$P" "$R.fq")
+		rows=$("$A" --dna --hits -k$K -f "$T/pr$P" "$R.fq" | tail -n +2 | wc -l)
+		echo "reads ${READS_MB} MB, $P primers -k$K: lines ${l}s, records -c ${c}s ($(ratio $c $l)x lines), --hits ${h}s ($(ratio $h $c)x -c, $rows rows)"
+	done
+done
+
+# Genome
+G=$T/genome$GENOME_MBP.fa
+if [ ! -s "$G" ]; then
+	python3 - "$GENOME_MBP" "$G" "$T/guides312" <<'PY'
+import random, sys
+n = int(float(sys.argv[1]) * 1e6)
+random.seed(7)
+s = bytearray(random.choices(b'ACGT', k=n))
+for _ in range(n // 200000):       # soft-masked runs
+    a = random.randrange(n); s[a:a + 3000] = s[a:a + 3000].lower()
+for _ in range(n // 1000000):      # N runs
+    a = random.randrange(n); s[a:a + 10000] = b'N' * len(s[a:a + 10000])
+s = bytes(s[:n])
+with open(sys.argv[2], 'wb') as f:
+    f.write(b'>chrB bench\n')
+    for i in range(0, n, 60):
+        f.write(s[i:i + 60] + b'\n')
+g = []
+while len(g) < 312:
+    a = random.randrange(n - 23); w = s[a:a + 23]
+    if w.isupper() and b'N' not in w: g.append(w)
+with open(sys.argv[3], 'wb') as f:
+    for i, w in enumerate(g):
+        f.write(b'>g%d\n%s\n' % (i, w))
+PY
+fi
+c=$(best "$A" --dna -c -k3 -f "$T/guides312" "$G")
+h=$(best "$A" --dna --hits -k3 -f "$T/guides312" "$G")
+rows=$("$A" --dna --hits -k3 -f "$T/guides312" "$G" | tail -n +2 | wc -l)
+line="genome ${GENOME_MBP} Mbp, 312 guides -k3 both strands: -c ${c}s, --hits ${h}s ($(ratio $h $c)x -c, $rows rows)"
+if command -v seqkit >/dev/null; then
+	s=$(best seqkit locate -j "$(nproc)" -m 3 -f "$T/guides312" "$G")
+	line="$line, seqkit locate -m 3 ${s}s ($(ratio $s $h)x slower than --hits)"
+fi
+echo "$line"
