@@ -36,7 +36,8 @@ DEPS_DEBIAN = build-essential pkg-config ocl-icd-opencl-dev opencl-headers \
 	   fortunes-ru fortunes-de qemu-user gcc-aarch64-linux-gnu \
 	   libc6-dev-arm64-cross parallel \
 	   libisal-dev libzstd-dev liblzma-dev libbz2-dev \
-	   liblz4-dev gzip pigz tabix zstd xz-utils bzip2 lz4 time
+	   liblz4-dev gzip pigz tabix zstd xz-utils bzip2 lz4 time \
+	   seqkit kleborate-examples artfastqgenerator-examples
 
 all: $(BIN)
 

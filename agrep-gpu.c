@@ -742,6 +742,7 @@ records_settle(struct options *o, struct args *a)
 	/* One pattern of the set per pattern and strand, compared byte by
 	 * byte: pat[] maps back to the names. */
 	a->ps.no_expand = 1;
+	a->ps.all_ends = a->rc.hits != HITS_NONE;
 	a->utf8 = 0;
 }
 

@@ -715,6 +715,12 @@ static int cmd_gen(unsigned long long seed, const char *dir)
 			for (int j = 0; j < q; j++)
 				s[rn(len)] = IUPAC_AMB[rn((int)sizeof IUPAC_AMB - 1)];
 		}
+		if (coin(12)) { /* rare bytes that are no IUPAC code */
+			static const char odd[] = "UuXx-*.?0";
+			int q = 1 + rn(3);
+			for (int j = 0; j < q; j++)
+				s[rn(len)] = odd[rn((int)sizeof odd - 1)];
+		}
 		int plants = rn(6);
 		for (int q = 0; q < plants; q++) {
 			int i = rn(npat), m = plen[i];

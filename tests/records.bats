@@ -157,6 +157,32 @@ house of the LORD\t1\t0\t+\t4\t21\thouse of the LORD\t17=')"
     done
 }
 
+@test "many patterns over one long record: every engine, piece size and -j gives the same sites" {
+    # 400 kbp of random bases in one record, 120 guides of 23 bases taken
+    # from it: the shared filter and the pattern-parallel engine mark one
+    # end a record for -c, and every site for --hits.
+    python3 - "$D/long.fa" "$D/guides.fa" <<'PY'
+import random, sys
+random.seed(5)
+s = bytes(random.choices(b'ACGT', k=400000))
+with open(sys.argv[1], 'wb') as f:
+    f.write(b'>long\n')
+    for i in range(0, len(s), 60):
+        f.write(s[i:i + 60] + b'\n')
+with open(sys.argv[2], 'wb') as f:
+    for i in range(120):
+        a = random.randrange(len(s) - 23)
+        f.write(b'>g%d\n%s\n' % (i, s[a:a + 23]))
+PY
+    agrep-gpu --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" > "$D/ref"
+    [ "$(tail -n +2 "$D/ref" | awk '$3 == 0' | wc -l)" -ge 120 ]
+    for e in scalar pp multi nofilter; do
+        AGREP_GPU_HOST_ENGINE=$e agrep-gpu --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
+    done
+    AGREP_GPU_REC_PIECE=3000 AGREP_GPU_REC_BATCH=10000 agrep-gpu -j3 --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
+    agrep-gpu -j1 --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
+}
+
 @test "random records against the oracle (tests/records_oracle.sh)" {
     [ -x "$TOP/tests/bin/recoracle" ] || skip "tests/bin/recoracle missing: make test-progs"
     cd "$TOP"

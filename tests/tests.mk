@@ -8,7 +8,7 @@
 
 # The small programs: the oracles and the generators (one file each).
 TEST_PROGS = tests/bin/oracle tests/bin/randgen tests/bin/casegen tests/bin/cigar \
-	     tests/bin/u8gen tests/bin/reoracle
+	     tests/bin/u8gen tests/bin/reoracle tests/bin/recoracle
 
 tests/bin/%: tests/%.c tests/buf.h
 	@mkdir -p tests/bin

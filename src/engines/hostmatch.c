@@ -428,7 +428,8 @@ HM_WINDOW(window_avx512, __attribute__((target("avx512f,avx512bw"))),
 /*
  * The shared filter (multi.c) over text[0, warm + len): each window it
  * proposes goes through the window engine the CPU runs best; a match sets
- * its end bit and ends its record's walk.  Returns mf_end's flags of the
+ * its end bit and ends its record's walk (with ps->all_ends, the walk goes
+ * on: --hits needs a bit near every match, sites.c).  Returns mf_end's flags of the
  * patterns that left the filter in this chunk (or NULL).
  */
 static unsigned char *
@@ -465,7 +466,8 @@ multi_scan(const struct mflt *m, const struct patset *ps,
 			continue;
 		end -= warm;
 		bitmap[end / 64] |= (uint64_t)1 << (end % 64);
-		mf_found(&w);
+		if (!ps->all_ends)
+			mf_found(&w);
 	}
 	return mf_end(&w);
 }

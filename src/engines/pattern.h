@@ -47,6 +47,8 @@ struct patset {
 				 * or at the units beside an assertion */
 	int k;
 	int icase;
+	int all_ends;		/* every match end gets its bit, not one a
+				 * record at least (--hits: sites.c) */
 	char *store;		/* pattern bytes */
 	size_t storelen;
 	int utf8;		/* UTF-8 mode: distance over characters */

@@ -118,12 +118,6 @@ by_end(const void *a, const void *b)
 	return x->pat < y->pat ? -1 : x->pat > y->pat;
 }
 
-static int
-bit(const uint64_t *bm, size_t i)
-{
-	return (int)(bm[i / 64] >> (i % 64) & 1);
-}
-
 /* The first marked end in [i, to) (to: none). */
 static size_t
 next_bit(const uint64_t *bm, size_t i, size_t to)
@@ -143,28 +137,43 @@ next_bit(const uint64_t *bm, size_t i, size_t to)
  * Adds to out the sites in t[0, n) (a piece of a sequence, no terminator
  * inside) whose last byte lies in [own0, own1), by end then pattern.
  * bitmap: bit bitoff + i set where some pattern's match within k ends at
- * t[i].  at_end: the sequence ends at t[n] (else the piece holds at least
- * sites_overlap() bytes past own1).  Costs need at least sites_overlap()
- * bytes before own0 unless the sequence starts at t[0].
+ * t[i]; the engines need not mark every end, only one within 2 L of every
+ * match (the shared filter marks the first end of each of its windows,
+ * which are shorter: hostmatch.c, ps->all_ends).  at_end: the sequence
+ * ends at t[n] (else the piece holds at least sites_overlap() bytes past
+ * own1, and as many before own0 unless the sequence starts at t[0]).
  */
 void
 sites_find(const struct patset *ps, const unsigned char *t, size_t n,
     size_t own0, size_t own1, int at_end, const uint64_t *bitmap,
     size_t bitoff, struct sitelist *out)
 {
-	const size_t L = reach(ps), first = out->n;
+	const size_t L = reach(ps), R = 2 * L, first = out->n;
+	const size_t lo = own0 > R ? own0 - R : 0;
+	const size_t hi = own1 + R < n ? own1 + R : n;
 	const int k = ps->k;
 	unsigned char *c = NULL;
 	size_t ccap = 0;
 
-	for (size_t q = own0; (q = next_bit(bitmap, bitoff + q, bitoff +
-	    own1) - bitoff) < own1; q++) {
-		/* One window over the marked ends close to each other. */
-		size_t ws = q > L ? q - L : 0, last = q, we;
+	(void)at_end;
+	for (size_t q = lo; (q = next_bit(bitmap, bitoff + q, bitoff + hi) -
+	    bitoff) < hi; q++) {
+		/* One window over the marked ends close to each other, and
+		 * the ends within R of them (in the piece's own part). */
+		size_t last = q;
 		for (size_t r = q + 1; (r = next_bit(bitmap, bitoff + r,
-		    bitoff + own1) - bitoff) < own1 && r <= last + 2 * L; r++)
+		    bitoff + hi) - bitoff) < hi && r <= last + 2 * R; r++)
 			last = r;
-		we = last + 1 + L + 1 < n ? last + 1 + L + 1 : n;
+		size_t e0 = q + 1 > R ? q + 1 - R : 1, e1 = last + 1 + R;
+		if (e0 < own0 + 1)
+			e0 = own0 + 1;
+		if (e1 > own1)
+			e1 = own1;
+		q = last;
+		if (e0 > e1)
+			continue;
+		size_t ws = e0 - 1 > L ? e0 - 1 - L : 0;
+		size_t we = e1 + L + 1 < n ? e1 + L + 1 : n;
 		if (we - ws + 1 > ccap) {
 			ccap = 2 * (we - ws + 1);
 			c = xrealloc(c, ccap);
@@ -174,23 +183,20 @@ sites_find(const struct patset *ps, const unsigned char *t, size_t n,
 			if (p->len <= (size_t)k)
 				continue;
 			costs(p, k, t, ws, we, c);
-			for (size_t e = q + 1; e <= last + 1; e++) {
+			for (size_t e = e0; e <= e1; e++) {
 				int ce = c[e - ws];
-				if (ce > k || c[e - 1 - ws] <= ce ||
-				    !bit(bitmap, bitoff + e - 1))
+				if (ce > k || c[e - 1 - ws] <= ce)
 					continue;
 				size_t j = e + 1;
 				while (j <= we && j <= e + L && c[j - ws] == ce)
 					j++;
 				if (j <= we && j <= e + L && c[j - ws] < ce)
 					continue;	/* it falls further */
-				(void)at_end;
 				size_t from = e > p->len + (size_t)k ?
 				    e - p->len - (size_t)k : 0;
 				add(out, x, rf_start(p, t, from, e, ce), e, ce);
 			}
 		}
-		q = last;
 	}
 	free(c);
 	qsort(out->s + first, out->n - first, sizeof(*out->s), by_end);

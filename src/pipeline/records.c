@@ -393,13 +393,12 @@ batch_job(void *arg, int worker)
 		for (size_t i = 0; i < b->npc; i++) {
 			struct rpiece *p = &b->pc[i];
 			size_t o0 = p->off - pad;
-			if (!any_bit(bm, o0 + p->own0, o0 + p->own1))
-				continue;
-			b->rec[p->rec].hit = 1;
-			if (sl != NULL)
+			if (sl != NULL)	/* (a mark near it will do) */
 				sites_find(pats, b->text + p->off, p->len,
 				    p->own0, p->own1, p->at_end, bm, o0,
 				    &sl[i]);
+			else if (any_bit(bm, o0 + p->own0, o0 + p->own1))
+				b->rec[p->rec].hit = 1;
 		}
 	}
 
