@@ -43,7 +43,7 @@ enum {
 	OPT_SHOW_COST, OPT_BEST, OPT_INCLUDE, OPT_EXCLUDE, OPT_EXCLUDE_DIR,
 	OPT_SHOW_EDITS, OPT_JSON, OPT_GROUP_SEP, OPT_NO_GROUP_SEP,
 	OPT_BINARY_FILES, OPT_UTF8, OPT_BYTES, OPT_DNA, OPT_DECOMPRESS,
-	OPT_RECORDS, OPT_STRAND, OPT_HITS
+	OPT_RECORDS, OPT_STRAND, OPT_HITS, OPT_DELIMITER
 };
 
 static const char short_opts[] =
@@ -94,6 +94,7 @@ static const struct option long_opts[] = {
 	{ "records",		required_argument, NULL, OPT_RECORDS },
 	{ "strand",		required_argument, NULL, OPT_STRAND },
 	{ "hits",		optional_argument, NULL, OPT_HITS },
+	{ "delimiter",		required_argument, NULL, OPT_DELIMITER },
 	{ "word-regexp",	no_argument,	   NULL, 'w' },
 	{ "line-regexp",	no_argument,	   NULL, 'x' },
 	{ "only-matching",	no_argument,	   NULL, 'o' },
@@ -145,6 +146,9 @@ usage(FILE *fp)
 "                            reverse complement only)\n"
 "      --records=KIND        auto (default: FASTA, FASTQ by content with\n"
 "                            --dna), fasta, fastq or lines\n"
+"      --delimiter=DELIM     records of text: each starts at a line\n"
+"                            holding DELIM (^DELIM: starting with it; \"\"\n"
+"                            or $$: paragraphs); printed whole\n"
 "  -e, --regexp=PATTERN      use PATTERN (repeatable)\n"
 "  -f, --file=FILE           take patterns from FILE, one per line (with\n"
 "                            --dna, a FASTA file of named patterns too)\n"
@@ -457,6 +461,10 @@ apply(int c, struct options *o, struct args *a)
 			fatalx("invalid argument '%s' for --records "
 			    "(auto, fasta, fastq or lines)", optarg);
 		break;
+	case OPT_DELIMITER:
+		a->rc.kind = REC_DELIM;
+		a->rc.delim = optarg;
+		break;
 	case OPT_HITS:
 		if (optarg == NULL || strcmp(optarg, "tsv") == 0)
 			a->rc.hits = HITS_TSV;
@@ -733,12 +741,14 @@ records_settle(struct options *o, struct args *a)
 		    "-L, -n, -b, -z, -T, context, --color, --show-cost, "
 		    "--show-edits or --best-match");
 	if (given && a->rc.kind != REC_LINES && (lineopts || o->json))
-		fatalx("--records=%s cannot be combined with -o, -w, -x, -n, "
+		fatalx("%s cannot be combined with -o, -w, -x, -n, "
 		    "-b, -z, -T, context, --color, --show-cost, --show-edits, "
 		    "--best-match or --json", a->rc.kind == REC_FASTA ?
-		    "fasta" : "fastq");
-	if (a->rc.kind == REC_LINES && a->rc.hits == HITS_NONE)
-		return;
+		    "--records=fasta" : a->rc.kind == REC_FASTQ ?
+		    "--records=fastq" : "--delimiter");
+	if ((a->rc.kind == REC_LINES || a->rc.kind == REC_DELIM) &&
+	    a->rc.hits == HITS_NONE)
+		return;		/* (any pattern: the records are selected) */
 	/* One pattern of the set per pattern and strand, compared byte by
 	 * byte: pat[] maps back to the names. */
 	a->ps.no_expand = 1;
@@ -753,7 +763,8 @@ records_check(struct options *o, struct args *a)
 	size_t want = a->rc.npat * (a->ps.iupac && !a->rc.minus &&
 	    (a->strand == NULL || strcmp(a->strand, "both") == 0) ? 2 : 1);
 
-	if (a->rc.kind == REC_LINES && a->rc.hits == HITS_NONE)
+	if ((a->rc.kind == REC_LINES || a->rc.kind == REC_DELIM) &&
+	    a->rc.hits == HITS_NONE)
 		return;
 	if (a->ps.nre > 0 || a->ps.npat != want)
 		fatalx("%s takes plain patterns and classes, not expressions "

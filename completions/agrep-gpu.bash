@@ -99,14 +99,15 @@ _agrep_gpu()
             ;;
         -e | --regexp | -k | --max-errors | -m | --max-count | -A | -B | -C | \
             --after-context | --before-context | --context | -j | --threads | \
-            --label | --group-separator | --include | --exclude | --exclude-dir)
+            --label | --group-separator | --include | --exclude | --exclude-dir | \
+            --delimiter)
             return
             ;;
     esac
     $split && return
 
     local long='--max-errors= --regexp= --file= --ignore-case --no-ignore-case
-        --utf8 --bytes --dna --iupac --strand= --records= --hits --hits=
+        --utf8 --bytes --dna --iupac --strand= --records= --hits --hits= --delimiter=
         --invert-match --word-regexp --line-regexp --fixed-strings
         --extended-regexp --basic-regexp --perl-regexp --null-data
         --count --only-matching --color= --colour= --show-cost --show-edits --json --best-match

@@ -183,6 +183,26 @@ PY
     agrep-gpu -j1 --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
 }
 
+@test "--delimiter: text records (paragraphs, mail), newlines inside them ordinary, printed whole" {
+    printf 'In the beginning\nGod created\n\nAnd the evening and the\nmorning were the first day\n\n\nother\n' > "$D/para"
+    run agrep-gpu --delimiter='$$' -k1 'evening and the morning' "$D/para"
+    assert_output "$(printf 'And the evening and the\nmorning were the first day\n\n')"
+    run agrep-gpu --delimiter= -c -k1 'evening and the morning' "$D/para"
+    assert_output 1
+    run agrep-gpu --delimiter='$$' -v -c 'evening' "$D/para"
+    assert_output 2
+    printf 'From a\nhello world\nFrom b\nhello\nworld\nFrom c\nnothing\n' > "$D/mbox"
+    run agrep-gpu --delimiter='^From ' -E 'hello\sworld' "$D/mbox"
+    assert_output "$(head -5 "$D/mbox")"
+    # a site across a line: o, newline, w
+    run agrep-gpu --delimiter='^From ' --hits=bed 'o.w' "$D/mbox"
+    assert_output "$(printf '1\t11\t14\to.w\t0\t+\n2\t11\t14\to.w\t0\t+')"
+    # from a pipe, -m, -l
+    run agrep-gpu --delimiter='^From ' -m1 hello < "$D/mbox"
+    assert_output "$(head -2 "$D/mbox")"
+    run -2 agrep-gpu --delimiter='^From ' -n hello "$D/mbox"
+}
+
 @test "random records against the oracle (tests/records_oracle.sh)" {
     [ -x "$TOP/tests/bin/recoracle" ] || skip "tests/bin/recoracle missing: make test-progs"
     cd "$TOP"

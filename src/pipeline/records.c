@@ -52,6 +52,9 @@ static struct rec_conf conf;
 static int on;			/* rec_init: records may be searched */
 static size_t pad;		/* scan_pad: bytes before a batch's text */
 static size_t ov;		/* sites_overlap */
+/* What ends a piece in a batch: a newline, which sequences and lines never
+ * hold; NUL for text records (--delimiter), whose newlines are text. */
+static unsigned char term = '\n';
 /* Sequence bytes of a batch and of a piece; AGREP_GPU_REC_BATCH and
  * AGREP_GPU_REC_PIECE (tests: many batches and pieces in small inputs). */
 static size_t BATCH_SEQ = BATCH_SEQ_DEF, PIECE = PIECE_DEF;
@@ -140,8 +143,10 @@ rec_init(const struct options *o, const struct patset *ps,
 	(void)o;
 	conf = *c;
 	on = c->hits != HITS_NONE || c->kind != REC_LINES;
+	if (c->kind == REC_DELIM)
+		term = '\0';
 	if (on)
-		rf_init(ps, RF_ANY, '\n');	/* (sites' starts, CIGARs) */
+		rf_init(ps, RF_ANY, term);	/* (sites' starts, CIGARs) */
 	pad = scan_pad(ps);
 	ov = sites_overlap(ps);
 	const char *e = getenv("AGREP_GPU_REC_BATCH");
@@ -151,6 +156,8 @@ rec_init(const struct options *o, const struct patset *ps,
 		PIECE = (size_t)atol(e);
 	if (PIECE < 2 * ov + 1)
 		PIECE = 2 * ov + 1;
+	if (ps->whole)		/* (an expression's record is never cut) */
+		PIECE = SIZE_MAX;
 	nscratch = pool_workers();
 	scratch = xcalloc((size_t)nscratch, sizeof(*scratch));
 }
@@ -163,7 +170,7 @@ batch_new(struct rfile *f, uint64_t seqno)
 	b->f = f;
 	b->seqno = seqno;
 	b->text = grow(NULL, &b->cap, pad + 64, 1);
-	memset(b->text, '\n', pad);
+	memset(b->text, term, pad);
 	b->len = pad;
 	return b;
 }
@@ -387,7 +394,7 @@ batch_job(void *arg, int worker)
 		    &scratch[worker].cap, words, sizeof(uint64_t));
 		uint64_t *bm = scratch[worker].bm;
 		memset(bm, 0, words * sizeof(*bm));
-		hm_scan(pats, b->text, pad, len, '\n', bm);
+		hm_scan(pats, b->text, pad, len, term, bm);
 		if (conf.hits != HITS_NONE)
 			sl = xcalloc(b->npc ? b->npc : 1, sizeof(*sl));
 		for (size_t i = 0; i < b->npc; i++) {
@@ -592,8 +599,8 @@ piece_end(struct parse *P, int at_end)
 	p->at_end = at_end;
 	p->own1 = at_end ? p->len : p->len - ov;
 	b->text = grow(b->text, &b->cap, b->len + 64 + 1, 1);
-	b->text[b->len++] = '\n';
-	memset(b->text + b->len, '\n', 64);	/* (engines read ahead) */
+	b->text[b->len++] = term;
+	memset(b->text + b->len, term, 64);	/* (engines read ahead) */
 }
 
 static void
@@ -756,6 +763,32 @@ next_line(struct parse *P, const unsigned char **line, size_t *n, int *nl,
 	}
 }
 
+/* --delimiter: whether the line l[0, n) starts a record (in_rec: one is
+ * open).  "^STR": a line starting with STR; "" or "$$": the first line
+ * that is not blank after a blank one (paragraphs: the blank lines end the
+ * record before); otherwise a line holding STR. */
+static int
+delim_at(const unsigned char *l, size_t n, int in_rec)
+{
+	static int blank_before;
+	const char *d = conf.delim;
+	size_t dl = strlen(d);
+	int blank = n == 0 || (n == 1 && l[0] == '\r');
+
+	if (!in_rec) {
+		blank_before = blank;
+		return 1;
+	}
+	if (dl == 0 || strcmp(d, "$$") == 0) {
+		int start = blank_before && !blank;
+		blank_before = blank;
+		return start;
+	}
+	if (d[0] == '^')
+		return n >= dl - 1 && memcmp(l, d + 1, dl - 1) == 0;
+	return memmem(l, n, d, dl) != NULL;
+}
+
 /* Parses the whole input into batches. */
 static void
 parse(struct parse *P)
@@ -773,6 +806,23 @@ parse(struct parse *P)
 			part = 0;	/* (a header must come whole) */
 		if ((rc = next_line(P, &l, &n, &nl, part || midline)) <= 0)
 			break;
+		if (P->kind == REC_DELIM) {
+			if (!midline && delim_at(l, n, P->in_rec)) {
+				if (P->in_rec)
+					rec_end(P);
+				char num[32];
+				int w = snprintf(num, sizeof(num), "%llu",
+				    (unsigned long long)P->recno + 1);
+				rec_start(P, (const unsigned char *)num,
+				    (size_t)w);
+			}
+			raw_put(P, l, n + (size_t)nl);
+			seq_put(P, l, n);
+			if (nl)
+				seq_put(P, (const unsigned char *)"\n", 1);
+			midline = !nl;
+			continue;
+		}
 		if (P->kind == REC_LINES) {
 			if (!midline) {
 				char num[32];

@@ -9,7 +9,7 @@
 #include "../engines/pattern.h"
 
 /* --records */
-enum rec_kind { REC_AUTO, REC_LINES, REC_FASTA, REC_FASTQ };
+enum rec_kind { REC_AUTO, REC_LINES, REC_FASTA, REC_FASTQ, REC_DELIM };
 /* --hits */
 enum rec_hits { HITS_NONE, HITS_TSV, HITS_BED, HITS_JSON };
 
@@ -21,6 +21,7 @@ struct rec_conf {
 				 * x % npat on strand x / npat */
 	int	 minus;		/* the only strand is the minus one */
 	char	**names;	/* the patterns' names, npat of them */
+	const char *delim;	/* --delimiter (REC_DELIM) */
 };
 
 /* records.c */
