@@ -181,6 +181,10 @@ PY
     done
     AGREP_GPU_REC_PIECE=3000 AGREP_GPU_REC_BATCH=10000 agrep-gpu -j3 --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
     agrep-gpu -j1 --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
+    # the batches on POCL (the OpenCL device path)
+    AGREP_GPU_HOST_MAX=0 agrep-gpu --device=cpu --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
+    agrep-gpu --dna -k2 -f "$D/guides.fa" "$D/long.fa" > "$D/recs"
+    AGREP_GPU_HOST_MAX=0 agrep-gpu --device=cpu --dna -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/recs" -
 }
 
 @test "--delimiter: text records (paragraphs, mail), newlines inside them ordinary, printed whole" {

@@ -72,6 +72,7 @@ struct rfile {
 	size_t		 carrylen, carrycap;
 	int		 done;		/* nothing more to print (atomic) */
 	int		 header;	/* --hits: the header line is out */
+	int		 dev;		/* the devices scan its batches */
 	struct fstate	 fs;		/* -c, -l, -L: nsel */
 };
 
@@ -394,7 +395,20 @@ batch_job(void *arg, int worker)
 		    &scratch[worker].cap, words, sizeof(uint64_t));
 		uint64_t *bm = scratch[worker].bm;
 		memset(bm, 0, words * sizeof(*bm));
-		hm_scan(pats, b->text, pad, len, term, bm);
+		struct searcher *w = &S.w[worker];
+		int nd = f->dev && term == '\n' ? device(w, 1) : 0;
+		if (nd > 0) {
+			/* A device's slot of this worker: the batch's text
+			 * copied in, its bitmap copied out. */
+			struct scanner *sc = &w->dev[b->seqno % (uint64_t)nd];
+			if (sc->cap < len)
+				scan_grow(sc, len);
+			memcpy(scan_chunk(sc, 0), b->text + pad, len);
+			const uint64_t *dbm = scan_finish(sc, 0,
+			    scan_submit(sc, 0, len, len, 0) == 0);
+			memcpy(bm, dbm, (len + 63) / 64 * sizeof(*bm));
+		} else
+			hm_scan(pats, b->text, pad, len, term, bm);
 		if (conf.hits != HITS_NONE)
 			sl = xcalloc(b->npc ? b->npc : 1, sizeof(*sl));
 		for (size_t i = 0; i < b->npc; i++) {
@@ -1050,6 +1064,10 @@ rec_submit(const char *path, const char *name, int show_name,
 	f->name = xstrdup(name);
 	f->show_name = show_name;
 	out_file_start(&f->fs, f->name, show_name);
+	/* The devices, as the planner says for the file (a stream, or a
+	 * compressed file: only when asked for). */
+	f->dev = reg && P.rd.z == NULL && path != NULL ?
+	    devices_pay(path, (uint64_t)st.st_size) : devices_pay_stream();
 	P.f = f;
 	P.kind = kind;
 	P.b = batch_new(f, 0);

@@ -383,6 +383,14 @@ pay_settled(uint64_t size)
 	return -1;
 }
 
+/* Do the devices pay for a stream (nothing to probe before it is read)?
+ * Only when that is settled: a device asked for, AGREP_GPU_HOST_MAX. */
+int
+devices_pay_stream(void)
+{
+	return pay_settled(UINT64_MAX / 2) > 0;
+}
+
 /* Do the devices pay for a file of size bytes?  (The planner's rule, with
  * the host probed on the file's first bytes.) */
 int

@@ -94,6 +94,7 @@ extern struct search S;
 int	 device(struct searcher *, int wait);
 int	 devices_wait(void);
 int	 devices_pay(const char *path, uint64_t size);
+int	 devices_pay_stream(void);
 int	 stream_pays(const unsigned char *, size_t, uint64_t total);
 void	 devices_start(void);
 const uint64_t *scan_finish(struct scanner *, int slot, int submitted);
