@@ -13,7 +13,7 @@
 set -u
 n=${1:-150}
 first=${2:-1}
-agrep=./agrep-gpu
+agrep=${AGREP_GPU:-./agrep-gpu}
 oracle=tests/bin/recoracle
 for f in "$agrep" "$oracle"; do
 	[ -x "$f" ] || { echo "records_oracle: $f is not built" >&2; exit 2; }

@@ -428,13 +428,14 @@ HM_WINDOW(window_avx512, __attribute__((target("avx512f,avx512bw"))),
 /*
  * The shared filter (multi.c) over text[0, warm + len): each window it
  * proposes goes through the window engine the CPU runs best; a match sets
- * its end bit and ends its record's walk (with ps->all_ends, the walk goes
- * on: --hits needs a bit near every match, sites.c).  Returns mf_end's flags of the
+ * its end bit and ends its record's walk (with ps->all_ends, every end of
+ * the window gets its bit and the walk goes on: --hits, sites.c).  Returns mf_end's flags of the
  * patterns that left the filter in this chunk (or NULL).
  */
 static unsigned char *
 multi_scan(const struct mflt *m, const struct patset *ps,
-    const unsigned char *text, size_t warm, size_t len, uint64_t *bitmap)
+    const unsigned char *text, size_t warm, size_t len, unsigned char eol,
+    uint64_t *bitmap)
 {
 	struct mf_walk w;
 	struct mf_win win;
@@ -468,6 +469,9 @@ multi_scan(const struct mflt *m, const struct patset *ps,
 		bitmap[end / 64] |= (uint64_t)1 << (end % 64);
 		if (!ps->all_ends)
 			mf_found(&w);
+		else	/* every end of the window: Myers over it again */
+			hm_scan_range(pat, ps->k, text, win.ws, win.we, warm,
+			    eol, bitmap);
 	}
 	return mf_end(&w);
 }
@@ -705,7 +709,7 @@ hm_scan_sel(const struct patset *ps, const struct hsel *s,
 	struct mflt *own;
 	const struct mflt *mf = multi_for(ps, eol, multi, s->mf, &own);
 	unsigned char *left = mf != NULL ? multi_scan(mf, ps, text, warm, len,
-	    bitmap) : NULL;
+	    eol, bitmap) : NULL;
 	for (size_t p = 0; p < ps->npat; p++) {
 		const struct pattern *pat = &ps->pat[p];
 		if (mf != NULL && mf_covers(mf, p) &&

@@ -23,9 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "multi.h"
 #include "refine.h"
 #include "sites.h"
 #include "../base/util.h"
+
+/* From this many patterns on, only those with an exact piece near a
+ * window's marks are counted there (the shared filter's pieces). */
+#define SITES_MINPAT	16
 
 /* Bytes of context a site's conditions need around its end. */
 static size_t
@@ -118,6 +123,12 @@ by_end(const void *a, const void *b)
 	return x->pat < y->pat ? -1 : x->pat > y->pat;
 }
 
+static int
+bit(const uint64_t *bm, size_t i)
+{
+	return (int)(bm[i / 64] >> (i % 64) & 1);
+}
+
 /* The first marked end in [i, to) (to: none). */
 static size_t
 next_bit(const uint64_t *bm, size_t i, size_t to)
@@ -134,58 +145,87 @@ next_bit(const uint64_t *bm, size_t i, size_t to)
 }
 
 /*
+ * The patterns worth counting over t[ws, we), into cand (1: try it): with
+ * the shared filter (multi.c), those with an exact piece there, those it
+ * does not cover and those that left it (a match within k of a covered
+ * pattern holds one of its pieces: pigeonhole); without it, all.
+ */
+static void
+candidates(const struct patset *ps, const struct mflt *mf,
+    const unsigned char *t, size_t ws, size_t we, unsigned char *cand)
+{
+	struct mf_walk w;
+	struct mf_win win;
+	const size_t *out;
+	unsigned char *left;
+	size_t nout;
+
+	if (mf == NULL) {
+		memset(cand, 1, ps->npat);
+		return;
+	}
+	memset(cand, 0, ps->npat);
+	out = mf_uncovered(mf, &nout);
+	for (size_t i = 0; i < nout; i++)
+		cand[out[i]] = 1;
+	if (!mf_start(&w, mf, t + ws, 0, we - ws))
+		return;
+	while (mf_next(&w, &win))
+		cand[win.pat] = 1;
+	if ((left = mf_end(&w)) != NULL) {
+		for (size_t p = 0; p < ps->npat; p++)
+			cand[p] |= left[p];
+		free(left);
+	}
+}
+
+/*
  * Adds to out the sites in t[0, n) (a piece of a sequence, no terminator
  * inside) whose last byte lies in [own0, own1), by end then pattern.
- * bitmap: bit bitoff + i set where some pattern's match within k ends at
- * t[i]; the engines need not mark every end, only one within 2 L of every
- * match (the shared filter marks the first end of each of its windows,
- * which are shorter: hostmatch.c, ps->all_ends).  at_end: the sequence
- * ends at t[n] (else the piece holds at least sites_overlap() bytes past
- * own1, and as many before own0 unless the sequence starts at t[0]).
+ * bitmap: bit bitoff + i set at every end t[i] of some pattern's match
+ * within k (ps->all_ends: the shared filter marks every end of its
+ * windows too, hostmatch.c).  The piece holds at least sites_overlap()
+ * bytes past own1 unless the sequence ends at t[n], and as many before
+ * own0 unless it starts at t[0].  eol: the batch's terminator (the shared
+ * filter is cached for one).
  */
 void
 sites_find(const struct patset *ps, const unsigned char *t, size_t n,
-    size_t own0, size_t own1, int at_end, const uint64_t *bitmap,
+    size_t own0, size_t own1, unsigned char eol, const uint64_t *bitmap,
     size_t bitoff, struct sitelist *out)
 {
-	const size_t L = reach(ps), R = 2 * L, first = out->n;
-	const size_t lo = own0 > R ? own0 - R : 0;
-	const size_t hi = own1 + R < n ? own1 + R : n;
+	const size_t L = reach(ps), first = out->n;
 	const int k = ps->k;
-	unsigned char *c = NULL;
+	const struct mflt *mf = ps->npat >= SITES_MINPAT ? mf_get(ps, eol) :
+	    NULL;
+	unsigned char *c = NULL, *cand = xmalloc(ps->npat + 1);
 	size_t ccap = 0;
 
-	(void)at_end;
-	for (size_t q = lo; (q = next_bit(bitmap, bitoff + q, bitoff + hi) -
-	    bitoff) < hi; q++) {
-		/* One window over the marked ends close to each other, and
-		 * the ends within R of them (in the piece's own part). */
+	for (size_t q = own0; (q = next_bit(bitmap, bitoff + q, bitoff +
+	    own1) - bitoff) < own1; q++) {
+		/* One window over the marked ends close to each other. */
 		size_t last = q;
 		for (size_t r = q + 1; (r = next_bit(bitmap, bitoff + r,
-		    bitoff + hi) - bitoff) < hi && r <= last + 2 * R; r++)
+		    bitoff + own1) - bitoff) < own1 && r <= last + L; r++)
 			last = r;
-		size_t e0 = q + 1 > R ? q + 1 - R : 1, e1 = last + 1 + R;
-		if (e0 < own0 + 1)
-			e0 = own0 + 1;
-		if (e1 > own1)
-			e1 = own1;
+		const size_t e0 = q + 1, e1 = last + 1;
+		const size_t ws = e0 - 1 > L ? e0 - 1 - L : 0;
+		const size_t we = e1 + L + 1 < n ? e1 + L + 1 : n;
 		q = last;
-		if (e0 > e1)
-			continue;
-		size_t ws = e0 - 1 > L ? e0 - 1 - L : 0;
-		size_t we = e1 + L + 1 < n ? e1 + L + 1 : n;
 		if (we - ws + 1 > ccap) {
 			ccap = 2 * (we - ws + 1);
 			c = xrealloc(c, ccap);
 		}
+		candidates(ps, mf, t, ws, we, cand);
 		for (size_t x = 0; x < ps->npat; x++) {
 			const struct pattern *p = &ps->pat[x];
-			if (p->len <= (size_t)k)
+			if (!cand[x] || p->len <= (size_t)k)
 				continue;
 			costs(p, k, t, ws, we, c);
 			for (size_t e = e0; e <= e1; e++) {
 				int ce = c[e - ws];
-				if (ce > k || c[e - 1 - ws] <= ce)
+				if (ce > k || c[e - 1 - ws] <= ce ||
+				    !bit(bitmap, bitoff + e - 1))
 					continue;
 				size_t j = e + 1;
 				while (j <= we && j <= e + L && c[j - ws] == ce)
@@ -199,5 +239,6 @@ sites_find(const struct patset *ps, const unsigned char *t, size_t n,
 		}
 	}
 	free(c);
+	free(cand);
 	qsort(out->s + first, out->n - first, sizeof(*out->s), by_end);
 }

@@ -24,7 +24,7 @@ struct sitelist {
  * so that each decides its own sites as the whole sequence would. */
 size_t	sites_overlap(const struct patset *);
 void	sites_find(const struct patset *, const unsigned char *t, size_t n,
-	    size_t own0, size_t own1, int at_end, const uint64_t *bitmap,
+	    size_t own0, size_t own1, unsigned char eol, const uint64_t *bitmap,
 	    size_t bitoff, struct sitelist *);
 void	sites_free(struct sitelist *);
 

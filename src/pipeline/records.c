@@ -416,7 +416,7 @@ batch_job(void *arg, int worker)
 			size_t o0 = p->off - pad;
 			if (sl != NULL)	/* (a mark near it will do) */
 				sites_find(pats, b->text + p->off, p->len,
-				    p->own0, p->own1, p->at_end, bm, o0,
+				    p->own0, p->own1, term, bm, o0,
 				    &sl[i]);
 			else if (any_bit(bm, o0 + p->own0, o0 + p->own1))
 				b->rec[p->rec].hit = 1;
