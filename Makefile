@@ -236,7 +236,7 @@ check-sanitize-pocl: build/san/agrep-gpu test-progs $(SAN_TEST_PROGS)
 TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 TSAN_OBJS = $(SRCS:%.c=build/tsan/%.o) build/tsan/kernels.o
 TSAN_SUITES = tests/threads.bats tests/multidev.bats tests/parity.bats tests/plan.bats \
-	      tests/chunking.bats tests/decompress.bats
+	      tests/chunking.bats tests/decompress.bats tests/records.bats
 
 build/tsan/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)

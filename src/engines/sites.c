@@ -240,5 +240,7 @@ sites_find(const struct patset *ps, const unsigned char *t, size_t n,
 	}
 	free(c);
 	free(cand);
-	qsort(out->s + first, out->n - first, sizeof(*out->s), by_end);
+	if (out->n > first)
+		qsort(out->s + first, out->n - first, sizeof(*out->s),
+		    by_end);
 }

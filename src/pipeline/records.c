@@ -62,7 +62,6 @@ static size_t BATCH_SEQ = BATCH_SEQ_DEF, PIECE = PIECE_DEF;
 /* One input's state, handed from batch to batch in order. */
 struct rfile {
 	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
 	uint64_t	 turn;		/* the batch whose turn it is */
 	char		*name;
 	int		 show_name;
@@ -73,6 +72,8 @@ struct rfile {
 	int		 done;		/* nothing more to print (atomic) */
 	int		 header;	/* --hits: the header line is out */
 	int		 dev;		/* the devices scan its batches */
+	struct rbatch	*ready;		/* scanned, waiting for their turn */
+	int		 draining;	/* a job prints the ready ones */
 	struct fstate	 fs;		/* -c, -l, -L: nsel */
 };
 
@@ -109,6 +110,8 @@ struct rbatch {
 	unsigned char	*raw;
 	size_t		 rawlen, rawcap;
 	char		*err;		/* a fault after its records */
+	struct sitelist	*sl;		/* --hits: each piece's sites */
+	struct rbatch	*next;		/* in its input's ready list */
 };
 
 /* Per worker: the bitmap of a batch. */
@@ -376,13 +379,21 @@ select_rec(struct rfile *f)
 	return 1;
 }
 
+static void batch_print(struct rbatch *);
+
+/*
+ * A batch's job: scans it and finds its sites, then hands it to its
+ * input's ready list.  The job that finds the next batch in order there
+ * prints it, and the ones after it that are ready, into its own output
+ * (the pool writes every job's output in order, so theirs comes next); a
+ * job never waits for the batch before it.
+ */
 static void
 batch_job(void *arg, int worker)
 {
 	struct rbatch *b = arg;
 	struct rfile *f = b->f;
 	struct sitelist *sl = NULL;
-	struct obuf o = { NULL, 0, 0 };
 	const size_t len = b->len - pad;
 	int skip = pool_quit() || (conf.hits == HITS_NONE &&
 	    __atomic_load_n(&f->done, __ATOMIC_RELAXED));
@@ -423,13 +434,46 @@ batch_job(void *arg, int worker)
 		}
 	}
 
-	/* In order with the batches before it of the same input. */
+	b->sl = sl;
 	pthread_mutex_lock(&f->mu);
-	while (f->turn != b->seqno)
-		pthread_cond_wait(&f->cv, &f->mu);
-	pthread_mutex_unlock(&f->mu);
+	b->next = f->ready;
+	f->ready = b;
+	if (f->draining) {
+		pthread_mutex_unlock(&f->mu);
+		return;
+	}
+	f->draining = 1;
+	for (;;) {
+		struct rbatch **pp = &f->ready;
+		while (*pp != NULL && (*pp)->seqno != f->turn)
+			pp = &(*pp)->next;
+		if (*pp == NULL) {
+			f->draining = 0;
+			pthread_mutex_unlock(&f->mu);
+			return;
+		}
+		struct rbatch *x = *pp;
+		*pp = x->next;
+		pthread_mutex_unlock(&f->mu);
+		int last = x->last;
+		batch_print(x);		/* (frees f after the last) */
+		if (last)
+			return;
+		pthread_mutex_lock(&f->mu);
+		f->turn++;
+	}
+}
 
-	skip = pool_quit() || f->done;
+/* Prints batch b, in its turn (what only order knows: a record continued
+ * from the batch before, -m's count); frees it, and its input's state
+ * after the last batch. */
+static void
+batch_print(struct rbatch *b)
+{
+	struct rfile *f = b->f;
+	struct sitelist *sl = b->sl;
+	struct obuf o = { NULL, 0, 0 };
+	int skip = pool_quit() || f->done;
 	for (size_t r = 0, pi = 0, pj; r < b->nrec && !skip; r++, pi = pj) {
 		struct rrec *rc = &b->rec[r];
 		int before = rc->cont && f->cont_hit, hit = rc->hit || before;
@@ -492,13 +536,8 @@ batch_job(void *arg, int worker)
 		sites_free(&sl[i]);
 	free(sl);
 
-	pthread_mutex_lock(&f->mu);
-	f->turn++;
-	pthread_cond_broadcast(&f->cv);
-	pthread_mutex_unlock(&f->mu);
 	if (b->last) {
 		pthread_mutex_destroy(&f->mu);
-		pthread_cond_destroy(&f->cv);
 		free(f->carry);
 		free(f->name);
 		free(f);
@@ -1060,7 +1099,6 @@ rec_submit(const char *path, const char *name, int show_name,
 	}
 	struct rfile *f = xcalloc(1, sizeof(*f));
 	pthread_mutex_init(&f->mu, NULL);
-	pthread_cond_init(&f->cv, NULL);
 	f->name = xstrdup(name);
 	f->show_name = show_name;
 	out_file_start(&f->fs, f->name, show_name);
