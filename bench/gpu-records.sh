@@ -60,13 +60,13 @@ for dev in $DEVS; do
 	l=$(best $n $A --device=$dev -c -k4 -f /tmp/pr1000.both $R)
 	c=$(best $n $A --device=$dev --dna -c -k4 -f /tmp/pr1000 $Q)
 	h=$(best $n $A --device=$dev --dna --hits -k4 -f /tmp/pr1000 $Q)
-	rows=$(tail -n +2 /tmp/out | wc -l)
-	echo "reads 1 GiB, 1,000 primers -k4, --device=$dev: lines (2,000 patterns) $l s, FASTQ both strands -c $c s ($(ratio $c $l)x), --hits $h s ($(ratio $h $l)x, $rows rows)"
+	rows="$(tail -n +2 /tmp/out | wc -l) rows, md5 $(md5sum < /tmp/out | cut -c1-8)"
+	echo "reads 1 GiB, 1,000 primers -k4, --device=$dev: lines (2,000 patterns) $l s, FASTQ both strands -c $c s ($(ratio $c $l)x), --hits $h s ($(ratio $h $l)x, $rows)"
 done
 for dev in $DEVS; do
 	n=$RUNS; [ $dev = host ] && n=1
 	l=$(best $n $A --device=$dev --dna --records=lines -c -k3 -f /tmp/guides312 $G)
 	h=$(best $n $A --device=$dev --dna --hits -k3 -f /tmp/guides312 $G)
-	rows=$(tail -n +2 /tmp/out | wc -l)
-	echo "genome $GENOME_GBP Gbp (60-base lines), 312 guides -k3 both strands, --device=$dev: lines -c $l s, records --hits $h s ($(ratio $h $l)x, $rows rows)"
+	rows="$(tail -n +2 /tmp/out | wc -l) rows, md5 $(md5sum < /tmp/out | cut -c1-8)"
+	echo "genome $GENOME_GBP Gbp (60-base lines), 312 guides -k3 both strands, --device=$dev: lines -c $l s, records --hits $h s ($(ratio $h $l)x, $rows)"
 done
