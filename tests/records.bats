@@ -207,6 +207,44 @@ PY
     run -2 agrep-gpu --delimiter='^From ' -n hello "$D/mbox"
 }
 
+@test "mangled FASTA and FASTQ: exit 0, 1 or 2, never a crash or a hang" {
+    # Valid files cut, spliced and sprinkled with NULs, CRs, '>', '@' and
+    # '+' at random places, searched as records of every kind.
+    python3 - "$D/mangled" "$(depth 30 600)" <<'PY'
+import os, random, sys
+random.seed(13)
+d, n = sys.argv[1], int(sys.argv[2])
+os.makedirs(d, exist_ok=True)
+base = [b'>a x\nACGTNNacgtGTGCCAGC\nAGCCGCGGTAA\n>b\nTTACCGCGGCTGCTGGCAC\n',
+        b'@r1\nACGTGTGCCAGCAGCC\n+\nIIIIIIIIIIIIIIII\n@r2\nTTTT\n+r2\n@@@@\n']
+for i in range(n):
+    t = bytearray(random.choice(base) * random.randint(1, 4))
+    for _ in range(random.randint(1, 6)):
+        op = random.randrange(4)
+        at = random.randrange(len(t) + 1)
+        if op == 0:
+            t = t[:at]
+        elif op == 1:
+            t[at:at] = bytes([random.choice(b'\0\r\n>@+ACGTI')]) * random.randint(1, 3)
+        elif op == 2 and len(t) > 0:
+            del t[at:at + random.randint(1, 5)]
+        else:
+            t[at:at] = t[:random.randrange(len(t) + 1)]
+    open('%s/%d' % (d, i), 'wb').write(t)
+PY
+    local f rc
+    for f in "$D"/mangled/*; do
+        for kind in auto fasta fastq; do
+            rc=0
+            timeout 20 agrep-gpu --dna --records=$kind -k1 --hits GTGCCAGCAGCCGCGGTAA "$f" > /dev/null 2>&1 || rc=$?
+            [ "$rc" -le 2 ] || { echo "$f --records=$kind: exit $rc"; return 1; }
+            rc=0
+            timeout 20 agrep-gpu --dna --records=$kind -c ACGT "$f" > /dev/null 2>&1 || rc=$?
+            [ "$rc" -le 2 ] || { echo "$f --records=$kind -c: exit $rc"; return 1; }
+        done
+    done
+}
+
 @test "random records against the oracle (tests/records_oracle.sh)" {
     [ -x "$TOP/tests/bin/recoracle" ] || skip "tests/bin/recoracle missing: make test-progs"
     cd "$TOP"
