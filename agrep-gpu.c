@@ -43,7 +43,7 @@ enum {
 	OPT_SHOW_COST, OPT_BEST, OPT_INCLUDE, OPT_EXCLUDE, OPT_EXCLUDE_DIR,
 	OPT_SHOW_EDITS, OPT_JSON, OPT_GROUP_SEP, OPT_NO_GROUP_SEP,
 	OPT_BINARY_FILES, OPT_UTF8, OPT_BYTES, OPT_DNA, OPT_DECOMPRESS,
-	OPT_RECORDS, OPT_STRAND, OPT_HITS, OPT_DELIMITER
+	OPT_RECORDS, OPT_STRAND, OPT_HITS, OPT_DELIMITER, OPT_NO_INDELS
 };
 
 static const char short_opts[] =
@@ -95,6 +95,7 @@ static const struct option long_opts[] = {
 	{ "strand",		required_argument, NULL, OPT_STRAND },
 	{ "hits",		optional_argument, NULL, OPT_HITS },
 	{ "delimiter",		required_argument, NULL, OPT_DELIMITER },
+	{ "no-indels",		no_argument,	   NULL, OPT_NO_INDELS },
 	{ "word-regexp",	no_argument,	   NULL, 'w' },
 	{ "line-regexp",	no_argument,	   NULL, 'x' },
 	{ "only-matching",	no_argument,	   NULL, 'o' },
@@ -134,6 +135,8 @@ usage(FILE *fp)
 "\n"
 "Matching:\n"
 "  -k, --max-errors=NUM      allow NUM errors (default 0); also -NUM, e.g. -2\n"
+"      --no-indels           substitutions only: a match is as long as the\n"
+"                            pattern (Hamming distance)\n"
 "  -G, --basic-regexp        PATTERNs are basic regular expressions (the\n"
 "                            default, as in grep)\n"
 "  -E, --extended-regexp     PATTERNs are extended regular expressions\n"
@@ -461,6 +464,7 @@ apply(int c, struct options *o, struct args *a)
 			fatalx("invalid argument '%s' for --records "
 			    "(auto, fasta, fastq or lines)", optarg);
 		break;
+	case OPT_NO_INDELS: a->ps.hamming = 1; break;
 	case OPT_DELIMITER:
 		a->rc.kind = REC_DELIM;
 		a->rc.delim = optarg;
@@ -846,6 +850,9 @@ main(int argc, char **argv)
 	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
 		fatalx("%s", err);
 	records_check(&o, &a);
+	if (a.ps.hamming && a.ps.nre > 0)
+		fatalx("--no-indels takes plain patterns and classes, not "
+		    "expressions with *, +, ?, {m,n}, |, ^ or $");
 	/* Expressions with repetition, alternation or anchors run as
 	 * automata (regex.c): no alignment with a pattern to show yet. */
 	if (a.ps.nre > 0 && o.show_edits)

@@ -237,6 +237,10 @@ void
 hm_scan_scalar(const struct patset *ps, const unsigned char *text, size_t warm,
     size_t len, unsigned char eol, uint64_t *bitmap)
 {
+	if (ps->hamming) {
+		hm_hamming(ps, text, warm, len, eol, bitmap);
+		return;
+	}
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
 	for (size_t p = 0; p < ps->npat; p++) {
 		if (ps->pat[p].len > PAT_MAXLEN)
@@ -252,6 +256,123 @@ hm_scan_scalar(const struct patset *ps, const unsigned char *text, size_t warm,
 	for (size_t r = 0; r < ps->nre; r++)
 		re_scan(ps->re[r].re, ps->k, text, 0, warm + len, warm, eol,
 		    bitmap);
+}
+
+/*
+ * --no-indels: substitutions only.  A match of pattern p (m units) is a
+ * part of a record of exactly m units with at most k that p's position
+ * does not take (its PEq table: classes, -i and symbols as for Myers).
+ * Wu and Manber's bit-parallel counters without the indel terms: bit i of
+ * R[j] says p[0..i] matches the text ending here with at most j
+ * substitutions; a byte shifts every R[j] in and keeps the bits whose
+ * position takes it, or (j > 0) whose prefix had one more to spend:
+ *
+ *	R[j]' = ((R[j] << 1 | 1) & Eq) | (R[j-1] << 1 | 1)
+ *
+ * A terminator empties them.  Patterns past 64 units: the count itself
+ * over each window (m operations a byte).  Every match end gets its bit.
+ */
+static void
+hamming_word(const struct pattern *p, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	const uint64_t last = (uint64_t)1 << (p->len - 1);
+	if (k > (long)p->len)
+		k = (long)p->len;	/* (as many as the pattern has) */
+	uint64_t R[k + 1];
+
+	memset(R, 0, sizeof(R));
+	for (size_t i = from; i < to; i++) {
+		const unsigned char c = text[i];
+		if (c == eol) {
+			memset(R, 0, sizeof(R));
+			continue;
+		}
+		const uint64_t Eq = p->peq[c];
+		for (long j = k; j > 0; j--)
+			R[j] = ((R[j] << 1 | 1) & Eq) | (R[j - 1] << 1 | 1);
+		R[0] = (R[0] << 1 | 1) & Eq;
+		if ((R[k] & last) && i >= warm)
+			hit(bitmap, i - warm);
+	}
+}
+
+static void
+hamming_long(const struct pattern *p, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	const size_t m = p->len;
+	size_t run = 0;		/* units since the last terminator */
+
+	for (size_t i = from; i < to; i++) {
+		if (text[i] == eol) {
+			run = 0;
+			continue;
+		}
+		if (++run < m || i < warm)
+			continue;
+		long miss = 0;
+		for (size_t j = 0; j < m && miss <= k; j++)
+			miss += !pat_has(p, j, text[i + 1 - m + j]);
+		if (miss <= k)
+			hit(bitmap, i - warm);
+	}
+}
+
+static void
+hamming_range(const struct pattern *p, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	if (p->len == 0)
+		return;		/* (matches every record: all_lines) */
+	if (p->nwords == 1)
+		hamming_word(p, k, text, from, to, warm, eol, bitmap);
+	else
+		hamming_long(p, k, text, from, to, warm, eol, bitmap);
+}
+
+/*
+ * The scan of --no-indels: the shared filter's windows (multi.c: a match
+ * within k substitutions holds one of the pattern's k + 1 pieces exactly,
+ * and starts where that piece says), each counted over its own bytes; the
+ * patterns it does not cover, or that leave it in this chunk, over the
+ * whole chunk.  AGREP_GPU_HOST_ENGINE=scalar (or nofilter, nomulti): every
+ * pattern over the whole chunk.
+ */
+void
+hm_hamming(const struct patset *ps, const unsigned char *text, size_t warm,
+    size_t len, unsigned char eol, uint64_t *bitmap)
+{
+	const int e = hm_engine();
+	const struct mflt *mf = e == HM_ENGINE_SCALAR ||
+	    e == HM_ENGINE_NOFILTER || e == HM_ENGINE_NOMULTI ? NULL :
+	    mf_get(ps, eol);
+	unsigned char *full = xmalloc(ps->npat + 1);
+	struct mf_walk w;
+	struct mf_win win;
+
+	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
+	memset(full, mf == NULL, ps->npat + 1);
+	if (mf != NULL) {
+		size_t nout;
+		const size_t *out = mf_uncovered(mf, &nout);
+		for (size_t i = 0; i < nout; i++)
+			full[out[i]] = 1;
+		if (mf_start(&w, mf, text, warm, len)) {
+			while (mf_next(&w, &win))
+				hamming_range(&ps->pat[win.pat], ps->k, text,
+				    win.ws, win.we, warm, eol, bitmap);
+			unsigned char *left = mf_end(&w);
+			for (size_t x = 0; left != NULL && x < ps->npat; x++)
+				full[x] |= left[x];
+			free(left);
+		}
+	}
+	for (size_t x = 0; x < ps->npat; x++)
+		if (full[x])
+			hamming_range(&ps->pat[x], ps->k, text, 0, warm + len,
+			    warm, eol, bitmap);
+	free(full);
 }
 
 /*
@@ -640,6 +761,10 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 	const int e = hm_engine();
 	struct hsel s;
 
+	if (ps->hamming) {
+		hm_hamming(ps, text, warm, len, eol, bitmap);
+		return;
+	}
 	if (e < 0 && len >= HM_SIMD_MIN && hplan_scan(ps, text, warm, len, eol,
 	    bitmap))
 		return;
@@ -676,6 +801,10 @@ hm_scan_sel(const struct patset *ps, const struct hsel *s,
 {
 	int engine = s->engine, filter = s->filter, multi = s->multi,
 	    pp = s->pp;
+	if (ps->hamming) {
+		hm_hamming(ps, text, warm, len, eol, bitmap);
+		return;
+	}
 	int scalar = engine == HM_ENGINE_SCALAR ||
 	    (engine < 0 && len < HM_SIMD_MIN);
 	if (filter < 0 && multi < 0 && scalar) {

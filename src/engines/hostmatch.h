@@ -49,6 +49,8 @@ void	hm_sel_forced(int engine, struct hsel *);
 void	hm_scan_sel(const struct patset *, const struct hsel *,
 	    const unsigned char *text, size_t warm, size_t len,
 	    unsigned char eol, uint64_t *bitmap);
+void	hm_hamming(const struct patset *, const unsigned char *text,
+	    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap);
 void	hm_scan_scalar(const struct patset *, const unsigned char *text,
 	    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap);
 void	hm_scan(const struct patset *, const unsigned char *text, size_t warm,

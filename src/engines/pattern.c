@@ -254,7 +254,7 @@ add_classes(struct patset *ps, const struct re_class *cls, size_t n,
 		build_peq(p, ps->icase);
 	} else
 		ps->has_cls = 1;
-	if (n <= (size_t)ps->k)
+	if (n <= (size_t)ps->k && (!ps->hamming || n == 0))
 		ps->all_lines = 1;
 	if (p->len > ps->maxlen)
 		ps->maxlen = p->len;
@@ -469,8 +469,8 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 		}
 		/* A pattern within k of the empty string matches every
 		 * record: no scan is needed (it stays for refinement). */
-		if (len <= (size_t)ps->k)
-			ps->all_lines = 1;
+		if (len <= (size_t)ps->k && (!ps->hamming || len == 0))
+			ps->all_lines = 1;	/* (--no-indels: as long) */
 		/* At k = 0 any length: longer ones are the host's exact
 		 * search (hostmatch.c). */
 		if (len > PAT_MAXLEN && ps->k > 0) {

@@ -49,6 +49,8 @@ struct patset {
 	int icase;
 	int all_ends;		/* every match end gets its bit, not one a
 				 * record at least (--hits: sites.c) */
+	int hamming;		/* --no-indels: substitutions only, a match
+				 * is as long as its pattern (hm_hamming) */
 	char *store;		/* pattern bytes */
 	size_t storelen;
 	int utf8;		/* UTF-8 mode: distance over characters */

@@ -117,7 +117,8 @@ forward(const struct pattern *p, const unsigned char *line, size_t len,
 
 	col[0] = start_ok(line, from) ? 0 : INF;
 	for (size_t i = 1; i <= n; i++)
-		col[i] = col[i - 1] + 1 < INF ? col[i - 1] + 1 : INF;
+		col[i] = col[i - 1] + 1 < INF && !ps->hamming ? col[i - 1] + 1 :
+		    INF;
 	if (end_ok(line, len, from)) {
 		best = col[n];
 		*end = from;
@@ -129,10 +130,12 @@ forward(const struct pattern *p, const unsigned char *line, size_t len,
 		if (first && best <= ps->k && col[n] > best)
 			break;
 		col[0] = start_ok(line, j) ? 0 :
-		    col[0] + 1 < INF ? col[0] + 1 : INF;
+		    col[0] + 1 < INF && !ps->hamming ? col[0] + 1 : INF;
 		for (size_t i = 1; i <= n; i++) {
 			int up = col[i];
-			col[i] = min3(diag + differ(p, i - 1, c), up + 1,
+			/* (--no-indels: the diagonal alone) */
+			col[i] = ps->hamming ? diag + differ(p, i - 1, c) :
+			    min3(diag + differ(p, i - 1, c), up + 1,
 			    col[i - 1] + 1);
 			if (col[i] > INF)
 				col[i] = INF;
@@ -155,6 +158,8 @@ backward(const struct pattern *p, const unsigned char *line, size_t from,
 	const size_t n = p->len;
 	int col[n + 1];
 
+	if (ps->hamming)	/* a match is as long as its pattern */
+		return end >= from + n ? end - n : from;
 	for (size_t i = 0; i <= n; i++)
 		col[i] = (int)i;
 	if (col[n] == cost && start_ok(line, end))
@@ -617,7 +622,7 @@ best_in(const unsigned char *line, size_t len, size_t from, size_t *end,
 		if (pt->re != NULL)
 			cost = re_forward(pt, line, len, from, &e, &s, first);
 		else if (c != NULL && !first && mode == RF_ANY &&
-		    pt->nwords == 1 && pt->len > 0) {
+		    pt->nwords == 1 && pt->len > 0 && !ps->hamming) {
 			cost = hm_least(pt, line + from, len - from, &e);
 			e += from;
 		} else
@@ -823,11 +828,25 @@ rf_ops(const struct pattern *p, const unsigned char *t, size_t m,
 	char *ops;
 
 	*off = NULL;
+	if (ps->hamming && ps->u8 == NULL && m == p->len) {
+		/* --no-indels: position by position */
+		ops = xmalloc(m + 1);
+		for (size_t i = 0; i < m; i++)
+			ops[i] = pat_has(p, i, t[i]) ? '=' : 'X';
+		*nops = m;
+		return ops;
+	}
 	if (ps->u8 == NULL)
 		return p->cls ? ed_ops_peq(p->peq, p->nwords, p->len, t, m,
 		    nops) : ed_ops(p->str, p->len, t, m, ps->icase, nops);
 	u8_view(ps->u8, t, m, &v);
-	ops = p->cls ? ed_ops_peq(p->peq, p->nwords, p->len, v.sym, v.n, nops) :
+	if (ps->hamming && v.n == p->len) {
+		ops = xmalloc(v.n + 1);
+		for (size_t i = 0; i < v.n; i++)
+			ops[i] = pat_has(p, i, v.sym[i]) ? '=' : 'X';
+		*nops = v.n;
+	} else
+		ops = p->cls ? ed_ops_peq(p->peq, p->nwords, p->len, v.sym, v.n, nops) :
 	    ed_ops(p->str, p->len, v.sym, v.n, ps->icase, nops);
 	*off = v.off;
 	v.off = NULL;

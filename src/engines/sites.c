@@ -66,14 +66,30 @@ sites_free(struct sitelist *l)
  * a part of t[ws, j) ending at j (a fresh start at ws: exact wherever it is
  * within k and ws is |p| + k bytes or more before j, or the sequence's
  * start). */
+static __thread int ps_hamming;	/* the set's --no-indels, for costs() */
+
 static void
 costs(const struct pattern *p, int k, const unsigned char *t, size_t ws,
-    size_t we, unsigned char *c)
+    size_t we, uint16_t *c)
 {
 	const size_t n = p->len;
 	const int cap = k + 1;
 
-	c[0] = (unsigned char)(n < (size_t)cap ? n : (size_t)cap);
+	c[0] = (uint16_t)(n < (size_t)cap ? n : (size_t)cap);
+	if (ps_hamming) {
+		/* --no-indels: the window of the pattern's length ending at
+		 * j (none before ws + n) */
+		for (size_t j = ws + 1; j <= we; j++) {
+			int miss = cap;
+			if (j >= ws + n) {
+				miss = 0;
+				for (size_t i = 0; i < n && miss < cap; i++)
+					miss += !pat_has(p, i, t[j - n + i]);
+			}
+			c[j - ws] = (uint16_t)miss;
+		}
+		return;
+	}
 	if (p->nwords == 1) {
 		const uint64_t last = (uint64_t)1 << (n - 1);
 		uint64_t VP = ~(uint64_t)0, VN = 0;
@@ -87,7 +103,7 @@ costs(const struct pattern *p, int k, const unsigned char *t, size_t ws,
 			VN = X & D0;
 			VP = (HN << 1) | ~(X | D0);
 			score += ((HP & last) != 0) - ((HN & last) != 0);
-			c[j + 1 - ws] = (unsigned char)(score < cap ? score :
+			c[j + 1 - ws] = (uint16_t)(score < cap ? score :
 			    cap);
 		}
 		return;
@@ -108,7 +124,7 @@ costs(const struct pattern *p, int k, const unsigned char *t, size_t ws,
 			col[i] = v;
 			diag = up;
 		}
-		c[j + 1 - ws] = (unsigned char)(col[n] < cap ? col[n] : cap);
+		c[j + 1 - ws] = (uint16_t)(col[n] < cap ? col[n] : cap);
 	}
 	free(col);
 }
@@ -198,8 +214,11 @@ sites_find(const struct patset *ps, const unsigned char *t, size_t n,
 	const int k = ps->k;
 	const struct mflt *mf = ps->npat >= SITES_MINPAT ? mf_get(ps, eol) :
 	    NULL;
-	unsigned char *c = NULL, *cand = xmalloc(ps->npat + 1);
+	uint16_t *c = NULL;
+	unsigned char *cand = xmalloc(ps->npat + 1);
 	size_t ccap = 0;
+
+	ps_hamming = ps->hamming;
 
 	for (size_t q = own0; (q = next_bit(bitmap, bitoff + q, bitoff +
 	    own1) - bitoff) < own1; q++) {
@@ -214,7 +233,7 @@ sites_find(const struct patset *ps, const unsigned char *t, size_t n,
 		q = last;
 		if (we - ws + 1 > ccap) {
 			ccap = 2 * (we - ws + 1);
-			c = xrealloc(c, ccap);
+			c = xreallocarray(c, ccap, sizeof(*c));
 		}
 		candidates(ps, mf, t, ws, we, cand);
 		for (size_t x = 0; x < ps->npat; x++) {
@@ -224,8 +243,15 @@ sites_find(const struct patset *ps, const unsigned char *t, size_t n,
 			costs(p, k, t, ws, we, c);
 			for (size_t e = e0; e <= e1; e++) {
 				int ce = c[e - ws];
-				if (ce > k || c[e - 1 - ws] <= ce ||
-				    !bit(bitmap, bitoff + e - 1))
+				if (ce > k || !bit(bitmap, bitoff + e - 1))
+					continue;
+				if (ps->hamming) {
+					/* every end: no indel shifts a
+					 * match to a neighbour */
+					add(out, x, e - p->len, e, ce);
+					continue;
+				}
+				if (c[e - 1 - ws] <= ce)
 					continue;
 				size_t j = e + 1;
 				while (j <= we && j <= e + L && c[j - ws] == ce)

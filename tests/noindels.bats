@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# --no-indels (issue 40, its first part): substitutions only, a match as
+# long as its pattern (Hamming distance).  References: a plain Hamming
+# oracle (Python, below) over random small texts and patterns, every
+# option it touches (-c, -v, -x, -o, --show-cost, --show-edits, --hits);
+# seqkit locate -m (mismatches, both strands) on real genomes.
+bats_require_minimum_version 1.5.0
+load test_helper
+
+D="$BATS_FILE_TMPDIR"
+
+@test "--no-indels: substitutions only; -o, --show-cost, --show-edits, -x, --hits" {
+    printf 'abcdef\nabxdef\nabdef\nabcxdef\nzzabXdefzz\n' > "$D/h"
+    run agrep-gpu --no-indels -k1 abcdef "$D/h"
+    assert_output "$(printf 'abcdef\nabxdef\nzzabXdefzz')"
+    run agrep-gpu -k1 -c abcdef "$D/h"
+    assert_output 5
+    run agrep-gpu --no-indels -k1 -o --show-cost --show-edits abcdef "$D/h"
+    assert_output "$(printf '0:6=:abcdef\n1:2=1X3=:abxdef\n1:2=1X3=:abXdef')"
+    run agrep-gpu --no-indels -k1 -x abcdef "$D/h"
+    assert_output "$(printf 'abcdef\nabxdef')"
+    run agrep-gpu --no-indels -k1 -i --hits=bed abcdef "$D/h"
+    assert_output "$(printf '1\t0\t6\tabcdef\t0\t+\n2\t0\t6\tabcdef\t1\t+\n5\t2\t8\tabcdef\t1\t+')"
+    # a pattern no longer than k matches every record as long as it
+    run agrep-gpu --no-indels -k3 -c abc "$D/h"
+    assert_output 5
+    printf 'ab\nabc\n' > "$D/s"
+    run agrep-gpu --no-indels -k3 abc "$D/s"
+    assert_output abc
+    run -2 agrep-gpu --no-indels -E 'ab+c' "$D/h"
+    assert_output --partial 'not expressions'
+}
+
+@test "--no-indels in UTF-8: a character is one substitution" {
+    printf 'un café noir\nun cafè noir\nun cafe noir\n' > "$D/u"
+    LC_ALL=C.UTF-8 run agrep-gpu --no-indels -k1 -o --show-edits 'café' "$D/u"
+    assert_output "$(printf '4=:café\n3=1X:cafè\n3=1X:cafe')"
+    run agrep-gpu --bytes --no-indels -k1 -c 'café' "$D/u"
+    assert_output 2
+}
+
+@test "--no-indels against a Hamming oracle: random texts and patterns over small alphabets" {
+    python3 - "$D/r" "$(depth 150 1500)" <<'PY'
+import random, sys
+d, n = sys.argv[1], int(sys.argv[2])
+random.seed(21)
+cases = []
+for i in range(n):
+    al = random.choice(['ab', 'abc', 'ACGT'])
+    lines = [''.join(random.choice(al) for _ in range(random.randint(0, 14)))
+             for _ in range(random.randint(1, 8))]
+    pats = sorted({''.join(random.choice(al) for _ in range(random.randint(1, 6)))
+                   for _ in range(random.randint(1, 3))})
+    k = random.randint(0, 3)
+    cases.append((lines, pats, k))
+with open(d + '.cases', 'w') as f:
+    for i, (lines, pats, k) in enumerate(cases):
+        open('%s.%d.txt' % (d, i), 'w').write(''.join(l + '\n' for l in lines))
+        open('%s.%d.pat' % (d, i), 'w').write(''.join(p + '\n' for p in pats))
+        def ham(p, t, s):
+            return sum(p[j] != t[s + j] for j in range(len(p)))
+        sel, rows, xsel = [], [], []
+        for ln, t in enumerate(lines, 1):
+            hit = False
+            for e in range(1, len(t) + 1):
+                for x, p in enumerate(pats):
+                    s = e - len(p)
+                    if s >= 0 and ham(p, t, s) <= k:
+                        rows.append('%d\t%d\t%d\t%d\t%s' % (ln, x + 1, ham(p, t, s), s, t[s:e]))
+                        hit = True
+            if hit or any(len(p) == 0 for p in pats):
+                sel.append(t)
+            if any(len(p) == len(t) and ham(p, t, 0) <= k for p in pats):
+                xsel.append(t)
+        open('%s.%d.sel' % (d, i), 'w').write(''.join(l + '\n' for l in sel))
+        open('%s.%d.xsel' % (d, i), 'w').write(''.join(l + '\n' for l in xsel))
+        open('%s.%d.rows' % (d, i), 'w').write(''.join(r + '\n' for r in rows))
+        f.write('%d %d %d\n' % (i, k, min(len(p) for p in pats)))
+PY
+    local i k minlen
+    while read -r i k minlen; do
+        diff "$D/r.$i.sel" <(agrep-gpu --no-indels -k"$k" -f "$D/r.$i.pat" "$D/r.$i.txt") ||
+            { echo "case $i lines"; return 1; }
+        diff "$D/r.$i.xsel" <(agrep-gpu --no-indels -x -k"$k" -f "$D/r.$i.pat" "$D/r.$i.txt") ||
+            { echo "case $i -x"; return 1; }
+        [ "$minlen" -gt "$k" ] || continue
+        diff "$D/r.$i.rows" <(agrep-gpu --no-indels -k"$k" --hits -f "$D/r.$i.pat" "$D/r.$i.txt" |
+            tail -n +2 | awk -F'\t' '{print $2"\t"$1"\t"$3"\t"$5"\t"$7}') ||
+            { echo "case $i --hits"; return 1; }
+    done < "$D/r.cases"
+}
+
+@test "--no-indels on real genomes: every site seqkit locate -m finds, both strands" {
+    local dir=/usr/share/doc/kleborate/examples/data f p
+    command -v seqkit >/dev/null && [ -d "$dir" ] ||
+        skip "seqkit or kleborate-examples missing: 'make deps' installs them"
+    f=$(ls "$dir"/*.fna.xz | head -1)
+    xz -dc "$f" > "$D/k.fna"
+    for p in GTGCCAGCAGCCGCGGTAA:3 ACGTTTGACCAGTTAGGCAT:4 ATTAGATACCCTGGTAGTCC:2; do
+        seqkit locate -m "${p#*:}" -p "${p%:*}" "$D/k.fna" | tail -n +2 |
+            awk -F'\t' '{print $1"\t"$4"\t"$5-1"\t"$6}' | sort > "$D/sk"
+        agrep-gpu --dna --no-indels -k"${p#*:}" --hits "${p%:*}" "$D/k.fna" | tail -n +2 |
+            awk -F'\t' '{print $2"\t"$4"\t"$5"\t"$6}' | sort > "$D/ag"
+        diff "$D/sk" "$D/ag"
+        [ -s "$D/ag" ]
+    done
+}
