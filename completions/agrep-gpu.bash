@@ -107,7 +107,7 @@ _agrep_gpu()
     $split && return
 
     local long='--max-errors= --regexp= --file= --ignore-case --no-ignore-case
-        --utf8 --bytes --dna --iupac --strand= --records= --hits --hits= --delimiter=
+        --utf8 --bytes --dna --iupac --strand= --records= --hits --hits= --delimiter= --no-indels
         --invert-match --word-regexp --line-regexp --fixed-strings
         --extended-regexp --basic-regexp --perl-regexp --null-data
         --count --only-matching --color= --colour= --show-cost --show-edits --json --best-match
