@@ -34,6 +34,9 @@ setup_file() {
     assert_output "$(printf 'chr1\t32\t51\t%s\t0\t-' "$P515")"
     run agrep-gpu --dna --hits=json --strand=+ "$P515" "$D/g.fa"
     assert_line --index 0 '{"type":"hit","pat_id":"GTGYCAGCMGCCGCGGTAA","text_id":"chr1","cost":0,"strand":"+","start":10,"end":29,"match_region":"GTGCCAGCAGCCGCGGTAA","cigar":"19="}'
+    # from a pipe (its first bytes seen without taking them)
+    run agrep-gpu --dna --hits=bed --strand=- "$P515" < <(cat "$D/g.fa")
+    assert_output "$(printf 'chr1\t32\t51\t%s\t0\t-' "$P515")"
     # line mode (today's behaviour, asked for): the split site is lost
     run agrep-gpu --dna --records=lines -c "$P515" "$D/g.fa"
     assert_output 2

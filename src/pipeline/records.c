@@ -1023,6 +1023,25 @@ sniff(const unsigned char *h, size_t n)
 	return REC_LINES;
 }
 
+/* The first bytes in the pipe fd, left there for whoever reads it (tee
+ * copies them into a pipe of our own); -1 when fd is no pipe. */
+static ssize_t
+peek_pipe(int fd, unsigned char *h, size_t want)
+{
+	int p[2];
+	ssize_t n;
+
+	if (pipe(p) == -1)
+		return -1;
+	do
+		n = tee(fd, p[1], want, 0);
+	while (n == -1 && errno == EINTR);
+	n = n > 0 ? read(p[0], h, (size_t)n) : n;
+	close(p[0]);
+	close(p[1]);
+	return n;
+}
+
 /* The decoded first bytes of the regular file fd (named name). */
 static ssize_t
 head_of(int fd, const char *name, unsigned char *h, size_t want)
@@ -1070,8 +1089,14 @@ rec_submit(const char *path, const char *name, int show_name,
 		ssize_t n = head_of(fd, path != NULL ? path : "/dev/stdin",
 		    head, sizeof(head));
 		kind = n > 0 ? sniff(head, (size_t)n) : REC_LINES;
-	} else if (kind == REC_AUTO)
-		kind = REC_LINES;	/* a stream: read as lines */
+	} else if (kind == REC_AUTO) {
+		/* A pipe: its first bytes seen without taking them (tee);
+		 * anything else, or a compressed pipe, is read as lines. */
+		ssize_t n = path == NULL ? peek_pipe(fd, head, sizeof(head)) :
+		    -1;
+		kind = n > 0 && dz_sniff(head, (size_t)n) == DZ_NONE ?
+		    sniff(head, (size_t)n) : REC_LINES;
+	}
 	if (kind == REC_LINES && conf.hits == HITS_NONE) {
 		if (path != NULL)
 			close(fd);
