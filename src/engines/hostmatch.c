@@ -334,7 +334,8 @@ hamming_range(const struct pattern *p, long k, const unsigned char *text,
 /*
  * The scan of --no-indels: the shared filter's windows (multi.c: a match
  * within k substitutions holds one of the pattern's k + 1 pieces exactly,
- * and starts where that piece says), each counted over its own bytes; the
+ * and starts where that piece says: one count a window, or a scan of the
+ * window where a record's end cuts it); the
  * patterns it does not cover, or that leave it in this chunk, over the
  * whole chunk.  AGREP_GPU_HOST_ENGINE=scalar (or nofilter, nomulti): every
  * pattern over the whole chunk.
@@ -359,9 +360,23 @@ hm_hamming(const struct patset *ps, const unsigned char *text, size_t warm,
 		for (size_t i = 0; i < nout; i++)
 			full[out[i]] = 1;
 		if (mf_start(&w, mf, text, warm, len)) {
-			while (mf_next(&w, &win))
-				hamming_range(&ps->pat[win.pat], ps->k, text,
-				    win.ws, win.we, warm, eol, bitmap);
+			while (mf_next(&w, &win)) {
+				const struct pattern *p = &ps->pat[win.pat];
+				const size_t m = p->len, k = (size_t)ps->k;
+				if (win.we - win.ws != m + 2 * k) {
+					/* (cut by the record's ends) */
+					hamming_range(p, ps->k, text, win.ws,
+					    win.we, warm, eol, bitmap);
+					continue;
+				}
+				/* The piece fixes the start: one count. */
+				const unsigned char *t = text + win.ws + k;
+				size_t miss = 0;
+				for (size_t j = 0; j < m && miss <= k; j++)
+					miss += !pat_has(p, j, t[j]);
+				if (miss <= k && win.ws + k + m - 1 >= warm)
+					hit(bitmap, win.ws + k + m - 1 - warm);
+			}
 			unsigned char *left = mf_end(&w);
 			for (size_t x = 0; left != NULL && x < ps->npat; x++)
 				full[x] |= left[x];
