@@ -882,7 +882,7 @@ main(int argc, char **argv)
 	    strcmp(o.device, "host") != 0);
 	out_init(&o, &a.ps);
 	search_init(&o, &a.ps);
-	rec_init(&o, &a.ps, &a.rc);
+	rec_init(&a.ps, &a.rc);
 #ifdef AGREP_MPI
 	if (mpi_ranks() > 1)
 		search_set_file_hook(mpi_search_file);

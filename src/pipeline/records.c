@@ -82,7 +82,6 @@ struct rpiece {
 	size_t		 own0, own1;	/* its own part: sites ending there */
 	size_t		 rec;		/* index in the batch's records */
 	uint64_t	 seqoff;	/* sequence coordinate of its byte 0 */
-	int		 at_end;	/* the sequence ends with it */
 };
 
 struct rrec {
@@ -141,10 +140,8 @@ need_raw(void)
 }
 
 void
-rec_init(const struct options *o, const struct patset *ps,
-    const struct rec_conf *c)
+rec_init(const struct patset *ps, const struct rec_conf *c)
 {
-	(void)o;
 	conf = *c;
 	on = c->hits != HITS_NONE || c->kind != REC_LINES;
 	if (c->kind == REC_DELIM)
@@ -649,7 +646,6 @@ piece_end(struct parse *P, int at_end)
 	struct rbatch *b = P->b;
 	struct rpiece *p = &b->pc[b->npc - 1];
 
-	p->at_end = at_end;
 	p->own1 = at_end ? p->len : p->len - ov;
 	b->text = grow(b->text, &b->cap, b->len + 64 + 1, 1);
 	b->text[b->len++] = term;

@@ -25,8 +25,7 @@ struct rec_conf {
 };
 
 /* records.c */
-void	rec_init(const struct options *, const struct patset *,
-	    const struct rec_conf *);
+void	rec_init(const struct patset *, const struct rec_conf *);
 int	rec_submit(const char *path, const char *name, int show_name,
 	    void (*flush)(void));
 
