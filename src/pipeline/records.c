@@ -13,11 +13,15 @@
  * sites_overlap(), so a long chromosome is spread over the workers and
  * held in bounded memory (record output aside: a record printed whole is
  * held whole).  A job scans its batch with the host engines (hm_scan: the
- * planner, the filters, the pattern-parallel engine), finds the sites of
- * each piece's own part (sites.c), then waits for the batch before it in
- * the same input (what a record continued from there has found, -m's
- * count) and prints: the records selected, whole; or their sites, a row
- * each (--hits: TSV, BED or JSON Lines); or -c, -l, -L as grep.
+ * planner, the filters, the pattern-parallel engine; or a device's slot
+ * when the planner says the file pays), finds the sites of each piece's
+ * own part (sites.c), and puts the batch on its input's ready list; the
+ * job that finds the next batch in order there prints it (what a record
+ * continued from the batch before found, -m's count: only order knows)
+ * and the ready ones after it: the records selected, whole; or their
+ * sites, a row each (--hits: TSV, BED or JSON Lines); or -c, -l, -L as
+ * grep.  Text records (--delimiter) go the same way, their pieces ended
+ * by NUL so that a newline is text.
  *
  * The patterns are those given and, with --dna, their reverse
  * complements: ps->pat[x] is pattern x % npat on strand x / npat.
