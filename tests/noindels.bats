@@ -40,7 +40,7 @@ D="$BATS_FILE_TMPDIR"
 }
 
 @test "--no-indels against a Hamming oracle: random texts and patterns over small alphabets" {
-    python3 - "$D/r" "$(depth 150 1500)" <<'PY'
+    python3 - "$D/r" "$(depth 80 1500)" <<'PY'
 import random, sys
 d, n = sys.argv[1], int(sys.argv[2])
 random.seed(21)
