@@ -105,3 +105,37 @@ PY
         [ -s "$D/ag" ]
     done
 }
+
+@test "--no-indels with many patterns: the shared filter, each pattern's filter and the plain count agree" {
+    python3 - "$D/long.fa" "$D/g.fa" <<'PY'
+import random, sys
+random.seed(8)
+s = bytearray(random.choices(b'ACGT', k=300000))
+g = []
+for i in range(60):
+    a = random.randrange(len(s) - 24)
+    w = bytearray(s[a:a + 24])
+    g.append(bytes(w))
+    for _ in range(3):                  # plant copies with substitutions
+        b = random.randrange(len(s) - 24)
+        c = bytearray(w)
+        for _ in range(random.randint(0, 3)):
+            c[random.randrange(24)] = random.choice(b'ACGT')
+        s[b:b + 24] = c
+with open(sys.argv[1], 'wb') as f:
+    f.write(b'>long\n')
+    for i in range(0, len(s), 70):
+        f.write(bytes(s[i:i + 70]) + b'\n')
+with open(sys.argv[2], 'wb') as f:
+    for i, w in enumerate(g):
+        f.write(b'>g%d\n%s\n' % (i, w))
+PY
+    agrep-gpu --dna --no-indels --hits -k3 -f "$D/g.fa" "$D/long.fa" > "$D/ref"
+    [ "$(tail -n +2 "$D/ref" | wc -l)" -ge 120 ]
+    AGREP_GPU_HOST_ENGINE=scalar agrep-gpu --dna --no-indels --hits -k3 -f "$D/g.fa" "$D/long.fa" | diff "$D/ref" -
+    head -6 "$D/g.fa" > "$D/g3.fa"	# three patterns: their own filters
+    agrep-gpu --dna --no-indels --hits -k3 -f "$D/g3.fa" "$D/long.fa" > "$D/ref3"
+    AGREP_GPU_HOST_ENGINE=scalar agrep-gpu --dna --no-indels --hits -k3 -f "$D/g3.fa" "$D/long.fa" | diff "$D/ref3" -
+    diff <(tail -n +2 "$D/ref" | awk -F'\t' '$1 == "g0" || $1 == "g1" || $1 == "g2"') \
+        <(tail -n +2 "$D/ref3")
+}

@@ -19,6 +19,9 @@
  * pattern it takes / off */
 #define HM_ENGINE_PP	105
 #define HM_ENGINE_NOPP	106
+/* --no-indels: from this many patterns on, the shared filter (multi.c)
+ * proposes their windows; below, each has its own pigeonhole filter. */
+#define HM_HAMMING_MULTI	8
 /* Chunks shorter than this stay on the scalar engine (the SIMD one is
  * 1.7-2x faster at 1 KB, 3x at 4 KB on the 2-core EPYC:
  * bench/results/2core-simd.md). */
