@@ -37,20 +37,7 @@ with open('/tmp/guides312', 'wb') as f:
         f.write(b'>g%d\n%s\n' % (i, s[a:a + 23]))
 PY
 
-best() {	# best wall seconds of $1 runs of the rest, output to a file
-	local n=$1 b="" t0 t
-	shift
-	for ((i = 0; i < n; i++)); do
-		t0=$EPOCHREALTIME
-		"$@" > /tmp/out 2>/dev/null
-		t=$(awk -v a="$EPOCHREALTIME" -v b="$t0" 'BEGIN { print a - b }')
-		if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then
-			b=$t
-		fi
-	done
-	printf '%.2f' "$b"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+. bench/best.sh
 
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
 echo "$(nproc) cores, $(date -u +%F), agrep-gpu $(git rev-parse --short HEAD 2>/dev/null)"

@@ -15,20 +15,8 @@ A=${AGREP_GPU:-./agrep-gpu}
 T=${TMPDIR:-/tmp}/agrep-noindels-bench
 mkdir -p "$T" bench/bin
 [ -x bench/bin/gen_dna ] || cc -O2 -o bench/bin/gen_dna bench/gen_dna.c
-best() {
-	local n=$1 b="" t0 t
-	shift
-	for ((i = 0; i < n; i++)); do
-		t0=$EPOCHREALTIME
-		"$@" > "$T/out" 2>/dev/null || true
-		t=$(awk -v a="$EPOCHREALTIME" -v b="$t0" 'BEGIN { print a - b }')
-		if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then
-			b=$t
-		fi
-	done
-	printf '%.3f' "$b"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+OUT=$T/out
+. bench/best.sh
 
 echo "# bench/noindels.sh $(date -u +%F) on $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), agrep-gpu $(git rev-parse --short HEAD 2>/dev/null)"
 R=$T/reads$READS_MB
