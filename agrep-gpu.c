@@ -314,6 +314,8 @@ struct args {
 	struct rec_conf	 rc;		/* --records, --hits */
 	struct { int file; const char *s; } *src; /* -e, -f in order */
 	size_t		 nsrc;
+	size_t		 nset;		/* patterns added: those given on
+					 * each strand searched */
 };
 
 /* Appends a glob to a NULL-ended list. */
@@ -558,6 +560,7 @@ settle(struct options *o, struct args *a)
 /* The patterns given, in order, with their names (the hit table's pat_id). */
 struct plist {
 	char	**pat, **name;
+	size_t	*len;		/* (a pattern may hold NUL bytes) */
 	size_t	 n;
 };
 
@@ -566,34 +569,12 @@ plist_add(struct plist *l, const char *p, size_t len, const char *name)
 {
 	l->pat = xreallocarray(l->pat, l->n + 1, sizeof(*l->pat));
 	l->name = xreallocarray(l->name, l->n + 1, sizeof(*l->name));
+	l->len = xreallocarray(l->len, l->n + 1, sizeof(*l->len));
+	l->len[l->n] = len;
 	l->pat[l->n] = xmalloc(len + 1);
 	memcpy(l->pat[l->n], p, len);
 	l->pat[l->n][len] = '\0';
 	l->name[l->n++] = xstrdup(name);
-}
-
-/* Reads the whole file path ("-": standard input) into *len bytes. */
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	char *buf = NULL;
-	size_t n, cap = 0;
-
-	*len = 0;
-	if (f == NULL)
-		fatalx("%s: %s", path, strerror(errno));
-	do {
-		if (*len + 65536 > cap)
-			buf = xrealloc(buf, cap = 2 * (*len + 65536));
-		n = fread(buf + *len, 1, 65536, f);
-		*len += n;
-	} while (n > 0);
-	if (ferror(f))
-		fatalx("%s: %s", path, strerror(errno));
-	if (f != stdin)
-		fclose(f);
-	return buf;
 }
 
 /*
@@ -610,7 +591,8 @@ read_patterns(struct args *a, struct plist *l)
 		size_t len = strlen(s), at = 0, lineno = 0;
 		char *buf = NULL;
 		if (a->src[i].file) {
-			buf = slurp(s, &len);
+			if ((buf = pat_read_file(s, &len)) == NULL)
+				fatalx("%s: %s", s, strerror(errno));
 			s = buf;
 		}
 		if (a->src[i].file && a->ps.iupac && len > 0 && s[0] == '>') {
@@ -644,8 +626,6 @@ read_patterns(struct args *a, struct plist *l)
 							seq[sl++] = s[at + j];
 				}
 				at += n + (e != NULL);
-				if (e == NULL)
-					at = len;
 			}
 			free(seq);
 			free(buf);
@@ -676,7 +656,7 @@ read_patterns(struct args *a, struct plist *l)
 static void
 add_patterns(struct args *a)
 {
-	struct plist l = { NULL, NULL, 0 };
+	struct plist l = { NULL, NULL, NULL, 0 };
 	int fwd = 1, rev = 0;
 
 	read_patterns(a, &l);
@@ -694,15 +674,14 @@ add_patterns(struct args *a)
 	} else if (a->strand != NULL)
 		fatalx("--strand needs --dna");
 	for (size_t i = 0; rev && i < l.n; i++)
-		if (!dna_is_sequence((const unsigned char *)l.pat[i],
-		    strlen(l.pat[i])))
+		if (!dna_is_sequence((const unsigned char *)l.pat[i], l.len[i]))
 			fatalx("--dna: '%s' is not a sequence of bases and "
 			    "IUPAC codes, so it has no reverse complement "
 			    "(--strand=+ searches it as it is)", l.pat[i]);
 	for (size_t i = 0; fwd && i < l.n; i++)
-		pat_add(&a->ps, l.pat[i], strlen(l.pat[i]));
+		pat_add(&a->ps, l.pat[i], l.len[i]);
 	for (size_t i = 0; rev && i < l.n; i++) {
-		size_t n = strlen(l.pat[i]);
+		size_t n = l.len[i];
 		unsigned char *r = xmalloc(n + 1);
 		dna_revcomp(r, (const unsigned char *)l.pat[i], n);
 		pat_add(&a->ps, (const char *)r, n);
@@ -711,9 +690,11 @@ add_patterns(struct args *a)
 	a->rc.npat = l.n;
 	a->rc.minus = !fwd;
 	a->rc.names = l.name;
+	a->nset = l.n * (size_t)(fwd + rev);
 	for (size_t i = 0; i < l.n; i++)
 		free(l.pat[i]);
 	free(l.pat);
+	free(l.len);
 }
 
 /*
@@ -764,13 +745,10 @@ records_settle(struct options *o, struct args *a)
 static void
 records_check(struct options *o, struct args *a)
 {
-	size_t want = a->rc.npat * (a->ps.iupac && !a->rc.minus &&
-	    (a->strand == NULL || strcmp(a->strand, "both") == 0) ? 2 : 1);
-
 	if ((a->rc.kind == REC_LINES || a->rc.kind == REC_DELIM) &&
 	    a->rc.hits == HITS_NONE)
 		return;
-	if (a->ps.nre > 0 || a->ps.npat != want)
+	if (a->ps.nre > 0 || a->ps.npat != a->nset)
 		fatalx("%s takes plain patterns and classes, not expressions "
 		    "with *, +, ?, {m,n}, |, ^, $ or newlines",
 		    a->rc.hits != HITS_NONE ? "--hits" : "--dna");

@@ -74,6 +74,11 @@ setup_file() {
     printf 'CCCCCCCCCCCC\n%s\n' "$P515" > "$D/p.txt"
     run agrep-gpu --dna --hits=bed --strand=+ -f "$D/p.txt" "$D/g.fa"
     assert_output "$(printf 'chr1\t10\t29\t2\t0\t+\nchr2\t4\t23\t2\t0\t+')"
+    # a pattern keeps its NUL bytes (-f reads them as they are)
+    printf 'xa\0bx\nab\n' > "$D/nul.txt"
+    printf 'a\0b\n' > "$D/nul.pat"
+    run agrep-gpu -a -c -f "$D/nul.pat" "$D/nul.txt"
+    assert_output 1
 }
 
 @test "--hits on lines of text: the line number is the text_id; -k counts edits" {

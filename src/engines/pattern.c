@@ -33,35 +33,36 @@ pat_add(struct patset *ps, const char *s, size_t len)
 	ps->storelen += len + 1;
 }
 
-/* Reads patterns from a file, one per line; returns 0, or -1 with errno set. */
-int
-pat_add_file(struct patset *ps, const char *path)
+/* Reads the whole file path ("-": standard input) into a buffer of *len
+ * bytes (-f: the caller splits it into patterns).  Returns it, or NULL
+ * with errno set. */
+char *
+pat_read_file(const char *path, size_t *len)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	char buf[65536];
-	size_t n;
+	char *buf = NULL;
+	size_t n, cap = 0;
 
+	*len = 0;
 	if (f == NULL)
-		return -1;
-	/* Concatenate the whole file; pat_compile splits it at newlines. */
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		ps->store = xrealloc(ps->store, ps->storelen + n + 1);
-		memcpy(ps->store + ps->storelen, buf, n);
-		ps->storelen += n;
-	}
+		return NULL;
+	do {
+		if (*len + 65536 > cap)
+			buf = xrealloc(buf, cap = 2 * (*len + 65536));
+		n = fread(buf + *len, 1, 65536, f);
+		*len += n;
+	} while (n > 0);
 	if (ferror(f)) {
 		int e = errno;
 		if (f != stdin)
 			fclose(f);
+		free(buf);
 		errno = e;
-		return -1;
+		return NULL;
 	}
 	if (f != stdin)
 		fclose(f);
-	/* A file of N lines holds N patterns; a final line without '\n' counts. */
-	if (ps->storelen > 0 && ps->store[ps->storelen - 1] != '\n')
-		ps->store[ps->storelen++] = '\n';
-	return 0;
+	return buf;
 }
 
 /* Fills p->peq from p->str: bit i of PEq[c] is set when pattern byte i

@@ -88,7 +88,7 @@ struct patset {
 void	 pat_init(struct patset *, int k, int icase);
 const char *pat_unit(const struct patset *);
 void	 pat_add(struct patset *, const char *, size_t);
-int	 pat_add_file(struct patset *, const char *path);
+char	*pat_read_file(const char *path, size_t *len);
 int	 pat_compile(struct patset *, char *errbuf, size_t errlen);
 void	 pat_free(struct patset *);
 
