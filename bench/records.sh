@@ -25,17 +25,8 @@ mkdir -p "$T" bench/bin
 [ -x bench/bin/gen_dna ] || cc -O2 -o bench/bin/gen_dna bench/gen_dna.c
 
 RUNS=3
-best() {	# best of $RUNS wall seconds of "$@" (output to a file)
-	local b=999999 t0 t1 i
-	for i in $(seq $RUNS); do
-		t0=$(date +%s.%N)
-		"$@" > "$T/out" 2>/dev/null || true
-		t1=$(date +%s.%N)
-		b=$(echo "$t1 - $t0 < $b" | bc -l | grep -q 1 && echo "$t1 - $t0" | bc -l || echo "$b")
-	done
-	printf '%.3f' "$b"
-}
-ratio() { echo "scale=2; $1 / $2" | bc -l; }
+OUT=$T/out
+. bench/best.sh
 
 echo "# bench/records.sh $(date -u +%Y-%m-%d) on $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "# agrep-gpu $(git rev-parse --short HEAD 2>/dev/null)"
@@ -60,9 +51,9 @@ comp = bytes.maketrans(b'ACGT', b'TGCA')
 open(sys.argv[3] + '.both', 'wb').write(b'\n'.join(ps + [p.translate(comp)[::-1] for p in ps]) + b'\n')
 PY
 	for K in 2 4; do
-		l=$(best "$A" -c -k$K -f "$T/pr$P.both" "$R.txt")
-		c=$(best "$A" --dna -c -k$K -f "$T/pr$P" "$R.fq")
-		h=$(best "$A" --dna --hits -k$K -f "$T/pr$P" "$R.fq")
+		l=$(best $RUNS "$A" -c -k$K -f "$T/pr$P.both" "$R.txt")
+		c=$(best $RUNS "$A" --dna -c -k$K -f "$T/pr$P" "$R.fq")
+		h=$(best $RUNS "$A" --dna --hits -k$K -f "$T/pr$P" "$R.fq")
 		rows=$("$A" --dna --hits -k$K -f "$T/pr$P" "$R.fq" | tail -n +2 | wc -l)
 		echo "reads ${READS_MB} MB, $P primers -k$K: lines ${l}s, records -c ${c}s ($(ratio $c $l)x lines), --hits ${h}s ($(ratio $h $c)x -c, $rows rows)"
 	done
@@ -95,14 +86,14 @@ with open(sys.argv[3], 'wb') as f:
 PY
 fi
 # -c of one record stops at its first site; the lines' -c reads them all.
-l=$(best "$A" --dna --records=lines -c -k3 -f "$T/guides312" "$G")
-c=$(best "$A" --dna -c -k3 -f "$T/guides312" "$G")
-h=$(best "$A" --dna --hits -k3 -f "$T/guides312" "$G")
+l=$(best $RUNS "$A" --dna --records=lines -c -k3 -f "$T/guides312" "$G")
+c=$(best $RUNS "$A" --dna -c -k3 -f "$T/guides312" "$G")
+h=$(best $RUNS "$A" --dna --hits -k3 -f "$T/guides312" "$G")
 rows=$("$A" --dna --hits -k3 -f "$T/guides312" "$G" | tail -n +2 | wc -l)
 line="genome ${GENOME_MBP} Mbp, 312 guides -k3 both strands: 60-base lines -c ${l}s, record -c ${c}s, --hits ${h}s ($(ratio $h $l)x lines -c, $rows rows)"
 if command -v seqkit >/dev/null; then
 	RUNS=1
-	s=$(best seqkit locate -j "$(nproc)" -m 3 -f "$T/guides312" "$G")
+	s=$(best $RUNS seqkit locate -j "$(nproc)" -m 3 -f "$T/guides312" "$G")
 	line="$line, seqkit locate -m 3 ${s}s ($(ratio $s $h)x slower than --hits)"
 fi
 echo "$line"

@@ -3,6 +3,7 @@
 #define AGREP_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 extern const char *progname;
 extern int opt_silent;		/* -s: no messages about files */
@@ -25,6 +26,28 @@ static inline unsigned char
 ascii_fold(unsigned char c)
 {
 	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+/* The first bit set in bm at or after pos and before len, or len; a NULL
+ * bitmap has none (hit bitmaps: output.c, search.c, records.c, sites.c). */
+static inline size_t
+bits_next(const uint64_t *bm, size_t pos, size_t len)
+{
+	size_t w = pos / 64;
+	uint64_t word;
+
+	if (bm == NULL || pos >= len)
+		return len;
+	word = bm[w] & (~(uint64_t)0 << (pos % 64));
+	for (;;) {
+		if (word != 0) {
+			size_t j = w * 64 + (size_t)__builtin_ctzll(word);
+			return j < len ? j : len;
+		}
+		if (++w * 64 >= len)
+			return len;
+		word = bm[w];
+	}
 }
 
 static inline int

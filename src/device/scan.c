@@ -1494,25 +1494,3 @@ scan_close(struct scanner *s)
 	}
 	memset(s, 0, sizeof(*s));
 }
-
-/* Returns the first bit set in bm at or after pos and before len, or len;
- * a NULL bitmap has none. */
-size_t
-scan_next_hit(const uint64_t *bm, size_t pos, size_t len)
-{
-	size_t w = pos / 64;
-	uint64_t word;
-
-	if (bm == NULL || pos >= len)
-		return len;
-	word = bm[w] & (~(uint64_t)0 << (pos % 64));
-	for (;;) {
-		if (word != 0) {
-			size_t j = w * 64 + (size_t)__builtin_ctzll(word);
-			return j < len ? j : len;
-		}
-		if (++w * 64 >= len)
-			return len;
-		word = bm[w];
-	}
-}

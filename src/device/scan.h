@@ -123,6 +123,5 @@ int	 scan_counts(const struct scanner *, int slot, uint64_t *hit,
 void	 scan_close(struct scanner *);
 int	 scan_pp_likely(const struct patset *);
 int	 scan_re_ok(const struct patset *);
-size_t	 scan_next_hit(const uint64_t *, size_t pos, size_t len);
 
 #endif

@@ -52,22 +52,6 @@ hit(uint64_t *bitmap, size_t j)
 	bitmap[j / 64] |= (uint64_t)1 << (j % 64);
 }
 
-/* Myers' step over one text unit of Eq for one word of state (VP, VN);
- * returns the change of the score at row last (its bit). */
-static inline long
-myers_step(uint64_t Eq, uint64_t *VP, uint64_t *VN, uint64_t last)
-{
-	uint64_t X = Eq | *VN;
-	const uint64_t D0 = (((X & *VP) + *VP) ^ *VP) | X;
-	const uint64_t HN = *VP & D0;
-	const uint64_t HP = *VN | ~(*VP | D0);
-
-	X = HP << 1;
-	*VN = X & D0;
-	*VP = (HN << 1) | ~(X | D0);
-	return ((HP & last) != 0) - ((HN & last) != 0);
-}
-
 /* One pattern of up to 64 bytes: one word of state. */
 static void
 scan_word(const struct pattern *pat, long k, const unsigned char *text,
@@ -604,8 +588,9 @@ HM_WINDOW(window_avx512, __attribute__((target("avx512f,avx512bw"))),
  * The shared filter (multi.c) over text[0, warm + len): each window it
  * proposes goes through the window engine the CPU runs best; a match sets
  * its end bit and ends its record's walk (with ps->all_ends, every end of
- * the window gets its bit and the walk goes on: --hits, sites.c).  Returns mf_end's flags of the
- * patterns that left the filter in this chunk (or NULL).
+ * the window gets its bit and the walk goes on: --hits, sites.c).
+ * Returns mf_end's flags of the patterns that left the filter in this
+ * chunk (or NULL).
  */
 static unsigned char *
 multi_scan(const struct mflt *m, const struct patset *ps,

@@ -46,6 +46,22 @@ struct hsel {
 				 * built for the call) */
 };
 
+/* Myers' step over one text unit of Eq for one word of state (VP, VN);
+ * returns the change of the score at row last (its bit). */
+static inline long
+myers_step(uint64_t Eq, uint64_t *VP, uint64_t *VN, uint64_t last)
+{
+	uint64_t X = Eq | *VN;
+	const uint64_t D0 = (((X & *VP) + *VP) ^ *VP) | X;
+	const uint64_t HN = *VP & D0;
+	const uint64_t HP = *VN | ~(*VP | D0);
+
+	X = HP << 1;
+	*VN = X & D0;
+	*VP = (HN << 1) | ~(X | D0);
+	return ((HP & last) != 0) - ((HN & last) != 0);
+}
+
 /* hostmatch.c */
 int	hm_engine(void);
 void	hm_sel_forced(int engine, struct hsel *);

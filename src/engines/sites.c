@@ -11,7 +11,8 @@
  * i.e. where the cost stops falling: the end that -o takes for an isolated
  * match (first end within k, moved on while the cost drops).  The start is
  * the latest one giving that cost (the shortest part), as -o finds it.
- * Every condition looks at most L = |p| + k + 2 bytes around e, so a long
+ * Every condition looks at most L = m + k + 2 bytes around e (m: the
+ * longest pattern of the set; reach()), so a long
  * sequence is cut into pieces overlapping by sites_overlap() bytes each side
  * and every piece decides the sites whose end lies in its own part exactly
  * as the whole sequence would: no site is lost or reported twice.
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostmatch.h"
 #include "multi.h"
 #include "refine.h"
 #include "sites.h"
@@ -65,18 +67,16 @@ sites_free(struct sitelist *l)
 /* c[j - ws] = min(k + 1, C_ws(j)) for j in [ws, we]: the cost of p against
  * a part of t[ws, j) ending at j (a fresh start at ws: exact wherever it is
  * within k and ws is |p| + k bytes or more before j, or the sequence's
- * start). */
-static __thread int ps_hamming;	/* the set's --no-indels, for costs() */
-
+ * start); with hamming (--no-indels), of the part as long as p. */
 static void
-costs(const struct pattern *p, int k, const unsigned char *t, size_t ws,
-    size_t we, uint16_t *c)
+costs(const struct pattern *p, int k, int hamming, const unsigned char *t,
+    size_t ws, size_t we, uint16_t *c)
 {
 	const size_t n = p->len;
 	const int cap = k + 1;
 
 	c[0] = (uint16_t)(n < (size_t)cap ? n : (size_t)cap);
-	if (ps_hamming) {
+	if (hamming) {
 		/* --no-indels: the window of the pattern's length ending at
 		 * j (none before ws + n) */
 		for (size_t j = ws + 1; j <= we; j++) {
@@ -95,14 +95,7 @@ costs(const struct pattern *p, int k, const unsigned char *t, size_t ws,
 		uint64_t VP = ~(uint64_t)0, VN = 0;
 		long score = (long)n;
 		for (size_t j = ws; j < we; j++) {
-			uint64_t Eq = p->peq[t[j]];
-			uint64_t X = Eq | VN;
-			uint64_t D0 = (((X & VP) + VP) ^ VP) | X;
-			uint64_t HN = VP & D0, HP = VN | ~(VP | D0);
-			X = HP << 1;
-			VN = X & D0;
-			VP = (HN << 1) | ~(X | D0);
-			score += ((HP & last) != 0) - ((HN & last) != 0);
+			score += myers_step(p->peq[t[j]], &VP, &VN, last);
 			c[j + 1 - ws] = (uint16_t)(score < cap ? score :
 			    cap);
 		}
@@ -143,21 +136,6 @@ static int
 bit(const uint64_t *bm, size_t i)
 {
 	return (int)(bm[i / 64] >> (i % 64) & 1);
-}
-
-/* The first marked end in [i, to) (to: none). */
-static size_t
-next_bit(const uint64_t *bm, size_t i, size_t to)
-{
-	while (i < to) {
-		uint64_t w = bm[i / 64] >> (i % 64);
-		if (w != 0) {
-			i += (size_t)__builtin_ctzll(w);
-			return i < to ? i : to;
-		}
-		i = (i / 64 + 1) * 64;
-	}
-	return to;
 }
 
 /*
@@ -218,13 +196,12 @@ sites_find(const struct patset *ps, const unsigned char *t, size_t n,
 	unsigned char *cand = xmalloc(ps->npat + 1);
 	size_t ccap = 0;
 
-	ps_hamming = ps->hamming;
 
-	for (size_t q = own0; (q = next_bit(bitmap, bitoff + q, bitoff +
+	for (size_t q = own0; (q = bits_next(bitmap, bitoff + q, bitoff +
 	    own1) - bitoff) < own1; q++) {
 		/* One window over the marked ends close to each other. */
 		size_t last = q;
-		for (size_t r = q + 1; (r = next_bit(bitmap, bitoff + r,
+		for (size_t r = q + 1; (r = bits_next(bitmap, bitoff + r,
 		    bitoff + own1) - bitoff) < own1 && r <= last + L; r++)
 			last = r;
 		const size_t e0 = q + 1, e1 = last + 1;
@@ -240,7 +217,7 @@ sites_find(const struct patset *ps, const unsigned char *t, size_t n,
 			const struct pattern *p = &ps->pat[x];
 			if (!cand[x] || p->len <= (size_t)k)
 				continue;
-			costs(p, k, t, ws, we, c);
+			costs(p, k, ps->hamming, t, ws, we, c);
 			for (size_t e = e0; e <= e1; e++) {
 				int ce = c[e - ws];
 				if (ce > k || !bit(bitmap, bitoff + e - 1))

@@ -156,6 +156,25 @@ putstr(struct jbuf *b, const unsigned char *p, size_t n)
 	put(b, "\"", 1);
 }
 
+/* The writers above for other output of JSON (records.c's hit table). */
+void
+json_bytes(struct jbuf *b, const void *p, size_t n)
+{
+	put(b, p, n);
+}
+
+void
+json_num(struct jbuf *b, uintmax_t v)
+{
+	putnum(b, v);
+}
+
+void
+json_str(struct jbuf *b, const unsigned char *p, size_t n)
+{
+	putstr(b, p, n);
+}
+
 static void
 putb64(struct jbuf *b, const unsigned char *p, size_t n)
 {

@@ -35,5 +35,8 @@ void	json_record(struct jbuf *, struct fstate *, const unsigned char *line,
 	    int selected, int cost);
 void	json_end(struct jbuf *, struct fstate *);
 void	json_summary(struct jbuf *);
+void	json_bytes(struct jbuf *, const void *, size_t);
+void	json_num(struct jbuf *, uintmax_t);
+void	json_str(struct jbuf *, const unsigned char *, size_t);
 
 #endif

@@ -648,11 +648,11 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 			 * in an empty record is a hit there, regex.c) */
 			size_t e1 = le < lim ? le + 1 : le;
 			record(fs, &c, pos, le, all ||
-			    scan_next_hit(bitmap, pos, e1) < e1);
+			    bits_next(bitmap, pos, e1) < e1);
 			pos = le + 1;
 			continue;
 		}
-		j = all ? pos : scan_next_hit(bitmap, pos, lim);
+		j = all ? pos : bits_next(bitmap, pos, lim);
 		if (j >= lim)
 			break;
 		ls = line_start(text, pos, j);

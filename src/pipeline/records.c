@@ -89,7 +89,6 @@ struct rpiece {
 };
 
 struct rrec {
-	uint64_t	 recno;		/* 1-based, in the input */
 	size_t		 name, namelen;	/* in the batch's names */
 	size_t		 raw, rawlen;	/* its text (record output) */
 	int		 cont;		/* begun in an earlier batch */
@@ -194,51 +193,12 @@ batch_free(struct rbatch *b)
 
 /* ---- printing ---- */
 
-struct obuf {
-	char	*p;
-	size_t	 len, cap;
-};
-
+/* The hit table is written with json.c's buffer and writers (its JSON
+ * strings escaped as --json's). */
 static void
-oput(struct obuf *o, const void *s, size_t n)
+oputs(struct jbuf *o, const char *s)
 {
-	o->p = grow(o->p, &o->cap, o->len + n + 1, 1);
-	memcpy(o->p + o->len, s, n);
-	o->len += n;
-}
-
-static void
-oputs(struct obuf *o, const char *s)
-{
-	oput(o, s, strlen(s));
-}
-
-static void
-onum(struct obuf *o, unsigned long long v)
-{
-	char num[32];
-
-	oput(o, num, (size_t)snprintf(num, sizeof(num), "%llu", v));
-}
-
-/* A JSON string: quotes, backslashes and control bytes escaped. */
-static void
-ojson(struct obuf *o, const unsigned char *s, size_t n)
-{
-	oput(o, "\"", 1);
-	for (size_t i = 0; i < n; i++) {
-		char e[8];
-		if (s[i] == '"' || s[i] == '\\') {
-			e[0] = '\\';
-			e[1] = (char)s[i];
-			oput(o, e, 2);
-		} else if (s[i] < 0x20 || s[i] == 0x7f)
-			oput(o, e, (size_t)snprintf(e, sizeof(e), "\\u%04x",
-			    s[i]));
-		else
-			oput(o, s + i, 1);
-	}
-	oput(o, "\"", 1);
+	json_bytes(o, s, strlen(s));
 }
 
 /* The name of pattern x of the set and its strand. */
@@ -252,7 +212,7 @@ pat_name(size_t x, char *strand)
 }
 
 static void
-hits_header(struct rfile *f, struct obuf *o)
+hits_header(struct rfile *f, struct jbuf *o)
 {
 	if (f->header || conf.hits != HITS_TSV)
 		return;
@@ -266,7 +226,7 @@ hits_header(struct rfile *f, struct obuf *o)
 /* One row of the hit table: site s of piece p of batch b. */
 static void
 hits_row(struct rbatch *b, const struct rpiece *p, const struct site *s,
-    struct obuf *o)
+    struct jbuf *o)
 {
 	const struct rrec *r = &b->rec[p->rec];
 	const unsigned char *t = b->text + p->off;
@@ -278,18 +238,18 @@ hits_row(struct rbatch *b, const struct rpiece *p, const struct site *s,
 	char *cigar;
 
 	if (conf.hits == HITS_BED) {
-		oput(o, name, r->namelen);
-		oput(o, "\t", 1);
-		onum(o, start);
-		oput(o, "\t", 1);
-		onum(o, end);
-		oput(o, "\t", 1);
+		json_bytes(o, name, r->namelen);
+		json_bytes(o, "\t", 1);
+		json_num(o, start);
+		json_bytes(o, "\t", 1);
+		json_num(o, end);
+		json_bytes(o, "\t", 1);
 		oputs(o, pn);
-		oput(o, "\t", 1);
-		onum(o, (unsigned long long)s->cost);
-		oput(o, "\t", 1);
-		oput(o, &strand, 1);
-		oput(o, "\n", 1);
+		json_bytes(o, "\t", 1);
+		json_num(o, (uintmax_t)s->cost);
+		json_bytes(o, "\t", 1);
+		json_bytes(o, &strand, 1);
+		json_bytes(o, "\n", 1);
 		return;
 	}
 	cigar = rf_cigar(&pats->pat[s->pat], t + s->start, s->end - s->start);
@@ -297,71 +257,54 @@ hits_row(struct rbatch *b, const struct rpiece *p, const struct site *s,
 		oputs(o, "{\"type\":\"hit\",");
 		if (b->f->show_name) {
 			oputs(o, "\"file\":");
-			ojson(o, (const unsigned char *)b->f->name,
+			json_str(o, (const unsigned char *)b->f->name,
 			    strlen(b->f->name));
-			oput(o, ",", 1);
+			json_bytes(o, ",", 1);
 		}
 		oputs(o, "\"pat_id\":");
-		ojson(o, (const unsigned char *)pn, strlen(pn));
+		json_str(o, (const unsigned char *)pn, strlen(pn));
 		oputs(o, ",\"text_id\":");
-		ojson(o, (const unsigned char *)name, r->namelen);
+		json_str(o, (const unsigned char *)name, r->namelen);
 		oputs(o, ",\"cost\":");
-		onum(o, (unsigned long long)s->cost);
+		json_num(o, (uintmax_t)s->cost);
 		oputs(o, ",\"strand\":\"");
-		oput(o, &strand, 1);
+		json_bytes(o, &strand, 1);
 		oputs(o, "\",\"start\":");
-		onum(o, start);
+		json_num(o, start);
 		oputs(o, ",\"end\":");
-		onum(o, end);
+		json_num(o, end);
 		oputs(o, ",\"match_region\":");
-		ojson(o, t + s->start, s->end - s->start);
+		json_str(o, t + s->start, s->end - s->start);
 		oputs(o, ",\"cigar\":");
-		ojson(o, (const unsigned char *)cigar, strlen(cigar));
+		json_str(o, (const unsigned char *)cigar, strlen(cigar));
 		oputs(o, "}\n");
 		free(cigar);
 		return;
 	}
 	if (b->f->show_name) {
 		oputs(o, b->f->name);
-		oput(o, "\t", 1);
+		json_bytes(o, "\t", 1);
 	}
 	oputs(o, pn);
-	oput(o, "\t", 1);
-	oput(o, name, r->namelen);
-	oput(o, "\t", 1);
-	onum(o, (unsigned long long)s->cost);
-	oput(o, "\t", 1);
-	oput(o, &strand, 1);
-	oput(o, "\t", 1);
-	onum(o, start);
-	oput(o, "\t", 1);
-	onum(o, end);
-	oput(o, "\t", 1);
-	oput(o, t + s->start, s->end - s->start);
-	oput(o, "\t", 1);
+	json_bytes(o, "\t", 1);
+	json_bytes(o, name, r->namelen);
+	json_bytes(o, "\t", 1);
+	json_num(o, (uintmax_t)s->cost);
+	json_bytes(o, "\t", 1);
+	json_bytes(o, &strand, 1);
+	json_bytes(o, "\t", 1);
+	json_num(o, start);
+	json_bytes(o, "\t", 1);
+	json_num(o, end);
+	json_bytes(o, "\t", 1);
+	json_bytes(o, t + s->start, s->end - s->start);
+	json_bytes(o, "\t", 1);
 	oputs(o, cigar);
-	oput(o, "\n", 1);
+	json_bytes(o, "\n", 1);
 	free(cigar);
 }
 
 /* ---- the job ---- */
-
-static int
-any_bit(const uint64_t *bm, size_t from, size_t to)
-{
-	for (size_t i = from; i < to;) {
-		if (i % 64 == 0 && i + 64 <= to) {
-			if (bm[i / 64] != 0)
-				return 1;
-			i += 64;
-			continue;
-		}
-		if (bm[i / 64] >> (i % 64) & 1)
-			return 1;
-		i++;
-	}
-	return 0;
-}
 
 /* The record r is selected (or, -v, not): counts it; -q, -l, -m. */
 static int
@@ -430,7 +373,8 @@ batch_job(void *arg, int worker)
 				sites_find(pats, b->text + p->off, p->len,
 				    p->own0, p->own1, term, bm, o0,
 				    &sl[i]);
-			else if (any_bit(bm, o0 + p->own0, o0 + p->own1))
+			else if (bits_next(bm, o0 + p->own0, o0 + p->own1) <
+			    o0 + p->own1)
 				b->rec[p->rec].hit = 1;
 		}
 	}
@@ -473,7 +417,7 @@ batch_print(struct rbatch *b)
 {
 	struct rfile *f = b->f;
 	struct sitelist *sl = b->sl;
-	struct obuf o = { NULL, 0, 0 };
+	struct jbuf o = { NULL, 0, 0 };
 	int skip = pool_quit() || f->done;
 	for (size_t r = 0, pi = 0, pj; r < b->nrec && !skip; r++, pi = pj) {
 		struct rrec *rc = &b->rec[r];
@@ -515,8 +459,8 @@ batch_print(struct rbatch *b)
 				break;
 			if (need_raw()) {
 				if (rc->cont)
-					oput(&o, f->carry, f->carrylen);
-				oput(&o, b->raw + rc->raw, rc->rawlen);
+					json_bytes(&o, f->carry, f->carrylen);
+				json_bytes(&o, b->raw + rc->raw, rc->rawlen);
 			}
 		}
 		f->carrylen = 0;
@@ -599,10 +543,12 @@ struct parse {
 	uint64_t	 recno;		/* records begun */
 	uint64_t	 seqlen;	/* of the current record */
 	int		 in_rec;
+	int		 blank_before;	/* --delimiter paragraphs: the last
+					 * line was blank */
 	char		*err;
 };
 
-/* Starts record recno in the batch (cont: continued from the last). */
+/* Starts a record in the batch (cont: continued from the last). */
 static void
 rec_begin(struct parse *P, const char *name, size_t namelen, int cont)
 {
@@ -611,7 +557,6 @@ rec_begin(struct parse *P, const char *name, size_t namelen, int cont)
 	b->rec = grow(b->rec, &b->reccap, b->nrec + 1, sizeof(*b->rec));
 	struct rrec *r = &b->rec[b->nrec++];
 	memset(r, 0, sizeof(*r));
-	r->recno = P->recno;
 	r->cont = cont;
 	r->raw = b->rawlen;
 	b->names = grow(b->names, &b->namescap, b->nameslen + namelen + 1, 1);
@@ -816,25 +761,31 @@ next_line(struct parse *P, const unsigned char **line, size_t *n, int *nl,
 	}
 }
 
-/* --delimiter: whether the line l[0, n) starts a record (in_rec: one is
- * open).  "^STR": a line starting with STR; "" or "$$": the first line
- * that is not blank after a blank one (paragraphs: the blank lines end the
- * record before); otherwise a line holding STR. */
+/* A line l[0, n) with nothing on it (but a CR). */
 static int
-delim_at(const unsigned char *l, size_t n, int in_rec)
+is_blank(const unsigned char *l, size_t n)
 {
-	static int blank_before;
+	return n == 0 || (n == 1 && l[0] == '\r');
+}
+
+/* --delimiter: whether the line l[0, n) starts a record.  "^STR": a line
+ * starting with STR; "" or "$$": the first line that is not blank after a
+ * blank one (paragraphs: the blank lines end the record before);
+ * otherwise a line holding STR. */
+static int
+delim_at(struct parse *P, const unsigned char *l, size_t n)
+{
 	const char *d = conf.delim;
 	size_t dl = strlen(d);
-	int blank = n == 0 || (n == 1 && l[0] == '\r');
+	int blank = is_blank(l, n);
 
-	if (!in_rec) {
-		blank_before = blank;
+	if (!P->in_rec) {
+		P->blank_before = blank;
 		return 1;
 	}
 	if (dl == 0 || strcmp(d, "$$") == 0) {
-		int start = blank_before && !blank;
-		blank_before = blank;
+		int start = P->blank_before && !blank;
+		P->blank_before = blank;
 		return start;
 	}
 	if (d[0] == '^')
@@ -860,7 +811,7 @@ parse(struct parse *P)
 		if ((rc = next_line(P, &l, &n, &nl, part || midline)) <= 0)
 			break;
 		if (P->kind == REC_DELIM) {
-			if (!midline && delim_at(l, n, P->in_rec)) {
+			if (!midline && delim_at(P, l, n)) {
 				if (P->in_rec)
 					rec_end(P);
 				char num[32];
@@ -898,18 +849,17 @@ parse(struct parse *P)
 				}
 				if (P->in_rec)
 					rec_end(P);
-				rec_start(P, l + 1, n - 1);
-				raw_put(P, l, n + (size_t)nl);
-				midline = !nl;	/* (a header cut: the rest is
-						 * not sequence: see below) */
 				if (!nl) {
+					P->recno++;	/* (the header's) */
 					fault(P, "header line too long");
 					goto out;
 				}
+				rec_start(P, l + 1, n - 1);
+				raw_put(P, l, n + 1);
 				continue;
 			}
 			if (!P->in_rec) {
-				if (n == 0 || (n == 1 && l[0] == '\r'))
+				if (is_blank(l, n))
 					continue;
 				P->recno = 1;
 				fault(P, "sequence before the first '>' "
@@ -924,7 +874,7 @@ parse(struct parse *P)
 		/* FASTQ */
 		switch (q) {
 		case Q_HEAD:
-			if (n == 0 || (n == 1 && l[0] == '\r'))
+			if (is_blank(l, n))
 				continue;
 			if (l[0] != '@' || !nl) {
 				P->recno++;

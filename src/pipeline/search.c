@@ -727,7 +727,7 @@ long_record(struct searcher *w, int fd, struct fstate *fs, struct scanner *s,
 		    w->premade == NULL) {
 			int ok = scan_submit(s, cur, t ? plen + 1 : n - cut, n,
 			    warm ? SCAN_WARM : 0) == 0;
-			hit |= scan_next_hit(scan_finish(s, cur, ok), 0,
+			hit |= bits_next(scan_finish(s, cur, ok), 0,
 			    plen - cut) < plen - cut;
 		}
 		if (plen > keep && tmp != NULL) {
@@ -819,7 +819,7 @@ ring_pop(struct ring *r, struct fstate *fs)
 
 	if (r->w->collect != NULL) {
 		/* MPI range: the first hit of each record. */
-		for (size_t j = g->hist; (j = scan_next_hit(bm, j, g->len)) <
+		for (size_t j = g->hist; (j = bits_next(bm, j, g->len)) <
 		    g->len;) {
 			const unsigned char *t = memchr(chunk + j, opt->eol,
 			    g->len - j);
