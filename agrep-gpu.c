@@ -43,7 +43,8 @@ enum {
 	OPT_SHOW_COST, OPT_BEST, OPT_INCLUDE, OPT_EXCLUDE, OPT_EXCLUDE_DIR,
 	OPT_SHOW_EDITS, OPT_JSON, OPT_GROUP_SEP, OPT_NO_GROUP_SEP,
 	OPT_BINARY_FILES, OPT_UTF8, OPT_BYTES, OPT_DNA, OPT_DECOMPRESS,
-	OPT_RECORDS, OPT_STRAND, OPT_HITS, OPT_DELIMITER, OPT_NO_INDELS
+	OPT_RECORDS, OPT_STRAND, OPT_HITS, OPT_DELIMITER, OPT_NO_INDELS,
+	OPT_INS_COST, OPT_DEL_COST, OPT_SUB_COST
 };
 
 static const char short_opts[] =
@@ -96,6 +97,9 @@ static const struct option long_opts[] = {
 	{ "hits",		optional_argument, NULL, OPT_HITS },
 	{ "delimiter",		required_argument, NULL, OPT_DELIMITER },
 	{ "no-indels",		no_argument,	   NULL, OPT_NO_INDELS },
+	{ "insert-cost",	required_argument, NULL, OPT_INS_COST },
+	{ "delete-cost",	required_argument, NULL, OPT_DEL_COST },
+	{ "substitute-cost",	required_argument, NULL, OPT_SUB_COST },
 	{ "word-regexp",	no_argument,	   NULL, 'w' },
 	{ "line-regexp",	no_argument,	   NULL, 'x' },
 	{ "only-matching",	no_argument,	   NULL, 'o' },
@@ -137,6 +141,11 @@ usage(FILE *fp)
 "  -k, --max-errors=NUM      allow NUM errors (default 0); also -NUM, e.g. -2\n"
 "      --no-indels           substitutions only: a match is as long as the\n"
 "                            pattern (Hamming distance)\n"
+"      --insert-cost=NUM     cost of a text character not in the pattern\n"
+"      --delete-cost=NUM     cost of a pattern character missing from the text\n"
+"      --substitute-cost=NUM cost of a substituted character; each 1 by\n"
+"                            default, 'off' for none of that kind; -k is then\n"
+"                            the most total cost\n"
 "  -G, --basic-regexp        PATTERNs are basic regular expressions (the\n"
 "                            default, as in grep)\n"
 "  -E, --extended-regexp     PATTERNs are extended regular expressions\n"
@@ -245,6 +254,21 @@ number(const char *s, long long max, const char *what)
 		fatalx("invalid %s: '%s'", what, s);
 	if (errno == ERANGE || v > max)
 		fatalx("%s too large: '%s' (at most %lld)", what, s, max);
+	return v;
+}
+
+/* --insert-cost and the like: 1 to COST_MAX, or "off" (COST_OFF). */
+static int
+edit_cost(const char *s, const char *kind)
+{
+	char what[32];
+
+	if (strcmp(s, "off") == 0)
+		return COST_OFF;
+	snprintf(what, sizeof(what), "%s cost", kind);
+	int v = (int)number(s, COST_MAX, what);
+	if (v == 0)
+		fatalx("invalid %s: '%s' (at least 1, or 'off')", what, s);
 	return v;
 }
 
@@ -467,6 +491,11 @@ apply(int c, struct options *o, struct args *a)
 			    "(auto, fasta, fastq or lines)", optarg);
 		break;
 	case OPT_NO_INDELS: a->ps.hamming = 1; break;
+	case OPT_INS_COST: a->ps.cost.ins = edit_cost(optarg, "insert"); break;
+	case OPT_DEL_COST: a->ps.cost.del = edit_cost(optarg, "delete"); break;
+	case OPT_SUB_COST:
+		a->ps.cost.sub = edit_cost(optarg, "substitute");
+		break;
 	case OPT_DELIMITER:
 		a->rc.kind = REC_DELIM;
 		a->rc.delim = optarg;
@@ -741,6 +770,41 @@ records_settle(struct options *o, struct args *a)
 	a->utf8 = 0;
 }
 
+/*
+ * The costs of the kinds of edit, once -k is known: --no-indels is
+ * insertions and deletions off; substitutions alone at cost 1 are its
+ * engine (hm_hamming); other costs weight the search (ps.weighted: the
+ * automata, regex/weighted.c).  At -k 0 costs change nothing.
+ */
+static void
+costs_settle(struct options *o, struct args *a)
+{
+	struct costs *c = &a->ps.cost;
+
+	if (a->ps.hamming) {
+		if ((c->ins != 1 && c->ins != COST_OFF) ||
+		    (c->del != 1 && c->del != COST_OFF))
+			fatalx("--no-indels makes no insertions or deletions: "
+			    "--insert-cost and --delete-cost do not apply");
+		c->ins = c->del = COST_OFF;
+	}
+	if (c->ins == COST_OFF && c->del == COST_OFF && c->sub == COST_OFF &&
+	    o->k > 0)
+		fatalx("--insert-cost, --delete-cost and --substitute-cost "
+		    "turn every edit off: only -k 0 (an exact search) can "
+		    "match");
+	if (c->ins == COST_OFF && c->del == COST_OFF && c->sub == 1) {
+		a->ps.hamming = 1;
+		return;
+	}
+	a->ps.hamming = 0;
+	a->ps.weighted = o->k > 0 && (c->ins != 1 || c->del != 1 ||
+	    c->sub != 1);
+	if (a->ps.weighted && o->k > RE_MAXK && !o->best)
+		fatalx("-k above %d is not supported with edit costs",
+		    RE_MAXK);
+}
+
 /* After compiling: each pattern one of pat[], longer than k. */
 static void
 records_check(struct options *o, struct args *a)
@@ -752,8 +816,9 @@ records_check(struct options *o, struct args *a)
 		fatalx("%s takes plain patterns and classes, not expressions "
 		    "with *, +, ?, {m,n}, |, ^, $ or newlines",
 		    a->rc.hits != HITS_NONE ? "--hits" : "--dna");
+	const int del = a->ps.weighted ? a->ps.cost.del : 1;
 	for (size_t i = 0; i < a->ps.npat; i++)
-		if (a->ps.pat[i].len <= (size_t)o->k)
+		if (del < COST_OFF && a->ps.pat[i].len <= (size_t)(o->k / del))
 			fatalx("pattern '%s' is not longer than -k %d: it "
 			    "would match everywhere", a->rc.names[i %
 			    a->rc.npat], o->k);
@@ -822,6 +887,7 @@ main(int argc, char **argv)
 	a.ps.icase = o.icase;
 	a.ps.utf8 = u8_mode(a.utf8);
 	a.ps.chars = o.word || o.show_edits;
+	costs_settle(&o, &a);
 	/* (tests: every expression with repetition or | as an automaton) */
 	a.ps.no_expand = getenv("AGREP_GPU_RE_EXPAND") != NULL &&
 	    strcmp(getenv("AGREP_GPU_RE_EXPAND"), "0") == 0;

@@ -10,6 +10,7 @@
 BASE_SRCS = src/base/cpu.c src/base/dna.c src/base/utf8.c src/base/util.c
 RE_SRCS	 = src/regex/parse.c src/regex/build.c src/regex/scan.c \
 	   src/regex/scan_as.c src/regex/prefilter.c src/regex/relanes.c \
+	   src/regex/weighted.c \
 	   $(BASE_SRCS)
 ENGINE_SRCS = $(RE_SRCS) src/engines/filter.c src/engines/multi.c \
 	   src/engines/hostmatch.c src/engines/hplan.c src/engines/simd.c src/engines/pp.c \

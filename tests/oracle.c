@@ -45,6 +45,9 @@
  *     as grep does;
  *   - -k may be left out: K = 0 (as agrep-gpu), or no limit with --best-match.
  *   - -j N is accepted and ignored (agrep-gpu's worker threads).
+ *   - --insert-cost=N, --delete-cost=N, --substitute-cost=N (N, or "off"):
+ *     the weights of D's three terms (a text byte not in P, a byte of P not
+ *     in the text, a substitution), 1 each by default; a cost is the sum.
  *   - --utf8: distance over characters.  Pattern and records are decoded
  *     into code points (a well-formed UTF-8 sequence is one; any other
  *     byte is a character of its own, equal only to the same byte); -i
@@ -77,6 +80,17 @@ static int opt_i, opt_v, opt_z, opt_c, opt_n;
 static long opt_k = -1;
 static unsigned long kmax = 0x7ffffffeUL; /* K, or no limit (--best-match without -k) */
 static int opt_w, opt_x, opt_cost, opt_best, opt_u8;
+
+/* The edit costs: insertion (a text unit not in P), deletion, substitution;
+ * BIG: off (never reached). */
+#define BIG 0x3fffffffu
+static unsigned cI = 1, cD = 1, cS = 1;
+
+static unsigned wadd(unsigned v, unsigned c)
+{
+    unsigned long r = (unsigned long)v + c;
+    return r > BIG ? BIG : (unsigned)r;
+}
 
 static void die(const char *msg, const char *arg)
 {
@@ -185,8 +199,8 @@ static size_t Dcap;
 static int record_matches_pattern(const unit *t, size_t m, const struct pat *p)
 {
     size_t n = p->n, i, j, w = m + 1;
-    if ((unsigned long)opt_k >= n)
-        return 1; /* D[n][0] = n <= K */
+    if ((unsigned long)opt_k >= (unsigned long)cD * n)
+        return 1; /* D[n][0] = n * cD <= K */
     if ((n + 1) * w > Dcap) {
         Dcap = (n + 1) * w;
         D = xrealloc(D, Dcap * sizeof *D);
@@ -195,15 +209,16 @@ static int record_matches_pattern(const unit *t, size_t m, const struct pat *p)
     for (j = 0; j <= m; j++)
         AT(0, j) = 0;
     for (i = 1; i <= n; i++)
-        AT(i, 0) = (unsigned)i;
+        AT(i, 0) = wadd(AT(i - 1, 0), cD);
     for (j = 1; j <= m; j++) {
         unit c = fold(t[j - 1]);
         for (i = 1; i <= n; i++) {
-            unsigned best = AT(i - 1, j - 1) + (fold(p->s[i - 1]) != c);
-            if (AT(i - 1, j) + 1 < best)
-                best = AT(i - 1, j) + 1;
-            if (AT(i, j - 1) + 1 < best)
-                best = AT(i, j - 1) + 1;
+            unsigned best = fold(p->s[i - 1]) != c ?
+                wadd(AT(i - 1, j - 1), cS) : AT(i - 1, j - 1);
+            if (wadd(AT(i - 1, j), cD) < best)
+                best = wadd(AT(i - 1, j), cD);
+            if (wadd(AT(i, j - 1), cI) < best)
+                best = wadd(AT(i, j - 1), cI);
             AT(i, j) = best;
         }
         if (AT(n, j) <= (unsigned long)opt_k)
@@ -259,19 +274,20 @@ static unsigned long sellers_cost(const unit *t, size_t m, const struct pat *p)
     size_t n = p->n, i, j;
     unsigned long best;
     unsigned *col = xrealloc(NULL, (n + 1) * sizeof *col);
-    for (i = 0; i <= n; i++)
-        col[i] = (unsigned)i;
+    col[0] = 0;
+    for (i = 1; i <= n; i++)
+        col[i] = wadd(col[i - 1], cD);
     best = col[n];
     for (j = 1; j <= m; j++) {
         unsigned diag = col[0], up;
         unit c = fold(t[j - 1]);
         col[0] = 0;
         for (i = 1; i <= n; i++) {
-            unsigned v = diag + (fold(p->s[i - 1]) != c);
-            if (col[i] + 1 < v)
-                v = col[i] + 1;
-            if (col[i - 1] + 1 < v)
-                v = col[i - 1] + 1;
+            unsigned v = fold(p->s[i - 1]) != c ? wadd(diag, cS) : diag;
+            if (wadd(col[i], cI) < v)
+                v = wadd(col[i], cI);
+            if (wadd(col[i - 1], cD) < v)
+                v = wadd(col[i - 1], cD);
             up = col[i];
             col[i] = v;
             diag = up;
@@ -296,21 +312,22 @@ static unsigned long anchored_cost(const unit *t, size_t m, const struct pat *p)
     for (s = 0; s <= m; s++) {
         if (!start_allowed(t, s))
             continue;
-        for (i = 0; i <= n; i++)
-            col[i] = (unsigned)i;
+        col[0] = 0;
+        for (i = 1; i <= n; i++)
+            col[i] = wadd(col[i - 1], cD);
         if (end_allowed(t, m, s) && col[n] < best)
             best = col[n];
         for (e = s + 1; e <= m; e++) {
             unsigned diag = col[0], up, cmin;
             unit c = fold(t[e - 1]);
-            col[0] = (unsigned)(e - s);
+            col[0] = wadd(col[0], cI);
             cmin = col[0];
             for (i = 1; i <= n; i++) {
-                unsigned v = diag + (fold(p->s[i - 1]) != c);
-                if (col[i] + 1 < v)
-                    v = col[i] + 1;
-                if (col[i - 1] + 1 < v)
-                    v = col[i - 1] + 1;
+                unsigned v = fold(p->s[i - 1]) != c ? wadd(diag, cS) : diag;
+                if (wadd(col[i], cI) < v)
+                    v = wadd(col[i], cI);
+                if (wadd(col[i - 1], cD) < v)
+                    v = wadd(col[i - 1], cD);
                 up = col[i];
                 col[i] = v;
                 diag = up;
@@ -419,6 +436,14 @@ int main(int argc, char **argv)
             opt_cost = 1;
             continue;
         }
+        if (!strncmp(arg, "--insert-cost=", 14) ||
+            !strncmp(arg, "--delete-cost=", 14) ||
+            !strncmp(arg, "--substitute-cost=", 18)) {
+            const char *v = strchr(arg, '=') + 1;
+            unsigned c = !strcmp(v, "off") ? BIG : (unsigned)atoi(v);
+            *(arg[2] == 'i' ? &cI : arg[2] == 'd' ? &cD : &cS) = c;
+            continue;
+        }
         if (!strcmp(arg, "--best-match")) {
             opt_best = 1;
             continue;
@@ -494,10 +519,12 @@ int main(int argc, char **argv)
         pats[f].s = to_units(pats[f].raw, pats[f].rawn, &pats[f].n);
 
     /* Nothing can be selected (no pattern; or -v and a pattern every
-     * record matches, one no longer than k, without -w or -x): as grep
+     * record matches, one whose deletion costs k or less, without -w or
+     * -x): as grep
      * (-f /dev/null, -v ''), no file is read, nothing printed, exit 1. */
     if (!opt_best && (npats == 0 ? !opt_v : opt_v && !opt_w && !opt_x &&
-        opt_k >= 0 && shortest_pattern() <= (size_t)opt_k))
+        opt_k >= 0 && (unsigned long)cD * shortest_pattern() <=
+        (unsigned long)opt_k))
         return 1;
     nfiles = npos - a;
     in = xrealloc(NULL, (size_t)(nfiles ? nfiles : 1) * sizeof *in);

@@ -12,6 +12,7 @@
  * Everything here uses locals and the heap: worker threads call it at once.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,27 @@ differ_at(const struct cmp *q, size_t i, unsigned char b)
 
 static char *align(const struct cmp *, size_t n, const unsigned char *text,
     size_t m, size_t *nops);
+
+/* What each kind of edit costs (ed_costs); set before any thread aligns. */
+static unsigned cins = 1, cdel = 1, csub = 1;
+#define ED_INF	(UINT_MAX / 4)
+
+void
+ed_costs(int ins, int del, int sub)
+{
+	cins = (unsigned)ins;
+	cdel = (unsigned)del;
+	csub = (unsigned)sub;
+}
+
+/* v + c, ED_INF for a kind turned off (pattern.h's COST_OFF, or more)
+ * or a cost out of reach. */
+static unsigned
+ed_add(unsigned v, unsigned c)
+{
+	return v >= ED_INF || c >= (1u << 20) || v + c >= ED_INF ? ED_INF :
+	    v + c;
+}
 
 /*
  * Aligns pat[0, n) with text[0, m) at least cost; returns the operations
@@ -73,29 +95,32 @@ align(const struct cmp *q, size_t n, const unsigned char *text, size_t m,
 	char *ops = xmalloc(n + m + 1), *rev = xmalloc(n + m + 1);
 	size_t i = n, j = m, k = 0;
 
-	for (size_t jj = 0; jj <= m; jj++)
-		d[jj] = (unsigned)jj;
+	d[0] = 0;
+	for (size_t jj = 1; jj <= m; jj++)
+		d[jj] = ed_add(d[jj - 1], cins);
 	for (size_t ii = 1; ii <= n; ii++) {
 		unsigned *row = d + ii * w, *up = row - w;
-		row[0] = (unsigned)ii;
+		row[0] = ed_add(up[0], cdel);
 		for (size_t jj = 1; jj <= m; jj++) {
-			unsigned v = up[jj - 1] +
-			    (unsigned)differ_at(q, ii - 1, text[jj - 1]);
-			if (up[jj] + 1 < v)
-				v = up[jj] + 1;
-			if (row[jj - 1] + 1 < v)
-				v = row[jj - 1] + 1;
+			unsigned v = differ_at(q, ii - 1, text[jj - 1]) ?
+			    ed_add(up[jj - 1], csub) : up[jj - 1];
+			if (ed_add(up[jj], cdel) < v)
+				v = ed_add(up[jj], cdel);
+			if (ed_add(row[jj - 1], cins) < v)
+				v = ed_add(row[jj - 1], cins);
 			row[jj] = v;
 		}
 	}
 	while (i > 0 || j > 0) {
 		unsigned here = d[i * w + j];
 		int x = i > 0 && j > 0 ? differ_at(q, i - 1, text[j - 1]) : 0;
-		if (i > 0 && j > 0 && d[(i - 1) * w + j - 1] + (unsigned)x == here) {
+		if (i > 0 && j > 0 && (x ? ed_add(d[(i - 1) * w + j - 1], csub) :
+		    d[(i - 1) * w + j - 1]) == here) {
 			rev[k++] = x ? 'X' : '=';
 			i--;
 			j--;
-		} else if (i > 0 && d[(i - 1) * w + j] + 1 == here) {
+		} else if (i > 0 && (j == 0 || ed_add(d[(i - 1) * w + j],
+		    cdel) == here)) {
 			rev[k++] = 'D';
 			i--;
 		} else {

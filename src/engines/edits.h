@@ -11,6 +11,7 @@ char	*ed_ops(const unsigned char *pat, size_t n, const unsigned char *text,
 	    size_t m, int icase, size_t *nops);
 char	*ed_ops_peq(const uint64_t *peq, size_t nw, size_t n,
 	    const unsigned char *text, size_t m, size_t *nops);
+void	 ed_costs(int ins, int del, int sub);
 char	*ed_cigar(const char *ops, size_t nops);
 char	*ed_cigar_of(const unsigned char *pat, size_t n,
 	    const unsigned char *text, size_t m, int icase);

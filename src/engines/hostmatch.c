@@ -217,6 +217,21 @@ scan_long_exact(const struct pattern *pat, int icase,
 	}
 }
 
+/* Weighted costs: every pattern's automaton (pattern.c: ps->wre) and every
+ * expression's, each behind its prefilter (regex/weighted.c). */
+static void
+hm_weighted(const struct patset *ps, const unsigned char *text, size_t warm,
+    size_t len, unsigned char eol, uint64_t *bitmap)
+{
+	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
+	for (size_t p = 0; p < ps->npat; p++)
+		re_scan(ps->wre[p], ps->k, text, 0, warm + len, warm, eol,
+		    bitmap);
+	for (size_t r = 0; r < ps->nre; r++)
+		re_scan(ps->re[r].re, ps->k, text, 0, warm + len, warm, eol,
+		    bitmap);
+}
+
 /*
  * Scans text[0, warm + len) and sets bit j of the bitmap when a match of some
  * pattern ends at text[warm + j].  The first warm bytes only build up state
@@ -231,6 +246,10 @@ hm_scan_scalar(const struct patset *ps, const unsigned char *text, size_t warm,
 {
 	if (ps->hamming) {
 		hm_hamming(ps, text, warm, len, eol, bitmap);
+		return;
+	}
+	if (ps->weighted) {
+		hm_weighted(ps, text, warm, len, eol, bitmap);
 		return;
 	}
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
@@ -804,6 +823,10 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		hm_hamming(ps, text, warm, len, eol, bitmap);
 		return;
 	}
+	if (ps->weighted) {
+		hm_weighted(ps, text, warm, len, eol, bitmap);
+		return;
+	}
 	if (e < 0 && len >= HM_SIMD_MIN && hplan_scan(ps, text, warm, len, eol,
 	    bitmap))
 		return;
@@ -842,6 +865,10 @@ hm_scan_sel(const struct patset *ps, const struct hsel *s,
 	    pp = s->pp;
 	if (ps->hamming) {
 		hm_hamming(ps, text, warm, len, eol, bitmap);
+		return;
+	}
+	if (ps->weighted) {
+		hm_weighted(ps, text, warm, len, eol, bitmap);
 		return;
 	}
 	int scalar = engine == HM_ENGINE_SCALAR ||

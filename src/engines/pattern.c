@@ -20,6 +20,7 @@ pat_init(struct patset *ps, int k, int icase)
 	ps->k = k;
 	ps->icase = icase;
 	ps->syntax = RE_FIXED;	/* main makes -G the default */
+	ps->cost.ins = ps->cost.del = ps->cost.sub = 1;
 }
 
 /* Appends one pattern string; a newline inside it separates several patterns,
@@ -272,7 +273,20 @@ static int
 empty_within(const struct re_nfa *a, long k)
 {
 	return !(a->bol && a->eol) && a->nassert == 0 && k >= 0 &&
-	    a->minlen <= (size_t)k;
+	    (a->weighted ? a->minlen == 0 || (a->cdel < COST_OFF &&
+	    a->minlen <= (size_t)(k / a->cdel)) : a->minlen <= (size_t)k);
+}
+
+/* Is a pattern of len units within k of the empty string (all of it
+ * deleted)? */
+static int
+len_within(const struct patset *ps, size_t len)
+{
+	if (len == 0)
+		return 1;
+	if (ps->hamming || ps->cost.del >= COST_OFF)
+		return 0;
+	return len <= (size_t)(ps->k / ps->cost.del);
 }
 
 /* Adds the expression of kind RE_CLASSES or RE_NFA (units u[0, n), its
@@ -300,7 +314,7 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
 	 * positions): on two, Myers over the words is faster at k = 2, 3
 	 * ((LORD|Lord) God 0.48/0.53 s against 0.66/0.79, gr(e|a)y hairs
 	 * 0.43/0.41 against 0.56/0.69). */
-	if (r.kind == RE_ALTS && lone && ps->sel == NULL) {
+	if (r.kind == RE_ALTS && lone && ps->sel == NULL && !ps->weighted) {
 		struct re_result w;
 		ro.no_expand = 1;
 		if (re_compile(u, n, &ro, &w, errbuf, errlen) == 0) {
@@ -324,6 +338,8 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
 		p->str = src;
 		p->len = srclen;
 		p->re = a;
+		if (ps->weighted)
+			re_weigh(a, ps->cost.ins, ps->cost.del, ps->cost.sub);
 		if (empty_within(a, ps->k) || ps->k > RE_MAXK)
 			ps->all_lines = 1;
 		for (size_t b = 0; b < a->nbranch; b++)
@@ -375,6 +391,64 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
 		return -1;
 	}
 	re_result_free(&r);
+	return 0;
+}
+
+static void
+cls_set_unit(struct re_class *c, unsigned u)
+{
+	c->w[u / 64] |= (uint64_t)1 << (u % 64);
+}
+
+/*
+ * Weighted costs: each plain pattern is scanned as an automaton, a chain
+ * of its positions' classes (the units its PEq table takes at each; with
+ * -i a pattern of literal units is a chain of its units folded by the
+ * automaton, which the prefilter folds as well).  Returns 0, or -1 with a
+ * message.
+ */
+static int
+weigh_patterns(struct patset *ps, char *errbuf, size_t errlen)
+{
+	if (ps->k > RE_MAXK)	/* (--best-match: refine.c decides) */
+		ps->all_lines = 1;
+	ps->wre = xcalloc(ps->npat + 1, sizeof(*ps->wre));
+	for (size_t x = 0; x < ps->npat; x++) {
+		const struct pattern *p = &ps->pat[x];
+		struct re_class *cls = xcalloc(p->len + 1, sizeof(*cls));
+		int units = !p->cls;
+		for (size_t i = 0; i < p->len; i++)
+			for (unsigned c = 0; c < 256; c++)
+				if (pat_has(p, i, c))
+					cls_set_unit(&cls[i], c);
+		/* the units themselves where -i's folding gives the table */
+		for (size_t i = 0; i < p->len && units; i++) {
+			struct re_class u;
+			memset(&u, 0, sizeof(u));
+			unsigned c = p->str[i];
+			cls_set_unit(&u, c);
+			if (ps->icase && c < 0x80 && isalpha(c)) {
+				cls_set_unit(&u, (unsigned)tolower(c));
+				cls_set_unit(&u, (unsigned)toupper(c));
+			}
+			units = memcmp(&u, &cls[i], sizeof(u)) == 0;
+		}
+		if (units)
+			for (size_t i = 0; i < p->len; i++) {
+				memset(&cls[i], 0, sizeof(cls[i]));
+				cls_set_unit(&cls[i], p->str[i]);
+			}
+		ps->wre[x] = re_chain(cls, p->len, units && ps->icase);
+		free(cls);
+		if (ps->wre[x] == NULL) {
+			snprintf(errbuf, errlen, "pattern of %zu %s is longer "
+			    "than the limit of %d %s with edit costs",
+			    p->len, pat_unit(ps), RE_MAXSTATES - 1,
+			    pat_unit(ps));
+			return -1;
+		}
+		re_weigh(ps->wre[x], ps->cost.ins, ps->cost.del, ps->cost.sub);
+	}
 	return 0;
 }
 
@@ -470,7 +544,7 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 		}
 		/* A pattern within k of the empty string matches every
 		 * record: no scan is needed (it stays for refinement). */
-		if (len <= (size_t)ps->k && (!ps->hamming || len == 0))
+		if (len_within(ps, len))
 			ps->all_lines = 1;	/* (--no-indels: as long) */
 		/* At k = 0 any length: longer ones are the host's exact
 		 * search (hostmatch.c). */
@@ -495,7 +569,7 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 	for (size_t x = 0; x < nraw; x++)
 		re_result_free(&res[x]);
 	free(res);
-	return 0;
+	return ps->weighted ? weigh_patterns(ps, errbuf, errlen) : 0;
 fail_symbols:
 	too_many_symbols(errbuf, errlen);
 fail:
@@ -519,6 +593,9 @@ pat_free(struct patset *ps)
 		re_nfa_free((struct re_nfa *)ps->re[i].re);
 	if (ps->sel != NULL)
 		re_nfa_free(ps->sel);
+	for (size_t i = 0; ps->wre != NULL && i < ps->npat; i++)
+		re_nfa_free(ps->wre[i]);
+	free(ps->wre);
 	free(ps->re);
 	free(ps->extra);
 	for (size_t i = 0; i < ps->nbufs; i++)

@@ -30,6 +30,15 @@ pat_has(const struct pattern *p, size_t i, unsigned char c)
 	return (int)(p->peq[(size_t)c * p->nwords + i / 64] >> (i % 64) & 1);
 }
 
+/* What each kind of edit costs (--insert-cost, --delete-cost,
+ * --substitute-cost): an inserted text unit, a pattern unit missing from
+ * the text, a substituted unit; COST_OFF: that kind is never made. */
+#define COST_OFF	(1 << 20)
+#define COST_MAX	1024	/* a cost given, at most */
+struct costs {
+	int ins, del, sub;
+};
+
 struct mflt;
 struct hplan;
 struct pp_cache;
@@ -51,6 +60,12 @@ struct patset {
 				 * record at least (--hits: sites.c) */
 	int hamming;		/* --no-indels: substitutions only, a match
 				 * is as long as its pattern (hm_hamming) */
+	struct costs cost;	/* each kind's cost: 1 unless weighted */
+	int weighted;		/* some cost is not 1 (and the search is
+				 * not --no-indels'): the automata scan,
+				 * with costs (src/regex/weighted.c) */
+	struct re_nfa **wre;	/* weighted: pat[x]'s scan, a chain
+				 * automaton with the costs */
 	char *store;		/* pattern bytes */
 	size_t storelen;
 	int utf8;		/* UTF-8 mode: distance over characters */

@@ -42,6 +42,7 @@ rf_init(const struct patset *set, enum rf_mode m, unsigned char terminator)
 	ps = set;
 	mode = m;
 	eol = terminator;
+	ed_costs(set->cost.ins, set->cost.del, set->cost.sub);
 }
 
 void
@@ -101,6 +102,14 @@ min3(int a, int b, int c)
 	return m < c ? m : c;
 }
 
+/* v + c, a cost plus an edit's (ps->cost: 1 each unless weighted; a kind
+ * turned off costs COST_OFF), INF when either is out of reach. */
+static int
+add(int v, int c)
+{
+	return v >= INF || c >= COST_OFF || v + c > INF ? INF : v + c;
+}
+
 /*
  * Forward pass of one pattern over line[from, len).  first = 0: returns the
  * least cost at an allowed end (or INF), *end the leftmost such end.
@@ -115,10 +124,11 @@ forward(const struct pattern *p, const unsigned char *line, size_t len,
 	int col[n + 1];		/* one DP column (per thread: on the stack) */
 	int best = INF;
 
+	const int ins = ps->cost.ins, del = ps->cost.del, sub = ps->cost.sub;
+
 	col[0] = start_ok(line, from) ? 0 : INF;
 	for (size_t i = 1; i <= n; i++)
-		col[i] = col[i - 1] + 1 < INF && !ps->hamming ? col[i - 1] + 1 :
-		    INF;
+		col[i] = add(col[i - 1], del);
 	if (end_ok(line, len, from)) {
 		best = col[n];
 		*end = from;
@@ -129,16 +139,13 @@ forward(const struct pattern *p, const unsigned char *line, size_t len,
 
 		if (first && best <= ps->k && col[n] > best)
 			break;
-		col[0] = start_ok(line, j) ? 0 :
-		    col[0] + 1 < INF && !ps->hamming ? col[0] + 1 : INF;
+		col[0] = start_ok(line, j) ? 0 : add(col[0], ins);
 		for (size_t i = 1; i <= n; i++) {
 			int up = col[i];
-			/* (--no-indels: the diagonal alone) */
-			col[i] = ps->hamming ? diag + differ(p, i - 1, c) :
-			    min3(diag + differ(p, i - 1, c), up + 1,
-			    col[i - 1] + 1);
-			if (col[i] > INF)
-				col[i] = INF;
+			/* (--no-indels: the diagonal alone, insertions and
+			 * deletions being off) */
+			col[i] = min3(differ(p, i - 1, c) ? add(diag, sub) :
+			    diag, add(up, ins), add(col[i - 1], del));
 			diag = up;
 		}
 		if (col[n] < best && end_ok(line, len, j)) {
@@ -158,20 +165,23 @@ backward(const struct pattern *p, const unsigned char *line, size_t from,
 	const size_t n = p->len;
 	int col[n + 1];
 
+	const int ins = ps->cost.ins, del = ps->cost.del, sub = ps->cost.sub;
+
 	if (ps->hamming)	/* a match is as long as its pattern */
 		return end >= from + n ? end - n : from;
-	for (size_t i = 0; i <= n; i++)
-		col[i] = (int)i;
+	col[0] = 0;
+	for (size_t i = 1; i <= n; i++)
+		col[i] = add(col[i - 1], del);
 	if (col[n] == cost && start_ok(line, end))
 		return end;
 	for (size_t j = end; j-- > from;) {
 		unsigned char c = line[j];
 		int diag = col[0];
-		col[0]++;
+		col[0] = add(col[0], ins);
 		for (size_t i = 1; i <= n; i++) {
 			int up = col[i];
-			col[i] = min3(diag + differ(p, n - i, c), up + 1,
-			    col[i - 1] + 1);
+			col[i] = min3(differ(p, n - i, c) ? add(diag, sub) :
+			    diag, add(up, ins), add(col[i - 1], del));
 			diag = up;
 		}
 		if (col[n] == cost && start_ok(line, j))
@@ -225,7 +235,7 @@ re_forward(const struct pattern *p, const unsigned char *line, size_t len,
 		if (j > from) {
 			unsigned char c = line[j - 1];
 			for (size_t s = 0; s < ns; s++) {
-				nc[s] = cost[s] < INF ? cost[s] + 1 : INF;
+				nc[s] = add(cost[s], ps->cost.ins);
 				nst[s] = st[s];
 			}
 			for (size_t s = 0; s < ns; s++) {
@@ -234,8 +244,9 @@ re_forward(const struct pattern *p, const unsigned char *line, size_t len,
 				for (size_t t = 1; t < ns; t++) {
 					if (!FOLLOWS(s, t) || !READS(t))
 						continue;
-					int v = cost[s] + !(a->B[(size_t)c * nw +
-					    t / 64] >> (t % 64) & 1);
+					int v = a->B[(size_t)c * nw + t / 64] >>
+					    (t % 64) & 1 ? cost[s] :
+					    add(cost[s], ps->cost.sub);
 					if (BETTER(v, st[s], nc[t], nst[t])) {
 						nc[t] = v;
 						nst[t] = st[s];
@@ -265,11 +276,12 @@ re_forward(const struct pattern *p, const unsigned char *line, size_t len,
 				if (cost[s] >= INF)
 					continue;
 				for (size_t t = 1; t < ns; t++) {
-					int d = READS(t) ? 1 : 0;
-					if (FOLLOWS(s, t) && (d || HOLDS(t)) &&
-					    BETTER(cost[s] + d, st[s], cost[t],
-					    st[t])) {
-						cost[t] = cost[s] + d;
+					int r = READS(t) ? 1 : 0;
+					int v = r ? add(cost[s], ps->cost.del) :
+					    cost[s];
+					if (FOLLOWS(s, t) && (r || HOLDS(t)) &&
+					    BETTER(v, st[s], cost[t], st[t])) {
+						cost[t] = v;
 						st[t] = st[s];
 						changed = 1;
 					}
@@ -315,6 +327,9 @@ may_match(const struct pattern *p, long k, const unsigned char *t, size_t m)
 {
 	size_t words = (m + 63) / 64;
 
+	if (ps->weighted)	/* (a match of cost k holds k / least
+				 * cost edits at most) */
+		k /= min3(ps->cost.ins, ps->cost.del, ps->cost.sub);
 	if (p->re != NULL || p->len <= (size_t)k)
 		return 1;
 	if (m == 0)
@@ -622,7 +637,8 @@ best_in(const unsigned char *line, size_t len, size_t from, size_t *end,
 		if (pt->re != NULL)
 			cost = re_forward(pt, line, len, from, &e, &s, first);
 		else if (c != NULL && !first && mode == RF_ANY &&
-		    pt->nwords == 1 && pt->len > 0 && !ps->hamming) {
+		    pt->nwords == 1 && pt->len > 0 && !ps->hamming &&
+		    !ps->weighted) {
 			cost = hm_least(pt, line + from, len - from, &e);
 			e += from;
 		} else

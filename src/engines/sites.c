@@ -64,18 +64,57 @@ sites_free(struct sitelist *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* costs() with weighted edits (ps->cost): the plain column. */
+static void
+weighted_costs(const struct patset *ps, const struct pattern *p,
+    const unsigned char *t, size_t ws, size_t we, uint16_t *c)
+{
+	const size_t n = p->len;
+	const int cap = ps->k + 1, ins = ps->cost.ins, del = ps->cost.del,
+	    sub = ps->cost.sub;
+	int *col = xreallocarray(NULL, n + 1, sizeof(int));
+
+#define W_ADD(v, e) ((v) >= cap || (e) >= cap ? cap : (v) + (e) < cap ? \
+	(v) + (e) : cap)
+	col[0] = 0;
+	for (size_t i = 1; i <= n; i++)
+		col[i] = W_ADD(col[i - 1], del);
+	c[0] = (uint16_t)col[n];
+	for (size_t j = ws; j < we; j++) {
+		int diag = 0;
+		col[0] = 0;
+		for (size_t i = 1; i <= n; i++) {
+			int up = col[i], v = pat_has(p, i - 1, t[j]) ? diag :
+			    W_ADD(diag, sub);
+			if (W_ADD(up, ins) < v)
+				v = W_ADD(up, ins);
+			if (W_ADD(col[i - 1], del) < v)
+				v = W_ADD(col[i - 1], del);
+			col[i] = v;
+			diag = up;
+		}
+		c[j + 1 - ws] = (uint16_t)col[n];
+	}
+#undef W_ADD
+	free(col);
+}
+
 /* c[j - ws] = min(k + 1, C_ws(j)) for j in [ws, we]: the cost of p against
  * a part of t[ws, j) ending at j (a fresh start at ws: exact wherever it is
  * within k and ws is |p| + k bytes or more before j, or the sequence's
  * start); with hamming (--no-indels), of the part as long as p. */
 static void
-costs(const struct pattern *p, int k, int hamming, const unsigned char *t,
+costs(const struct patset *ps, const struct pattern *p, const unsigned char *t,
     size_t ws, size_t we, uint16_t *c)
 {
 	const size_t n = p->len;
-	const int cap = k + 1;
+	const int k = ps->k, hamming = ps->hamming, cap = k + 1;
 
 	c[0] = (uint16_t)(n < (size_t)cap ? n : (size_t)cap);
+	if (ps->weighted) {
+		weighted_costs(ps, p, t, ws, we, c);
+		return;
+	}
 	if (hamming) {
 		/* --no-indels: the window of the pattern's length ending at
 		 * j (none before ws + n) */
@@ -215,9 +254,10 @@ sites_find(const struct patset *ps, const unsigned char *t, size_t n,
 		candidates(ps, mf, t, ws, we, cand);
 		for (size_t x = 0; x < ps->npat; x++) {
 			const struct pattern *p = &ps->pat[x];
-			if (!cand[x] || p->len <= (size_t)k)
+			if (!cand[x] || p->len <= (size_t)(k /
+			    ps->cost.del))
 				continue;
-			costs(p, k, ps->hamming, t, ws, we, c);
+			costs(ps, p, t, ws, we, c);
 			for (size_t e = e0; e <= e1; e++) {
 				int ce = c[e - ws];
 				if (ce > k || !bit(bitmap, bitoff + e - 1))

@@ -486,8 +486,9 @@ search_init(const struct options *o, const struct patset *ps)
 	 * expression alone that the automaton kernel takes (scan.c,
 	 * scan_re_ok); so is the exact search (memmem) unless a device was
 	 * asked for. */
-	/* --no-indels has no kernel yet: the host's engine (hm_hamming). */
-	if (mode == PLAN_HOST || ps->hamming || (S.exact && mode == PLAN_AUTO &&
+	/* --no-indels and weighted costs have no kernel yet: the host's
+	 * engines (hm_hamming, hm_weighted). */
+	if (mode == PLAN_HOST || ps->hamming || ps->weighted || (S.exact && mode == PLAN_AUTO &&
 	    o->host_max == SIZE_MAX) || ps->maxlen > PAT_MAXLEN ||
 	    (ps->nre > 0 && !scan_re_ok(ps)))
 		S.dev_state = -1;

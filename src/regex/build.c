@@ -827,6 +827,49 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 	return 0;
 }
 
+/*
+ * The automaton of a plain pattern, n positions of classes cls[0, n) one
+ * after the other (with -i, icase folds ASCII, and the prefilter with
+ * it): weighted searches scan plain patterns so (pattern.c).  NULL when
+ * it would have more than RE_MAXSTATES states.
+ */
+struct re_nfa *
+re_chain(const struct re_class *cls, size_t n, int icase)
+{
+	struct re_opts o = { RE_FIXED, icase, 0, 0, 1, NULL };
+	struct parser p;
+	struct re_nfa *a;
+	int root = -1;
+
+	if (n + 1 > RE_MAXSTATES)
+		return NULL;
+	memset(&p, 0, sizeof(p));
+	p.o = &o;
+	p.cap = 2 * n + 1;
+	p.nd = xcalloc(p.cap, sizeof(*p.nd));
+	if (n == 0)
+		p.nd[root = (int)p.nn++].op = N_EMPTY;
+	for (size_t i = 0; i < n; i++) {
+		int c = (int)p.nn++;
+		p.nd[c].op = N_CLASS;
+		p.nd[c].c = cls[i];
+		if (root < 0) {
+			root = c;
+			continue;
+		}
+		int cat = (int)p.nn++;
+		p.nd[cat].op = N_CAT;
+		p.nd[cat].a = root;
+		p.nd[cat].b = c;
+		root = cat;
+	}
+	a = build_nfa(&p, root, 0, 0);
+	a->icase = icase;
+	literal_runs(&p, root, a);
+	free(p.nd);
+	return a;
+}
+
 void
 re_nfa_free(struct re_nfa *a)
 {

@@ -112,6 +112,11 @@ struct re_nfa {
 	size_t		 nbranch;
 	size_t		 minlen;	/* the shortest word of the language */
 	size_t		 maxlen;	/* the longest, SIZE_MAX if none */
+	int		 weighted;	/* edits of other costs than 1
+					 * (re_weigh): re_scan_weighted */
+	int		 cins, cdel, csub; /* their costs (pattern.h's
+					 * COST_OFF: never) */
+	int		 cmin;		/* the least of them */
 };
 
 /* The result of re_compile. */
@@ -139,6 +144,15 @@ void	 re_nfa_free(struct re_nfa *);
 void	 re_scan(const struct re_nfa *, long k, const unsigned char *text,
 	    size_t from, size_t to, size_t warm, unsigned char eol,
 	    uint64_t *bitmap);
+
+/* weighted.c: edit costs for an automaton and its branches (each at
+ * least 1; one at COST_OFF or more is never made), and its scan with
+ * them; a chain automaton of n classes (a plain pattern, weighted) */
+void	 re_weigh(struct re_nfa *, int ins, int del, int sub);
+void	 re_scan_weighted(const struct re_nfa *, long k,
+	    const unsigned char *text, size_t from, size_t to, size_t warm,
+	    unsigned char eol, uint64_t *bitmap);
+struct re_nfa *re_chain(const struct re_class *cls, size_t n, int icase);
 
 /* relanes.c: re_scan of a small automaton on SIMD lanes; -1: not taken */
 int	 re_scan_lanes(const struct re_nfa *, long k, const unsigned char *text,
