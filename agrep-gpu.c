@@ -257,14 +257,14 @@ number(const char *s, long long max, const char *what)
 	return v;
 }
 
-/* --insert-cost and the like: 1 to COST_MAX, or "off" (COST_OFF). */
+/* --insert-cost and the like: 1 to COST_MAX, or "off" (RE_COST_OFF). */
 static int
 edit_cost(const char *s, const char *kind)
 {
 	char what[32];
 
 	if (strcmp(s, "off") == 0)
-		return COST_OFF;
+		return RE_COST_OFF;
 	snprintf(what, sizeof(what), "%s cost", kind);
 	int v = (int)number(s, COST_MAX, what);
 	if (v == 0)
@@ -779,21 +779,21 @@ records_settle(struct options *o, struct args *a)
 static void
 costs_settle(struct options *o, struct args *a)
 {
-	struct costs *c = &a->ps.cost;
+	struct re_costs *c = &a->ps.cost;
 
 	if (a->ps.hamming) {
-		if ((c->ins != 1 && c->ins != COST_OFF) ||
-		    (c->del != 1 && c->del != COST_OFF))
+		if ((c->ins != 1 && c->ins != RE_COST_OFF) ||
+		    (c->del != 1 && c->del != RE_COST_OFF))
 			fatalx("--no-indels makes no insertions or deletions: "
 			    "--insert-cost and --delete-cost do not apply");
-		c->ins = c->del = COST_OFF;
+		c->ins = c->del = RE_COST_OFF;
 	}
-	if (c->ins == COST_OFF && c->del == COST_OFF && c->sub == COST_OFF &&
+	if (c->ins == RE_COST_OFF && c->del == RE_COST_OFF && c->sub == RE_COST_OFF &&
 	    o->k > 0)
 		fatalx("--insert-cost, --delete-cost and --substitute-cost "
 		    "turn every edit off: only -k 0 (an exact search) can "
 		    "match");
-	if (c->ins == COST_OFF && c->del == COST_OFF && c->sub == 1) {
+	if (c->ins == RE_COST_OFF && c->del == RE_COST_OFF && c->sub == 1) {
 		a->ps.hamming = 1;
 		return;
 	}
@@ -818,7 +818,7 @@ records_check(struct options *o, struct args *a)
 		    a->rc.hits != HITS_NONE ? "--hits" : "--dna");
 	const int del = a->ps.weighted ? a->ps.cost.del : 1;
 	for (size_t i = 0; i < a->ps.npat; i++)
-		if (del < COST_OFF && a->ps.pat[i].len <= (size_t)(o->k / del))
+		if (del < RE_COST_OFF && a->ps.pat[i].len <= (size_t)(o->k / del))
 			fatalx("pattern '%s' is not longer than -k %d: it "
 			    "would match everywhere", a->rc.names[i %
 			    a->rc.npat], o->k);

@@ -1,11 +1,14 @@
 /* reoracle.c - naive oracle for agrep-gpu's approximate regular expressions.
  *
- * usage: reoracle [-s] [-u] [-x] -k K EXPR [FILE]
+ * usage: reoracle [-s] [-u] [-x] [-I N] [-D N] [-S N] -k K EXPR [FILE]
  *
  * Prints the lines of FILE (or stdin) that agrep-gpu -E -k K EXPR selects:
  * a line is selected when some substring of it (the whole line with -x) is
  * within K edits (insert, delete, substitute one byte) of some word of the
  * language of EXPR.  -s prefixes each line with "COST:" (its least cost).
+ * -I, -D, -S weigh the edits (agrep-gpu's --insert-cost, --delete-cost,
+ * --substitute-cost; "off": never): then the edits' costs add up to K or
+ * less.
  *
  * EXPR is an extended expression over bytes: literal bytes, \x (the byte x),
  * a leading *, + or ? (repeating the empty string, as GNU grep -E reads it),
@@ -450,6 +453,15 @@ holds(int as, int b, int f)
 	}
 }
 
+/* The edit costs (-I, -D, -S), INF: off. */
+static int ci = 1, cd = 1, csub = 1;
+
+static int
+wadd(int v, int c)
+{
+	return v >= INF || c >= INF || v + c >= INF ? INF : v + c;
+}
+
 /* Closes cost[] at a boundary with sides b, f: epsilon edges, assertions
  * that hold there (both free), deleted pattern bytes (1). */
 static void
@@ -472,8 +484,8 @@ relax(int *cost, int b, int f)
 				changed = 1;
 			}
 			/* deleting a pattern byte */
-			if (S[s].to >= 0 && cost[s] + 1 < cost[S[s].to]) {
-				cost[S[s].to] = cost[s] + 1;
+			if (S[s].to >= 0 && wadd(cost[s], cd) < cost[S[s].to]) {
+				cost[S[s].to] = wadd(cost[s], cd);
 				changed = 1;
 			}
 		}
@@ -495,10 +507,11 @@ units_cost(const uint32_t *t, size_t m)
 		best = cost[accept];
 	for (size_t j = 0; j < m; j++) {
 		for (int s = 0; s < ns; s++)
-			nc[s] = cost[s] < INF ? cost[s] + 1 : INF;
+			nc[s] = wadd(cost[s], ci);
 		for (int s = 0; s < ns; s++)
 			if (cost[s] < INF && S[s].to >= 0) {
-				int v = cost[s] + !member(S[s].set, t[j]);
+				int v = member(S[s].set, t[j]) ? cost[s] :
+				    wadd(cost[s], csub);
 				if (v < nc[S[s].to])
 					nc[S[s].to] = v;
 			}
@@ -539,8 +552,13 @@ main(int argc, char **argv)
 	int k = -1, showcost = 0, any = 0, c;
 	FILE *f = stdin;
 
-	while ((c = getopt(argc, argv, "suxk:")) != -1)
+	while ((c = getopt(argc, argv, "suxk:I:D:S:")) != -1)
 		switch (c) {
+		case 'I': case 'D': case 'S': {
+			int v = strcmp(optarg, "off") == 0 ? INF : atoi(optarg);
+			*(c == 'I' ? &ci : c == 'D' ? &cd : &csub) = v;
+			break;
+		}
 		case 's': showcost = 1; break;
 		case 'u':
 			utf8 = 1;
@@ -549,10 +567,10 @@ main(int argc, char **argv)
 			break;
 		case 'x': lineonly = 1; break;
 		case 'k': k = atoi(optarg); break;
-		default: die("usage: reoracle [-s] [-u] [-x] -k K EXPR [FILE]");
+		default: die("usage: reoracle [-s] [-u] [-x] [-I N] [-D N] [-S N] -k K EXPR [FILE]");
 		}
 	if (k < 0 || optind >= argc)
-		die("usage: reoracle [-s] [-u] [-x] -k K EXPR [FILE]");
+		die("usage: reoracle [-s] [-u] [-x] [-I N] [-D N] [-S N] -k K EXPR [FILE]");
 	if (ro_build(argv[optind]) == -1)
 		die("unsupported expression");
 	if (optind + 1 < argc && (f = fopen(argv[optind + 1], "r")) == NULL)

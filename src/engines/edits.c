@@ -52,7 +52,7 @@ ed_costs(int ins, int del, int sub)
 	csub = (unsigned)sub;
 }
 
-/* v + c, ED_INF for a kind turned off (pattern.h's COST_OFF, or more)
+/* v + c, ED_INF for a kind turned off (pattern.h's RE_COST_OFF, or more)
  * or a cost out of reach. */
 static unsigned
 ed_add(unsigned v, unsigned c)

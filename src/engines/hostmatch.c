@@ -217,19 +217,33 @@ scan_long_exact(const struct pattern *pat, int icase,
 	}
 }
 
-/* Weighted costs: every pattern's automaton (pattern.c: ps->wre) and every
- * expression's, each behind its prefilter (regex/weighted.c). */
+/*
+ * Weighted costs: the unit cost search with k / least cost errors (the
+ * engines below, on ps->unit: a match of cost k holds no more edits)
+ * selects the records; every pattern's chain automaton (pattern.c:
+ * ps->wre) scans those with the costs, until one matches (all of them for
+ * --hits).  Each expression the same way (regex/weighted.c).
+ */
 static void
 hm_weighted(const struct patset *ps, const unsigned char *text, size_t warm,
     size_t len, unsigned char eol, uint64_t *bitmap)
 {
-	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
-	for (size_t p = 0; p < ps->npat; p++)
-		re_scan(ps->wre[p], ps->k, text, 0, warm + len, warm, eol,
-		    bitmap);
+	const size_t words = (len + 63) / 64;
+
+	memset(bitmap, 0, words * sizeof(*bitmap));
+	if (ps->npat > 0) {
+		uint64_t *cand = xmalloc((words + 1) * sizeof(*cand));
+		if (ps->unit->all_lines)
+			memset(cand, 0xff, (words + 1) * sizeof(*cand));
+		else
+			hm_scan(ps->unit, text, warm, len, eol, cand);
+		re_verify_records(ps->wre, ps->npat, &ps->cost, ps->k, cand,
+		    text, 0, warm + len, warm, eol, ps->all_ends, bitmap);
+		free(cand);
+	}
 	for (size_t r = 0; r < ps->nre; r++)
-		re_scan(ps->re[r].re, ps->k, text, 0, warm + len, warm, eol,
-		    bitmap);
+		re_scan_costs(ps->re[r].re, &ps->cost, ps->k, text, 0,
+		    warm + len, warm, eol, ps->all_ends, bitmap);
 }
 
 /*

@@ -270,11 +270,16 @@ add_classes(struct patset *ps, const struct re_class *cls, size_t n,
  * assertion, which may hold nowhere in a record (\<a with k = 1 and a
  * record of spaces). */
 static int
-empty_within(const struct re_nfa *a, long k)
+empty_within(const struct patset *ps, const struct re_nfa *a)
 {
-	return !(a->bol && a->eol) && a->nassert == 0 && k >= 0 &&
-	    (a->weighted ? a->minlen == 0 || (a->cdel < COST_OFF &&
-	    a->minlen <= (size_t)(k / a->cdel)) : a->minlen <= (size_t)k);
+	const long k = ps->k;
+
+	if ((a->bol && a->eol) || a->nassert > 0 || k < 0)
+		return 0;
+	if (!ps->weighted || a->minlen == 0)
+		return a->minlen <= (size_t)k;
+	return ps->cost.del < RE_COST_OFF &&
+	    a->minlen <= (size_t)(k / ps->cost.del);
 }
 
 /* Is a pattern of len units within k of the empty string (all of it
@@ -284,7 +289,7 @@ len_within(const struct patset *ps, size_t len)
 {
 	if (len == 0)
 		return 1;
-	if (ps->hamming || ps->cost.del >= COST_OFF)
+	if (ps->hamming || ps->cost.del >= RE_COST_OFF)
 		return 0;
 	return len <= (size_t)(ps->k / ps->cost.del);
 }
@@ -338,12 +343,10 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
 		p->str = src;
 		p->len = srclen;
 		p->re = a;
-		if (ps->weighted)
-			re_weigh(a, ps->cost.ins, ps->cost.del, ps->cost.sub);
-		if (empty_within(a, ps->k) || ps->k > RE_MAXK)
+		if (empty_within(ps, a) || ps->k > RE_MAXK)
 			ps->all_lines = 1;
 		for (size_t b = 0; b < a->nbranch; b++)
-			if (empty_within(a->branch[b], ps->k))
+			if (empty_within(ps, a->branch[b]))
 				ps->all_lines = 1;
 		/* the warm-up a chunk needs (scan_pad): a match spans at
 		 * most maxlen + k units when the language is finite, and
@@ -410,8 +413,28 @@ cls_set_unit(struct re_class *c, unsigned u)
 static int
 weigh_patterns(struct patset *ps, char *errbuf, size_t errlen)
 {
+	struct re_costs w = { ps->cost.ins, ps->cost.del, ps->cost.sub };
+
 	if (ps->k > RE_MAXK)	/* (--best-match: refine.c decides) */
 		ps->all_lines = 1;
+	/* The unit cost search that selects the records (hm_weighted): the
+	 * same patterns, k / least cost errors, caches of its own. */
+	struct patset *u = ps->unit = xmalloc(sizeof(*u));
+	*u = *ps;
+	u->k = (int)re_costs_edits(&w, ps->k);
+	u->weighted = 0;
+	u->all_lines = 0;
+	u->multi = NULL;
+	u->hplan = NULL;
+	u->ppcache[0] = u->ppcache[1] = NULL;
+	u->re = NULL;
+	u->nre = 0;
+	u->sel = NULL;
+	u->unit = NULL;
+	u->wre = NULL;
+	for (size_t x = 0; x < ps->npat; x++)
+		if (ps->pat[x].len <= (size_t)u->k)
+			u->all_lines = 1;
 	ps->wre = xcalloc(ps->npat + 1, sizeof(*ps->wre));
 	for (size_t x = 0; x < ps->npat; x++) {
 		const struct pattern *p = &ps->pat[x];
@@ -447,7 +470,6 @@ weigh_patterns(struct patset *ps, char *errbuf, size_t errlen)
 			    pat_unit(ps));
 			return -1;
 		}
-		re_weigh(ps->wre[x], ps->cost.ins, ps->cost.del, ps->cost.sub);
 	}
 	return 0;
 }
@@ -596,6 +618,13 @@ pat_free(struct patset *ps)
 	for (size_t i = 0; ps->wre != NULL && i < ps->npat; i++)
 		re_nfa_free(ps->wre[i]);
 	free(ps->wre);
+	if (ps->unit != NULL) {	/* (its own caches; the rest is ps's) */
+		mf_free(ps->unit->multi);
+		hplan_free(ps->unit->hplan);
+		pp_cache_free(ps->unit->ppcache[0]);
+		pp_cache_free(ps->unit->ppcache[1]);
+		free(ps->unit);
+	}
 	free(ps->re);
 	free(ps->extra);
 	for (size_t i = 0; i < ps->nbufs; i++)

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../regex/regex.h"
+
 #define PAT_MAXLEN 4096		/* bytes (characters in UTF-8 mode) */
 #define PAT_MAXWORDS (PAT_MAXLEN / 64)
 
@@ -30,14 +32,7 @@ pat_has(const struct pattern *p, size_t i, unsigned char c)
 	return (int)(p->peq[(size_t)c * p->nwords + i / 64] >> (i % 64) & 1);
 }
 
-/* What each kind of edit costs (--insert-cost, --delete-cost,
- * --substitute-cost): an inserted text unit, a pattern unit missing from
- * the text, a substituted unit; COST_OFF: that kind is never made. */
-#define COST_OFF	(1 << 20)
-#define COST_MAX	1024	/* a cost given, at most */
-struct costs {
-	int ins, del, sub;
-};
+#define COST_MAX	1024	/* an edit cost given, at most */
 
 struct mflt;
 struct hplan;
@@ -60,12 +55,16 @@ struct patset {
 				 * record at least (--hits: sites.c) */
 	int hamming;		/* --no-indels: substitutions only, a match
 				 * is as long as its pattern (hm_hamming) */
-	struct costs cost;	/* each kind's cost: 1 unless weighted */
+	struct re_costs cost;	/* each kind's cost (regex.h): 1 unless
+				 * weighted */
 	int weighted;		/* some cost is not 1 (and the search is
 				 * not --no-indels'): the automata scan,
 				 * with costs (src/regex/weighted.c) */
-	struct re_nfa **wre;	/* weighted: pat[x]'s scan, a chain
-				 * automaton with the costs */
+	struct re_nfa **wre;	/* weighted: pat[x]'s chain automaton,
+				 * scanned with the costs */
+	struct patset *unit;	/* weighted: the unit cost search with
+				 * k / least cost errors that selects the
+				 * records (pat[] shared) */
 	char *store;		/* pattern bytes */
 	size_t storelen;
 	int utf8;		/* UTF-8 mode: distance over characters */

@@ -103,11 +103,11 @@ min3(int a, int b, int c)
 }
 
 /* v + c, a cost plus an edit's (ps->cost: 1 each unless weighted; a kind
- * turned off costs COST_OFF), INF when either is out of reach. */
+ * turned off costs RE_COST_OFF), INF when either is out of reach. */
 static int
 add(int v, int c)
 {
-	return v >= INF || c >= COST_OFF || v + c > INF ? INF : v + c;
+	return v >= INF || c >= RE_COST_OFF || v + c > INF ? INF : v + c;
 }
 
 /*

@@ -491,9 +491,8 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
 			    eol, bitmap);
 		return;
 	}
-	/* (weighted: a match holds k / cmin edits at most) */
-	if (k < 0 || (np = choose_pieces(a, a->weighted ? k / a->cmin : k,
-	    eol, text + from, to - from, at, len, anc)) == 0) {
+	if (k < 0 || (np = choose_pieces(a, k, eol, text + from, to - from,
+	    at, len, anc)) == 0) {
 		re_scan_all(a, k, text, from, to, warm, eol, bitmap);
 		return;
 	}

@@ -112,11 +112,6 @@ struct re_nfa {
 	size_t		 nbranch;
 	size_t		 minlen;	/* the shortest word of the language */
 	size_t		 maxlen;	/* the longest, SIZE_MAX if none */
-	int		 weighted;	/* edits of other costs than 1
-					 * (re_weigh): re_scan_weighted */
-	int		 cins, cdel, csub; /* their costs (pattern.h's
-					 * COST_OFF: never) */
-	int		 cmin;		/* the least of them */
 };
 
 /* The result of re_compile. */
@@ -145,13 +140,32 @@ void	 re_scan(const struct re_nfa *, long k, const unsigned char *text,
 	    size_t from, size_t to, size_t warm, unsigned char eol,
 	    uint64_t *bitmap);
 
-/* weighted.c: edit costs for an automaton and its branches (each at
- * least 1; one at COST_OFF or more is never made), and its scan with
- * them; a chain automaton of n classes (a plain pattern, weighted) */
-void	 re_weigh(struct re_nfa *, int ins, int del, int sub);
-void	 re_scan_weighted(const struct re_nfa *, long k,
+/* What each kind of edit costs (--insert-cost, --delete-cost,
+ * --substitute-cost): at least 1; RE_COST_OFF or more: never made. */
+#define RE_COST_OFF	(1 << 20)
+struct re_costs {
+	int	 ins, del, sub;
+};
+
+/* weighted.c: re_scan with edit costs (k the most total cost): the unit
+ * cost scan with k / least cost selects the records, the weighted scan
+ * verifies them; re_verify_records, that verification for the records
+ * that hold a bit of cand, with one automaton or several (a match of one
+ * of them); re_scan_weighted, the weighted scan of a whole range (first:
+ * only up to its first match end).  all_ends: every match end gets its
+ * bit (else one a record at least).
+ * build.c: the chain automaton of n classes (a plain pattern, weighted). */
+void	 re_scan_costs(const struct re_nfa *, const struct re_costs *,
+	    long k, const unsigned char *text, size_t from, size_t to,
+	    size_t warm, unsigned char eol, int all_ends, uint64_t *bitmap);
+void	 re_verify_records(struct re_nfa *const *, size_t na,
+	    const struct re_costs *, long k, const uint64_t *cand,
 	    const unsigned char *text, size_t from, size_t to, size_t warm,
-	    unsigned char eol, uint64_t *bitmap);
+	    unsigned char eol, int all_ends, uint64_t *bitmap);
+void	 re_scan_weighted(const struct re_nfa *, const struct re_costs *,
+	    long k, const unsigned char *text, size_t from, size_t to,
+	    size_t warm, unsigned char eol, int first, uint64_t *bitmap);
+long	 re_costs_edits(const struct re_costs *, long k);
 struct re_nfa *re_chain(const struct re_class *cls, size_t n, int icase);
 
 /* relanes.c: re_scan of a small automaton on SIMD lanes; -1: not taken */

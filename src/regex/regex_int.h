@@ -120,8 +120,7 @@ cls_count(const struct re_class *c)
 static inline int
 windowed(const struct re_nfa *a, long k)
 {
-	return k >= 0 && !a->weighted && (a->bol || a->eol) &&
-	    a->nassert == 0 &&
+	return k >= 0 && (a->bol || a->eol) && a->nassert == 0 &&
 	    a->maxlen < SIZE_MAX / 2 && a->maxlen + (size_t)k < 4096;
 }
 

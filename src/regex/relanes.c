@@ -417,8 +417,7 @@ re_lanes_take(const struct re_nfa *a, long k, unsigned char eol)
 {
 	struct rl r;
 
-	return !a->weighted && rl_lanes() > 0 && rl_setup(a, k, eol, &r) ==
-	    0 ? r.W : 0;
+	return rl_lanes() > 0 && rl_setup(a, k, eol, &r) == 0 ? r.W : 0;
 }
 
 /*

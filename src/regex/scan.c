@@ -286,10 +286,6 @@ re_scan_all(const struct re_nfa *a, long k, const unsigned char *text,
 {
 	const size_t nw = a->nw, rows = (size_t)k + 1;
 
-	if (a->weighted) {
-		re_scan_weighted(a, k, text, from, to, warm, eol, bitmap);
-		return;
-	}
 	if (a->nassert > 0 && k >= 0 && k <= RE_MAXK) {
 		if (nw > 1 || re_scan_as1(a, k, text, from, to, warm, eol,
 		    bitmap) == -1)

@@ -17,9 +17,14 @@
  *
  * (a match; an inserted text unit; a substitution), the terms of a row
  * below 0 or of a kind turned off left out.  A match ends at the boundary
- * when R[k] meets the final states.  re_scan (prefilter.c) looks for the
- * pieces of k / cmin + 1 (the edits a match can hold) before it calls
- * this on a record.
+ * when R[k] meets the final states.
+ *
+ * A match of total cost k holds k / c edits at most, c the least cost of
+ * a kind (re_costs_edits), so the unit cost scans with that many errors
+ * (re_scan: the prefilter, the lanes, the one-word scans; for plain
+ * patterns the host's engines, hostmatch.c) select every record that can
+ * hold one, and only those are scanned with the costs (re_verify_records):
+ * on the Bible most records are ruled out at the unit scan's speed.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,25 +33,22 @@
 #include "regex_int.h"
 #include "../base/util.h"
 
-void
-re_weigh(struct re_nfa *a, int ins, int del, int sub)
+/* The edits a match of total cost k can hold. */
+long
+re_costs_edits(const struct re_costs *w, long k)
 {
-	a->weighted = 1;
-	a->cins = ins;
-	a->cdel = del;
-	a->csub = sub;
-	a->cmin = ins < del ? ins : del;
-	if (sub < a->cmin)
-		a->cmin = sub;
-	for (size_t b = 0; b < a->nbranch; b++)
-		re_weigh(a->branch[b], ins, del, sub);
+	int c = w->ins < w->del ? w->ins : w->del;
+
+	if (w->sub < c)
+		c = w->sub;
+	return k / c;
 }
 
 /* Row j of R closed at a boundary of context ctx, TR[j] := T[R[j]]; t:
  * scratch of 2 nw words. */
 static void
-close_w(const struct re_nfa *a, long j, int ctx, uint64_t init, uint64_t *R,
-    uint64_t *TR, uint64_t *t)
+close_w(const struct re_nfa *a, const struct re_costs *cw, long j, int ctx,
+    uint64_t init, uint64_t *R, uint64_t *TR, uint64_t *t)
 {
 	const size_t nw = a->nw;
 	const uint64_t *A = a->A + (size_t)ctx * nw;
@@ -56,8 +58,8 @@ close_w(const struct re_nfa *a, long j, int ctx, uint64_t init, uint64_t *R,
 	if (j > 0)
 		for (size_t w = 0; w < nw; w++)
 			r[w] |= r[w - nw];
-	if (j >= a->cdel) {
-		const uint64_t *td = TR + (size_t)(j - a->cdel) * nw;
+	if (j >= cw->del) {
+		const uint64_t *td = TR + (size_t)(j - cw->del) * nw;
 		for (size_t w = 0; w < nw; w++)
 			r[w] |= td[w] & a->P[w];
 	}
@@ -77,14 +79,81 @@ close_w(const struct re_nfa *a, long j, int ctx, uint64_t init, uint64_t *R,
 	}
 }
 
+/* re_scan_weighted for an automaton of one word (64 states or fewer)
+ * without assertions: the same steps on one word a row, T looked up by
+ * groups of 8 states (follow1). */
+static void
+scan_w1(const struct re_nfa *a, const struct re_costs *cw, long k,
+    const unsigned char *text, size_t from, size_t to, size_t warm,
+    unsigned char eol, int first, uint64_t *bitmap)
+{
+	const int G = (int)a->ngroups;
+	const long ins = cw->ins, del = cw->del, sub = cw->sub;
+	const uint64_t P = a->P[0], fin = a->final[0], *T = a->T;
+	const size_t rows = (size_t)k + 1;
+	uint64_t *R = xcalloc(4 * rows, sizeof(uint64_t));
+	uint64_t *TR = R + rows, *N = TR + rows, *TN = N + rows;
+	size_t ls = from;
+
+	for (size_t i = from; i < to || ls < to; i++) {
+		const int end = i == to || text[i] == eol;
+		const uint64_t init = !a->bol || i == ls;
+		for (long j = 0; j <= k; j++) {
+			uint64_t r = R[j] | init;
+			if (j > 0)
+				r |= R[j - 1];
+			if (j >= del)
+				r |= TR[j - del] & P;
+			R[j] = r;
+			TR[j] = follow1(T, r, G);
+		}
+		if ((R[k] & fin) && (!a->eol || end)) {
+			size_t at = i > ls ? i - 1 : i;
+			if (at >= warm) {
+				hit(bitmap, at - warm);
+				if (first)
+					break;
+			}
+		}
+		if (i == to)
+			break;
+		if (end) {
+			ls = i + 1;
+			memset(R, 0, rows * sizeof(*R));
+			continue;
+		}
+		const uint64_t Bc = a->B[text[i]];
+		for (long j = 0; j <= k; j++) {
+			uint64_t n = TR[j] & Bc;
+			if (j >= ins)
+				n |= R[j - ins];
+			if (j >= sub)
+				n |= TR[j - sub] & P;
+			N[j] = n;
+		}
+		uint64_t *x = R;
+		R = N;
+		N = x;
+		x = TR;
+		TR = TN;
+		TN = x;
+	}
+	free(R < N ? R : N);
+}
+
 /* As re_scan_all, with a's costs: bit i - warm for each end text[i] of a
  * match of total cost k or less. */
 void
-re_scan_weighted(const struct re_nfa *a, long k, const unsigned char *text,
-    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+re_scan_weighted(const struct re_nfa *a, const struct re_costs *cw, long k,
+    const unsigned char *text, size_t from, size_t to, size_t warm,
+    unsigned char eol, int first, uint64_t *bitmap)
 {
 	if (k < 0)
 		return;
+	if (a->nw == 1 && a->nassert == 0) {
+		scan_w1(a, cw, k, text, from, to, warm, eol, first, bitmap);
+		return;
+	}
 	const size_t nw = a->nw, rows = (size_t)k + 1;
 	uint64_t *R = xcalloc((3 * rows + 2) * nw, sizeof(uint64_t));
 	uint64_t *N = R + rows * nw, *TR = N + rows * nw, *t = TR + rows * nw;
@@ -95,12 +164,16 @@ re_scan_weighted(const struct re_nfa *a, long k, const unsigned char *text,
 		const int end = i == to || text[i] == eol;
 		const int ctx = before * 3 + (end ? RE_EDGE : a->side[text[i]]);
 		for (size_t j = 0; j < rows; j++)
-			close_w(a, (long)j, ctx, !a->bol || i == ls, R, TR, t);
+			close_w(a, cw, (long)j, ctx, !a->bol || i == ls, R,
+			    TR, t);
 		if (meets(R + (size_t)k * nw, a->final, nw) &&
 		    (!a->eol || end)) {
 			size_t at = i > ls ? i - 1 : i;
-			if (at >= warm)
+			if (at >= warm) {
 				hit(bitmap, at - warm);
+				if (first)
+					break;
+			}
 		}
 		if (i == to)
 			break;
@@ -116,14 +189,14 @@ re_scan_weighted(const struct re_nfa *a, long k, const unsigned char *text,
 			const uint64_t *tr = TR + j * nw;
 			for (size_t w = 0; w < nw; w++)
 				n[w] = tr[w] & Bc[w];
-			if ((long)j >= a->cins) {
-				const uint64_t *ri = R + (j - (size_t)a->cins) *
+			if ((long)j >= cw->ins) {
+				const uint64_t *ri = R + (j - (size_t)cw->ins) *
 				    nw;
 				for (size_t w = 0; w < nw; w++)
 					n[w] |= ri[w];
 			}
-			if ((long)j >= a->csub) {
-				const uint64_t *ts = TR + (j - (size_t)a->csub) *
+			if ((long)j >= cw->sub) {
+				const uint64_t *ts = TR + (j - (size_t)cw->sub) *
 				    nw;
 				for (size_t w = 0; w < nw; w++)
 					n[w] |= ts[w] & a->P[w];
@@ -135,4 +208,60 @@ re_scan_weighted(const struct re_nfa *a, long k, const unsigned char *text,
 		before = a->side[text[i]];
 	}
 	free(R < N ? R : N);
+}
+
+/* Does bitmap hold a bit in [i, j) (text positions, the bitmap from warm)? */
+static int
+any_bit(const uint64_t *bm, size_t warm, size_t i, size_t j)
+{
+	if (j <= warm)
+		return 0;
+	i = i > warm ? i - warm : 0;
+	return bits_next(bm, i, j - warm) < j - warm;
+}
+
+void
+re_verify_records(struct re_nfa *const *a, size_t na,
+    const struct re_costs *cw, long k, const uint64_t *cand,
+    const unsigned char *text, size_t from, size_t to, size_t warm,
+    unsigned char eol, int all_ends, uint64_t *bitmap)
+{
+	size_t q = warm;
+
+	while (q < to) {
+		size_t b = bits_next(cand, q - warm, to - warm);
+		if (b >= to - warm)
+			break;
+		const size_t i = warm + b;
+		const unsigned char *p = i > from ? memrchr(text + from, eol,
+		    i - from) : NULL;
+		const size_t ls = p != NULL ? (size_t)(p - text) + 1 : from;
+		const unsigned char *e = memchr(text + i, eol, to - i);
+		/* the record with its terminator, if any */
+		const size_t re = e != NULL ? (size_t)(e - text) + 1 : to;
+		for (size_t x = 0; x < na; x++) {
+			re_scan_weighted(a[x], cw, k, text, ls, re, warm, eol,
+			    !all_ends, bitmap);
+			if (!all_ends && any_bit(bitmap, warm, ls, re))
+				break;
+		}
+		q = re;
+	}
+}
+
+void
+re_scan_costs(const struct re_nfa *a, const struct re_costs *cw, long k,
+    const unsigned char *text, size_t from, size_t to, size_t warm,
+    unsigned char eol, int all_ends, uint64_t *bitmap)
+{
+	if (k < 0 || to <= warm)
+		return;
+	const size_t words = (to - warm + 63) / 64;
+	uint64_t *cand = xcalloc(words, sizeof(*cand));
+	struct re_nfa *const one[1] = { (struct re_nfa *)a };
+
+	re_scan(a, re_costs_edits(cw, k), text, from, to, warm, eol, cand);
+	re_verify_records(one, 1, cw, k, cand, text, from, to, warm, eol,
+	    all_ends, bitmap);
+	free(cand);
 }
