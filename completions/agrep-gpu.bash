@@ -80,6 +80,10 @@ _agrep_gpu()
             COMPREPLY=($(compgen -W 'both + -' -- "$cur"))
             return
             ;;
+        --insert-cost | --delete-cost | --substitute-cost)
+            COMPREPLY=($(compgen -W '1 2 3 off' -- "$cur"))
+            return
+            ;;
         --device)
             _agrep_gpu_devices "${words[0]}"
             return
@@ -108,6 +112,7 @@ _agrep_gpu()
 
     local long='--max-errors= --regexp= --file= --ignore-case --no-ignore-case
         --utf8 --bytes --dna --iupac --strand= --records= --hits --hits= --delimiter= --no-indels
+        --insert-cost= --delete-cost= --substitute-cost=
         --invert-match --word-regexp --line-regexp --fixed-strings
         --extended-regexp --basic-regexp --perl-regexp --null-data
         --count --only-matching --color= --colour= --show-cost --show-edits --json --best-match

@@ -15,6 +15,11 @@
  *       exactly the row's pattern to match_region, '=' only on matching
  *       bases, 'X' only on mismatching ones, and #X+#I+#D == cost
  *
+ * RECORACLE_COSTS="I D S" (each a number or "off") weighs the edits as
+ * agrep-gpu's --insert-cost, --delete-cost, --substitute-cost: every
+ * distance below is then the least total cost, and validate sums a row's
+ * CIGAR with those costs.
+ *
  * Sites: C(e) is Sellers' free-start edit distance of the pattern ending at
  * e (C(0) = m).  e is a site iff C(e) <= K, C(e-1) > C(e), and the first
  * C(j) != C(e) for j in e+1 .. min(len, e+L), L = M + K + 2, is higher
@@ -335,24 +340,46 @@ static PatSet load_patterns(const char *path, const char *strand)
 
 /* ------------------------------------------------------------------ run */
 
+/* The edit costs (RECORACLE_COSTS): insertion, deletion, substitution;
+ * BIGC: off. */
+#define BIGC (1 << 24)
+static int cI = 1, cD = 1, cS = 1;
+
+static void read_costs(void)
+{
+	const char *e = getenv("RECORACLE_COSTS");
+	char w[3][16];
+	if (e == NULL || sscanf(e, "%15s %15s %15s", w[0], w[1], w[2]) != 3)
+		return;
+	int *c[3] = { &cI, &cD, &cS };
+	for (int i = 0; i < 3; i++)
+		*c[i] = !strcmp(w[i], "off") ? BIGC : atoi(w[i]);
+}
+
+static int wadd(int v, int c)
+{
+	return v >= BIGC || c >= BIGC ? BIGC : v + c;
+}
+
 /* C[0..len]: Sellers' free-start edit distance of pat ending at each e. */
 static void sellers(const char *pat, int m, const char *t, int len, int *C)
 {
 	int *D = xmalloc(sizeof *D * (size_t)(m + 1));
-	for (int i = 0; i <= m; i++)
-		D[i] = i;
-	C[0] = m;
+	D[0] = 0;
+	for (int i = 1; i <= m; i++)
+		D[i] = wadd(D[i - 1], cD);
+	C[0] = D[m];
 	for (int e = 1; e <= len; e++) {
 		int c = (unsigned char)t[e - 1];
 		int diag = D[0]; /* D_prev[i-1] */
 		D[0] = 0;
 		for (int i = 1; i <= m; i++) {
 			int up = D[i]; /* D_prev[i] */
-			int v = diag + (matches(c, (unsigned char)pat[i - 1]) ? 0 : 1);
-			if (up + 1 < v)
-				v = up + 1;
-			if (D[i - 1] + 1 < v)
-				v = D[i - 1] + 1;
+			int v = matches(c, (unsigned char)pat[i - 1]) ? diag : wadd(diag, cS);
+			if (wadd(up, cI) < v)
+				v = wadd(up, cI);
+			if (wadd(D[i - 1], cD) < v)
+				v = wadd(D[i - 1], cD);
 			diag = up;
 			D[i] = v;
 		}
@@ -368,21 +395,22 @@ static int start_len(const char *pat, int m, const char *t, int e, int lmax, int
 	int *G = xmalloc(sizeof *G * (size_t)(m + 1));
 	int found = -1;
 	/* G[i]: distance of pat[m-i, m) and t[e-l, e) */
-	for (int i = 0; i <= m; i++)
-		G[i] = i;
+	G[0] = 0;
+	for (int i = 1; i <= m; i++)
+		G[i] = wadd(G[i - 1], cD);
 	if (G[m] == want)
 		found = 0;
 	for (int l = 1; l <= lmax && found < 0; l++) {
 		int c = (unsigned char)t[e - l];
 		int diag = G[0];
-		G[0] = l;
+		G[0] = wadd(G[0], cI);
 		for (int i = 1; i <= m; i++) {
 			int up = G[i];
-			int v = diag + (matches(c, (unsigned char)pat[m - i]) ? 0 : 1);
-			if (up + 1 < v)
-				v = up + 1;
-			if (G[i - 1] + 1 < v)
-				v = G[i - 1] + 1;
+			int v = matches(c, (unsigned char)pat[m - i]) ? diag : wadd(diag, cS);
+			if (wadd(up, cI) < v)
+				v = wadd(up, cI);
+			if (wadd(G[i - 1], cD) < v)
+				v = wadd(G[i - 1], cD);
 			diag = up;
 			G[i] = v;
 		}
@@ -513,18 +541,18 @@ static int cmd_validate(int K, const char *strand, const char *pats)
 							BAD("cigar %s: '%c' at pattern %ld (%c) vs text %ld (%c)",
 							    f[7], op, pi, pat[pi], ti, reg[ti]);
 						if (op == 'X')
-							edits++;
+							edits += cS;
 						ti++, pi++;
 						break;
 					case 'I':
 						if (ti >= rl)
 							BAD("cigar %s overruns region", f[7]);
-						ti++, edits++;
+						ti++, edits += cI;
 						break;
 					case 'D':
 						if (pi >= m)
 							BAD("cigar %s overruns pattern", f[7]);
-						pi++, edits++;
+						pi++, edits += cD;
 						break;
 					default:
 						BAD("cigar %s: op '%c'", f[7], op);
@@ -812,6 +840,7 @@ static int parse_k(const char *s)
 
 int main(int argc, char **argv)
 {
+	read_costs();
 	if (argc == 4 && !strcmp(argv[1], "gen"))
 		return cmd_gen(strtoull(argv[2], NULL, 10), argv[3]);
 	if (argc == 6 && !strcmp(argv[1], "run"))

@@ -8,7 +8,9 @@
 # record pieces and batches (AGREP_GPU_REC_PIECE, AGREP_GPU_REC_BATCH) and
 # a forced host engine (AGREP_GPU_HOST_ENGINE): none may change the output.
 # Columns 1-7 must equal the oracle's byte for byte, as must the exit
-# status; every row's cigar must pass recoracle validate.  The first
+# status; every row's cigar must pass recoracle validate.
+# RECORACLE_COSTS="I D S" runs both with those edit costs (agrep-gpu's
+# --insert-cost, --delete-cost, --substitute-cost).  The first
 # mismatch prints its seed, command and a diff, keeps its files and exits 1.
 set -u
 n=${1:-150}
@@ -41,7 +43,13 @@ for ((seed = first; seed < first + n; seed++)); do
 	case $((RANDOM % 3)) in
 	0) strand=both ;; 1) strand=+ ;; *) strand=- ;;
 	esac
-	args=(--dna --hits -k "$K")
+	if [ -n "${RECORACLE_COSTS:-}" ]; then
+		read -r ci cd cs <<< "$RECORACLE_COSTS"
+		args=(--dna --hits -k "$K" "--insert-cost=$ci" "--delete-cost=$cd"
+		    "--substitute-cost=$cs")
+	else
+		args=(--dna --hits -k "$K")
+	fi
 	[ "$strand" = both ] || args+=("--strand=$strand")
 	((RANDOM % 2)) && args+=(-j1)
 	args+=(-f "$dir/pats.fa" "$file")

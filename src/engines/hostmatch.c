@@ -237,8 +237,14 @@ hm_weighted(const struct patset *ps, const unsigned char *text, size_t warm,
 			memset(cand, 0xff, (words + 1) * sizeof(*cand));
 		else
 			hm_scan(ps->unit, text, warm, len, eol, cand);
+		/* with every end marked (--hits), windows as long as a
+		 * match around them: a chromosome is not scanned whole */
+		size_t W = 0;
+		if (ps->all_ends && !ps->unit->all_lines)
+			W = ps->maxlen + (size_t)(ps->cost.ins < RE_COST_OFF ?
+			    ps->k / ps->cost.ins : 0);
 		re_verify_records(ps->wre, ps->npat, &ps->cost, ps->k, cand,
-		    text, 0, warm + len, warm, eol, ps->all_ends, bitmap);
+		    W, text, 0, warm + len, warm, eol, ps->all_ends, bitmap);
 		free(cand);
 	}
 	for (size_t r = 0; r < ps->nre; r++)

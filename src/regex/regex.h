@@ -151,7 +151,10 @@ struct re_costs {
  * cost scan with k / least cost selects the records, the weighted scan
  * verifies them; re_verify_records, that verification for the records
  * that hold a bit of cand, with one automaton or several (a match of one
- * of them); re_scan_weighted, the weighted scan of a whole range (first:
+ * of them), or only the windows of W units that end at its bits (W > 0:
+ * every match is that long at most, cand has a bit at every end of a unit
+ * cost match, the automata have no anchors and no assertions);
+ * re_scan_weighted, the weighted scan of a whole range (first:
  * only up to its first match end).  all_ends: every match end gets its
  * bit (else one a record at least).
  * build.c: the chain automaton of n classes (a plain pattern, weighted). */
@@ -159,7 +162,7 @@ void	 re_scan_costs(const struct re_nfa *, const struct re_costs *,
 	    long k, const unsigned char *text, size_t from, size_t to,
 	    size_t warm, unsigned char eol, int all_ends, uint64_t *bitmap);
 void	 re_verify_records(struct re_nfa *const *, size_t na,
-	    const struct re_costs *, long k, const uint64_t *cand,
+	    const struct re_costs *, long k, const uint64_t *cand, size_t W,
 	    const unsigned char *text, size_t from, size_t to, size_t warm,
 	    unsigned char eol, int all_ends, uint64_t *bitmap);
 void	 re_scan_weighted(const struct re_nfa *, const struct re_costs *,

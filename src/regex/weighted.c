@@ -222,7 +222,7 @@ any_bit(const uint64_t *bm, size_t warm, size_t i, size_t j)
 
 void
 re_verify_records(struct re_nfa *const *a, size_t na,
-    const struct re_costs *cw, long k, const uint64_t *cand,
+    const struct re_costs *cw, long k, const uint64_t *cand, size_t W,
     const unsigned char *text, size_t from, size_t to, size_t warm,
     unsigned char eol, int all_ends, uint64_t *bitmap)
 {
@@ -233,12 +233,30 @@ re_verify_records(struct re_nfa *const *a, size_t na,
 		if (b >= to - warm)
 			break;
 		const size_t i = warm + b;
-		const unsigned char *p = i > from ? memrchr(text + from, eol,
-		    i - from) : NULL;
-		const size_t ls = p != NULL ? (size_t)(p - text) + 1 : from;
-		const unsigned char *e = memchr(text + i, eol, to - i);
-		/* the record with its terminator, if any */
-		const size_t re = e != NULL ? (size_t)(e - text) + 1 : to;
+		size_t ls, re;
+		if (W > 0) {
+			/* the windows of W units that end at the marks, as
+			 * one span where they overlap, within a record */
+			size_t lo = i + 1 > from + W ? i + 1 - W : from;
+			const unsigned char *p = memrchr(text + lo, eol, i - lo);
+			ls = p != NULL ? (size_t)(p - text) + 1 : lo;
+			re = i + 1;
+			for (;;) {
+				size_t n = bits_next(cand, re - warm, to - warm);
+				if (n >= to - warm || warm + n + 1 > re + W ||
+				    memchr(text + re - 1, eol, warm + n + 1 -
+				    re) != NULL)
+					break;
+				re = warm + n + 1;
+			}
+		} else {
+			const unsigned char *p = i > from ? memrchr(text +
+			    from, eol, i - from) : NULL;
+			ls = p != NULL ? (size_t)(p - text) + 1 : from;
+			const unsigned char *e = memchr(text + i, eol, to - i);
+			/* the record with its terminator, if any */
+			re = e != NULL ? (size_t)(e - text) + 1 : to;
+		}
 		for (size_t x = 0; x < na; x++) {
 			re_scan_weighted(a[x], cw, k, text, ls, re, warm, eol,
 			    !all_ends, bitmap);
@@ -261,7 +279,7 @@ re_scan_costs(const struct re_nfa *a, const struct re_costs *cw, long k,
 	struct re_nfa *const one[1] = { (struct re_nfa *)a };
 
 	re_scan(a, re_costs_edits(cw, k), text, from, to, warm, eol, cand);
-	re_verify_records(one, 1, cw, k, cand, text, from, to, warm, eol,
+	re_verify_records(one, 1, cw, k, cand, 0, text, from, to, warm, eol,
 	    all_ends, bitmap);
 	free(cand);
 }

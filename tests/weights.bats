@@ -1,0 +1,181 @@
+#!/usr/bin/env bats
+# Weighted edit costs (issue 40): --insert-cost, --delete-cost and
+# --substitute-cost, tre-agrep's -I/-D/-S, each a number or "off", with -k
+# the most total cost.  References: tests/oracle.c (the plain DP with the
+# three weights) on random texts and on every small case over {a,b};
+# tests/reoracle.c (a Thompson automaton, apart from src/regex) for
+# expressions with anchors and assertions; tre-agrep on the Bible;
+# tests/recoracle.c for the hit table on FASTA; and the same search with
+# every cost doubled and -k doubled, which must print what the unit cost
+# search prints (its costs doubled) for every option.
+bats_require_minimum_version 1.5.0
+load test_helper
+
+D="$BATS_FILE_TMPDIR"
+
+# gen SEED: a random case in $D (p: patterns, t: text); prints "K I D S"
+gen() {
+    python3 - "$1" "$D" <<'EOF'
+import random, sys
+random.seed(int(sys.argv[1])); d = sys.argv[2]
+alpha = random.choice(["ab", "abc", "acgt", "abcdefgh"])
+pats = sorted({"".join(random.choice(alpha) for _ in range(random.randint(1, 9)))
+               for _ in range(random.choice([1, 1, 2, 3]))})
+open(d + "/p", "w").write("\n".join(pats) + "\n")
+lines = []
+for _ in range(random.randint(1, 40)):
+    s = "".join(random.choice(alpha + (" " if random.random() < 0.3 else ""))
+                for _ in range(random.randint(0, 30)))
+    if random.random() < 0.5:
+        p = random.choice(pats); i = random.randint(0, len(s))
+        s = s[:i] + p + s[i:]
+    lines.append(s)
+open(d + "/t", "w").write("\n".join(lines) + "\n")
+c = [random.choice(["1", "1", "2", "3", "off"]) for _ in range(3)]
+if c == ["off"] * 3:
+    c[2] = "1"
+print(random.randint(0, 6), *c)
+EOF
+}
+
+costs() { echo "--insert-cost=$1 --delete-cost=$2 --substitute-cost=$3"; }
+
+@test "weights: a substitution, an insertion, a deletion at their costs" {
+    printf 'mercy\nmrcy\nmxrcy\nmerrcy\nmerciful\n' > "$D/m"
+    run agrep-gpu -k1 --substitute-cost=2 --show-cost mercy "$D/m"
+    assert_output "$(printf '0:mercy\n1:mrcy\n1:merrcy\n1:merciful')"
+    run agrep-gpu -k1 --insert-cost=2 --delete-cost=2 mercy "$D/m"
+    assert_output "$(printf 'mercy\nmxrcy\nmerciful')"
+    run agrep-gpu -k2 --insert-cost=off -o --show-edits mercy "$D/m"
+    assert_output "$(printf '5=:mercy\n1=1D3=:mrcy\n1=1X3=:mxrcy\n3=2D:mer\n2D3=:rcy\n4=1D:merc')"
+    run agrep-gpu -k2 --insert-cost=off --delete-cost=off -c mercy "$D/m"
+    assert_output 4
+    # a character is one unit in UTF-8, a byte with --bytes
+    printf 'un café noir\nun cafè noir\n' > "$D/u"
+    LC_ALL=C.UTF-8 run agrep-gpu -k1 --substitute-cost=2 -o --show-edits 'café' "$D/u"
+    assert_output "$(printf '4=:café\n3=1D:caf')"
+    run agrep-gpu --bytes -k1 --substitute-cost=2 -c 'café' "$D/u"
+    assert_output 2	# (caf and the first byte of é, one deletion)
+}
+
+@test "weights: bad costs are refused with grep's status" {
+    for bad in -1 x 0 1025 99999999999 ''; do
+        run -2 agrep-gpu -k1 "--insert-cost=$bad" a /dev/null
+        assert_output --partial 'insert cost'
+    done
+    run -2 agrep-gpu -k1 --insert-cost=off --delete-cost=off \
+        --substitute-cost=off a /dev/null
+    assert_output --partial 'turn every edit off'
+    run -1 agrep-gpu -k0 --insert-cost=off --delete-cost=off \
+        --substitute-cost=off a /dev/null
+    run -2 agrep-gpu -k1 --no-indels --delete-cost=2 a /dev/null
+    assert_output --partial 'no insertions or deletions'
+    run -2 agrep-gpu -k1100 --substitute-cost=2 a /dev/null
+    assert_output --partial 'edit costs'
+}
+
+@test "weights: plain patterns against tests/oracle.c, random cases" {
+    local fails=0
+    for s in $(seq 1 "$(depth 25 1000)"); do
+        read -r k ci cd cs < <(gen "$s")
+        for o in "" -w -x -c --show-cost "-w --show-cost" -v -i; do
+            a=$(agrep-gpu -F -n $o -k "$k" $(costs $ci $cd $cs) -f "$D/p" "$D/t" 2>&1) || :
+            b=$(oracle -n $o -k "$k" $(costs $ci $cd $cs) -f "$D/p" "$D/t" 2>&1) || :
+            if [ "$a" != "$b" ]; then
+                echo "MISMATCH seed $s: agrep-gpu -F -n $o -k $k $(costs $ci $cd $cs)"
+                fails=$((fails + 1))
+            fi
+        done
+    done
+    [ "$fails" -eq 0 ]
+}
+
+@test "weights: bounded-exhaustive over {a,b}: patterns to 3, texts to 5, k to 3" {
+    python3 -c '
+import itertools
+for n in range(6):
+    for t in itertools.product("ab", repeat=n):
+        print("".join(t))' > "$D/ab"
+    local fails=0
+    # (patterns that start with a: b for a gives the same cases)
+    for p in a aa ab aaa aab aba abb; do
+        for ci in 1 2 off; do for cd in 1 2 off; do for cs in 1 2 off; do
+            [ "$ci$cd$cs" = offoffoff ] && continue
+            for k in 1 3; do
+                a=$(agrep-gpu -F --show-cost -k $k $(costs $ci $cd $cs) -e $p "$D/ab") || :
+                b=$(oracle --show-cost -k $k $(costs $ci $cd $cs) -e $p "$D/ab") || :
+                [ "$a" = "$b" ] || { echo "MISMATCH $p k$k $ci $cd $cs"; fails=$((fails + 1)); }
+            done
+        done; done; done
+    done
+    [ "$fails" -eq 0 ]
+}
+
+@test "weights: costs doubled and -k doubled print the unit cost search" {
+    local fails=0
+    for s in $(seq 1 "$(depth 20 400)"); do
+        read -r k _ < <(gen "$s")
+        for o in -o "-o -w" --color=always "--show-edits -o" --show-edits -c \
+            "--best-match -o" -l; do
+            a=$(agrep-gpu -F -n $o -k "$k" -f "$D/p" "$D/t" 2>&1) || :
+            b=$(agrep-gpu -F -n $o -k $((2 * k)) $(costs 2 2 2) -f "$D/p" "$D/t" 2>&1) || :
+            [ "$a" = "$b" ] || { echo "MISMATCH seed $s $o"; fails=$((fails + 1)); }
+        done
+        a=$(agrep-gpu -F -n --show-cost -k "$k" -f "$D/p" "$D/t" |
+            awk -F: '{ $2 = 2 * $2; print }' OFS=:)
+        b=$(agrep-gpu -F -n --show-cost -k $((2 * k)) $(costs 2 2 2) -f "$D/p" "$D/t") || :
+        [ "$a" = "$b" ] || { echo "MISMATCH seed $s --show-cost"; fails=$((fails + 1)); }
+        # substitutions alone at 3 are --no-indels at a third of k
+        a=$(agrep-gpu -F -n -o --no-indels -k "$k" -f "$D/p" "$D/t" 2>&1) || :
+        b=$(agrep-gpu -F -n -o -k $((3 * k)) $(costs off off 3) -f "$D/p" "$D/t" 2>&1) || :
+        [ "$a" = "$b" ] || { echo "MISMATCH seed $s --no-indels"; fails=$((fails + 1)); }
+    done
+    [ "$fails" -eq 0 ]
+}
+
+@test "weights: expressions with anchors and assertions against tests/reoracle.c" {
+    python3 -c '
+import random
+random.seed(7)
+w = ["mercy", "ever", "And", "the", "LORD", "go", "gone", "for"]
+for _ in range(400):
+    print(" ".join(random.choice(w + ["x", "merc", "evermore", "mercies"])
+                   for _ in range(random.randint(0, 8))) + random.choice(["", "."]))' > "$D/e"
+    local fails=0
+    for c in "1 2 2" "2 1 1" "1 1 3" "off 1 2" "1 off 1"; do
+        for pat in 'ever\>' 'ever\.$' '\<mercy' '^And' 'merc(y|ies)' '\bgo\B' 'L[A-Z]+D'; do
+            for k in 1 3; do
+                a=$(agrep-gpu -E -k $k $(costs $c) "$pat" "$D/e") || :
+                set -- $c
+                b=$(reoracle -I $1 -D $2 -S $3 -k $k "$pat" "$D/e") || :
+                [ "$a" = "$b" ] || { echo "MISMATCH $c '$pat' k$k"; fails=$((fails + 1)); }
+            done
+        done
+    done
+    [ "$fails" -eq 0 ]
+}
+
+@test "weights: tre-agrep's -I/-D/-S on the Bible" {
+    command -v tre-agrep >/dev/null && command -v bible >/dev/null ||
+        skip "tre-agrep or bible missing: make deps installs them"
+    bible "Gen1:1-Rev22:21" > "$D/kjv"
+    local fails=0
+    for c in "1 2 2" "2 1 3"; do
+        set -- $c
+        for pat in mercy 'merc(y|ies)' 'the L[a-z]+D'; do
+            a=$(agrep-gpu -E -c -k3 $(costs $c) "$pat" "$D/kjv") || :
+            b=$(tre-agrep -E 3 -I $1 -D $2 -S $3 -c "$pat" "$D/kjv") || :
+            [ "$a" = "$b" ] || { echo "MISMATCH $c '$pat': $a vs $b"; fails=$((fails + 1)); }
+        done
+    done
+    [ "$fails" -eq 0 ]
+}
+
+@test "weights: the hit table against tests/recoracle.c, both strands" {
+    [ -x "$TOP/tests/bin/recoracle" ] || skip "tests/bin/recoracle missing: make test-progs"
+    cd "$TOP"
+    for c in "1 1 2" "2 1 1" "off 1 1"; do
+        RECORACLE_COSTS="$c" run tests/records_oracle.sh "$(depth 15 200)"
+        assert_success
+    done
+}
