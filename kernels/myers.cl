@@ -429,6 +429,17 @@ myers_scan_blocks(__global const WORD *text, uint pad_blocks,
  * 0.36 -> 0.49 s).
  * Needs: slice a multiple of 64 bytes, PP_TILE = (pad + slice) / 4 and
  * PP_SLW = slice / 32 (uint words), local size PP_G.
+ *
+ * PP_HK (--no-indels, substitutions only, at k = PP_HK): each work-item
+ * runs Wu and Manber's counters without the indel terms in place of
+ * Myers' step, as hostmatch.c's hamming_word: bit i of R[j] says the
+ * pattern's first i + 1 units match the text ending here with at most j
+ * substitutions,
+ *
+ *	R[j]' = ((R[j] << 1 | 1) & Eq) | (R[j-1] << 1 | 1),
+ *
+ * a terminator empties them, and a match ends where R[k] holds the
+ * pattern's last row.
  */
 /* Myers' step without the score (a calm stride: see myers_pp). */
 #define PP_STEP(c) do { \
@@ -476,6 +487,15 @@ myers_pp(__global const uint *text, uint pad_blocks, uint slice_blocks,
 		__local const uint *E = leq + lid;
 		uint VP = ~0u, VN = 0;
 		int score = (int)n;
+#ifdef PP_HK
+		uint R[PP_HK + 1];
+
+		for (int j = 0; j <= PP_HK; j++)
+			R[j] = 0;
+		(void)VP;
+		(void)VN;
+		(void)score;
+#endif
 
 		(void)rows;
 		for (uint blk = 0; blk < nblocks; blk++) {
@@ -497,6 +517,27 @@ myers_pp(__global const uint *text, uint pad_blocks, uint slice_blocks,
 					}
 					continue;
 				}
+#endif
+#ifdef PP_HK
+#pragma unroll
+				for (uint b = 0; b < 4; b++) {
+					const uint c = (t >> (8 * b)) & 0xff;
+					if (c == 0) {
+						for (int j = 0; j <= PP_HK; j++)
+							R[j] = 0;
+					} else {
+						const uint Eq = E[c * PP_G];
+#pragma unroll
+						for (int j = PP_HK; j > 0; j--)
+							R[j] = ((R[j] << 1 |
+							    1) & Eq) |
+							    (R[j - 1] << 1 | 1);
+						R[0] = (R[0] << 1 | 1) & Eq;
+					}
+					hits |= (uint)((R[PP_HK] & top) != 0) <<
+					    (4 * w + b);
+				}
+				continue;
 #endif
 #pragma unroll
 				for (uint b = 0; b < 4; b++) {

@@ -48,6 +48,7 @@ now(void)
 #define RE_LOCAL_CPU	8	/* on a CPU device */
 #ifndef PP_MIN_PATTERNS
 #define PP_MIN_PATTERNS	16	/* on a GPU: see pp_wanted */
+#define PP_HMAX		8	/* --no-indels: k on the devices, at most */
 #endif
 
 static size_t
@@ -551,7 +552,9 @@ pp_wanted(const struct scanner *s, size_t slice)
 	force = e != NULL && *e != '\0' ? atoi(e) : -1;
 	if (force == 0 || s->wbits != 32 || s->blocks || s->ps->npat == 0)
 		return 0;
-	if (force != 1 && (!gpu || s->ps->npat < PP_MIN_PATTERNS))
+	/* (--no-indels: the only kernel it has; search.c asked for it) */
+	if (force != 1 && !s->ps->hamming && (!gpu ||
+	    s->ps->npat < PP_MIN_PATTERNS))
 		return 0;
 	for (size_t p = 0; p < s->ps->npat; p++)
 		if (s->ps->pat[p].len == 0)
@@ -580,10 +583,30 @@ pp_lazy(const struct patset *ps)
 {
 	const char *e = getenv("AGREP_GPU_PP_LAZY");
 
+	if (ps->hamming)	/* (its kernel has no score to skip) */
+		return 0;
 	if (e != NULL && *e != '\0')
 		return atoi(e) != 0;
 	for (size_t p = 0; p < ps->npat; p++)
 		if (ps->pat[p].len < 2 * ((size_t)ps->k + 4))
+			return 0;
+	return 1;
+}
+
+/*
+ * Whether the devices can scan a --no-indels search: the pattern-parallel
+ * kernel with Hamming counters (myers.cl, PP_HK) is its only kernel, so
+ * patterns of 1-32 units that it would take (scan_pp_likely), k at most
+ * PP_HMAX (a register each).  Otherwise the host's hm_hamming scans.
+ */
+int
+scan_hamming_ok(const struct patset *ps)
+{
+	if (!ps->hamming || ps->nre > 0 || ps->npat == 0 || ps->maxlen > 32 ||
+	    ps->k < 0 || ps->k > PP_HMAX || !scan_pp_likely(ps))
+		return 0;
+	for (size_t p = 0; p < ps->npat; p++)
+		if (ps->pat[p].len == 0)
 			return 0;
 	return 1;
 }
@@ -698,6 +721,11 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	s->device = 1;
 	s->dev = *dev;
 	choose_shape(s, slice);
+	if (ps->hamming && !s->pp) {
+		warnx_("warning: %s: no room for the --no-indels kernel",
+		    dev->name);
+		return -1;
+	}
 	set_alloc(s);
 	s->ctx = clCreateContext(NULL, 1, &dev->device, NULL, NULL, &err);
 	if (s->ctx == NULL) {
@@ -731,6 +759,9 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 		    " -DPP_G=%zu -DPP_TILE=%zu -DPP_SLW=%zu%s", s->local,
 		    (s->pad + s->slice) / 4, s->slice / 32,
 		    s->pp_lazy ? " -DPP_LAZY=1" : "");
+	if (s->pp && ps->hamming)
+		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
+		    " -DPP_HK=%d", ps->k);
 	else if (pair_words(s))
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 		    " -DPAIR=1%s", pair_words(s) == 2 ? " -DPAIR_FULL=1" : "");

@@ -123,5 +123,6 @@ int	 scan_counts(const struct scanner *, int slot, uint64_t *hit,
 void	 scan_close(struct scanner *);
 int	 scan_pp_likely(const struct patset *);
 int	 scan_re_ok(const struct patset *);
+int	 scan_hamming_ok(const struct patset *);
 
 #endif

@@ -486,9 +486,11 @@ search_init(const struct options *o, const struct patset *ps)
 	 * expression alone that the automaton kernel takes (scan.c,
 	 * scan_re_ok); so is the exact search (memmem) unless a device was
 	 * asked for. */
-	/* --no-indels and weighted costs have no kernel yet: the host's
-	 * engines (hm_hamming, hm_weighted). */
-	if (mode == PLAN_HOST || ps->hamming || ps->weighted || (S.exact && mode == PLAN_AUTO &&
+	/* Weighted costs have no kernel yet: the host's engines
+	 * (hm_weighted); --no-indels has the pattern-parallel one only
+	 * (scan_hamming_ok), else hm_hamming. */
+	if (mode == PLAN_HOST || (ps->hamming && !scan_hamming_ok(ps)) ||
+	    ps->weighted || (S.exact && mode == PLAN_AUTO &&
 	    o->host_max == SIZE_MAX) || ps->maxlen > PAT_MAXLEN ||
 	    (ps->nre > 0 && !scan_re_ok(ps)))
 		S.dev_state = -1;
