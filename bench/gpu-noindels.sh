@@ -12,6 +12,7 @@ set -u
 RUNS=${RUNS:-3}
 A=./agrep-gpu
 R=/dev/shm/reads1g
+OUT=/tmp/out	# (best.sh's; the device tool's $OUT is a folder)
 . bench/best.sh
 
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
