@@ -81,24 +81,25 @@ close_w(const struct re_nfa *a, const struct re_costs *cw, long j, int ctx,
 
 /* re_scan_weighted for an automaton of one word (64 states or fewer)
  * without assertions: the same steps on one word a row, T looked up by
- * groups of 8 states (follow1). */
-static void
-scan_w1(const struct re_nfa *a, const struct re_costs *cw, long k,
+ * groups of 8 states (follow1).  G (the groups) and K (k) are constants
+ * in the copies scan_w1 makes for small ones, so the rows stay in
+ * registers (as scan.c's re_scan1_g). */
+static inline __attribute__((always_inline)) void
+scan_w1_g(const struct re_nfa *a, const struct re_costs *cw,
     const unsigned char *text, size_t from, size_t to, size_t warm,
-    unsigned char eol, int first, uint64_t *bitmap)
+    unsigned char eol, int first, uint64_t *bitmap, const int G, const long K)
 {
-	const int G = (int)a->ngroups;
 	const long ins = cw->ins, del = cw->del, sub = cw->sub;
 	const uint64_t P = a->P[0], fin = a->final[0], *T = a->T;
-	const size_t rows = (size_t)k + 1;
-	uint64_t *R = xcalloc(4 * rows, sizeof(uint64_t));
-	uint64_t *TR = R + rows, *N = TR + rows, *TN = N + rows;
+	uint64_t R[K + 1], TR[K + 1];
 	size_t ls = from;
 
+	for (long j = 0; j <= K; j++)
+		R[j] = 0;
 	for (size_t i = from; i < to || ls < to; i++) {
 		const int end = i == to || text[i] == eol;
 		const uint64_t init = !a->bol || i == ls;
-		for (long j = 0; j <= k; j++) {
+		for (long j = 0; j <= K; j++) {
 			uint64_t r = R[j] | init;
 			if (j > 0)
 				r |= R[j - 1];
@@ -107,7 +108,7 @@ scan_w1(const struct re_nfa *a, const struct re_costs *cw, long k,
 			R[j] = r;
 			TR[j] = follow1(T, r, G);
 		}
-		if ((R[k] & fin) && (!a->eol || end)) {
+		if ((R[K] & fin) && (!a->eol || end)) {
 			size_t at = i > ls ? i - 1 : i;
 			if (at >= warm) {
 				hit(bitmap, at - warm);
@@ -119,26 +120,53 @@ scan_w1(const struct re_nfa *a, const struct re_costs *cw, long k,
 			break;
 		if (end) {
 			ls = i + 1;
-			memset(R, 0, rows * sizeof(*R));
+			for (long j = 0; j <= K; j++)
+				R[j] = 0;
 			continue;
 		}
+		/* (rows from the top down: each reads rows above it, of
+		 * the unit before) */
 		const uint64_t Bc = a->B[text[i]];
-		for (long j = 0; j <= k; j++) {
+		for (long j = K; j >= 0; j--) {
 			uint64_t n = TR[j] & Bc;
 			if (j >= ins)
 				n |= R[j - ins];
 			if (j >= sub)
 				n |= TR[j - sub] & P;
-			N[j] = n;
+			R[j] = n;
 		}
-		uint64_t *x = R;
-		R = N;
-		N = x;
-		x = TR;
-		TR = TN;
-		TN = x;
 	}
-	free(R < N ? R : N);
+}
+
+static void
+scan_w1(const struct re_nfa *a, const struct re_costs *cw, long k,
+    const unsigned char *text, size_t from, size_t to, size_t warm,
+    unsigned char eol, int first, uint64_t *bitmap)
+{
+#define W1_F(G, K) scan_w1_g(a, cw, text, from, to, warm, eol, first, bitmap, \
+	G, K)
+#define W1_K(G)								\
+	switch (k) {							\
+	case 1: W1_F(G, 1); return;					\
+	case 2: W1_F(G, 2); return;					\
+	case 3: W1_F(G, 3); return;					\
+	case 4: W1_F(G, 4); return;					\
+	default: break;							\
+	}
+	switch (a->ngroups) {
+	case 1: W1_K(1); break;
+	case 2: W1_K(2); break;
+	case 3: W1_K(3); break;
+	case 4: W1_K(4); break;
+	case 5: W1_K(5); break;
+	case 6: W1_K(6); break;
+	case 7: W1_K(7); break;
+	default: W1_K(8); break;
+	}
+#undef W1_K
+#undef W1_F
+	scan_w1_g(a, cw, text, from, to, warm, eol, first, bitmap,
+	    (int)a->ngroups, k);
 }
 
 /* As re_scan_all, with a's costs: bit i - warm for each end text[i] of a
