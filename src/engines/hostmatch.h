@@ -22,6 +22,9 @@
 /* --no-indels: from this many patterns on, the shared filter (multi.c)
  * proposes their windows; below, each has its own pigeonhole filter. */
 #define HM_HAMMING_MULTI	8
+/* --no-indels: ranges this long or longer are first narrowed to the
+ * records Myers' SIMD engine selects (hostmatch.c: hamming_sel) */
+#define HM_HAMMING_SEL		16384
 /* Chunks shorter than this stay on the scalar engine (the SIMD one is
  * 1.7-2x faster at 1 KB, 3x at 4 KB on the 2-core EPYC:
  * bench/results/2core-simd.md). */
