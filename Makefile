@@ -102,7 +102,7 @@ check-full: agrep-gpu test-progs
 # same in make check, so check-pocl leaves them out: chunking, filter, isa,
 # multidev, pair, plan and pp (a trace of make check's agrep-gpu runs,
 # 2026-11-27: 4 of their 1,089 runs chose their device automatically).
-POCL_SAME = chunking filter isa multidev noindels pair plan pp weights
+POCL_SAME = chunking filter isa multidev pair plan pp weights
 POCL_SUITES = $(filter-out $(POCL_SAME:%=tests/%.bats),$(sort $(wildcard tests/*.bats)))
 check-pocl: agrep-gpu test-progs
 	AGREP_GPU_DEVICE=cpu $(BATS) $(POCL_SUITES)

@@ -734,8 +734,14 @@ re_scan(__global const uchar *text,	/* pad + chunk */
 	if (i >= send)
 		return;
 	R0[0] = 1;
+#ifdef RE_WI
+	for (int j = 1; j <= RE_K; j++)
+		R0[j] = R0[j - 1] | (j >= RE_WD ? re_follow(T, R0[j - RE_WD]) :
+		    0);
+#else
 	for (int j = 1; j <= RE_K; j++)
 		R0[j] = R0[j - 1] | re_follow(T, R0[j - 1]);
+#endif
 	for (int j = 0; j <= RE_K; j++)
 		R[j] = R0[j];
 	ls = i;
@@ -759,6 +765,34 @@ re_scan(__global const uchar *text,	/* pad + chunk */
 			continue;
 		}
 		const ulong Bc = B[c];
+#ifdef RE_WI
+		/* Weighted costs (RE_WI, RE_WD, RE_WS: an inserted unit, a
+		 * deleted position, a substitution; RE_K + 1: never), as
+		 * src/regex/weighted.c: row j the states within cost j.
+		 * Reading c, from the top row down (each reads the rows of
+		 * the unit before below it); then, from the bottom up, row j
+		 * gains row j - 1, the initial state and the deletions from
+		 * row j - RE_WD. */
+		ulong TR[RE_K + 1];
+		for (int j = 0; j <= RE_K; j++)
+			TR[j] = re_follow(T, R[j]);
+		for (int j = RE_K; j >= 0; j--) {
+			ulong n = TR[j] & Bc;
+			if (j >= RE_WI)
+				n |= R[j - RE_WI];
+			if (j >= RE_WS)
+				n |= TR[j - RE_WS];
+			R[j] = n;
+		}
+		for (int j = 0; j <= RE_K; j++) {
+			ulong n = R[j] | init;
+			if (j > 0)
+				n |= R[j - 1];
+			if (j >= RE_WD)
+				n |= re_follow(T, R[j - RE_WD]);
+			R[j] = n;
+		}
+#else
 		ulong tprev = re_follow(T, R[0]), prev = R[0];
 		ulong nprev = (tprev & Bc) | init;
 		R[0] = nprev;
@@ -770,6 +804,7 @@ re_scan(__global const uchar *text,	/* pad + chunk */
 			tprev = t;
 			R[j] = nprev = n;
 		}
+#endif
 		if (!aeol && i >= pad && (R[RE_K] & fin))
 			re_hit(bitmap, i - pad, &hw, &hb);
 	}

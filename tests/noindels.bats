@@ -139,3 +139,30 @@ PY
     diff <(tail -n +2 "$D/ref" | awk -F'\t' '$1 == "g0" || $1 == "g1" || $1 == "g2"') \
         <(tail -n +2 "$D/ref3")
 }
+
+@test "--no-indels on the pattern-parallel kernel (POCL) agrees with the host" {
+    case $AGREP_GPU in */san/*) skip "POCL under the sanitizers: not run" ;; esac
+    python3 - "$D/pr" "$D/pp" <<'PY'
+import random, sys
+random.seed(31)
+reads = [''.join(random.choice('ACGT') for _ in range(150)) for _ in range(3000)]
+pats = sorted({r[s:s + random.randint(12, 32)] for r in random.sample(reads, 40)
+               for s in [random.randrange(0, 110)]})
+for i in range(0, len(reads), 7):   # copies with substitutions
+    p = random.choice(pats); s = random.randrange(0, 150 - len(p))
+    q = list(p)
+    for _ in range(random.randint(0, 3)):
+        q[random.randrange(len(q))] = random.choice('ACGT')
+    reads[i] = reads[i][:s] + ''.join(q) + reads[i][s + len(p):]
+open(sys.argv[1], 'w').write(''.join(r + '\n' for r in reads))
+open(sys.argv[2], 'w').write(''.join(p + '\n' for p in pats))
+PY
+    for k in 0 1 2 3; do
+        agrep-gpu --device=host --no-indels -n -k$k -f "$D/pp" "$D/pr" > "$D/h$k"
+        AGREP_GPU_DEVICE=cpu AGREP_GPU_HOST_MAX=0 AGREP_GPU_PP=1 AGREP_GPU_STATS=1 \
+            agrep-gpu --no-indels -n -k$k -f "$D/pp" "$D/pr" > "$D/d$k" 2> "$D/st"
+        grep -q pattern-parallel "$D/st"
+        diff "$D/h$k" "$D/d$k"
+        [ -s "$D/h$k" ]
+    done
+}

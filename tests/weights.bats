@@ -12,6 +12,10 @@ bats_require_minimum_version 1.5.0
 load test_helper
 
 D="$BATS_FILE_TMPDIR"
+# The host's engines, whatever the run sets (check-pocl, AGREP_GPU_DEVICE=
+# gpu): every cost and k is a program of its own for the automaton kernel,
+# hundreds of builds; the kernel has its own test below, on POCL.
+export AGREP_GPU_DEVICE=host
 
 # gen SEED: a random case in $D (p: patterns, t: text); prints "K I D S"
 gen() {
@@ -185,4 +189,26 @@ for _ in range(400):
         RECORACLE_COSTS="$c" run tests/records_oracle.sh "$(seeds 5 15 200)"
         assert_success
     done
+}
+
+@test "weights: the automaton kernel on POCL agrees with the host" {
+    case $AGREP_GPU in */san/*) skip "POCL under the sanitizers: not run" ;; esac
+    gen 3 > /dev/null
+    python3 -c '
+import random
+random.seed(5)
+w = ["mercy", "ever", "And", "the", "LORD", "gone", "mercies", "merc", "jacob"]
+for _ in range(300):
+    print(" ".join(random.choice(w) for _ in range(random.randint(0, 8))))' > "$D/k"
+    local fails=0
+    for c in "2 2 1" "1 1 2" "off 1 2"; do
+        for pat in mercy 'merc(y|ies)' 'the L[A-Z]+D' 'j[aeiou]+b' '^And'; do
+            a=$(AGREP_GPU_DEVICE=host agrep-gpu -E -n -k2 $(costs $c) "$pat" "$D/k") || :
+            b=$(AGREP_GPU_DEVICE=cpu AGREP_GPU_HOST_MAX=0 AGREP_GPU_STATS=1 \
+                agrep-gpu -E -n -k2 $(costs $c) "$pat" "$D/k" 2> "$D/st") || :
+            grep -q automaton "$D/st" || { echo "not on the kernel: $c '$pat'"; fails=$((fails + 1)); }
+            [ "$a" = "$b" ] || { echo "MISMATCH $c '$pat'"; fails=$((fails + 1)); }
+        done
+    done
+    [ "$fails" -eq 0 ]
 }

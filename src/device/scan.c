@@ -335,18 +335,35 @@ pp_upload(struct scanner *s)
  * host does.  AGREP_GPU_RE=0 forbids it: the host scans then, as it does
  * every other expression.
  */
+/* The automata the kernel scans: the expressions', and with weighted
+ * costs first the plain patterns' chains (pattern.c: ps->wre). */
+static size_t
+re_count(const struct patset *ps)
+{
+	return ps->nre + (ps->weighted ? ps->npat : 0);
+}
+
+static const struct re_nfa *
+re_at(const struct patset *ps, size_t r)
+{
+	const size_t w = ps->weighted ? ps->npat : 0;
+
+	return r < w ? ps->wre[r] : ps->re[r - w].re;
+}
+
 int
 scan_re_ok(const struct patset *ps)
 {
 	const char *e = getenv("AGREP_GPU_RE");
 	const struct re_nfa *a;
+	const size_t n = re_count(ps);
 
-	if ((e != NULL && *e != '\0' && atoi(e) == 0) || ps->npat != 0 ||
-	    ps->nre < 1 || ps->nre > RE_DEV_MAXEXPR || ps->k < 0 ||
-	    ps->k > RE_DEV_MAXK)
+	if ((e != NULL && *e != '\0' && atoi(e) == 0) ||
+	    (ps->npat != 0 && !ps->weighted) || n < 1 ||
+	    n > RE_DEV_MAXEXPR || ps->k < 0 || ps->k > RE_DEV_MAXK)
 		return 0;
-	for (size_t r = 0; r < ps->nre; r++) {
-		a = ps->re[r].re;
+	for (size_t r = 0; r < n; r++) {
+		a = re_at(ps, r);
 		if (a == NULL || a->nw != 1 || a->nassert != 0 ||
 		    a->ngroups < 1 || a->ngroups > 8)
 			return 0;
@@ -361,9 +378,9 @@ re_groups(const struct patset *ps)
 {
 	size_t g = 1;
 
-	for (size_t r = 0; r < ps->nre; r++)
-		if (ps->re[r].re->ngroups > g)
-			g = ps->re[r].re->ngroups;
+	for (size_t r = 0; r < re_count(ps); r++)
+		if (re_at(ps, r)->ngroups > g)
+			g = re_at(ps, r)->ngroups;
 	return (int)g;
 }
 
@@ -405,10 +422,11 @@ re_table(struct scanner *s, const struct re_nfa *a)
 static int
 re_upload(struct scanner *s)
 {
-	if ((s->peq = re_table(s, s->ps->re[0].re)) == NULL)
+	if ((s->peq = re_table(s, re_at(s->ps, 0))) == NULL)
 		return -1;
-	for (size_t r = 1; r < s->ps->nre; r++)
-		if ((s->re_more[r - 1] = re_table(s, s->ps->re[r].re)) == NULL)
+	for (size_t r = 1; r < re_count(s->ps); r++)
+		if ((s->re_more[r - 1] = re_table(s, re_at(s->ps, r))) ==
+		    NULL)
 			return -1;
 	return 0;
 }
@@ -754,6 +772,12 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 	if (s->re)
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 		    " -DRE_G=%d -DRE_K=%d", s->re_g, ps->k);
+	if (s->re && ps->weighted)	/* (a cost past k: never) */
+		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
+		    " -DRE_WI=%d -DRE_WD=%d -DRE_WS=%d",
+		    ps->cost.ins > ps->k ? ps->k + 1 : ps->cost.ins,
+		    ps->cost.del > ps->k ? ps->k + 1 : ps->cost.del,
+		    ps->cost.sub > ps->k ? ps->k + 1 : ps->cost.sub);
 	else if (s->pp)
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 		    " -DPP_G=%zu -DPP_TILE=%zu -DPP_SLW=%zu%s", s->local,
@@ -1355,7 +1379,8 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 	    &s->local, nwait, nwait ? wait : NULL, &kdone);
 	/* The other expressions: a launch each, after it in the queue, on
 	 * the same text and bitmap (arguments are taken at each launch). */
-	for (size_t r = 1; s->re && r < s->ps->nre && err == CL_SUCCESS; r++) {
+	for (size_t r = 1; s->re && r < re_count(s->ps) && err == CL_SUCCESS;
+	    r++) {
 		cl_event e = NULL;
 		if ((err = ARG(4, s->re_more[r - 1])) != CL_SUCCESS)
 			break;

@@ -486,11 +486,12 @@ search_init(const struct options *o, const struct patset *ps)
 	 * expression alone that the automaton kernel takes (scan.c,
 	 * scan_re_ok); so is the exact search (memmem) unless a device was
 	 * asked for. */
-	/* Weighted costs have no kernel yet: the host's engines
-	 * (hm_weighted); --no-indels has the pattern-parallel one only
-	 * (scan_hamming_ok), else hm_hamming. */
+	/* Weighted costs have the automaton kernel only (scan_re_ok: a
+	 * few automata of one word), else the host's hm_weighted;
+	 * --no-indels the pattern-parallel one only (scan_hamming_ok), else
+	 * hm_hamming. */
 	if (mode == PLAN_HOST || (ps->hamming && !scan_hamming_ok(ps)) ||
-	    ps->weighted || (S.exact && mode == PLAN_AUTO &&
+	    (ps->weighted && !scan_re_ok(ps)) || (S.exact && mode == PLAN_AUTO &&
 	    o->host_max == SIZE_MAX) || ps->maxlen > PAT_MAXLEN ||
 	    (ps->nre > 0 && !scan_re_ok(ps)))
 		S.dev_state = -1;
