@@ -146,6 +146,31 @@ follow_of(const struct re_nfa *a, const uint64_t *D, uint64_t *out)
 	}
 }
 
+/* tr := T[r], then r closed under the assertion states of A (those that
+ * hold at this boundary), in chains, tr with them; t: scratch of 2 nw
+ * words (scan_as.c's close_row, weighted.c's close_w). */
+static inline void
+close_assertions(const struct re_nfa *a, const uint64_t *A, uint64_t *r,
+    uint64_t *tr, uint64_t *t)
+{
+	const size_t nw = a->nw;
+
+	follow_of(a, r, tr);
+	for (;;) {
+		uint64_t any = 0;
+		for (size_t w = 0; w < nw; w++) {
+			t[w] = tr[w] & A[w] & ~r[w];
+			r[w] |= t[w];
+			any |= t[w];
+		}
+		if (any == 0)
+			break;
+		follow_of(a, t, t + nw);
+		for (size_t w = 0; w < nw; w++)
+			tr[w] |= t[nw + w];
+	}
+}
+
 static inline int
 meets(const uint64_t *x, const uint64_t *y, size_t nw)
 {

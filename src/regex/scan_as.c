@@ -174,20 +174,7 @@ close_row(const struct re_nfa *a, size_t j, int ctx, uint64_t init,
 	if (j > 0)
 		for (size_t w = 0; w < nw; w++)
 			r[w] |= tr[w - nw] & a->P[w];
-	follow_of(a, r, tr);
-	for (;;) {
-		uint64_t any = 0;
-		for (size_t w = 0; w < nw; w++) {
-			t[w] = tr[w] & A[w] & ~r[w];
-			r[w] |= t[w];
-			any |= t[w];
-		}
-		if (any == 0)
-			break;
-		follow_of(a, t, t + nw);
-		for (size_t w = 0; w < nw; w++)
-			tr[w] |= t[nw + w];
-	}
+	close_assertions(a, A, r, tr, t);
 }
 
 /* re_scan_as1_g for an automaton of several words. */

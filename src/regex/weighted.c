@@ -63,20 +63,7 @@ close_w(const struct re_nfa *a, const struct re_costs *cw, long j, int ctx,
 		for (size_t w = 0; w < nw; w++)
 			r[w] |= td[w] & a->P[w];
 	}
-	follow_of(a, r, tr);
-	for (;;) {
-		uint64_t any = 0;
-		for (size_t w = 0; w < nw; w++) {
-			t[w] = tr[w] & A[w] & ~r[w];
-			r[w] |= t[w];
-			any |= t[w];
-		}
-		if (any == 0)
-			break;
-		follow_of(a, t, t + nw);
-		for (size_t w = 0; w < nw; w++)
-			tr[w] |= t[nw + w];
-	}
+	close_assertions(a, A, r, tr, t);
 }
 
 /* re_scan_weighted for an automaton of one word (64 states or fewer)
