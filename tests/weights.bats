@@ -87,7 +87,7 @@ seeds() {
 
 @test "weights: plain patterns against tests/oracle.c, random cases" {
     local fails=0
-    for s in $(seq 1 "$(seeds 8 25 1000)"); do
+    for s in $(seq 1 "$(seeds 8 16 1000)"); do
         read -r k ci cd cs < <(gen "$s")
         for o in "" -w -x -c --show-cost "-w --show-cost" -v -i; do
             a=$(agrep-gpu -F -n $o -k "$k" $(costs $ci $cd $cs) -f "$D/p" "$D/t" 2>&1) || :
@@ -124,7 +124,7 @@ for n in range(6):
 
 @test "weights: costs doubled and -k doubled print the unit cost search" {
     local fails=0
-    for s in $(seq 1 "$(seeds 6 20 400)"); do
+    for s in $(seq 1 "$(seeds 6 12 400)"); do
         read -r k _ < <(gen "$s")
         for o in -o "-o -w" --color=always "--show-edits -o" --show-edits -c \
             "--best-match -o" -l; do
