@@ -413,15 +413,13 @@ cls_set_unit(struct re_class *c, unsigned u)
 static int
 weigh_patterns(struct patset *ps, char *errbuf, size_t errlen)
 {
-	struct re_costs w = { ps->cost.ins, ps->cost.del, ps->cost.sub };
-
 	if (ps->k > RE_MAXK)	/* (--best-match: refine.c decides) */
 		ps->all_lines = 1;
 	/* The unit cost search that selects the records (hm_weighted): the
 	 * same patterns, k / least cost errors, caches of its own. */
 	struct patset *u = ps->unit = xmalloc(sizeof(*u));
 	*u = *ps;
-	u->k = (int)re_costs_edits(&w, ps->k);
+	u->k = (int)re_costs_edits(&ps->cost, ps->k);
 	u->weighted = 0;
 	u->all_lines = 0;
 	u->multi = NULL;
@@ -446,15 +444,15 @@ weigh_patterns(struct patset *ps, char *errbuf, size_t errlen)
 					cls_set_unit(&cls[i], c);
 		/* the units themselves where -i's folding gives the table */
 		for (size_t i = 0; i < p->len && units; i++) {
-			struct re_class u;
-			memset(&u, 0, sizeof(u));
+			struct re_class one;
+			memset(&one, 0, sizeof(one));
 			unsigned c = p->str[i];
-			cls_set_unit(&u, c);
+			cls_set_unit(&one, c);
 			if (ps->icase && c < 0x80 && isalpha(c)) {
-				cls_set_unit(&u, (unsigned)tolower(c));
-				cls_set_unit(&u, (unsigned)toupper(c));
+				cls_set_unit(&one, (unsigned)tolower(c));
+				cls_set_unit(&one, (unsigned)toupper(c));
 			}
-			units = memcmp(&u, &cls[i], sizeof(u)) == 0;
+			units = memcmp(&one, &cls[i], sizeof(one)) == 0;
 		}
 		if (units)
 			for (size_t i = 0; i < p->len; i++) {
