@@ -64,9 +64,11 @@ sites_free(struct sitelist *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* costs() with weighted edits (ps->cost): the plain column. */
+/* costs() by the plain column, each kind of edit at its cost (ps->cost:
+ * 1 each unless weighted); values past k are held at k + 1, which leaves
+ * min(k + 1, C) as it is. */
 static void
-weighted_costs(const struct patset *ps, const struct pattern *p,
+column_costs(const struct patset *ps, const struct pattern *p,
     const unsigned char *t, size_t ws, size_t we, uint16_t *c)
 {
 	const size_t n = p->len;
@@ -112,7 +114,7 @@ costs(const struct patset *ps, const struct pattern *p, const unsigned char *t,
 
 	c[0] = (uint16_t)(n < (size_t)cap ? n : (size_t)cap);
 	if (ps->weighted) {
-		weighted_costs(ps, p, t, ws, we, c);
+		column_costs(ps, p, t, ws, we, c);
 		return;
 	}
 	if (hamming) {
@@ -140,25 +142,7 @@ costs(const struct patset *ps, const struct pattern *p, const unsigned char *t,
 		}
 		return;
 	}
-	/* Longer patterns: the plain column. */
-	int *col = xreallocarray(NULL, n + 1, sizeof(int));
-	for (size_t i = 0; i <= n; i++)
-		col[i] = (int)i;
-	for (size_t j = ws; j < we; j++) {
-		int diag = 0;
-		col[0] = 0;
-		for (size_t i = 1; i <= n; i++) {
-			int up = col[i], v = diag + !pat_has(p, i - 1, t[j]);
-			if (up + 1 < v)
-				v = up + 1;
-			if (col[i - 1] + 1 < v)
-				v = col[i - 1] + 1;
-			col[i] = v;
-			diag = up;
-		}
-		c[j + 1 - ws] = (uint16_t)(col[n] < cap ? col[n] : cap);
-	}
-	free(col);
+	column_costs(ps, p, t, ws, we, c);	/* longer patterns */
 }
 
 static int
