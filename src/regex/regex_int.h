@@ -171,6 +171,20 @@ close_assertions(const struct re_nfa *a, const uint64_t *A, uint64_t *r,
 	}
 }
 
+/* The copies of a one-word scan with G, its groups of 8 states, a
+ * constant: M(G) for a->ngroups (1 to 8; scan.c, scan_as.c, weighted.c). */
+#define RE_BY_GROUPS(ngroups, M)					\
+	switch (ngroups) {						\
+	case 1: M(1); break;						\
+	case 2: M(2); break;						\
+	case 3: M(3); break;						\
+	case 4: M(4); break;						\
+	case 5: M(5); break;						\
+	case 6: M(6); break;						\
+	case 7: M(7); break;						\
+	default: M(8); break;						\
+	}
+
 static inline int
 meets(const uint64_t *x, const uint64_t *y, size_t nw)
 {
@@ -184,6 +198,21 @@ static inline void
 hit(uint64_t *bitmap, size_t j)
 {
 	bitmap[j / 64] |= (uint64_t)1 << (j % 64);
+}
+
+/* A match ends at the boundary before text[i], in the record that starts
+ * at ls: its bit is on the unit before the boundary (on text[ls] at the
+ * record's start), unless that lies in the warm-up.  Returns whether the
+ * bit was set. */
+static inline int
+end_hit(uint64_t *bitmap, size_t i, size_t ls, size_t warm)
+{
+	const size_t at = i > ls ? i - 1 : i;
+
+	if (at < warm)
+		return 0;
+	hit(bitmap, at - warm);
+	return 1;
 }
 
 /* T[D] for an automaton of one word (up to 64 states) of G groups of 8

@@ -66,9 +66,8 @@ step1(const struct re_nfa *a, const unsigned char *text, size_t i, size_t to,
 	uint64_t *TR = R + K + 1;
 
 	if (c == eol) {
-		size_t at = i > *ls ? i - 1 : i;
-		if (a->eol && at >= warm && (R[K] & fin))
-			hit(bitmap, at - warm);
+		if (a->eol && (R[K] & fin))
+			(void)end_hit(bitmap, i, *ls, warm);
 		*ls = i + 1;
 		for (long j = 0; j <= 2 * K + 1; j++)
 			R[j] = R0[j];
@@ -234,16 +233,7 @@ re_scan1(const struct re_nfa *a, long k, const unsigned char *text,
 	case 3: RE_SCAN1_F(G, 3); break;				\
 	default: return -1;						\
 	}
-	switch (a->ngroups) {
-	case 1: RE_SCAN1_K(1); break;
-	case 2: RE_SCAN1_K(2); break;
-	case 3: RE_SCAN1_K(3); break;
-	case 4: RE_SCAN1_K(4); break;
-	case 5: RE_SCAN1_K(5); break;
-	case 6: RE_SCAN1_K(6); break;
-	case 7: RE_SCAN1_K(7); break;
-	default: RE_SCAN1_K(8); break;
-	}
+	RE_BY_GROUPS(a->ngroups, RE_SCAN1_K)
 #undef RE_SCAN1_K
 #undef RE_SCAN1_F
 	return 0;
@@ -314,10 +304,8 @@ re_scan_all(const struct re_nfa *a, long k, const unsigned char *text,
 	for (size_t i = from; i < to; i++) {
 		const unsigned char c = text[i];
 		if (c == eol) {
-			size_t at = i > ls ? i - 1 : i;
-			if (a->eol && at >= warm && meets(R + (size_t)k * nw,
-			    a->final, nw))
-				hit(bitmap, at - warm);
+			if (a->eol && meets(R + (size_t)k * nw, a->final, nw))
+				(void)end_hit(bitmap, i, ls, warm);
 			ls = i + 1;
 			start_rows(a, k, R, td);
 			if (!a->eol && ls < to && ls >= warm &&

@@ -146,16 +146,7 @@ re_scan_as1(const struct re_nfa *a, long k, const unsigned char *text,
 		break;							\
 	default: return -1;						\
 	}
-	switch (a->ngroups) {
-	case 1: RE_SCAN_AS1_K(1); break;
-	case 2: RE_SCAN_AS1_K(2); break;
-	case 3: RE_SCAN_AS1_K(3); break;
-	case 4: RE_SCAN_AS1_K(4); break;
-	case 5: RE_SCAN_AS1_K(5); break;
-	case 6: RE_SCAN_AS1_K(6); break;
-	case 7: RE_SCAN_AS1_K(7); break;
-	default: RE_SCAN_AS1_K(8); break;
-	}
+	RE_BY_GROUPS(a->ngroups, RE_SCAN_AS1_K)
 #undef RE_SCAN_AS1_K
 	return 0;
 }
@@ -194,11 +185,8 @@ re_scan_as(const struct re_nfa *a, long k, const unsigned char *text,
 		const int ctx = before * 3 + (end ? RE_EDGE : a->side[text[i]]);
 		for (size_t j = 0; j < rows; j++)
 			close_row(a, j, ctx, !a->bol || i == ls, R, TR, t);
-		if (meets(Rk, a->final, nw) && (!a->eol || end)) {
-			size_t at = i > ls ? i - 1 : i;
-			if (at >= warm)
-				hit(bitmap, at - warm);
-		}
+		if (meets(Rk, a->final, nw) && (!a->eol || end))
+			(void)end_hit(bitmap, i, ls, warm);
 		if (i == to)
 			break;
 		if (end) {

@@ -95,14 +95,9 @@ scan_w1_g(const struct re_nfa *a, const struct re_costs *cw,
 			R[j] = r;
 			TR[j] = follow1(T, r, G);
 		}
-		if ((R[K] & fin) && (!a->eol || end)) {
-			size_t at = i > ls ? i - 1 : i;
-			if (at >= warm) {
-				hit(bitmap, at - warm);
-				if (first)
-					break;
-			}
-		}
+		if ((R[K] & fin) && (!a->eol || end) &&
+		    end_hit(bitmap, i, ls, warm) && first)
+			break;
 		if (i == to)
 			break;
 		if (end) {
@@ -140,16 +135,7 @@ scan_w1(const struct re_nfa *a, const struct re_costs *cw, long k,
 	case 4: W1_F(G, 4); return;					\
 	default: break;							\
 	}
-	switch (a->ngroups) {
-	case 1: W1_K(1); break;
-	case 2: W1_K(2); break;
-	case 3: W1_K(3); break;
-	case 4: W1_K(4); break;
-	case 5: W1_K(5); break;
-	case 6: W1_K(6); break;
-	case 7: W1_K(7); break;
-	default: W1_K(8); break;
-	}
+	RE_BY_GROUPS(a->ngroups, W1_K)
 #undef W1_K
 #undef W1_F
 	scan_w1_g(a, cw, text, from, to, warm, eol, first, bitmap,
@@ -182,14 +168,8 @@ re_scan_weighted(const struct re_nfa *a, const struct re_costs *cw, long k,
 			close_w(a, cw, (long)j, ctx, !a->bol || i == ls, R,
 			    TR, t);
 		if (meets(R + (size_t)k * nw, a->final, nw) &&
-		    (!a->eol || end)) {
-			size_t at = i > ls ? i - 1 : i;
-			if (at >= warm) {
-				hit(bitmap, at - warm);
-				if (first)
-					break;
-			}
-		}
+		    (!a->eol || end) && end_hit(bitmap, i, ls, warm) && first)
+			break;
 		if (i == to)
 			break;
 		if (end) {
