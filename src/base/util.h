@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 extern const char *progname;
 extern int opt_silent;		/* -s: no messages about files */
@@ -26,6 +27,28 @@ static inline unsigned char
 ascii_fold(unsigned char c)
 {
 	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+/* The start of the record holding text[j] (after the last terminator eol
+ * before it; from at the earliest), and its end (its terminator's
+ * offset, or to): output.c's lines, the verification of the records a
+ * first search selected (hostmatch.c's hamming_sel, regex/weighted.c). */
+static inline size_t
+record_start(const unsigned char *text, size_t from, size_t j,
+    unsigned char eol)
+{
+	const unsigned char *p = j > from ? memrchr(text + from, eol,
+	    j - from) : NULL;
+
+	return p != NULL ? (size_t)(p - text) + 1 : from;
+}
+
+static inline size_t
+record_end(const unsigned char *text, size_t j, size_t to, unsigned char eol)
+{
+	const unsigned char *p = memchr(text + j, eol, to - j);
+
+	return p != NULL ? (size_t)(p - text) : to;
 }
 
 /* The first bit set in bm at or after pos and before len, or len; a NULL

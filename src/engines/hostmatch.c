@@ -389,12 +389,10 @@ hamming_sel(const struct pattern *p, long k, const unsigned char *text,
 	verify_range(p, k, text, from, to, warm, eol, cand, SIMD_AUTO);
 	for (size_t q = from > warm ? from - warm : 0, b;
 	    (b = bits_next(cand, q, to - warm)) < to - warm;) {
-		const size_t i = warm + b;
-		const unsigned char *s = memrchr(text + from, eol, i - from);
-		const unsigned char *e = memchr(text + i, eol, to - i);
-		const size_t rs = s != NULL ? (size_t)(s - text) + 1 : from;
-		const size_t re = e != NULL ? (size_t)(e - text) + 1 : to;
-		hamming_range(p, k, text, rs, re, warm, eol, bitmap);
+		const size_t i = warm + b, e = record_end(text, i, to, eol);
+		const size_t re = e < to ? e + 1 : to;	/* (its terminator) */
+		hamming_range(p, k, text, record_start(text, from, i, eol), re,
+		    warm, eol, bitmap);
 		q = re - warm;
 	}
 	free(cand);

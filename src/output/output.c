@@ -313,19 +313,14 @@ out_count_eol(const unsigned char *text, size_t from, size_t to)
 static size_t
 line_start(const unsigned char *text, size_t from, size_t j)
 {
-	const unsigned char *p = j > from ?
-	    memrchr(text + from, opt->eol, j - from) : NULL;
-
-	return p ? (size_t)(p - text) + 1 : from;
+	return record_start(text, from, j, opt->eol);
 }
 
 /* Returns the end (terminator offset, or len) of the record holding j. */
 static size_t
 line_end(const unsigned char *text, size_t j, size_t len)
 {
-	const unsigned char *p = memchr(text + j, opt->eol, len - j);
-
-	return p ? (size_t)(p - text) : len;
+	return record_end(text, j, len, opt->eol);
 }
 
 /* Where a chunk being printed sits in its input. */

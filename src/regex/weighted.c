@@ -232,9 +232,8 @@ re_verify_records(struct re_nfa *const *a, size_t na,
 		if (W > 0) {
 			/* the windows of W units that end at the marks, as
 			 * one span where they overlap, within a record */
-			size_t lo = i + 1 > from + W ? i + 1 - W : from;
-			const unsigned char *p = memrchr(text + lo, eol, i - lo);
-			ls = p != NULL ? (size_t)(p - text) + 1 : lo;
+			ls = record_start(text, i + 1 > from + W ?
+			    i + 1 - W : from, i, eol);
 			re = i + 1;
 			for (;;) {
 				size_t n = bits_next(cand, re - warm, to - warm);
@@ -245,12 +244,10 @@ re_verify_records(struct re_nfa *const *a, size_t na,
 				re = warm + n + 1;
 			}
 		} else {
-			const unsigned char *p = i > from ? memrchr(text +
-			    from, eol, i - from) : NULL;
-			ls = p != NULL ? (size_t)(p - text) + 1 : from;
-			const unsigned char *e = memchr(text + i, eol, to - i);
 			/* the record with its terminator, if any */
-			re = e != NULL ? (size_t)(e - text) + 1 : to;
+			ls = record_start(text, from, i, eol);
+			re = record_end(text, i, to, eol);
+			re += re < to;
 		}
 		for (size_t x = 0; x < na; x++) {
 			re_scan_weighted(a[x], cw, k, text, ls, re, warm, eol,
