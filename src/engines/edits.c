@@ -27,7 +27,17 @@ struct cmp {
 	const uint64_t		*peq;
 	size_t			 nw;
 	int			 icase;
+	unsigned		 ins, del, sub;	/* the edits' costs */
 };
+
+/* A comparison's costs: w's (regex.h's struct re_costs), 1 each without. */
+static void
+cmp_costs(struct cmp *q, const struct re_costs *w)
+{
+	q->ins = w != NULL ? (unsigned)w->ins : 1;
+	q->del = w != NULL ? (unsigned)w->del : 1;
+	q->sub = w != NULL ? (unsigned)w->sub : 1;
+}
 
 static int
 differ_at(const struct cmp *q, size_t i, unsigned char b)
@@ -40,24 +50,14 @@ differ_at(const struct cmp *q, size_t i, unsigned char b)
 static char *align(const struct cmp *, size_t n, const unsigned char *text,
     size_t m, size_t *nops);
 
-/* What each kind of edit costs (ed_costs); set before any thread aligns. */
-static unsigned cins = 1, cdel = 1, csub = 1;
 #define ED_INF	(UINT_MAX / 4)
 
-void
-ed_costs(int ins, int del, int sub)
-{
-	cins = (unsigned)ins;
-	cdel = (unsigned)del;
-	csub = (unsigned)sub;
-}
-
-/* v + c, ED_INF for a kind turned off (pattern.h's RE_COST_OFF, or more)
- * or a cost out of reach. */
+/* v + c, ED_INF for a kind turned off (RE_COST_OFF, or more) or a cost
+ * out of reach. */
 static unsigned
 ed_add(unsigned v, unsigned c)
 {
-	return v >= ED_INF || c >= (1u << 20) || v + c >= ED_INF ? ED_INF :
+	return v >= ED_INF || c >= RE_COST_OFF || v + c >= ED_INF ? ED_INF :
 	    v + c;
 }
 
@@ -68,10 +68,11 @@ ed_add(unsigned v, unsigned c)
  */
 char *
 ed_ops(const unsigned char *pat, size_t n, const unsigned char *text,
-    size_t m, int icase, size_t *nops)
+    size_t m, int icase, const struct re_costs *w, size_t *nops)
 {
-	struct cmp q = { pat, NULL, 0, icase };
+	struct cmp q = { pat, NULL, 0, icase, 1, 1, 1 };
 
+	cmp_costs(&q, w);
 	return align(&q, n, text, m, nops);
 }
 
@@ -79,10 +80,12 @@ ed_ops(const unsigned char *pat, size_t n, const unsigned char *text,
  * a row): position i matches the bytes whose row has bit i. */
 char *
 ed_ops_peq(const uint64_t *peq, size_t nw, size_t n,
-    const unsigned char *text, size_t m, size_t *nops)
+    const unsigned char *text, size_t m, const struct re_costs *w,
+    size_t *nops)
 {
-	struct cmp q = { NULL, peq, nw, 0 };
+	struct cmp q = { NULL, peq, nw, 0, 1, 1, 1 };
 
+	cmp_costs(&q, w);
 	return align(&q, n, text, m, nops);
 }
 
@@ -97,30 +100,30 @@ align(const struct cmp *q, size_t n, const unsigned char *text, size_t m,
 
 	d[0] = 0;
 	for (size_t jj = 1; jj <= m; jj++)
-		d[jj] = ed_add(d[jj - 1], cins);
+		d[jj] = ed_add(d[jj - 1], q->ins);
 	for (size_t ii = 1; ii <= n; ii++) {
 		unsigned *row = d + ii * w, *up = row - w;
-		row[0] = ed_add(up[0], cdel);
+		row[0] = ed_add(up[0], q->del);
 		for (size_t jj = 1; jj <= m; jj++) {
 			unsigned v = differ_at(q, ii - 1, text[jj - 1]) ?
-			    ed_add(up[jj - 1], csub) : up[jj - 1];
-			if (ed_add(up[jj], cdel) < v)
-				v = ed_add(up[jj], cdel);
-			if (ed_add(row[jj - 1], cins) < v)
-				v = ed_add(row[jj - 1], cins);
+			    ed_add(up[jj - 1], q->sub) : up[jj - 1];
+			if (ed_add(up[jj], q->del) < v)
+				v = ed_add(up[jj], q->del);
+			if (ed_add(row[jj - 1], q->ins) < v)
+				v = ed_add(row[jj - 1], q->ins);
 			row[jj] = v;
 		}
 	}
 	while (i > 0 || j > 0) {
 		unsigned here = d[i * w + j];
 		int x = i > 0 && j > 0 ? differ_at(q, i - 1, text[j - 1]) : 0;
-		if (i > 0 && j > 0 && (x ? ed_add(d[(i - 1) * w + j - 1], csub) :
+		if (i > 0 && j > 0 && (x ? ed_add(d[(i - 1) * w + j - 1], q->sub) :
 		    d[(i - 1) * w + j - 1]) == here) {
 			rev[k++] = x ? 'X' : '=';
 			i--;
 			j--;
 		} else if (i > 0 && (j == 0 || ed_add(d[(i - 1) * w + j],
-		    cdel) == here)) {
+		    q->del) == here)) {
 			rev[k++] = 'D';
 			i--;
 		} else {
@@ -161,7 +164,7 @@ ed_cigar_of(const unsigned char *pat, size_t n, const unsigned char *text,
     size_t m, int icase)
 {
 	size_t nops;
-	char *ops = ed_ops(pat, n, text, m, icase, &nops);
+	char *ops = ed_ops(pat, n, text, m, icase, NULL, &nops);
 	char *s = ed_cigar(ops, nops);
 
 	free(ops);

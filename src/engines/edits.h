@@ -6,12 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* edits.c */
+#include "../regex/regex.h"
+
+/* edits.c; w: the edits' costs (NULL: 1 each) */
 char	*ed_ops(const unsigned char *pat, size_t n, const unsigned char *text,
-	    size_t m, int icase, size_t *nops);
+	    size_t m, int icase, const struct re_costs *w, size_t *nops);
 char	*ed_ops_peq(const uint64_t *peq, size_t nw, size_t n,
-	    const unsigned char *text, size_t m, size_t *nops);
-void	 ed_costs(int ins, int del, int sub);
+	    const unsigned char *text, size_t m, const struct re_costs *w,
+	    size_t *nops);
 char	*ed_cigar(const char *ops, size_t nops);
 char	*ed_cigar_of(const unsigned char *pat, size_t n,
 	    const unsigned char *text, size_t m, int icase);

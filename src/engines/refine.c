@@ -42,7 +42,6 @@ rf_init(const struct patset *set, enum rf_mode m, unsigned char terminator)
 	ps = set;
 	mode = m;
 	eol = terminator;
-	ed_costs(set->cost.ins, set->cost.del, set->cost.sub);
 }
 
 void
@@ -854,7 +853,8 @@ rf_ops(const struct pattern *p, const unsigned char *t, size_t m,
 	}
 	if (ps->u8 == NULL)
 		return p->cls ? ed_ops_peq(p->peq, p->nwords, p->len, t, m,
-		    nops) : ed_ops(p->str, p->len, t, m, ps->icase, nops);
+		    &ps->cost, nops) : ed_ops(p->str, p->len, t, m, ps->icase,
+		    &ps->cost, nops);
 	u8_view(ps->u8, t, m, &v);
 	if (ps->hamming && v.n == p->len) {
 		ops = xmalloc(v.n + 1);
@@ -862,8 +862,9 @@ rf_ops(const struct pattern *p, const unsigned char *t, size_t m,
 			ops[i] = pat_has(p, i, v.sym[i]) ? '=' : 'X';
 		*nops = v.n;
 	} else
-		ops = p->cls ? ed_ops_peq(p->peq, p->nwords, p->len, v.sym, v.n, nops) :
-	    ed_ops(p->str, p->len, v.sym, v.n, ps->icase, nops);
+		ops = p->cls ? ed_ops_peq(p->peq, p->nwords, p->len, v.sym,
+		    v.n, &ps->cost, nops) : ed_ops(p->str, p->len, v.sym, v.n,
+		    ps->icase, &ps->cost, nops);
 	*off = v.off;
 	v.off = NULL;
 	u8_view_free(&v);
