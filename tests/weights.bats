@@ -65,6 +65,11 @@ seeds() {
     printf 'un café noir\nun cafè noir\n' > "$D/u"
     LC_ALL=C.UTF-8 run agrep-gpu -k1 --substitute-cost=2 -o --show-edits 'café' "$D/u"
     assert_output "$(printf '4=:café\n3=1D:caf')"
+    # a pattern of classes whose deletion costs more than k selects only
+    # the records that hold a match (2 deletions at 2: 4 > 3)
+    printf 'xyz\nab\nqq\n' > "$D/cl"
+    run agrep-gpu -E -k3 $(costs 2 2 2) -c 'a[bc]' "$D/cl"
+    assert_output 1
     run agrep-gpu --bytes -k1 --substitute-cost=2 -c 'café' "$D/u"
     assert_output 2	# (caf and the first byte of é, one deletion)
 }
@@ -154,7 +159,8 @@ for _ in range(400):
                    for _ in range(random.randint(0, 8))) + random.choice(["", "."]))' > "$D/e"
     local fails=0
     for c in "1 2 2" "2 1 1" "1 1 3" "off 1 2" "1 off 1"; do
-        for pat in 'ever\>' 'ever\.$' '\<mercy' '^And' 'merc(y|ies)' '\bgo\B' 'L[A-Z]+D'; do
+        for pat in 'ever\>' 'ever\.$' '\<mercy' '^And' 'merc(y|ies)' '\bgo\B' 'L[A-Z]+D' \
+            'g.n' 'g[aeo]'; do
             for k in 1 3; do
                 a=$(agrep-gpu -E -k $k $(costs $c) "$pat" "$D/e") || :
                 set -- $c

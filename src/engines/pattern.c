@@ -228,6 +228,18 @@ map_all(struct patset *ps, const struct re_result *res, char *errbuf,
 	return 0;
 }
 
+/* Is a pattern of len units within k of the empty string (all of it
+ * deleted)? */
+static int
+len_within(const struct patset *ps, size_t len)
+{
+	if (len == 0)
+		return 1;
+	if (ps->hamming || ps->cost.del >= RE_COST_OFF)
+		return 0;
+	return len <= (size_t)(ps->k / ps->cost.del);
+}
+
 /* Adds a fixed sequence of n classes as a Myers pattern (its units go to
  * units[0, n)): a string when each class holds one unit, else a pattern
  * with classes.  (Nothing is added past PAT_MAXLEN: the caller refuses.) */
@@ -256,7 +268,7 @@ add_classes(struct patset *ps, const struct re_class *cls, size_t n,
 		build_peq(p, ps->icase);
 	} else
 		ps->has_cls = 1;
-	if (n <= (size_t)ps->k && (!ps->hamming || n == 0))
+	if (len_within(ps, n))
 		ps->all_lines = 1;
 	if (p->len > ps->maxlen)
 		ps->maxlen = p->len;
@@ -272,26 +284,8 @@ add_classes(struct patset *ps, const struct re_class *cls, size_t n,
 static int
 empty_within(const struct patset *ps, const struct re_nfa *a)
 {
-	const long k = ps->k;
-
-	if ((a->bol && a->eol) || a->nassert > 0 || k < 0)
-		return 0;
-	if (!ps->weighted || a->minlen == 0)
-		return a->minlen <= (size_t)k;
-	return ps->cost.del < RE_COST_OFF &&
-	    a->minlen <= (size_t)(k / ps->cost.del);
-}
-
-/* Is a pattern of len units within k of the empty string (all of it
- * deleted)? */
-static int
-len_within(const struct patset *ps, size_t len)
-{
-	if (len == 0)
-		return 1;
-	if (ps->hamming || ps->cost.del >= RE_COST_OFF)
-		return 0;
-	return len <= (size_t)(ps->k / ps->cost.del);
+	return !(a->bol && a->eol) && a->nassert == 0 && ps->k >= 0 &&
+	    len_within(ps, a->minlen);
 }
 
 /* Adds the expression of kind RE_CLASSES or RE_NFA (units u[0, n), its

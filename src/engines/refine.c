@@ -326,9 +326,8 @@ may_match(const struct pattern *p, long k, const unsigned char *t, size_t m)
 {
 	size_t words = (m + 63) / 64;
 
-	if (ps->weighted)	/* (a match of cost k holds k / least
-				 * cost edits at most) */
-		k /= min3(ps->cost.ins, ps->cost.del, ps->cost.sub);
+	if (ps->weighted)	/* (the edits a match of cost k can hold) */
+		k = re_costs_edits(&ps->cost, k);
 	if (p->re != NULL || p->len <= (size_t)k)
 		return 1;
 	if (m == 0)
