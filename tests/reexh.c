@@ -201,6 +201,75 @@ exhaust_assertions(int ntok, int ntext)
 	}
 }
 
+/*
+ * Weighted costs (weighted.c, relanes.c's weighted lanes): expr with the
+ * edit costs cw (RE_COST_OFF: never) and total cost k, over the lines
+ * repeated reps times (past re_scan_costs' first block, so that its
+ * choice between the selection and the lanes is made); by re_scan_costs,
+ * then by re_scan_w alone where the lanes take expr.  Each line instance
+ * against the oracle's least weighted cost.
+ */
+static void
+check_w(const char *expr, const struct re_costs *cw, int k, char **lines,
+    int nl, int reps)
+{
+	static unsigned char text[1 << 20];
+	static uint64_t bm[(1 << 20) / 64];
+	static size_t ls[1 << 16];
+	static int want[64];
+	const size_t warm = 64;
+	struct re_nfa *a;
+
+	if (ro_build(expr) == -1 || (a = automaton(expr)) == NULL)
+		return;
+	ci = cw->ins >= RE_COST_OFF ? INF : cw->ins;
+	cd = cw->del >= RE_COST_OFF ? INF : cw->del;
+	csub = cw->sub >= RE_COST_OFF ? INF : cw->sub;
+	for (int i = 0; i < nl; i++)
+		want[i] = line_cost((const unsigned char *)lines[i],
+		    strlen(lines[i])) <= k;
+	ci = cd = csub = 1;
+	size_t len = warm, n = 0;
+	memset(text, '\n', warm);
+	for (int r = 0; r < reps; r++)
+		for (int i = 0; i < nl; i++) {
+			size_t m = strlen(lines[i]);
+			ls[n++] = len;
+			memcpy(text + len, lines[i], m);
+			len += m;
+			text[len++] = '\n';
+		}
+	ls[n] = len;
+	for (int way = 0; way < 2; way++) {
+		if (way == 1 && !re_lanes_take_w(a, cw, k, '\n'))
+			break;
+		memset(bm, 0, (len / 64 + 1) * sizeof(*bm));
+		if (way == 0)
+			re_scan_costs(a, cw, k, text, 0, len, warm, '\n', 1, bm);
+		else
+			re_scan_w(a, cw, k, text, 0, len, warm, '\n', bm);
+		for (size_t x = 0; x < n; x++) {
+			int got = 0;
+			for (size_t j = ls[x]; j < ls[x + 1]; j++)
+				got |= (int)(bm[(j - warm) / 64] >>
+				    ((j - warm) % 64) & 1);
+			ncase++;
+			if (got != want[x % (size_t)nl]) {
+				nfail++;
+				if (nfail < 30)
+					printf("FAIL %s k=%d I%d D%d S%d expr "
+					    "'%s' text '%s': engine %d "
+					    "oracle %d\n", way ? "lanes" :
+					    "costs", k, cw->ins, cw->del,
+					    cw->sub, expr, lines[x % (size_t)nl],
+					    got, want[x % (size_t)nl]);
+				break;
+			}
+		}
+	}
+	re_nfa_free(a);
+}
+
 /* 40 random lines of 0 to 29 units over {a, b, c, space, -}. */
 static char **
 random_lines(void)
@@ -293,6 +362,31 @@ main(int argc, char **argv)
 		    mid);
 		nfail++;
 	}
+	/* weighted costs: random expressions without anchors or
+	 * assertions (the lanes' kind, 1-16 positions), costs of 1 to 3 or
+	 * off, k 0-3, the lines repeated past 64 KB */
+	long wbefore = ncase;
+	for (int sd = 0; sd < seeds; sd++) {
+		static const int cv[] = { 1, 1, 2, 3, RE_COST_OFF };
+		char e[256];
+		struct re_costs cw;
+		gen(e, 2 + (int)rnd(4), atom);
+		struct re_nfa *a = automaton(e);
+		int take = a != NULL && a->nassert == 0 && !a->bol && !a->eol;
+		if (a != NULL)
+			re_nfa_free(a);
+		if (!take)
+			continue;
+		do {
+			cw.ins = cv[rnd(5)];
+			cw.del = cv[rnd(5)];
+			cw.sub = cv[rnd(5)];
+		} while (cw.ins >= RE_COST_OFF && cw.del >= RE_COST_OFF &&
+		    cw.sub >= RE_COST_OFF);
+		char **rlines = random_lines();
+		check_w(e, &cw, (int)rnd(4), rlines, 40, 120);
+	}
+	printf("weighted: %ld cases\n", ncase - wbefore);
 	fuzz_parser(quick ? 20000 : 200000);
 	printf("all: %ld cases, %ld failures\n", ncase, nfail);
 	return nfail > 0;

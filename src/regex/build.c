@@ -751,6 +751,31 @@ anchored_branches(struct parser *p, int root, struct re_nfa *a)
 }
 
 /*
+ * The automaton of the tree at root with its assertions taken out (each an
+ * empty word): its language holds the expression's, so its scan (no
+ * assertion states: the lanes, the prefilter's pieces) selects every
+ * record where the expression has a match with k errors (re_scan: the
+ * assertion scan then verifies those).  The tree is changed.  NULL when
+ * nothing is left but assertions.
+ */
+static struct re_nfa *
+loose_nfa(struct parser *p, int root, int bol, int eol, int icase)
+{
+	struct re_nfa *a;
+
+	for (size_t i = 0; i < p->nn; i++)
+		if (p->nd[i].op == N_ASSERT || p->nd[i].op == N_BOL ||
+		    p->nd[i].op == N_EOL)
+			p->nd[i].op = N_EMPTY;
+	if (positions(p, root) == 0)
+		return NULL;
+	a = build_nfa(p, root, bol, eol);
+	a->icase = icase;
+	literal_runs(p, root, a);
+	return a;
+}
+
+/*
  * Parses s[0, len) as o says and tells what it is (regex_int.h says
  * what each kind is).  Returns 0, or -1 with grep's message (or ours) in err.
  */
@@ -823,6 +848,8 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 	literal_runs(&p, root, r->nfa);
 	if (!bol && !eol)
 		anchored_branches(&p, root, r->nfa);
+	if (r->nfa->nassert > 0)
+		r->nfa->loose = loose_nfa(&p, root, bol, eol, o->icase);
 	free(p.nd);
 	return 0;
 }
@@ -889,6 +916,7 @@ re_nfa_free(struct re_nfa *a)
 	for (size_t i = 0; i < a->nbranch; i++)
 		re_nfa_free(a->branch[i]);
 	free(a->branch);
+	re_nfa_free(a->loose);
 	free(a);
 }
 

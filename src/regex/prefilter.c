@@ -16,6 +16,7 @@
 
 #define RE_MINPIECE	3	/* the prefilter's shortest piece */
 #define RE_MAXPIECES	16
+#define LOOSE_JUDGE	((size_t)64 << 10) /* loose_scan's first block */
 
 /* The pieces of length len that group g (its strings from the o-th) gives:
  * as many as its shortest string holds. */
@@ -470,14 +471,130 @@ choose_pieces(const struct re_nfa *a, long k, unsigned char eol,
  * exactly (without case with -i) go through the automaton.  When they
  * turn out to be most of the text, the rest is scanned whole.
  */
-void
-re_scan(const struct re_nfa *a, long k, const unsigned char *text,
+/*
+ * An automaton with assertions, by its loose automaton (build.c:
+ * loose_nfa) where the lanes take that: the loose scan (prefilter, lanes)
+ * marks every record that can hold a match, and only those go through the
+ * assertion scan (scan_as.c, 150-250 MB/s a core).  The Bible x8, -c -k2
+ * \<mercy, 2-core EPYC: 0.19 s by the assertion scan alone.  Returns -1
+ * (nothing done) where it does not apply.
+ */
+static int
+loose_scan(const struct re_nfa *a, long k, const unsigned char *text,
     size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	const struct re_nfa *l = a->loose;
+
+	if (l == NULL || k < 0 || to <= warm || !re_lanes_take(l, k, eol))
+		return -1;
+	const size_t n = to - warm;
+	uint64_t *cand = xcalloc((n + 63) / 64 + 1, sizeof(*cand));
+	size_t pos = from, done = 0, checked = 0;
+
+	/* blocks of whole records; where the loose scan marks most of the
+	 * text (\<the\> -k1: 70%), it only costs, and the rest goes
+	 * through the assertion scan whole */
+	while (pos < to) {
+		size_t end = done == 0 && to - pos > LOOSE_JUDGE ?
+		    record_end(text, pos + LOOSE_JUDGE, to, eol) : to;
+		end += end < to;
+		if (done >= LOOSE_JUDGE && checked > done / 2) {
+			re_scan_all(a, k, text, pos, to, warm, eol, bitmap);
+			break;
+		}
+		re_scan(l, k, text, pos, end, warm, eol, cand);
+		size_t q = pos > warm ? pos - warm : 0;
+		while ((q = bits_next(cand, q, end - warm)) < end - warm) {
+			const size_t i = warm + q;
+			const size_t ls = record_start(text, pos, i, eol);
+			size_t re = record_end(text, i, end, eol);
+			re += re < end;
+			re_scan_all(a, k, text, ls, re, warm, eol, bitmap);
+			checked += re - ls;
+			q = re - warm;
+		}
+		done += end - pos;
+		pos = end;
+	}
+	free(cand);
+	return 0;
+}
+
+/* What re_scan does without its pieces: an automaton with assertions by
+ * its loose automaton where that applies, else the automaton's scan. */
+static void
+scan_whole(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	if (loose_scan(a, k, text, from, to, warm, eol, bitmap) == -1)
+		re_scan_all(a, k, text, from, to, warm, eol, bitmap);
+}
+
+/* A part of the text with the costs cw: on the lanes where they take it
+ * (a part as long as RE_LANES_MIN), else by the weighted scan; without
+ * costs (cw NULL), a candidate region (re_scan_all) or the text the pieces
+ * give up on (scan_whole). */
+static void
+scan_part(const struct re_nfa *a, const struct re_costs *cw, long k,
+    int whole, const unsigned char *text, size_t from, size_t to, size_t warm,
+    unsigned char eol, uint64_t *bitmap)
+{
+	if (cw == NULL && whole)
+		scan_whole(a, k, text, from, to, warm, eol, bitmap);
+	else if (cw == NULL)
+		re_scan_all(a, k, text, from, to, warm, eol, bitmap);
+	else if (re_scan_lanes_w(a, cw, k, text, from, to, warm, eol,
+	    bitmap) == -1)
+		re_scan_weighted(a, cw, k, text, from, to, warm, eol, 0,
+		    bitmap);
+}
+
+/* re_scan, and with the costs cw re_scan_w: the pieces for the edits a
+ * match can hold. */
+static void
+prefiltered(const struct re_nfa *a, const struct re_costs *cw, long k,
+    const unsigned char *text, size_t from, size_t to, size_t warm,
+    unsigned char eol, uint64_t *bitmap)
 {
 	size_t at[RE_MAXPIECES], len[RE_MAXPIECES], next[RE_MAXPIECES], np;
 	size_t pos = from, scanned = 0, ls, end;
 	unsigned char anc[2 * RE_MAXPIECES];
+	const long edits = cw != NULL && k >= 0 ? re_costs_edits(cw, k) : k;
 
+	if (edits < 0 || (np = choose_pieces(a, edits, eol, text + from,
+	    to - from, at, len, anc)) == 0) {
+		scan_part(a, cw, k, 1, text, from, to, warm, eol, bitmap);
+		return;
+	}
+	for (size_t i = 0; i < np; i++)
+		next[i] = SIZE_MAX - 1;		/* not looked for yet */
+	/* the share of the text past which the filter only costs: half,
+	 * an eighth when the rest would go on lanes (relanes.c: 5-8x the
+	 * one-word scan, 2-core EPYC), judged after 64 KB, 16 KB then (the
+	 * planner's probe times 64 KB: it saw 334 MB/s a worker where the
+	 * ranges ran at 945, one H200 machine's Xeon, -k1 [A-Z][a-z]+ of
+	 * [A-Z][a-z]+, and opened the GPU for nothing) */
+	const int lanes = cw != NULL ? re_lanes_take_w(a, cw, k, eol) :
+	    re_lanes_take(a, k, eol);
+	const size_t share = lanes ? 8 : 2, after = lanes ? 16384 : 65536;
+	while (pos < to && next_candidate(a, text, pos, to, eol, at, len, anc,
+	    np, next, &ls, &end)) {
+		scan_part(a, cw, k, 0, text, ls, end, warm, eol, bitmap);
+		scanned += end - ls;
+		pos = end;
+		/* candidates everywhere: the filter only costs */
+		if (pos - from >= after && scanned > (pos - from) / share) {
+			scan_part(a, cw, k, 1, text, pos, to, warm, eol,
+			    bitmap);
+			return;
+		}
+	}
+}
+
+void
+re_scan(const struct re_nfa *a, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
 	if (windowed(a, k)) {
 		re_scan_window(a, k, text, from, to, warm, eol, bitmap);
 		return;
@@ -491,30 +608,15 @@ re_scan(const struct re_nfa *a, long k, const unsigned char *text,
 			    eol, bitmap);
 		return;
 	}
-	if (k < 0 || (np = choose_pieces(a, k, eol, text + from, to - from,
-	    at, len, anc)) == 0) {
-		re_scan_all(a, k, text, from, to, warm, eol, bitmap);
-		return;
-	}
-	for (size_t i = 0; i < np; i++)
-		next[i] = SIZE_MAX - 1;		/* not looked for yet */
-	/* the share of the text past which the filter only costs: half,
-	 * an eighth when the rest would go on lanes (relanes.c: 5-8x the
-	 * one-word scan, 2-core EPYC), judged after 64 KB, 16 KB then (the
-	 * planner's probe times 64 KB: it saw 334 MB/s a worker where the
-	 * ranges ran at 945, one H200 machine's Xeon, -k1 [A-Z][a-z]+ of
-	 * [A-Z][a-z]+, and opened the GPU for nothing) */
-	const int lanes = re_lanes_take(a, k, eol);
-	const size_t share = lanes ? 8 : 2, after = lanes ? 16384 : 65536;
-	while (pos < to && next_candidate(a, text, pos, to, eol, at, len, anc,
-	    np, next, &ls, &end)) {
-		re_scan_all(a, k, text, ls, end, warm, eol, bitmap);
-		scanned += end - ls;
-		pos = end;
-		/* candidates everywhere: the filter only costs */
-		if (pos - from >= after && scanned > (pos - from) / share) {
-			re_scan_all(a, k, text, pos, to, warm, eol, bitmap);
-			return;
-		}
-	}
+	prefiltered(a, NULL, k, text, from, to, warm, eol, bitmap);
+}
+
+/* re_scan with the costs cw (k the most total cost), for an automaton the
+ * weighted lanes take (re_lanes_take_w: no anchors, no assertions). */
+void
+re_scan_w(const struct re_nfa *a, const struct re_costs *cw, long k,
+    const unsigned char *text, size_t from, size_t to, size_t warm,
+    unsigned char eol, uint64_t *bitmap)
+{
+	prefiltered(a, cw, k, text, from, to, warm, eol, bitmap);
 }

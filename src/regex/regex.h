@@ -110,6 +110,9 @@ struct re_nfa {
 					 * branches, (^And|LORD\.$): each
 					 * branch's own automaton (re_scan) */
 	size_t		 nbranch;
+	struct re_nfa	*loose;		/* with assertions: the automaton
+					 * without them (build.c: loose_nfa),
+					 * or NULL */
 	size_t		 minlen;	/* the shortest word of the language */
 	size_t		 maxlen;	/* the longest, SIZE_MAX if none */
 };
@@ -169,6 +172,9 @@ void	 re_scan_weighted(const struct re_nfa *, const struct re_costs *,
 	    long k, const unsigned char *text, size_t from, size_t to,
 	    size_t warm, unsigned char eol, int first, uint64_t *bitmap);
 long	 re_costs_edits(const struct re_costs *, long k);
+void	 re_scan_w(const struct re_nfa *, const struct re_costs *, long k,
+	    const unsigned char *text, size_t from, size_t to, size_t warm,
+	    unsigned char eol, uint64_t *bitmap);
 struct re_nfa *re_chain(const struct re_class *cls, size_t n, int icase);
 
 /* relanes.c: re_scan of a small automaton on SIMD lanes; -1: not taken */
@@ -176,5 +182,10 @@ int	 re_scan_lanes(const struct re_nfa *, long k, const unsigned char *text,
 	    size_t from, size_t to, size_t warm, unsigned char eol,
 	    uint64_t *bitmap);
 int	 re_lanes_take(const struct re_nfa *, long k, unsigned char eol);
+int	 re_scan_lanes_w(const struct re_nfa *, const struct re_costs *,
+	    long k, const unsigned char *text, size_t from, size_t to,
+	    size_t warm, unsigned char eol, uint64_t *bitmap);
+int	 re_lanes_take_w(const struct re_nfa *, const struct re_costs *,
+	    long k, unsigned char eol);
 
 #endif

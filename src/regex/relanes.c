@@ -90,6 +90,9 @@ struct rl {
 	unsigned char	 t0[RL_MAXK + 1][2];	/* Tf of them */
 	unsigned char	 fin[2], V, eol;
 	int		 K, W;
+	int		 ci, cd, cs;		/* each kind's cost (weighted:
+						 * re_scan_lanes_w), K + 1 for
+						 * one never made */
 	int		 vfill;			/* B by nibbles (boxes: by re_scan_lanes) */
 	unsigned char	 slo[2][16], shi[2][16]; /* the boxes of a unit */
 	unsigned char	 plo[2][16], phi[2][16]; /* the positions of boxes */
@@ -191,9 +194,10 @@ rl_tf(const struct rl *r, unsigned x)
 }
 
 /* The tables of a but the boxes (re_scan_lanes makes them), or -1 if the
- * lanes cannot scan it (see the top). */
+ * lanes cannot scan it (see the top); cw: the costs (NULL: 1 each). */
 static int
-rl_setup(const struct re_nfa *a, long k, unsigned char eol, struct rl *r)
+rl_setup(const struct re_nfa *a, const struct re_costs *cw, long k,
+    unsigned char eol, struct rl *r)
 {
 	unsigned char used[256];
 
@@ -239,19 +243,25 @@ rl_setup(const struct re_nfa *a, long k, unsigned char eol, struct rl *r)
 	r->B[0][eol] = r->V;
 	r->B[1][eol] = 0;
 	r->K = (int)k;
-	unsigned fin = (unsigned)(a->final[0] >> 1), x = 0;
+	r->ci = cw == NULL ? 1 : cw->ins > r->K ? r->K + 1 : cw->ins;
+	r->cd = cw == NULL ? 1 : cw->del > r->K ? r->K + 1 : cw->del;
+	r->cs = cw == NULL ? 1 : cw->sub > r->K ? r->K + 1 : cw->sub;
+	unsigned fin = (unsigned)(a->final[0] >> 1), x[RL_MAXK + 1];
 	r->fin[0] = (unsigned char)fin;
 	r->fin[1] = (unsigned char)(fin >> 8);
+	/* start rows: the positions deletions reach, row j - del on */
 	for (int j = 0; j <= r->K; j++) {
-		unsigned t = rl_tf(r, x);
+		x[j] = j > 0 ? x[j - 1] : 0;
+		if (j >= r->cd)
+			x[j] |= rl_tf(r, x[j - r->cd]);
+		unsigned t = rl_tf(r, x[j]);
 		for (int w = 0; w < 2; w++) {
-			r->r0[j][w] = (unsigned char)(x >> (8 * w));
+			r->r0[j][w] = (unsigned char)(x[j] >> (8 * w));
 			r->t0[j][w] = (unsigned char)(t >> (8 * w));
 		}
-		if (j == r->K && (x & fin) != 0)
-			return -1;
-		x |= t;
 	}
+	if ((x[r->K] & fin) != 0)
+		return -1;
 	r->eol = eol;
 	return 0;
 }
@@ -417,16 +427,35 @@ re_lanes_take(const struct re_nfa *a, long k, unsigned char eol)
 {
 	struct rl r;
 
-	return rl_lanes() > 0 && rl_setup(a, k, eol, &r) == 0 ? r.W : 0;
+	return rl_lanes() > 0 && rl_setup(a, NULL, k, eol, &r) == 0 ? r.W : 0;
 }
 
-/*
- * re_scan (regex.h) of text[from, to) on lanes, or -1 (nothing done) when
- * the lanes cannot take it: see the top.
- */
+/* re_lanes_take with edit costs (re_scan_lanes_w). */
+int
+re_lanes_take_w(const struct re_nfa *a, const struct re_costs *cw, long k,
+    unsigned char eol)
+{
+	struct rl r;
+
+	return rl_lanes() > 0 && rl_setup(a, cw, k, eol, &r) == 0 ? r.W : 0;
+}
+
 int
 re_scan_lanes(const struct re_nfa *a, long k, const unsigned char *text,
     size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	return re_scan_lanes_w(a, NULL, k, text, from, to, warm, eol, bitmap);
+}
+
+/*
+ * re_scan (regex.h) of text[from, to) on lanes, with the costs cw (NULL:
+ * 1 each; k the most total cost, weighted.c says how the rows read them),
+ * or -1 (nothing done) when the lanes cannot take it: see the top.
+ */
+int
+re_scan_lanes_w(const struct re_nfa *a, const struct re_costs *cw, long k,
+    const unsigned char *text, size_t from, size_t to, size_t warm,
+    unsigned char eol, uint64_t *bitmap)
 {
 	void (*scan)(const struct rl *, const unsigned char *, const size_t *,
 	    size_t, size_t, uint64_t *) = NULL;
@@ -439,15 +468,15 @@ re_scan_lanes(const struct re_nfa *a, long k, const unsigned char *text,
 		return -1;
 	switch (L = rl_lanes()) {
 #ifdef RL_X86
-	case 64: scan = rl_avx512; break;
-	case 32: scan = rl_avx2; break;
+	case 64: scan = cw ? rl_avx512_w : rl_avx512; break;
+	case 32: scan = cw ? rl_avx2_w : rl_avx2; break;
 #endif
 #ifdef RL_NEON
-	case 16: scan = rl_neon; break;
+	case 16: scan = cw ? rl_neon_w : rl_neon; break;
 #endif
 	default: break;
 	}
-	if (scan == NULL || rl_setup(a, k, eol, &r) == -1)
+	if (scan == NULL || rl_setup(a, cw, k, eol, &r) == -1)
 		return -1;
 	r.vfill = boxes(a, eol, &r, 0) && (r.W == 1 || boxes(a, eol, &r, 1));
 	/* lanes of about (to - from) / L bytes, each from a record start */

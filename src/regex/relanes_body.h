@@ -94,6 +94,76 @@ RL_CAT(RL_NAME, _vfill)(const struct rl *r, const unsigned char *text,
 	}								\
 } while (0)
 
+/* One unit of every lane, unit costs: row j gains a match, row j - 1
+ * before the unit (an insertion), Tf of it (a substitution), row j - 1
+ * after it and Tf of that (a deletion); at a terminator (e) the rows go
+ * back to the start rows. */
+RL_ATTR static inline __attribute__((always_inline)) void
+RL_CAT(RL_NAME, _unit)(RL_T R[][2], RL_T TR[][2], RL_T r0[][2],
+    RL_T t0[][2], RL_T tf[2][2][2], RL_T f15, const RL_T *bm, RL_T e,
+    const int K, const int W)
+{
+	RL_T n[2], tn[2], pr[2], tp[2];
+
+	for (int w = 0; w < W; w++)
+		n[w] = TR[0][w] & bm[w];
+	RL_TF(tn, n);
+	for (int w = 0; w < W; w++) {
+		pr[w] = R[0][w];
+		tp[w] = TR[0][w];
+		R[0][w] = RL_BLEND(n[w], r0[0][w], e);
+		TR[0][w] = RL_BLEND(tn[w], t0[0][w], e);
+	}
+	for (int j = 1; j <= K; j++) {
+		for (int w = 0; w < W; w++) {
+			RL_T x = (TR[j][w] & bm[w]) | pr[w] | tp[w] | n[w] |
+			    tn[w];
+			pr[w] = R[j][w];
+			tp[w] = TR[j][w];
+			n[w] = x;
+		}
+		RL_TF(tn, n);
+		for (int w = 0; w < W; w++) {
+			R[j][w] = RL_BLEND(n[w], r0[j][w], e);
+			TR[j][w] = RL_BLEND(tn[w], t0[j][w], e);
+		}
+	}
+}
+
+/* The same with the costs of edits (weighted.c's rows): row j gains a
+ * match, row j - CI before the unit (an insertion), Tf of row j - CS
+ * before it (a substitution), row j - 1 after it, and Tf of row j - CD
+ * after it (a deletion). */
+RL_ATTR static inline __attribute__((always_inline)) void
+RL_CAT(RL_NAME, _costs)(RL_T R[][2], RL_T TR[][2], RL_T r0[][2],
+    RL_T t0[][2], RL_T tf[2][2][2], RL_T f15, const RL_T *bm, RL_T e,
+    const int K, const int W, const int CI, const int CD, const int CS)
+{
+	RL_T n[RL_MAXK + 1][2], tn[RL_MAXK + 1][2];
+
+	memset(tn, 0, sizeof(tn));
+	for (int j = 0; j <= K; j++) {
+		for (int w = 0; w < W; w++) {
+			RL_T x = TR[j][w] & bm[w];
+			if (j >= CI)
+				x |= R[j - CI][w];
+			if (j >= CS)
+				x |= TR[j - CS][w];
+			if (j >= 1)
+				x |= n[j - 1][w];
+			if (j >= CD)
+				x |= tn[j - CD][w];
+			n[j][w] = x;
+		}
+		RL_TF(tn[j], n[j]);
+	}
+	for (int j = 0; j <= K; j++)
+		for (int w = 0; w < W; w++) {
+			R[j][w] = RL_BLEND(n[j][w], r0[j][w], e);
+			TR[j][w] = RL_BLEND(tn[j][w], t0[j][w], e);
+		}
+}
+
 /* The steps of rl_scan (K errors and W bytes a row, constants in each
  * copy): the lanes' units, RL_NB steps at a time, turned into B bytes by
  * rl_fill, then the rows of every lane advanced a unit each step.  The
@@ -102,7 +172,7 @@ RL_CAT(RL_NAME, _vfill)(const struct rl *r, const unsigned char *text,
 RL_ATTR static inline __attribute__((always_inline)) void
 RL_CAT(RL_NAME, _k)(const struct rl *r, const unsigned char *text,
     const size_t *b, size_t nsteps, size_t warm, uint64_t *bitmap, const int K,
-    const int W)
+    const int W, const int CI, const int CD, const int CS)
 {
 	enum { L = RL_VB };
 	unsigned char buf[RL_NB * 2 * L] __attribute__((aligned(64)));
@@ -142,38 +212,19 @@ RL_CAT(RL_NAME, _k)(const struct rl *r, const unsigned char *text,
 		for (size_t t0g = 0; t0g < nb; t0g += 8) {
 			RL_T acc = any & 0;
 			for (size_t t = t0g; t < nb && t < t0g + 8; t++) {
-				RL_T c[2], e, bm[2], n[2], tn[2], pr[2], tp[2];
+				RL_T c[2], e, bm[2];
 				for (int w = 0; w < W; w++)
 					memcpy(&c[w], buf + (t * (size_t)W +
 					    (size_t)w) * L, sizeof(c[w]));
 				e = (RL_T)(c[0] == vv);
-				for (int w = 0; w < W; w++) {
+				for (int w = 0; w < W; w++)
 					bm[w] = c[w] & ~e;
-					n[w] = TR[0][w] & bm[w];
-				}
-				RL_TF(tn, n);
-				for (int w = 0; w < W; w++) {
-					pr[w] = R[0][w];
-					tp[w] = TR[0][w];
-					R[0][w] = RL_BLEND(n[w], r0[0][w], e);
-					TR[0][w] = RL_BLEND(tn[w], t0[0][w], e);
-				}
-				for (int j = 1; j <= K; j++) {
-					for (int w = 0; w < W; w++) {
-						RL_T x = (TR[j][w] & bm[w]) |
-						    pr[w] | tp[w] | n[w] | tn[w];
-						pr[w] = R[j][w];
-						tp[w] = TR[j][w];
-						n[w] = x;
-					}
-					RL_TF(tn, n);
-					for (int w = 0; w < W; w++) {
-						R[j][w] = RL_BLEND(n[w],
-						    r0[j][w], e);
-						TR[j][w] = RL_BLEND(tn[w],
-						    t0[j][w], e);
-					}
-				}
+				if (CI == 1 && CD == 1 && CS == 1)
+					RL_CAT(RL_NAME, _unit)(R, TR, r0, t0,
+					    tf, f15, bm, e, K, W);
+				else
+					RL_CAT(RL_NAME, _costs)(R, TR, r0, t0,
+					    tf, f15, bm, e, K, W, CI, CD, CS);
 				RL_T h = R[K][0] & fin[0];
 				if (W > 1)
 					h |= R[K][1] & fin[1];
@@ -188,23 +239,42 @@ RL_CAT(RL_NAME, _k)(const struct rl *r, const unsigned char *text,
 	}
 }
 
+/* The scan, K and W constants in each copy: with unit costs (RL_NAME),
+ * with r's (RL_NAME_w). */
+#define RL_BYKW(RL_KW)	do {						\
+	switch (r->K + 4 * (r->W - 1)) {				\
+	case 0: RL_KW(0, 1); break;					\
+	case 1: RL_KW(1, 1); break;					\
+	case 2: RL_KW(2, 1); break;					\
+	case 3: RL_KW(3, 1); break;					\
+	case 4: RL_KW(0, 2); break;					\
+	case 5: RL_KW(1, 2); break;					\
+	case 6: RL_KW(2, 2); break;					\
+	default: RL_KW(3, 2); break;					\
+	}								\
+} while (0)
+
 RL_ATTR static void
 RL_NAME(const struct rl *r, const unsigned char *text, const size_t *b,
     size_t nsteps, size_t warm, uint64_t *bitmap)
 {
-#define RL_KW(k, w)	RL_CAT(RL_NAME, _k)(r, text, b, nsteps, warm, bitmap, k, w)
-	switch (r->K + 4 * (r->W - 1)) {
-	case 0: RL_KW(0, 1); break;
-	case 1: RL_KW(1, 1); break;
-	case 2: RL_KW(2, 1); break;
-	case 3: RL_KW(3, 1); break;
-	case 4: RL_KW(0, 2); break;
-	case 5: RL_KW(1, 2); break;
-	case 6: RL_KW(2, 2); break;
-	default: RL_KW(3, 2); break;
-	}
+#define RL_KW(k, w)	RL_CAT(RL_NAME, _k)(r, text, b, nsteps, warm, bitmap, k, w, \
+			    1, 1, 1)
+	RL_BYKW(RL_KW);
 #undef RL_KW
 }
+
+RL_ATTR static void
+RL_CAT(RL_NAME, _w)(const struct rl *r, const unsigned char *text,
+    const size_t *b, size_t nsteps, size_t warm, uint64_t *bitmap)
+{
+#define RL_KW(k, w)	RL_CAT(RL_NAME, _k)(r, text, b, nsteps, warm, bitmap, k, w, \
+			    r->ci, r->cd, r->cs)
+	RL_BYKW(RL_KW);
+#undef RL_KW
+}
+
+#undef RL_BYKW
 
 #undef RL_TF
 #undef RL_NAME

@@ -33,6 +33,8 @@
 #include "regex_int.h"
 #include "../base/util.h"
 
+#define W_JUDGE	((size_t)64 << 10)	/* re_scan_costs' first block */
+
 /* The edits a match of total cost k can hold. */
 long
 re_costs_edits(const struct re_costs *w, long k)
@@ -221,7 +223,7 @@ re_verify_records(struct re_nfa *const *a, size_t na,
     const unsigned char *text, size_t from, size_t to, size_t warm,
     unsigned char eol, int all_ends, uint64_t *bitmap)
 {
-	size_t q = warm;
+	size_t q = from > warm ? from : warm;
 
 	while (q < to) {
 		size_t b = bits_next(cand, q - warm, to - warm);
@@ -259,6 +261,23 @@ re_verify_records(struct re_nfa *const *a, size_t na,
 	}
 }
 
+/* The bytes of the records of text[from, to) that hold a bit of cand. */
+static size_t
+marked_bytes(const uint64_t *cand, const unsigned char *text, size_t from,
+    size_t to, size_t warm, unsigned char eol)
+{
+	size_t q = from > warm ? from - warm : 0, sum = 0;
+
+	while ((q = bits_next(cand, q, to - warm)) < to - warm) {
+		const size_t i = warm + q;
+		size_t re = record_end(text, i, to, eol);
+		re += re < to;
+		sum += re - record_start(text, from, i, eol);
+		q = re - warm;
+	}
+	return sum;
+}
+
 void
 re_scan_costs(const struct re_nfa *a, const struct re_costs *cw, long k,
     const unsigned char *text, size_t from, size_t to, size_t warm,
@@ -269,9 +288,31 @@ re_scan_costs(const struct re_nfa *a, const struct re_costs *cw, long k,
 	const size_t words = (to - warm + 63) / 64;
 	uint64_t *cand = xcalloc(words, sizeof(*cand));
 	struct re_nfa *const one[1] = { (struct re_nfa *)a };
+	const long edits = re_costs_edits(cw, k);
+	size_t pos = from;
 
-	re_scan(a, re_costs_edits(cw, k), text, from, to, warm, eol, cand);
-	re_verify_records(one, 1, cw, k, cand, 0, text, from, to, warm, eol,
+	/* A small automaton: where the unit scan selects much of a first
+	 * block, the rest goes to its pieces and the weighted lanes, which
+	 * scan about as fast as the unit ones (the Bible x8, -c -k2 'the
+	 * L[a-z]+D' with I2 D2 S1, 2-core EPYC: half the lines selected,
+	 * 0.078 s against 0.041 on the lanes; the unit search 0.028). */
+	if (to - from > W_JUDGE && to - W_JUDGE > warm &&
+	    re_lanes_take_w(a, cw, k, eol)) {
+		size_t end = record_end(text, from + W_JUDGE, to, eol);
+		end += end < to;
+		re_scan(a, edits, text, from, end, warm, eol, cand);
+		re_verify_records(one, 1, cw, k, cand, 0, text, from, end,
+		    warm, eol, all_ends, bitmap);
+		if (marked_bytes(cand, text, from, end, warm, eol) >
+		    (end - from) / 4) {
+			re_scan_w(a, cw, k, text, end, to, warm, eol, bitmap);
+			free(cand);
+			return;
+		}
+		pos = end;
+	}
+	re_scan(a, edits, text, pos, to, warm, eol, cand);
+	re_verify_records(one, 1, cw, k, cand, 0, text, pos, to, warm, eol,
 	    all_ends, bitmap);
 	free(cand);
 }
