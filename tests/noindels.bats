@@ -165,4 +165,12 @@ PY
         diff "$D/h$k" "$D/d$k"
         [ -s "$D/h$k" ]
     done
+    # one pattern: the same kernel, without being asked for it
+    head -1 "$D/pp" > "$D/p1"
+    agrep-gpu --device=host --no-indels -c -k2 -f "$D/p1" "$D/pr" > "$D/h1"
+    AGREP_GPU_DEVICE=cpu AGREP_GPU_HOST_MAX=0 AGREP_GPU_STATS=1 \
+        agrep-gpu --no-indels -c -k2 -f "$D/p1" "$D/pr" > "$D/d1" 2> "$D/st"
+    grep -q pattern-parallel "$D/st"
+    diff "$D/h1" "$D/d1"
+    [ "$(cat "$D/h1")" -gt 0 ]
 }

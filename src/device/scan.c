@@ -613,15 +613,19 @@ pp_lazy(const struct patset *ps)
 
 /*
  * Whether the devices can scan a --no-indels search: the pattern-parallel
- * kernel with Hamming counters (myers.cl, PP_HK) is its only kernel, so
- * patterns of 1-32 units that it would take (scan_pp_likely), k at most
- * PP_HMAX (a register each).  Otherwise the host's hm_hamming scans.
+ * kernel with Hamming counters (myers.cl, PP_HK) is its only kernel, for
+ * one pattern too, so patterns of 1-32 units, k at most PP_HMAX (a
+ * register each), unless AGREP_GPU_PP=0.  Otherwise the host's hm_hamming
+ * scans.
  */
 int
 scan_hamming_ok(const struct patset *ps)
 {
+	const char *e = getenv("AGREP_GPU_PP");
+
 	if (!ps->hamming || ps->nre > 0 || ps->npat == 0 || ps->maxlen > 32 ||
-	    ps->k < 0 || ps->k > PP_HMAX || !scan_pp_likely(ps))
+	    ps->k < 0 || ps->k > PP_HMAX || (e != NULL && *e != '\0' &&
+	    atoi(e) == 0))
 		return 0;
 	for (size_t p = 0; p < ps->npat; p++)
 		if (ps->pat[p].len == 0)

@@ -473,7 +473,7 @@ search_init(const struct options *o, const struct patset *ps)
 	S.host_max = o->host_max != SIZE_MAX ? o->host_max :
 	    mode == PLAN_DEVICE ? 0 : SIZE_MAX;
 	plan_init(mode, S.nw, dev, scan_re_ok(ps) ? PLAN_RE :
-	    scan_pp_likely(ps) ? PLAN_PP : PLAN_MYERS);
+	    scan_pp_likely(ps) || scan_hamming_ok(ps) ? PLAN_PP : PLAN_MYERS);
 	S.host_slow = work > 4;
 	S.split_min = o->chunk ? 0 : (S.exact ? SPLIT_MIN_EXACT : SPLIT_MIN) /
 	    work;
