@@ -802,9 +802,7 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 		free(src);
 	if (s->prog == NULL)
 		goto fail;
-	if (getenv("AGREP_GPU_STATS") != NULL)
-		fprintf(stderr, "%s: stats: %s: context and program %.3f s\n",
-		    progname, dev->name, now() - t0);
+	const double t_prog = now();
 	s->kern = clCreateKernel(s->prog, kernel_name(s), &err);
 	if (s->kern == NULL) {
 		OCL_FAIL("clCreateKernel", err);
@@ -817,12 +815,18 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 		s->rkern = clCreateKernel(s->prog, "count_records", &err);
 	if (upload_patterns(s) == -1)
 		goto fail;
+	const double t_tables = now();
 	for (int i = 0; i < SCAN_SLOTS; i++)
 		if (slot_alloc(s, &s->slot[i]) == -1)
 			goto fail;
 	s->lock = xmalloc(sizeof(*s->lock));
 	pthread_mutex_init(s->lock, NULL);
 	s->t_ready = now();
+	if (s->stats)
+		fprintf(stderr, "%s: stats: %s: open %.3f s: context and "
+		    "program %.3f (compiling %.3f), tables %.3f, slots %.3f\n",
+		    progname, dev->name, s->t_ready - t0, t_prog - t0,
+		    s->built, t_tables - t_prog, s->t_ready - t_tables);
 	return 0;
 fail:
 	scan_close(s);

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -118,6 +119,7 @@ open_devices(void)
 		warnx_("searching with the host matcher instead");
 		return 0;
 	}
+	plan_mark("the platforms and devices are listed");
 	/* The automatic choice found CPU devices only (POCL): they share the
 	 * cores that the host's engines already use, and were slower than
 	 * them in every case measured (2 cores, 256 MB: -k1 LORD 101 ms on
@@ -542,6 +544,21 @@ search_failed(void)
 	return __atomic_load_n(&S.failed, __ATOMIC_RELAXED);
 }
 
+/* Closes device d: the workers' scanners on it (the ring's), its slots
+ * (devq_close), then its own scanner (context, program, tables). */
+static void *
+device_close(void *arg)
+{
+	const int d = (int)(intptr_t)arg;
+
+	for (int i = S.nw - 1; i >= 0; i--)
+		if (d < S.w[i].ndev)
+			scan_close(&S.w[i].dev[d]);
+	devq_close(d);
+	scan_close(&S.dev[d]);
+	return NULL;
+}
+
 void
 search_end(void)
 {
@@ -564,16 +581,30 @@ search_end(void)
 		pool_msg(S.devmsg.buf, S.devmsg.len);
 	free(S.devmsg.buf);
 	S.devmsg.buf = NULL;
-	for (int i = S.nw - 1; i >= 0; i--) {
-		for (int d = S.w[i].ndev - 1; d >= 0; d--)
-			scan_close(&S.w[i].dev[d]);
+	for (int i = S.nw - 1; i >= 0; i--)
 		scan_close(&S.w[i].host);
-	}
 	devq_end();
 	/* (the opener may publish the same count once more: atomic) */
 	const int nd = __atomic_load_n(&S.ndev, __ATOMIC_ACQUIRE);
+	/* Each device closed in a thread of its own: releasing a context
+	 * and its pinned buffers takes a tenth of a second or more, and
+	 * the devices' drivers do it side by side (AGREP_GPU_CLOSE=serial:
+	 * one after the other; CPU devices always). */
+	const char *cl = getenv("AGREP_GPU_CLOSE");
+	int serial = nd < 2 || (cl != NULL && strcmp(cl, "serial") == 0);
+	for (int i = 0; i < nd; i++)	/* (POCL: see scan_clone) */
+		serial |= (S.dev[i].dev.type & CL_DEVICE_TYPE_CPU) != 0;
+	pthread_t tid[OCL_MAXDEV];
+	int started[OCL_MAXDEV] = { 0 };
 	for (int i = nd - 1; i >= 0; i--)
-		scan_close(&S.dev[i]);
+		if (serial || pthread_create(&tid[i], NULL, device_close,
+		    (void *)(intptr_t)i) != 0)
+			device_close((void *)(intptr_t)i);
+		else
+			started[i] = 1;
+	for (int i = 0; i < nd; i++)
+		if (started[i])
+			pthread_join(tid[i], NULL);
 	plan_mark("closed");
 	plan_end();
 	free(S.w);
