@@ -421,6 +421,35 @@ plan_start_devices(uint64_t size, int known)
 }
 
 /*
+ * Should the devices start opening now, before the host's probe (search.c:
+ * devices_pay) has measured the host?  Where the patterns are many (16
+ * pattern words or more: the probe itself takes long, a second and more
+ * for 10,000 primers, while nothing scans) and a GPU measured on this
+ * machine would spend at least twice its start-up on the input alone, in
+ * automatic mode (AGREP_GPU_EARLY=0: never).  The open is in the
+ * background; plan_start_devices and plan_place still decide what goes
+ * where once the probe is in.
+ */
+int
+plan_open_early(uint64_t size)
+{
+	const char *e = getenv("AGREP_GPU_EARLY");
+	int go;
+
+	if (P.mode != PLAN_AUTO || (e != NULL && *e != '\0' && atoi(e) == 0))
+		return 0;
+	pthread_mutex_lock(&P.mu);
+	go = P.expect.gpu && P.expect_cached && P.work >= 16 &&
+	    (double)size / model_rate(&P.expect) > 2 * P.expect.start;
+	if (go)
+		P.size = size;	/* (plan_open_together: several side by side) */
+	pthread_mutex_unlock(&P.mu);
+	if (go)
+		plan_mark("the devices open early (many patterns)");
+	return go;
+}
+
+/*
  * Before the first device opens: should the others open beside it rather
  * than one at a time (plan_more_devices)?  Always where devices were asked
  * for.  In automatic mode, for an input of known size, where plan_more_devices

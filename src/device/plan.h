@@ -38,6 +38,7 @@ enum plan_mode plan_mode(void);
 int	plan_probed(void);
 void	plan_probe(size_t len, double secs);
 int	plan_start_devices(uint64_t size, int known);
+int	plan_open_early(uint64_t size);
 int	plan_more_devices(double open_secs);
 int	plan_open_together(void);
 enum plan_where plan_place(uint64_t range, int dev_state, uint64_t queued,

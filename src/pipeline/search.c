@@ -402,6 +402,8 @@ devices_pay(const char *path, uint64_t size)
 
 	if (settled >= 0)
 		return settled;
+	if (!plan_probed() && plan_open_early(size))
+		devices_start();
 	if (!plan_probed()) {
 		unsigned char *b = xmalloc(PROBE_BYTES);
 		int fd = open(path, O_RDONLY);
@@ -586,25 +588,13 @@ search_end(void)
 	devq_end();
 	/* (the opener may publish the same count once more: atomic) */
 	const int nd = __atomic_load_n(&S.ndev, __ATOMIC_ACQUIRE);
-	/* Each device closed in a thread of its own: releasing a context
-	 * and its pinned buffers takes a tenth of a second or more, and
-	 * the devices' drivers do it side by side (AGREP_GPU_CLOSE=serial:
-	 * one after the other; CPU devices always). */
-	const char *cl = getenv("AGREP_GPU_CLOSE");
-	int serial = nd < 2 || (cl != NULL && strcmp(cl, "serial") == 0);
-	for (int i = 0; i < nd; i++)	/* (POCL: see scan_clone) */
-		serial |= (S.dev[i].dev.type & CL_DEVICE_TYPE_CPU) != 0;
-	pthread_t tid[OCL_MAXDEV];
-	int started[OCL_MAXDEV] = { 0 };
+	if (getenv("AGREP_GPU_CLOSE") != NULL &&
+	    strcmp(getenv("AGREP_GPU_CLOSE"), "none") == 0) {
+		plan_mark("left open (AGREP_GPU_CLOSE=none)");
+		return;
+	}
 	for (int i = nd - 1; i >= 0; i--)
-		if (serial || pthread_create(&tid[i], NULL, device_close,
-		    (void *)(intptr_t)i) != 0)
-			device_close((void *)(intptr_t)i);
-		else
-			started[i] = 1;
-	for (int i = 0; i < nd; i++)
-		if (started[i])
-			pthread_join(tid[i], NULL);
+		device_close((void *)(intptr_t)i);
 	plan_mark("closed");
 	plan_end();
 	free(S.w);
