@@ -37,6 +37,12 @@ setup_file() {
     # from a pipe (its first bytes seen without taking them)
     run agrep-gpu --dna --hits=bed --strand=- "$P515" < <(cat "$D/g.fa")
     assert_output "$(printf 'chr1\t32\t51\t%s\t0\t-' "$P515")"
+    # a compressed pipe, with --decompress: its decoded first bytes seen
+    # the same way (the site across the line break is found)
+    gzip -c "$D/g.fa" > "$D/g.fa.gz"
+    run agrep-gpu --dna --decompress --hits=bed --strand=+ "$P515" < <(cat "$D/g.fa.gz")
+    assert_output "$(agrep-gpu --dna --hits=bed --strand=+ "$P515" "$D/g.fa")"
+    assert_line --partial 'chr1	10	29'
     # line mode (today's behaviour, asked for): the split site is lost
     run agrep-gpu --dna --records=lines -c "$P515" "$D/g.fa"
     assert_output 2

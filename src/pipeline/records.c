@@ -992,6 +992,39 @@ peek_pipe(int fd, unsigned char *h, size_t want)
 	return n;
 }
 
+/* The decoded first bytes of the compressed pipe fd, left in it for the
+ * search: what the pipe holds now (up to 64 KB, tee'd into a pipe of our
+ * own) decoded as far as it goes; a writer slower than that is waited
+ * for, a little.  -1 when nothing decodes. */
+static ssize_t
+peek_decoded(int fd, unsigned char *h, size_t want)
+{
+	for (int tries = 0; tries < 20; tries++) {
+		int p[2], eof = 0;
+		ssize_t n, got = -1;
+		if (pipe(p) == -1)
+			return -1;
+		do
+			n = tee(fd, p[1], (size_t)64 << 10, 0);
+		while (n == -1 && errno == EINTR);
+		close(p[1]);
+		unsigned char hd[DZ_SNIFFLEN];
+		ssize_t hn = n > 0 ? read(p[0], hd, sizeof(hd)) : -1;
+		enum dz_format f = hn > 0 ? dz_sniff(hd, (size_t)hn) : DZ_NONE;
+		struct dz *z = f != DZ_NONE ? dz_open(p[0], hd, (size_t)hn, f,
+		    1, 1) : NULL;
+		if (z != NULL) {
+			got = dz_fill(z, h, want, &eof, 0);
+			dz_close(z, NULL, 0);
+		}
+		close(p[0]);
+		if (got > 0 || n <= 0 || n >= (ssize_t)(64 << 10))
+			return got;
+		usleep(5000);	/* (more may be on its way) */
+	}
+	return -1;
+}
+
 /* The decoded first bytes of the regular file fd (named name). */
 static ssize_t
 head_of(int fd, const char *name, unsigned char *h, size_t want)
@@ -1040,12 +1073,15 @@ rec_submit(const char *path, const char *name, int show_name,
 		    head, sizeof(head));
 		kind = n > 0 ? sniff(head, (size_t)n) : REC_LINES;
 	} else if (kind == REC_AUTO) {
-		/* A pipe: its first bytes seen without taking them (tee);
-		 * anything else, or a compressed pipe, is read as lines. */
+		/* A pipe: its first bytes seen without taking them (tee),
+		 * decoded with --decompress; anything else, or a compressed
+		 * pipe without it, is read as lines. */
 		ssize_t n = path == NULL ? peek_pipe(fd, head, sizeof(head)) :
 		    -1;
-		kind = n > 0 && dz_sniff(head, (size_t)n) == DZ_NONE ?
-		    sniff(head, (size_t)n) : REC_LINES;
+		if (n > 0 && dz_sniff(head, (size_t)n) != DZ_NONE)
+			n = opt->decompress ? peek_decoded(fd, head,
+			    sizeof(head)) : -1;
+		kind = n > 0 ? sniff(head, (size_t)n) : REC_LINES;
 	}
 	if (kind == REC_LINES && conf.hits == HITS_NONE) {
 		if (path != NULL)
