@@ -588,11 +588,6 @@ search_end(void)
 	devq_end();
 	/* (the opener may publish the same count once more: atomic) */
 	const int nd = __atomic_load_n(&S.ndev, __ATOMIC_ACQUIRE);
-	if (getenv("AGREP_GPU_CLOSE") != NULL &&
-	    strcmp(getenv("AGREP_GPU_CLOSE"), "none") == 0) {
-		plan_mark("left open (AGREP_GPU_CLOSE=none)");
-		return;
-	}
 	for (int i = nd - 1; i >= 0; i--)
 		device_close((void *)(intptr_t)i);
 	plan_mark("closed");
