@@ -380,8 +380,7 @@ devq_hand(struct dslot *sl, int scan, uint64_t bytes, devq_fn fn, void *arg,
 	}
 }
 
-/* Waits for every slot to be free (the jobs drained); prints the slots'
- * statistics.  devq_close releases them, a device at a time. */
+/* Releases the slots' buffers (every slot is free: the jobs drained). */
 void
 devq_end(void)
 {
@@ -415,18 +414,10 @@ devq_end(void)
 		    Q.ph[2] * f, Q.ph[3] * f, Q.ph[4] * f, Q.ph[5] * f,
 		    Q.ph[6] * f);
 	}
-}
-
-/* Releases device d's slots (after devq_end; the devices may be closed
- * side by side). */
-void
-devq_close(int d)
-{
-	if (d >= Q.ndev)
-		return;
-	for (struct dslot *sl = Q.freel[d]; sl != NULL; sl = sl->next)
-		if (sl->cloned) {
-			scan_close(&sl->sc);
-			sl->cloned = 0;
-		}
+	for (int d = 0; d < Q.ndev; d++)
+		for (struct dslot *sl = Q.freel[d]; sl != NULL; sl = sl->next)
+			if (sl->cloned) {
+				scan_close(&sl->sc);
+				sl->cloned = 0;
+			}
 }

@@ -27,7 +27,6 @@ struct scanner *devq_scanner(struct dslot *);
 void	 devq_hand(struct dslot *, int scan, uint64_t bytes, devq_fn,
 	    void *arg, struct job *);
 void	 devq_end(void);
-void	 devq_close(int dev);
 void	 devq_filled(struct dslot *, double secs, double submit);
 
 #endif

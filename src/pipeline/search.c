@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -546,21 +545,6 @@ search_failed(void)
 	return __atomic_load_n(&S.failed, __ATOMIC_RELAXED);
 }
 
-/* Closes device d: the workers' scanners on it (the ring's), its slots
- * (devq_close), then its own scanner (context, program, tables). */
-static void *
-device_close(void *arg)
-{
-	const int d = (int)(intptr_t)arg;
-
-	for (int i = S.nw - 1; i >= 0; i--)
-		if (d < S.w[i].ndev)
-			scan_close(&S.w[i].dev[d]);
-	devq_close(d);
-	scan_close(&S.dev[d]);
-	return NULL;
-}
-
 void
 search_end(void)
 {
@@ -583,13 +567,16 @@ search_end(void)
 		pool_msg(S.devmsg.buf, S.devmsg.len);
 	free(S.devmsg.buf);
 	S.devmsg.buf = NULL;
-	for (int i = S.nw - 1; i >= 0; i--)
+	for (int i = S.nw - 1; i >= 0; i--) {
+		for (int d = S.w[i].ndev - 1; d >= 0; d--)
+			scan_close(&S.w[i].dev[d]);
 		scan_close(&S.w[i].host);
+	}
 	devq_end();
 	/* (the opener may publish the same count once more: atomic) */
 	const int nd = __atomic_load_n(&S.ndev, __ATOMIC_ACQUIRE);
 	for (int i = nd - 1; i >= 0; i--)
-		device_close((void *)(intptr_t)i);
+		scan_close(&S.dev[i]);
 	plan_mark("closed");
 	plan_end();
 	free(S.w);
