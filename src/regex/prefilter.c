@@ -487,8 +487,8 @@ loose_scan(const struct re_nfa *a, long k, const unsigned char *text,
 
 	if (l == NULL || k < 0 || to <= warm || !re_lanes_take(l, k, eol))
 		return -1;
-	const size_t n = to - warm;
-	uint64_t *cand = xcalloc((n + 63) / 64 + 1, sizeof(*cand));
+	uint64_t *cand = xcalloc((to - warm + 63) / 64 + 1, sizeof(*cand));
+	struct re_nfa *const one[1] = { (struct re_nfa *)a };
 	size_t pos = from, done = 0, checked = 0;
 
 	/* blocks of whole records; where the loose scan marks most of the
@@ -503,16 +503,8 @@ loose_scan(const struct re_nfa *a, long k, const unsigned char *text,
 			break;
 		}
 		re_scan(l, k, text, pos, end, warm, eol, cand);
-		size_t q = pos > warm ? pos - warm : 0;
-		while ((q = bits_next(cand, q, end - warm)) < end - warm) {
-			const size_t i = warm + q;
-			const size_t ls = record_start(text, pos, i, eol);
-			size_t re = record_end(text, i, end, eol);
-			re += re < end;
-			re_scan_all(a, k, text, ls, re, warm, eol, bitmap);
-			checked += re - ls;
-			q = re - warm;
-		}
+		checked += re_verify_records(one, 1, NULL, k, cand, 0, text,
+		    pos, end, warm, eol, 1, bitmap);
 		done += end - pos;
 		pos = end;
 	}

@@ -156,7 +156,9 @@ struct re_costs {
  * that hold a bit of cand, with one automaton or several (a match of one
  * of them), or only the windows of W units that end at its bits (W > 0:
  * every match is that long at most, cand has a bit at every end of a unit
- * cost match, the automata have no anchors and no assertions);
+ * cost match, the automata have no anchors and no assertions), with the
+ * costs cw (NULL: 1 each, by re_scan_all); it returns the bytes it
+ * scanned;
  * re_scan_weighted, the weighted scan of a whole range (first:
  * only up to its first match end).  all_ends: every match end gets its
  * bit (else one a record at least).
@@ -164,7 +166,7 @@ struct re_costs {
 void	 re_scan_costs(const struct re_nfa *, const struct re_costs *,
 	    long k, const unsigned char *text, size_t from, size_t to,
 	    size_t warm, unsigned char eol, int all_ends, uint64_t *bitmap);
-void	 re_verify_records(struct re_nfa *const *, size_t na,
+size_t	 re_verify_records(struct re_nfa *const *, size_t na,
 	    const struct re_costs *, long k, const uint64_t *cand, size_t W,
 	    const unsigned char *text, size_t from, size_t to, size_t warm,
 	    unsigned char eol, int all_ends, uint64_t *bitmap);

@@ -217,13 +217,13 @@ any_bit(const uint64_t *bm, size_t warm, size_t i, size_t j)
 	return bits_next(bm, i, j - warm) < j - warm;
 }
 
-void
+size_t
 re_verify_records(struct re_nfa *const *a, size_t na,
     const struct re_costs *cw, long k, const uint64_t *cand, size_t W,
     const unsigned char *text, size_t from, size_t to, size_t warm,
     unsigned char eol, int all_ends, uint64_t *bitmap)
 {
-	size_t q = from > warm ? from : warm;
+	size_t q = from > warm ? from : warm, scanned = 0;
 
 	while (q < to) {
 		size_t b = bits_next(cand, q - warm, to - warm);
@@ -252,30 +252,19 @@ re_verify_records(struct re_nfa *const *a, size_t na,
 			re += re < to;
 		}
 		for (size_t x = 0; x < na; x++) {
-			re_scan_weighted(a[x], cw, k, text, ls, re, warm, eol,
-			    !all_ends, bitmap);
+			if (cw == NULL)
+				re_scan_all(a[x], k, text, ls, re, warm, eol,
+				    bitmap);
+			else
+				re_scan_weighted(a[x], cw, k, text, ls, re,
+				    warm, eol, !all_ends, bitmap);
 			if (!all_ends && any_bit(bitmap, warm, ls, re))
 				break;
 		}
+		scanned += re - ls;
 		q = re;
 	}
-}
-
-/* The bytes of the records of text[from, to) that hold a bit of cand. */
-static size_t
-marked_bytes(const uint64_t *cand, const unsigned char *text, size_t from,
-    size_t to, size_t warm, unsigned char eol)
-{
-	size_t q = from > warm ? from - warm : 0, sum = 0;
-
-	while ((q = bits_next(cand, q, to - warm)) < to - warm) {
-		const size_t i = warm + q;
-		size_t re = record_end(text, i, to, eol);
-		re += re < to;
-		sum += re - record_start(text, from, i, eol);
-		q = re - warm;
-	}
-	return sum;
+	return scanned;
 }
 
 void
@@ -301,10 +290,8 @@ re_scan_costs(const struct re_nfa *a, const struct re_costs *cw, long k,
 		size_t end = record_end(text, from + W_JUDGE, to, eol);
 		end += end < to;
 		re_scan(a, edits, text, from, end, warm, eol, cand);
-		re_verify_records(one, 1, cw, k, cand, 0, text, from, end,
-		    warm, eol, all_ends, bitmap);
-		if (marked_bytes(cand, text, from, end, warm, eol) >
-		    (end - from) / 4) {
+		if (re_verify_records(one, 1, cw, k, cand, 0, text, from, end,
+		    warm, eol, all_ends, bitmap) > (end - from) / 4) {
 			re_scan_w(a, cw, k, text, end, to, warm, eol, bitmap);
 			free(cand);
 			return;
