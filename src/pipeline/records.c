@@ -973,51 +973,60 @@ sniff(const unsigned char *h, size_t n)
 	return REC_LINES;
 }
 
-/* The first bytes in the pipe fd, left there for whoever reads it (tee
- * copies them into a pipe of our own); -1 when fd is no pipe. */
-static ssize_t
-peek_pipe(int fd, unsigned char *h, size_t want)
+/* A pipe of our own holding what the pipe fd holds now, up to want bytes,
+ * which stay in fd for whoever reads it (tee): its read end (*n: the bytes
+ * copied, -1 when fd is no pipe), or -1. */
+static int
+tee_copy(int fd, size_t want, ssize_t *n)
 {
 	int p[2];
-	ssize_t n;
 
 	if (pipe(p) == -1)
 		return -1;
 	do
-		n = tee(fd, p[1], want, 0);
-	while (n == -1 && errno == EINTR);
-	n = n > 0 ? read(p[0], h, (size_t)n) : n;
-	close(p[0]);
+		*n = tee(fd, p[1], want, 0);
+	while (*n == -1 && errno == EINTR);
 	close(p[1]);
+	return p[0];
+}
+
+/* The first bytes in the pipe fd, left there; -1 when fd is no pipe. */
+static ssize_t
+peek_pipe(int fd, unsigned char *h, size_t want)
+{
+	ssize_t n;
+	int r = tee_copy(fd, want, &n);
+
+	if (r == -1)
+		return -1;
+	n = n > 0 ? read(r, h, (size_t)n) : n;
+	close(r);
 	return n;
 }
 
 /* The decoded first bytes of the compressed pipe fd, left in it for the
- * search: what the pipe holds now (up to 64 KB, tee'd into a pipe of our
- * own) decoded as far as it goes; a writer slower than that is waited
+ * search: what the pipe holds now (up to 64 KB: tee_copy) decoded as far
+ * as it goes; a writer slower than that is waited
  * for, a little.  -1 when nothing decodes. */
 static ssize_t
 peek_decoded(int fd, unsigned char *h, size_t want)
 {
 	for (int tries = 0; tries < 20; tries++) {
-		int p[2], eof = 0;
+		int eof = 0;
 		ssize_t n, got = -1;
-		if (pipe(p) == -1)
+		const int r = tee_copy(fd, (size_t)64 << 10, &n);
+		if (r == -1)
 			return -1;
-		do
-			n = tee(fd, p[1], (size_t)64 << 10, 0);
-		while (n == -1 && errno == EINTR);
-		close(p[1]);
 		unsigned char hd[DZ_SNIFFLEN];
-		ssize_t hn = n > 0 ? read(p[0], hd, sizeof(hd)) : -1;
+		ssize_t hn = n > 0 ? read(r, hd, sizeof(hd)) : -1;
 		enum dz_format f = hn > 0 ? dz_sniff(hd, (size_t)hn) : DZ_NONE;
-		struct dz *z = f != DZ_NONE ? dz_open(p[0], hd, (size_t)hn, f,
-		    1, 1) : NULL;
+		struct dz *z = f != DZ_NONE ? dz_open(r, hd, (size_t)hn, f, 1,
+		    1) : NULL;
 		if (z != NULL) {
 			got = dz_fill(z, h, want, &eof, 0);
 			dz_close(z, NULL, 0);
 		}
-		close(p[0]);
+		close(r);
 		if (got > 0 || n <= 0 || n >= (ssize_t)(64 << 10))
 			return got;
 		usleep(5000);	/* (more may be on its way) */
