@@ -8,6 +8,7 @@
  * up and the bitmap comes back through pinned, mapped buffers.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -551,6 +552,18 @@ pair_words(const struct scanner *s)
 	return (s->dev.type & CL_DEVICE_TYPE_GPU) != 0 || s->lanes == 1;
 }
 
+/* AGREP_GPU_PP's number (1: the pattern-parallel kernel wherever it can
+ * run; 0: never), PP_UNSET when it is not set: the patterns and the device
+ * say. */
+#define PP_UNSET	INT_MIN
+static int
+pp_env(void)
+{
+	const char *e = getenv("AGREP_GPU_PP");
+
+	return e != NULL && *e != '\0' ? atoi(e) : PP_UNSET;
+}
+
 /*
  * Whether the pattern-parallel kernel scans for the device: patterns of
  * 1-32 bytes whose byte classes and slice fit the device's local memory
@@ -563,11 +576,10 @@ pair_words(const struct scanner *s)
 static int
 pp_wanted(const struct scanner *s, size_t slice)
 {
-	const char *e = getenv("AGREP_GPU_PP");
-	int gpu = (s->dev.type & CL_DEVICE_TYPE_GPU) != 0, force;
+	const int gpu = (s->dev.type & CL_DEVICE_TYPE_GPU) != 0,
+	    force = pp_env();
 	cl_uint cls[256];
 
-	force = e != NULL && *e != '\0' ? atoi(e) : -1;
 	if (force == 0 || s->wbits != 32 || s->blocks || s->ps->npat == 0)
 		return 0;
 	/* (--no-indels: the only kernel it has; search.c asked for it) */
@@ -621,11 +633,8 @@ pp_lazy(const struct patset *ps)
 int
 scan_hamming_ok(const struct patset *ps)
 {
-	const char *e = getenv("AGREP_GPU_PP");
-
 	if (!ps->hamming || ps->nre > 0 || ps->npat == 0 || ps->maxlen > 32 ||
-	    ps->k < 0 || ps->k > PP_HMAX || (e != NULL && *e != '\0' &&
-	    atoi(e) == 0))
+	    ps->k < 0 || ps->k > PP_HMAX || pp_env() == 0)
 		return 0;
 	for (size_t p = 0; p < ps->npat; p++)
 		if (ps->pat[p].len == 0)
@@ -638,10 +647,10 @@ scan_hamming_ok(const struct patset *ps)
 int
 scan_pp_likely(const struct patset *ps)
 {
-	const char *e = getenv("AGREP_GPU_PP");
+	const int force = pp_env();
 
-	if (e != NULL && *e != '\0')
-		return atoi(e) != 0;
+	if (force != PP_UNSET)
+		return force != 0;
 	return ps->npat >= PP_MIN_PATTERNS && ps->maxlen <= 32;
 }
 
