@@ -756,8 +756,11 @@ anchored_branches(struct parser *p, int root, struct re_nfa *a)
  * assertion states: the lanes, the prefilter's pieces) selects every
  * record where the expression has a match with k errors (re_scan: the
  * assertion scan then verifies those).  The tree is changed.  NULL when
- * nothing is left but assertions.
+ * nothing is left but assertions, or more positions than the lanes take
+ * (LOOSE_MAXPOS: relanes.c's rows of two bytes; loose_scan uses it on the
+ * lanes alone).
  */
+#define LOOSE_MAXPOS	16
 static struct re_nfa *
 loose_nfa(struct parser *p, int root, int bol, int eol, int icase)
 {
@@ -767,7 +770,8 @@ loose_nfa(struct parser *p, int root, int bol, int eol, int icase)
 		if (p->nd[i].op == N_ASSERT || p->nd[i].op == N_BOL ||
 		    p->nd[i].op == N_EOL)
 			p->nd[i].op = N_EMPTY;
-	if (positions(p, root) == 0)
+	const size_t np = positions(p, root);
+	if (np == 0 || np > LOOSE_MAXPOS)
 		return NULL;
 	a = build_nfa(p, root, bol, eol);
 	a->icase = icase;

@@ -425,12 +425,10 @@ rl_lanes(void)
 int
 re_lanes_take(const struct re_nfa *a, long k, unsigned char eol)
 {
-	struct rl r;
-
-	return rl_lanes() > 0 && rl_setup(a, NULL, k, eol, &r) == 0 ? r.W : 0;
+	return re_lanes_take_w(a, NULL, k, eol);
 }
 
-/* re_lanes_take with edit costs (re_scan_lanes_w). */
+/* re_lanes_take with edit costs cw (NULL: 1 each; re_scan_lanes_w). */
 int
 re_lanes_take_w(const struct re_nfa *a, const struct re_costs *cw, long k,
     unsigned char eol)
