@@ -34,6 +34,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+#endif
 
 #include "decomp.h"
 #include "input.h"
@@ -613,10 +616,12 @@ submit(struct parse *P, int last)
 	pool_submit(batch_job, b);
 }
 
-/* The current record's sequence goes on with s[0, n) (no CR, no
- * newline). */
+static size_t seq_compact(unsigned char *, const unsigned char *, size_t);
+
+/* The current record's sequence goes on with s[0, n) (no CR, no newline;
+ * lines: with them, to be left out: fasta_run's). */
 static void
-seq_put(struct parse *P, const unsigned char *s, size_t n)
+seq_put_as(struct parse *P, const unsigned char *s, size_t n, int lines)
 {
 	while (n > 0) {
 		struct rbatch *b = P->b;
@@ -642,15 +647,24 @@ seq_put(struct parse *P, const unsigned char *s, size_t n)
 			free(ctx);
 			continue;
 		}
-		size_t take = PIECE - p->len < n ? PIECE - p->len : n;
+		size_t take = PIECE - p->len < n ? PIECE - p->len : n, put;
 		b->text = grow(b->text, &b->cap, b->len + take + 65, 1);
-		memcpy(b->text + b->len, s, take);
-		b->len += take;
-		p->len += take;
-		P->seqlen += take;
+		if (lines)	/* (no more than take bytes come of take) */
+			put = seq_compact(b->text + b->len, s, take);
+		else
+			memcpy(b->text + b->len, s, put = take);
+		b->len += put;
+		p->len += put;
+		P->seqlen += put;
 		s += take;
 		n -= take;
 	}
+}
+
+static void
+seq_put(struct parse *P, const unsigned char *s, size_t n)
+{
+	seq_put_as(P, s, n, 0);
 }
 
 /* Appends s[0, n) to the batch's record text (record output). */
@@ -678,6 +692,78 @@ seq_bytes(struct parse *P, const unsigned char *s, size_t n)
 		s = cr + 1;
 	}
 	seq_put(P, s, n);
+}
+
+/*
+ * Copies s[0, n) to d without its newlines and CRs; returns the bytes
+ * written.  d has room for n + 64 bytes.  On x86-64, 16 bytes at a time
+ * (SSE2, every x86-64 has it): a block without either is stored whole;
+ * one with them is stored once a run between them, each store 16 bytes
+ * wide and the next one starting where the run ends.
+ */
+static size_t
+seq_compact(unsigned char *d, const unsigned char *s, size_t n)
+{
+	size_t i = 0, o = 0;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+
+	for (; i + 32 <= n; i += 16) {	/* (a run's load reads on 16) */
+		const __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr)));
+		unsigned from = 0;
+
+		while (m != 0) {
+			const unsigned j = (unsigned)__builtin_ctz(m);
+			_mm_storeu_si128((__m128i *)(d + o), _mm_loadu_si128(
+			    (const __m128i *)(s + i + from)));
+			o += j - from;
+			from = j + 1;
+			m &= m - 1;
+		}
+		_mm_storeu_si128((__m128i *)(d + o), _mm_loadu_si128(
+		    (const __m128i *)(s + i + from)));
+		o += 16 - from;
+	}
+#endif
+	for (; i < n; i++) {
+		d[o] = s[i];
+		o += s[i] != '\n' && s[i] != '\r';
+	}
+	return o;
+}
+
+/*
+ * FASTA, inside a record at a line's start: takes at once the whole lines
+ * the read buffer holds, up to the line that holds a '>' (a header, or a
+ * byte that the line-by-line parse must see) or the last newline; the
+ * same as parse's line by line (raw_put of the lines, seq_bytes of each
+ * without its newline), one call for a megabyte instead of one a line.
+ * Returns 0 when no whole line was taken.
+ */
+static int
+fasta_run(struct parse *P)
+{
+	struct rd *r = &P->rd;
+	const unsigned char *s = r->buf + r->pos, *x;
+	size_t n = r->len - r->pos;
+
+	if (n == 0 || s[0] == '>' ||
+	    (x = memrchr(s, '\n', n)) == NULL)
+		return 0;
+	n = (size_t)(x - s) + 1;
+	if ((x = memchr(s, '>', n)) != NULL) {
+		x = memrchr(s, '\n', (size_t)(x - s));
+		if (x == NULL)
+			return 0;
+		n = (size_t)(x - s) + 1;
+	}
+	raw_put(P, s, n);
+	seq_put_as(P, s, n, 1);
+	r->pos += n;
+	return 1;
 }
 
 /* Ends the current record. */
@@ -805,6 +891,9 @@ parse(struct parse *P)
 
 	while (!__atomic_load_n(&P->f->done, __ATOMIC_RELAXED) &&
 	    !pool_quit()) {
+		if (P->kind == REC_FASTA && P->in_rec && !midline &&
+		    fasta_run(P))
+			continue;
 		int part = P->kind != REC_FASTQ || q == Q_SEQ || q == Q_QUAL;
 		if (P->kind == REC_FASTA && !midline)
 			part = 0;	/* (a header must come whole) */
