@@ -39,6 +39,7 @@
 #endif
 
 #include "decomp.h"
+#include "devq.h"
 #include "input.h"
 #include "pool.h"
 #include "records.h"
@@ -329,57 +330,30 @@ select_rec(struct rfile *f)
 static void batch_print(struct rbatch *);
 
 /*
- * A batch's job: scans it and finds its sites, then hands it to its
- * input's ready list.  The job that finds the next batch in order there
- * prints it, and the ones after it that are ready, into its own output
- * (the pool writes every job's output in order, so theirs comes next); a
- * job never waits for the batch before it.
+ * The rest of a batch's job once bm holds its hits (NULL: not scanned):
+ * finds its sites, then hands it to its input's ready list.  The job that
+ * finds the next batch in order there prints it, and the ones after it
+ * that are ready, into its own output (the pool writes every job's output
+ * in order, so theirs comes next); a job never waits for the batch before
+ * it.
  */
 static void
-batch_job(void *arg, int worker)
+batch_done(struct rbatch *b, const uint64_t *bm)
 {
-	struct rbatch *b = arg;
 	struct rfile *f = b->f;
 	struct sitelist *sl = NULL;
-	const size_t len = b->len - pad;
-	int skip = pool_quit() || (conf.hits == HITS_NONE &&
-	    __atomic_load_n(&f->done, __ATOMIC_RELAXED));
 
-	if (!skip && len > 0 && search_needs_scan()) {
-		size_t words = len / 64 + 2;
-		if (worker >= nscratch)
-			worker = 0;
-		scratch[worker].bm = grow(scratch[worker].bm,
-		    &scratch[worker].cap, words, sizeof(uint64_t));
-		uint64_t *bm = scratch[worker].bm;
-		memset(bm, 0, words * sizeof(*bm));
-		struct searcher *w = &S.w[worker];
-		int nd = f->dev && term == '\n' ? device(w, 1) : 0;
-		if (nd > 0) {
-			/* A device's slot of this worker: the batch's text
-			 * copied in, its bitmap copied out. */
-			struct scanner *sc = &w->dev[b->seqno % (uint64_t)nd];
-			if (sc->cap < len)
-				scan_grow(sc, len);
-			memcpy(scan_chunk(sc, 0), b->text + pad, len);
-			const uint64_t *dbm = scan_finish(sc, 0,
-			    scan_submit(sc, 0, len, len, 0) == 0);
-			memcpy(bm, dbm, (len + 63) / 64 * sizeof(*bm));
-		} else
-			hm_scan(pats, b->text, pad, len, term, bm);
-		if (conf.hits != HITS_NONE)
-			sl = xcalloc(b->npc ? b->npc : 1, sizeof(*sl));
-		for (size_t i = 0; i < b->npc; i++) {
-			struct rpiece *p = &b->pc[i];
-			size_t o0 = p->off - pad;
-			if (sl != NULL)	/* (a mark near it will do) */
-				sites_find(pats, b->text + p->off, p->len,
-				    p->own0, p->own1, term, bm, o0,
-				    &sl[i]);
-			else if (bits_next(bm, o0 + p->own0, o0 + p->own1) <
-			    o0 + p->own1)
-				b->rec[p->rec].hit = 1;
-		}
+	if (bm != NULL && conf.hits != HITS_NONE)
+		sl = xcalloc(b->npc ? b->npc : 1, sizeof(*sl));
+	for (size_t i = 0; bm != NULL && i < b->npc; i++) {
+		struct rpiece *p = &b->pc[i];
+		size_t o0 = p->off - pad;
+		if (sl != NULL)		/* (a mark near it will do) */
+			sites_find(pats, b->text + p->off, p->len, p->own0,
+			    p->own1, term, bm, o0, &sl[i]);
+		else if (bits_next(bm, o0 + p->own0, o0 + p->own1) <
+		    o0 + p->own1)
+			b->rec[p->rec].hit = 1;
 	}
 
 	b->sl = sl;
@@ -410,6 +384,63 @@ batch_job(void *arg, int worker)
 		pthread_mutex_lock(&f->mu);
 		f->turn++;
 	}
+}
+
+/* A device finished a batch's scan (devq.c): its thread finishes the
+ * batch, in the batch's place of the output.  A failed device: the host
+ * scans it (scan_finish: one warning). */
+static void
+batch_dev_done(void *arg, struct scanner *s, const uint64_t *bm, int failed)
+{
+	if (failed)
+		bm = scan_finish(s, 0, 0);
+	batch_done(arg, bm);
+}
+
+/*
+ * A batch's job: scans it with the host engines, or hands it to a device
+ * (its text copied into a slot; the slot's thread finishes it:
+ * batch_dev_done, while this worker goes on), then batch_done.
+ */
+static void
+batch_job(void *arg, int worker)
+{
+	struct rbatch *b = arg;
+	struct rfile *f = b->f;
+	const size_t len = b->len - pad;
+	int skip = pool_quit() || (conf.hits == HITS_NONE &&
+	    __atomic_load_n(&f->done, __ATOMIC_RELAXED));
+	struct dslot *ds;
+
+	if (skip || len == 0 || !search_needs_scan()) {
+		batch_done(b, NULL);
+		return;
+	}
+	if (f->dev && term == '\n' && devices_wait() > 0 &&
+	    (ds = devq_take(len, 1)) != NULL) {
+		struct scanner *sc = devq_scanner(ds);
+		struct job *job;
+		const double t0 = util_now();
+		if (sc->cap < len)
+			scan_grow(sc, len);
+		memcpy(scan_chunk(sc, 0), b->text + pad, len);
+		const double t1 = util_now();
+		int st = scan_submit(sc, 0, len, len, 0) == 0 ? 1 : -1;
+		devq_filled(ds, t1 - t0, util_now() - t1);
+		if ((job = pool_detach()) == NULL)
+			fatalx("a device's batch outside a detachable job");
+		devq_hand(ds, st, len, batch_dev_done, b, job);
+		return;
+	}
+	size_t words = len / 64 + 2;
+	if (worker >= nscratch)
+		worker = 0;
+	scratch[worker].bm = grow(scratch[worker].bm, &scratch[worker].cap,
+	    words, sizeof(uint64_t));
+	uint64_t *bm = scratch[worker].bm;
+	memset(bm, 0, words * sizeof(*bm));
+	hm_scan(pats, b->text, pad, len, term, bm);
+	batch_done(b, bm);
 }
 
 /* Prints batch b, in its turn (what only order knows: a record continued
