@@ -265,3 +265,46 @@ PY
     run tests/records_oracle.sh "$(depth 60 400)"
     assert_success
 }
+
+@test "a FASTA file read in spans side by side: the output of the line-by-line parse, faults included" {
+    # records.c's spans (AGREP_GPU_REC_SPAN: a few bytes to a few KB here;
+    # -j1 parses line by line): wrapped records, CRLF, blank lines, '>'
+    # inside a line, one-base lines, a line longer than a span, and the
+    # faults (an empty sequence in the middle and at the end, sequence
+    # before the first header, a last header without its newline).
+    python3 - "$D/sp" <<'PY'
+import os, random, sys
+d = sys.argv[1]
+os.makedirs(d, exist_ok=True)
+random.seed(38)
+def rec(name, n, w):
+    s = ''.join(random.choice('acgtACGTN') for _ in range(n))
+    return '>' + name + ' x\n' + ''.join(s[i:i + w] + '\n' for i in range(0, n, w))
+recs = [rec('r%d' % i, random.choice([1, 20, 300, 2500]), random.choice([1, 7, 60, 61, 5000])) for i in range(60)]
+body = ''.join(recs)
+cases = {
+    'plain': body,
+    'crlf': body.replace('\n', '\r\n'),
+    'odd': '\n\r\n' + body.replace('\n>r5', '\n\n>r5').replace('acg', 'a>cg', 3),
+    'empty_mid': ''.join(recs[:30]) + '>empty\n' + ''.join(recs[30:]),
+    'empty_end': body + '>emptyend\n',
+    'seq_first': 'acgt\n' + body,
+    'hdr_eof': body + '>nonl',
+}
+for k, v in cases.items():
+    open(os.path.join(d, k + '.fa'), 'w').write(v)
+open(os.path.join(d, 'pats'), 'w').write('acgtacgtac\nttgcaNNa\ngattacagattaca\n')
+PY
+    local f sp o
+    for f in "$D"/sp/*.fa; do
+        for o in -c --hits; do
+            run agrep-gpu -j1 --dna $o -k2 -f "$D/sp/pats" "$f"
+            local want="$output" wrc=$status
+            for sp in 5 997; do
+                AGREP_GPU_REC_SPAN=$sp run agrep-gpu -j3 --dna $o -k2 -f "$D/sp/pats" "$f"
+                [ "$status" = "$wrc" ] && [ "$output" = "$want" ] ||
+                    { echo "$f span $sp $o: exit $status (want $wrc)"; diff <(echo "$want") <(echo "$output") | head; return 1; }
+            done
+        done
+    done
+}

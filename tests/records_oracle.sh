@@ -5,7 +5,8 @@
 # tree with ./agrep-gpu and tests/bin/recoracle built:
 #   cc -O2 -std=gnu11 -Wall -Wextra -o tests/bin/recoracle tests/recoracle.c
 # Each seed varies the case (recoracle gen), the strand, -j1 or not, tiny
-# record pieces and batches (AGREP_GPU_REC_PIECE, AGREP_GPU_REC_BATCH) and
+# record pieces and batches (AGREP_GPU_REC_PIECE, AGREP_GPU_REC_BATCH), the
+# spans of a FASTA file read side by side (AGREP_GPU_REC_SPAN) and
 # a forced host engine (AGREP_GPU_HOST_ENGINE): none may change the output.
 # Columns 1-7 must equal the oracle's byte for byte, as must the exit
 # status; every row's cigar must pass recoracle validate.
@@ -59,6 +60,10 @@ for ((seed = first; seed < first + n; seed++)); do
 	fi
 	if ((RANDOM % 4 == 0)); then
 		envs+=("AGREP_GPU_HOST_ENGINE=${engines[RANDOM % 4]}")
+	fi
+	# a FASTA file in spans of a few bytes to a few kilobytes (records.c)
+	if ((RANDOM % 2 == 0)); then
+		envs+=("AGREP_GPU_REC_SPAN=$((RANDOM % 3000 + 1))")
 	fi
 	cmd="env ${envs[*]} $agrep ${args[*]}"
 

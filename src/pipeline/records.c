@@ -580,6 +580,10 @@ struct parse {
 	int		 blank_before;	/* --delimiter paragraphs: the last
 					 * line was blank */
 	char		*err;
+	/* A span of a FASTA file (span_job): its one batch is scanned by
+	 * the span's own job (worker), never cut; the end of a span but the
+	 * last goes on in the next one. */
+	int		 span, span_last, worker;
 };
 
 /* Starts a record in the batch (cont: continued from the last). */
@@ -644,7 +648,10 @@ submit(struct parse *P, int last)
 	b->err = P->err;
 	P->err = NULL;
 	P->b = NULL;
-	pool_submit(batch_job, b);
+	if (P->span)
+		batch_job(b, P->worker);
+	else
+		pool_submit(batch_job, b);
 }
 
 static size_t seq_compact(unsigned char *, const unsigned char *, size_t);
@@ -663,7 +670,7 @@ seq_put_as(struct parse *P, const unsigned char *s, size_t n, int lines)
 			memcpy(ctx, b->text + p->off + p->len - 2 * ov, 2 * ov);
 			uint64_t at = p->seqoff + p->len - 2 * ov;
 			piece_end(P, 0);
-			if (b->len - pad >= BATCH_SEQ) {
+			if (b->len - pad >= BATCH_SEQ && !P->span) {
 				struct rrec *r = &b->rec[b->nrec - 1];
 				size_t nlen = r->namelen;
 				char *name = xmalloc(nlen + 1);
@@ -808,8 +815,8 @@ rec_end(struct parse *P)
 	r->ends = 1;
 	r->rawlen = b->rawlen - r->raw;
 	P->in_rec = 0;
-	if (b->len - pad >= BATCH_SEQ || b->rawlen >= BATCH_SEQ ||
-	    b->nrec >= 65536) {
+	if (!P->span && (b->len - pad >= BATCH_SEQ || b->rawlen >= BATCH_SEQ ||
+	    b->nrec >= 65536)) {
 		submit(P, 0);
 		P->b = batch_new(P->f, ++P->nbatch);
 	}
@@ -908,6 +915,29 @@ delim_at(struct parse *P, const unsigned char *l, size_t n)
 	if (d[0] == '^')
 		return n >= dl - 1 && memcmp(l, d + 1, dl - 1) == 0;
 	return memmem(l, n, d, dl) != NULL;
+}
+
+/* The ends of a record of S bytes so far that its pieces up to here own:
+ * all but the last ov (which need ov bytes after them). */
+static uint64_t
+owned_to(uint64_t S)
+{
+	return S > ov ? S - ov : 0;
+}
+
+/* A span ends inside the current record (P->seqlen bytes of it so far):
+ * its last piece owns the ends up to owned_to, the next span's first piece
+ * (span_start) the rest, as at a cut (seq_put). */
+static void
+span_cont(struct parse *P)
+{
+	struct rbatch *b = P->b;
+	struct rpiece *p = &b->pc[b->npc - 1];
+	struct rrec *r = &b->rec[b->nrec - 1];
+
+	piece_end(P, 1);
+	p->own1 = (size_t)(owned_to(P->seqlen) - p->seqoff);
+	r->rawlen = b->rawlen - r->raw;
 }
 
 /* Parses the whole input into batches. */
@@ -1058,6 +1088,11 @@ parse(struct parse *P)
 		char *m = xmalloc(strlen(P->f->name) + 128);
 		sprintf(m, "%s: %s", P->f->name, strerror(P->rd.err));
 		P->err = m;
+	} else if (P->span && !P->span_last) {
+		if (P->in_rec)
+			span_cont(P);
+		submit(P, 0);
+		return;
 	} else if (P->kind == REC_FASTQ && q != Q_HEAD && P->err == NULL &&
 	    !P->f->done && !pool_quit())
 		fault(P, "truncated record");
@@ -1175,6 +1210,416 @@ head_of(int fd, const char *name, unsigned char *h, size_t want)
 	return n;
 }
 
+/* ---- a FASTA file read in spans, side by side ---- */
+
+/*
+ * A regular FASTA file is cut into spans of SPAN bytes (moved on to line
+ * starts), a pool job each, submitted in order by the walk: each job reads
+ * its span, sums it up (its headers, the sequence bytes before the first
+ * and after the last), takes the parse's state at its start from the span
+ * before (a chain: the summing is fast, so the wait is short), hands the
+ * state at its end to the next, then parses its span into one batch and
+ * scans it, all side by side.  A span whose lines the summary cannot vouch
+ * for (a fault, a line longer than a span, a header at the end without its
+ * newline) parses the rest of the file line by line from its start, as a
+ * stream is parsed, and the spans after it do nothing.  The output is the
+ * same as the line by line parse's (tests: AGREP_GPU_REC_SPAN).
+ */
+#define SPAN_DEF	((size_t)4 << 20)
+#define SPAN_HEAD_MAX	((size_t)64 << 10)	/* a longer header: line by line */
+static size_t SPAN = SPAN_DEF;
+
+/* The parse's state at a span's start. */
+struct rstate {
+	int		 in_rec;
+	uint64_t	 recno, seqlen;
+	char		*name;		/* the current record's */
+	size_t		 namelen;
+	unsigned char	*ctx;		/* its last min(2 ov, seqlen) bytes */
+	size_t		 ctxlen;
+};
+
+struct rspans {
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	struct rfile	*f;
+	char		*path;
+	int		 fd;
+	uint64_t	 size, nspan;
+	uint64_t	 next;		/* st is span next's start state */
+	struct rstate	 st;
+	int		 bad;		/* the rest goes line by line (or none
+					 * is left) */
+	uint64_t	 rest_idx, rest_at;	/* from span rest_idx at byte
+					 * rest_at, in state rest (the walk's
+					 * thread: spans_submit) */
+	struct rstate	 rest;
+	int		 has_rest;
+	uint64_t	 refs;
+};
+
+struct rspan {
+	struct rspans	*all;
+	uint64_t	 idx;
+};
+
+static void
+state_free(struct rstate *st)
+{
+	free(st->name);
+	free(st->ctx);
+}
+
+static void
+spans_unref(struct rspans *A)
+{
+	pthread_mutex_lock(&A->mu);
+	int last = --A->refs == 0;
+	pthread_mutex_unlock(&A->mu);
+	if (!last)
+		return;
+	close(A->fd);
+	state_free(&A->st);
+	state_free(&A->rest);
+	pthread_mutex_destroy(&A->mu);
+	pthread_cond_destroy(&A->cv);
+	free(A->path);
+	free(A);
+}
+
+/* Sequence bytes (neither newline nor CR) of s[0, n). */
+static size_t
+seq_count(const unsigned char *s, size_t n)
+{
+	size_t c = n, i = 0;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+
+	for (; i + 16 <= n; i += 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+		c -= (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(
+		    _mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v,
+		    cr))));
+	}
+#endif
+	for (; i < n; i++)
+		c -= s[i] == '\n' || s[i] == '\r';
+	return c;
+}
+
+/* The last sequence bytes of lo[0, hi - lo), up to want of them, into
+ * out[want - got, want); returns got. */
+static size_t
+seq_tail(const unsigned char *lo, const unsigned char *hi, unsigned char *out,
+    size_t want)
+{
+	size_t got = 0;
+
+	while (hi > lo && got < want) {
+		const unsigned char c = *--hi;
+		if (c != '\n' && c != '\r')
+			out[want - ++got] = c;
+	}
+	return got;
+}
+
+/* Starts a span's parse in state st (its batch: P->b). */
+static void
+span_start(struct parse *P, const struct rstate *st)
+{
+	P->recno = st->recno;
+	if (!st->in_rec)
+		return;
+	P->in_rec = 1;
+	P->seqlen = st->seqlen;
+	rec_begin(P, st->name, st->namelen, 1);
+	piece_begin(P, st->ctx, st->ctxlen, st->seqlen - st->ctxlen);
+	struct rpiece *p = &P->b->pc[P->b->npc - 1];
+	p->own0 = (size_t)(owned_to(st->seqlen) - p->seqoff);
+}
+
+/* What a span's bytes s[0, n) (whole lines) say: see span_job. */
+struct rsum {
+	uint64_t	 nh;		/* headers */
+	uint64_t	 lead, tail;	/* sequence bytes before the first,
+					 * after the last (all: lead) */
+	const unsigned char *first;	/* the first header, the last's name */
+	const unsigned char *name, *after; /* (after its line) */
+	size_t		 namelen;
+	int		 bad;		/* a header with nothing before the next,
+					 * a long one, one without its newline */
+};
+
+static void
+span_sum(const unsigned char *s, size_t n, struct rsum *m)
+{
+	const unsigned char *cur = s, *e = s + n, *x;
+
+	memset(m, 0, sizeof(*m));
+	while (cur < e && (x = memchr(cur, '>', (size_t)(e - cur))) != NULL) {
+		if (x > s && x[-1] != '\n') {	/* (a byte of a sequence) */
+			size_t c = seq_count(cur, (size_t)(x + 1 - cur));
+			*(m->nh ? &m->tail : &m->lead) += c;
+			cur = x + 1;
+			continue;
+		}
+		size_t c = seq_count(cur, (size_t)(x - cur));
+		*(m->nh ? &m->tail : &m->lead) += c;
+		if (m->nh > 0 && m->tail == 0)
+			m->bad = 1;
+		if (m->nh++ == 0)
+			m->first = x;
+		m->tail = 0;
+		const unsigned char *he = memchr(x, '\n', (size_t)(e - x));
+		if (he == NULL || (size_t)(he - x) > SPAN_HEAD_MAX) {
+			m->bad = 1;
+			return;
+		}
+		size_t w = 0;
+		while (x + 1 + w < he && x[1 + w] != ' ' && x[1 + w] != '\t' &&
+		    x[1 + w] != '\r')
+			w++;
+		m->name = x + 1;
+		m->namelen = w;
+		m->after = cur = he + 1;
+	}
+	if (cur < e)
+		*(m->nh ? &m->tail : &m->lead) += seq_count(cur,
+		    (size_t)(e - cur));
+}
+
+/* Whether the lines of s[0, n) are all blank ("" or a CR). */
+static int
+all_blank(const unsigned char *s, size_t n)
+{
+	const unsigned char *e = s + n, *x;
+
+	for (; s < e; s = x + 1) {
+		if ((x = memchr(s, '\n', (size_t)(e - s))) == NULL)
+			x = e;
+		if (!is_blank(s, (size_t)(x - s)))
+			return 0;
+	}
+	return 1;
+}
+
+/* Reads the input's bytes [at, at + n) into buf; returns the bytes read
+ * (fewer at its end), or -1. */
+static ssize_t
+span_read(struct rspans *A, unsigned char *buf, size_t n, uint64_t at)
+{
+	return in_pread(A->fd, buf, n, at);
+}
+
+/* The rest of the input from byte a on, line by line (a span the summary
+ * could not vouch for), from state st; its first batch is number idx. */
+static void
+span_rest(struct rspans *A, const struct rstate *st, uint64_t a,
+    uint64_t idx)
+{
+	struct parse P;
+
+	memset(&P, 0, sizeof(P));
+	P.rd.fd = open(A->path, O_RDONLY);
+	P.f = A->f;
+	P.kind = REC_FASTA;
+	P.nbatch = idx;
+	P.b = batch_new(A->f, idx);
+	span_start(&P, st);
+	if (P.rd.fd == -1 || lseek(P.rd.fd, (off_t)a, SEEK_SET) == (off_t)-1) {
+		P.rd.err = errno;
+		P.rd.eof = 1;
+	}
+	parse(&P);
+	free(P.rd.buf);
+	if (P.rd.fd != -1)
+		close(P.rd.fd);
+}
+
+static void
+span_job(void *arg, int worker)
+{
+	struct rspan *sp = arg;
+	struct rspans *A = sp->all;
+	const uint64_t i = sp->idx, a0 = i * SPAN;
+	const uint64_t e0 = A->size - a0 < SPAN ? A->size : a0 + SPAN;
+	const uint64_t r0 = a0 > 0 ? a0 - 1 : 0;
+	size_t cap = (size_t)(e0 - r0) + (64 << 10), have;
+	unsigned char *buf = xmalloc(cap + 64);
+	uint64_t a, e;
+	struct rsum m;
+	struct rstate in;
+	int bad = 0;
+	ssize_t n;
+
+	free(sp);
+	memset(&in, 0, sizeof(in));
+	n = span_read(A, buf, (size_t)(e0 - r0), r0);
+	have = n > 0 ? (size_t)n : 0;
+	bad = have < e0 - r0;
+	/* From the first line start at or after a0 ... */
+	const unsigned char *x = i == 0 ? buf : memchr(buf, '\n', have);
+	a = x == NULL ? UINT64_MAX : r0 + (uint64_t)(x - buf) + (i > 0);
+	/* ... to the first at or after e0 (the input's end: the last). */
+	e = e0;
+	if (!bad && e0 < A->size) {
+		size_t from = (size_t)(e0 - 1 - r0);
+		for (;;) {
+			if ((x = memchr(buf + from, '\n', have - from)) != NULL) {
+				e = r0 + (uint64_t)(x - buf) + 1;
+				break;
+			}
+			if (have - (size_t)(e0 - r0) >= SPAN) {
+				bad = 1;	/* a line longer than a span */
+				break;
+			}
+			from = have;
+			if (have + (64 << 10) > cap) {
+				cap = have + (64 << 10);
+				buf = xrealloc(buf, cap + 64);
+			}
+			if ((n = span_read(A, buf + have, 64 << 10,
+			    r0 + have)) <= 0) {
+				e = r0 + have;	/* (the input ended) */
+				break;
+			}
+			have += (size_t)n;
+		}
+	}
+	if (a > e)		/* (none: the span is inside a line) */
+		a = e;
+	const unsigned char *s = buf + (a - r0);
+	const size_t len = (size_t)(e - a);
+	if (!bad)
+		span_sum(s, len, &m);
+	const int last = e >= A->size;
+
+	/* The state at its start, and at its end for the next. */
+	pthread_mutex_lock(&A->mu);
+	while (A->next != i)
+		pthread_cond_wait(&A->cv, &A->mu);
+	if (A->bad) {		/* a span before takes the rest */
+		A->next = i + 1;
+		pthread_cond_broadcast(&A->cv);
+		pthread_mutex_unlock(&A->mu);
+		free(buf);
+		spans_unref(A);
+		return;
+	}
+	in = A->st;		/* (this span's: A->st is made anew) */
+	memset(&A->st, 0, sizeof(A->st));
+	if (!bad) {
+		const uint64_t before = in.in_rec ? in.seqlen + m.lead : 0;
+		bad = m.bad || (!in.in_rec && (m.nh == 0 ||
+		    !all_blank(s, (size_t)(m.first - s)))) ||
+		    (in.in_rec && m.nh > 0 && before == 0) ||
+		    (last && (m.nh > 0 ? m.tail == 0 : before == 0));
+	}
+	if (bad || last)
+		A->bad = 1;	/* (none is left after this one) */
+	if (bad) {		/* the walk parses the rest line by line */
+		A->has_rest = 1;
+		A->rest_idx = i;
+		A->rest_at = a;
+		A->rest = in;
+		memset(&in, 0, sizeof(in));
+	}
+	if (!bad) {
+		struct rstate *o = &A->st;
+		o->in_rec = 1;
+		o->recno = in.recno + m.nh;
+		o->seqlen = m.nh > 0 ? m.tail : in.seqlen + m.lead;
+		o->namelen = m.nh > 0 ? m.namelen : in.namelen;
+		o->name = xmalloc(o->namelen + 1);
+		memcpy(o->name, m.nh > 0 ? (const char *)m.name : in.name,
+		    o->namelen);
+		o->name[o->namelen] = '\0';
+		const size_t want = o->seqlen < 2 * ov ? (size_t)o->seqlen :
+		    2 * ov;
+		o->ctx = xmalloc(want + 1);
+		size_t got = seq_tail(m.nh > 0 ? m.after : s, s + len, o->ctx,
+		    want);
+		if (got < want)		/* (the rest from the span before) */
+			memcpy(o->ctx, in.ctx + in.ctxlen - (want - got),
+			    want - got);
+		o->ctxlen = want;
+	}
+	A->next = i + 1;
+	pthread_cond_broadcast(&A->cv);
+	pthread_mutex_unlock(&A->mu);
+
+	if (bad) {
+		free(buf);
+	} else {
+		struct parse P;
+		memset(&P, 0, sizeof(P));
+		P.rd.fd = -1;
+		P.rd.buf = (unsigned char *)s;
+		P.rd.len = len;
+		P.rd.eof = 1;
+		P.f = A->f;
+		P.kind = REC_FASTA;
+		P.span = 1;
+		P.span_last = last;
+		P.worker = worker;
+		P.nbatch = i;
+		P.b = batch_new(A->f, i);
+		span_start(&P, &in);
+		parse(&P);
+		free(buf);
+	}
+	state_free(&in);
+	spans_unref(A);
+}
+
+/* Whether the FASTA file fd (size bytes) is to be read in spans. */
+static int
+spans_ok(uint64_t size)
+{
+	const char *e = getenv("AGREP_GPU_REC_SPAN");
+
+	if (e != NULL && atol(e) > 0)
+		SPAN = (size_t)atol(e);
+	if (SPAN < 2)
+		SPAN = 2;
+	return PIECE != SIZE_MAX && !opt->decompress && size > SPAN &&
+	    pool_workers() > 1;
+}
+
+/* Submits the spans of the FASTA file path (open as fd, size bytes) of
+ * input f; takes fd. */
+static void
+spans_submit(struct rfile *f, const char *path, int fd, uint64_t size)
+{
+	struct rspans *A = xcalloc(1, sizeof(*A));
+
+	pthread_mutex_init(&A->mu, NULL);
+	pthread_cond_init(&A->cv, NULL);
+	A->f = f;
+	A->path = xstrdup(path);
+	A->fd = fd;
+	A->size = size;
+	A->nspan = (size + SPAN - 1) / SPAN;
+	A->refs = A->nspan + 1;
+	for (uint64_t i = 0; i < A->nspan; i++) {
+		struct rspan *sp = xmalloc(sizeof(*sp));
+		sp->all = A;
+		sp->idx = i;
+		pool_submit(span_job, sp);
+	}
+	/* A span that could not vouch for its lines leaves the rest to this
+	 * thread (its batches are jobs after the spans', as they must be:
+	 * a job that submitted them would hold up the pool's order). */
+	pthread_mutex_lock(&A->mu);
+	while (A->next < A->nspan)
+		pthread_cond_wait(&A->cv, &A->mu);
+	pthread_mutex_unlock(&A->mu);
+	if (A->has_rest)
+		span_rest(A, &A->rest, A->rest_at, A->rest_idx);
+	spans_unref(A);
+}
+
 /*
  * Takes the input path (NULL: standard input, named name) when it is to
  * be read as records: FASTA or FASTQ (--records, or found by content with
@@ -1246,6 +1691,11 @@ rec_submit(const char *path, const char *name, int show_name,
 	 * compressed file: only when asked for). */
 	f->dev = reg && P.rd.z == NULL && path != NULL ?
 	    devices_pay(path, (uint64_t)st.st_size) : devices_pay_stream();
+	if (kind == REC_FASTA && reg && path != NULL && P.rd.z == NULL &&
+	    spans_ok((uint64_t)st.st_size)) {
+		spans_submit(f, path, fd, (uint64_t)st.st_size);
+		return 1;
+	}
 	P.f = f;
 	P.kind = kind;
 	P.b = batch_new(f, 0);
