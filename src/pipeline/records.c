@@ -45,6 +45,7 @@
 #include "records.h"
 #include "search_int.h"
 #include "zin.h"
+#include "../device/plan.h"
 #include "../device/scan.h"
 #include "../engines/hostmatch.h"
 #include "../engines/refine.h"
@@ -398,6 +399,34 @@ batch_dev_done(void *arg, struct scanner *s, const uint64_t *bm, int failed)
 }
 
 /*
+ * Where a batch of len bytes goes: NULL for the host, or a device's slot.
+ * Devices asked for (or a file over AGREP_GPU_HOST_MAX): the file's, as
+ * the planner said for it (f->dev).  In automatic mode, batch by batch as
+ * a large file's ranges (range.c: range_place, plan_place): a free slot,
+ * or the host where it would finish the batch before the devices' queue;
+ * also where the devices opened for the patterns (plan_open_early) and
+ * the file alone would not have opened them.
+ */
+static struct dslot *
+batch_place(struct rfile *f, size_t len)
+{
+	int state = __atomic_load_n(&S.dev_state, __ATOMIC_ACQUIRE);
+
+	if (term != '\n')
+		return NULL;
+	if (opt->host_max != SIZE_MAX || plan_mode() != PLAN_AUTO)
+		return f->dev && devices_wait() > 0 ? devq_take(len, 1) : NULL;
+	if (!f->dev && state != 1)
+		return NULL;
+	if (plan_place(len, state, state == 1 ? devq_queued() : 0,
+	    state == 1 && devq_free(len)) == PLAN_ON_HOST)
+		return NULL;
+	if (state == 2 && devices_wait() == 0)
+		return NULL;
+	return devq_take(len, 1);
+}
+
+/*
  * A batch's job: scans it with the host engines, or hands it to a device
  * (its text copied into a slot; the slot's thread finishes it:
  * batch_dev_done, while this worker goes on), then batch_done.
@@ -416,8 +445,7 @@ batch_job(void *arg, int worker)
 		batch_done(b, NULL);
 		return;
 	}
-	if (f->dev && term == '\n' && devices_wait() > 0 &&
-	    (ds = devq_take(len, 1)) != NULL) {
+	if ((ds = batch_place(f, len)) != NULL) {
 		struct scanner *sc = devq_scanner(ds);
 		struct job *job;
 		const double t0 = util_now();
@@ -439,7 +467,9 @@ batch_job(void *arg, int worker)
 	    words, sizeof(uint64_t));
 	uint64_t *bm = scratch[worker].bm;
 	memset(bm, 0, words * sizeof(*bm));
+	const double t0 = util_now();
 	hm_scan(pats, b->text, pad, len, term, bm);
+	plan_host_done(len, util_now() - t0);	/* (batch_place's rate) */
 	batch_done(b, bm);
 }
 
