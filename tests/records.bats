@@ -265,3 +265,75 @@ PY
     run tests/records_oracle.sh "$(depth 60 400)"
     assert_success
 }
+
+@test "a record of 200 Mbp printed whole, in bounded memory: from a file and from a pipe" {
+    # One record of 200,000,000 bases in lines of 60, then a short one.
+    # The long one is printed byte for byte, its text spooled out of
+    # memory past 4 MB (records.c: read again from the file; from a pipe,
+    # a temporary file): before, it was held whole, twice (753 MB).
+    local w="$BATS_TEST_TMPDIR" rss
+    { printf '>chr1 long\n'
+      yes ACGTTGCATGCCATGGATCCAGTCAGTTGACCATGGTACGTAGCTAGCTTAGCAGTCGAT |
+          head -c 200000000
+      printf '\n>chr2\nTTTTTTTTTTTT\n'; } > "$w/long.fa"
+    /usr/bin/time -o "$w/rss1" -f %M agrep-gpu -j2 --dna -k1 GGATCCAGTCAGTTGACC "$w/long.fa" > "$w/out"
+    cmp "$w/out" <(head -c 200000012 "$w/long.fa")
+    rm "$w/out"
+    cat "$w/long.fa" | /usr/bin/time -o "$w/rss2" -f %M agrep-gpu -j2 --dna -k1 GGATCCAGTCAGTTGACC |
+        cmp - <(head -c 200000012 "$w/long.fa")
+    # -v: the short record, after the long one (a pipe: its spool dropped)
+    run agrep-gpu --dna -v -k1 GGATCCAGTCAGTTGACC < <(cat "$w/long.fa")
+    assert_output "$(printf '>chr2\nTTTTTTTTTTTT')"
+    echo "max RSS: file $(cat "$w/rss1") KB, pipe $(cat "$w/rss2") KB"
+    # (a sanitizer build's shadow memory is not the tool's)
+    case $AGREP_GPU in */san/*|*/tsan/*) return 0 ;; esac
+    [ "$(cat "$w/rss1")" -lt 100000 ]
+    [ "$(cat "$w/rss2")" -lt 100000 ]
+}
+
+@test "records spooled out of memory (AGREP_GPU_REC_SPILL): the same output from files, pipes, --decompress, at any -j" {
+    # Records of up to 3,000 bases (CRLF, unwrapped, wrapped), spooled
+    # past a few bytes: every way of reading them prints what the records
+    # kept in memory print, -v and -m too.
+    python3 - "$D/sp.fa" "$D/sp.fq" <<'PY'
+import random, sys
+random.seed(7)
+with open(sys.argv[1], 'w', newline='') as f:
+    for i in range(60):
+        s = ''.join(random.choice('ACGT') for _ in range(random.randint(1, 3000)))
+        f.write('>r%d desc\n' % i)
+        w = random.choice([60, 70, 100000])
+        for j in range(0, len(s), w):
+            f.write(s[j:j + w] + ('\r\n' if i % 7 == 0 else '\n'))
+with open(sys.argv[2], 'w') as f:
+    for i in range(60):
+        s = ''.join(random.choice('ACGT') for _ in range(random.randint(1, 3000)))
+        f.write('@q%d\n%s\n+\n%s\n' % (i, s, 'I' * len(s)))
+PY
+    local f v sp j ref
+    for f in "$D/sp.fa" "$D/sp.fq"; do
+        gzip -c "$f" > "$f.gz"
+        for v in -k1 "-v -k1" "-m3 -k1"; do
+            ref=$(agrep-gpu --dna $v ACGTACGT "$f")
+            [ -n "$ref" ]
+            for sp in 1 100 5000; do
+                for j in -j1 -j3; do
+                    export AGREP_GPU_REC_SPILL=$sp
+                    [ "$(agrep-gpu $j --dna $v ACGTACGT "$f")" = "$ref" ]
+                    [ "$(cat "$f" | agrep-gpu $j --dna $v ACGTACGT)" = "$ref" ]
+                    [ "$(agrep-gpu $j --dna --decompress $v ACGTACGT "$f.gz")" = "$ref" ]
+                    [ "$(AGREP_GPU_REC_BATCH=1000 AGREP_GPU_REC_PIECE=50 agrep-gpu $j --dna $v ACGTACGT < <(cat "$f"))" = "$ref" ]
+                done
+            done
+        done
+    done
+    # text records too
+    printf 'From a\nhello world\nFrom b\nhello\nworld\nFrom c\nnothing\n' > "$D/mb"
+    [ "$(AGREP_GPU_REC_SPILL=3 agrep-gpu --delimiter='^From ' hello < <(cat "$D/mb"))" = "$(head -5 "$D/mb")" ]
+    # No temporary file to be had: the records are kept in memory instead.
+    [ "$(TMPDIR=/nonexistent AGREP_GPU_REC_SPILL=1 agrep-gpu --dna -k1 ACGTACGT < <(cat "$D/sp.fa"))" = "$(agrep-gpu --dna -k1 ACGTACGT "$D/sp.fa")" ]
+    # A temporary file that cannot grow (ulimit -f): a message, exit 2.
+    run bash -c "ulimit -f 1; trap '' XFSZ; cat '$D/sp.fa' | AGREP_GPU_REC_SPILL=1 agrep-gpu --dna -k1 ACGTACGT > /dev/null"
+    assert_failure 2
+    assert_line --partial "cannot keep its text in a temporary file"
+}
