@@ -184,17 +184,21 @@ need_raw(void)
 	    !opt->list_none && !opt->quiet;
 }
 
+/* Sets the records up for the run (again for each case in
+ * tests/fuzz/fuzz_records.c: what it allocates is allocated once). */
 void
 rec_init(const struct patset *ps, const struct rec_conf *c)
 {
 	conf = *c;
 	on = c->hits != HITS_NONE || c->kind != REC_LINES;
-	if (c->kind == REC_DELIM)
-		term = '\0';
+	term = c->kind == REC_DELIM ? '\0' : '\n';
 	if (on)
 		rf_init(ps, RF_ANY, term);	/* (sites' starts, CIGARs) */
 	pad = scan_pad(ps);
 	ov = sites_overlap(ps);
+	BATCH_SEQ = BATCH_SEQ_DEF;
+	PIECE = PIECE_DEF;
+	SPILL = SPILL_DEF;
 	const char *e = getenv("AGREP_GPU_REC_BATCH");
 	if (e != NULL && atol(e) > 0)
 		BATCH_SEQ = (size_t)atol(e);
@@ -206,8 +210,10 @@ rec_init(const struct patset *ps, const struct rec_conf *c)
 		PIECE = 2 * ov + 1;
 	if (ps->whole)		/* (an expression's record is never cut) */
 		PIECE = SIZE_MAX;
-	nscratch = pool_workers();
-	scratch = xcalloc((size_t)nscratch, sizeof(*scratch));
+	if (scratch == NULL) {
+		nscratch = pool_workers();
+		scratch = xcalloc((size_t)nscratch, sizeof(*scratch));
+	}
 }
 
 static struct rbatch *
