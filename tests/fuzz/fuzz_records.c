@@ -162,7 +162,7 @@ run(const uint8_t *data, size_t n, const struct rec_conf *rc, int from_pipe,
 		if (dup2(p[0], 0) == -1)
 			die("dup2");
 		close(p[0]);
-		r->taken = rec_submit(NULL, "(standard input)", 0, noflush);
+		r->taken = rec_submit(NULL, "in", 0, noflush);	/* (-l) */
 		if (dup2(devnull, 0) == -1)
 			die("dup2");
 	} else {
