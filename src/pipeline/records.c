@@ -1002,8 +1002,9 @@ next_line(struct parse *P, const unsigned char **line, size_t *n, int *nl,
 	struct rd *r = &P->rd;
 
 	for (;;) {
-		const unsigned char *s = r->buf + r->pos;
 		size_t have = r->len - r->pos;
+		/* (no buffer before the first read: NULL + 0 is undefined) */
+		const unsigned char *s = have ? r->buf + r->pos : NULL;
 		const unsigned char *e = have ? memchr(s, '\n', have) : NULL;
 		if (e != NULL) {
 			*line = s;
