@@ -634,9 +634,11 @@ batch_print(struct rbatch *b)
 			skip = f->done;
 			continue;
 		}
+		/* (a batch may hold none of a record's text: b->raw may be
+		 * NULL, and NULL + 0 is undefined) */
 		if (!rc->ends) {
 			f->cont_hit = hit;
-			if (need_raw()) {
+			if (need_raw() && rc->rawlen > 0) {
 				f->carry = grow(f->carry, &f->carrycap,
 				    f->carrylen + rc->rawlen, 1);
 				memcpy(f->carry + f->carrylen, b->raw + rc->raw,
@@ -648,11 +650,10 @@ batch_print(struct rbatch *b)
 		if (hit != opt->invert) {
 			if (!select_rec(f))
 				break;
-			if (need_raw()) {
-				if (rc->cont)
-					json_bytes(&o, f->carry, f->carrylen);
+			if (need_raw() && rc->cont && f->carrylen > 0)
+				json_bytes(&o, f->carry, f->carrylen);
+			if (need_raw() && rc->rawlen > 0)
 				json_bytes(&o, b->raw + rc->raw, rc->rawlen);
-			}
 			if (need_raw() && rc->sp != NULL) {
 				/* (what comes before it goes out first) */
 				if (o.len > 0)
