@@ -901,7 +901,8 @@ spill(struct parse *P, const unsigned char *s)
 	} else {
 		sp->tmp = 1;
 		sp->buf = xmalloc(SPOOL_IO);
-		spool_put(sp, b->raw + r->raw, part);
+		if (part > 0)	/* (else b->raw may be NULL) */
+			spool_put(sp, b->raw + r->raw, part);
 	}
 	b->rawlen = r->raw;
 	P->sp = sp;
