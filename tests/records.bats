@@ -337,3 +337,29 @@ PY
     assert_failure 2
     assert_line --partial "cannot keep its text in a temporary file"
 }
+
+@test "--hits: a record's rows go out when it is complete (a malformed one spanning batches prints none), held in a temporary file past 256 KiB" {
+    # r2's quality is short: it is left out however many batches its
+    # sequence took (tiny batches: its rows were printed before).
+    printf '@r1\nGATTACAGATTACA\n+\nIIIIIIIIIIIIII\n@r2\nACGTGATTACAACGTGATTACA\n+\nIII\n' > "$D/bq.fq"
+    run -2 agrep-gpu --dna --hits=bed -k0 GATTACA "$D/bq.fq"
+    assert_line --index 0 "$(printf 'r1\t0\t7\tGATTACA\t0\t+')"
+    assert_line --partial 'record 2: quality and sequence differ in length'
+    [ "$(grep -c '^r2' <<< "$output")" = 0 ]
+    AGREP_GPU_REC_BATCH=4 AGREP_GPU_REC_PIECE=1 run -2 agrep-gpu --dna --hits=bed -k0 GATTACA "$D/bq.fq"
+    [ "$(grep -c '^r1' <<< "$output")" = 2 ]
+    [ "$(grep -c '^r2' <<< "$output")" = 0 ]
+    # 2 Mbp with a site every 60 bases, over 20 batches: 33,000 rows of
+    # one record held, most of them in a temporary file, or in memory
+    # where none can be made; the same rows as one batch gives.
+    { printf '>chr1\n'
+      yes ACGTTGCATGCCATGGATCCAGTCAGTTGACCATGGTACGTAGCTAGCTTAGCAGTCGAT |
+          head -c 2000000
+      printf '\n>chr2\nGGATCCAGTCAGTTGACC\n'; } > "$D/rows.fa"
+    agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC "$D/rows.fa" > "$D/rows.ref"
+    [ "$(wc -l < "$D/rows.ref")" -gt 32000 ]
+    AGREP_GPU_REC_BATCH=100000 agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC "$D/rows.fa" | cmp - "$D/rows.ref"
+    AGREP_GPU_REC_BATCH=100000 agrep-gpu -j1 --dna --hits=json -k0 GGATCCAGTCAGTTGACC < <(cat "$D/rows.fa") |
+        cmp - <(agrep-gpu --dna --hits=json -k0 GGATCCAGTCAGTTGACC "$D/rows.fa")
+    TMPDIR=/nonexistent AGREP_GPU_REC_BATCH=100000 agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC "$D/rows.fa" | cmp - "$D/rows.ref"
+}

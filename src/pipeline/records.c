@@ -95,6 +95,7 @@ struct spool {
 	size_t		 blen;
 	int		 err;		/* errno: a write failed */
 	uint64_t	 recno;		/* the record's number (messages) */
+	const char	*what;		/* "text" or "rows" (messages) */
 };
 
 /* One input's state, handed from batch to batch in order. */
@@ -113,6 +114,9 @@ struct rfile {
 					 * byte ranges (or -1) */
 	int		 notmp;		/* no temporary file could be made:
 					 * records are kept in memory whole */
+	struct jbuf	 rows;		/* --hits: the rows of the record
+					 * continued, held until it ends */
+	struct spool	*rowsp;		/* and those before them, spooled */
 	int		 done;		/* nothing more to print (atomic) */
 	int		 header;	/* --hits: the header line is out */
 	int		 dev;		/* the devices scan its batches */
@@ -134,6 +138,7 @@ struct rrec {
 	int		 cont;		/* begun in an earlier batch */
 	int		 ends;		/* ends in this batch */
 	int		 hit;		/* scan: a match ends in its own part */
+	uint64_t	 recno;		/* its number in the input */
 	struct spool	*sp;		/* where it ends: the rest of its text,
 					 * after raw[raw, raw + rawlen) */
 };
@@ -335,9 +340,10 @@ spool_print(struct rfile *f, const struct spool *sp)
 
 	if (sp->err) {
 		if (!opt->silent)
-			warnx_("%s: record %llu: cannot keep its text in a "
+			warnx_("%s: record %llu: cannot keep its %s in a "
 			    "temporary file: %s", f->name,
-			    (unsigned long long)sp->recno, strerror(sp->err));
+			    (unsigned long long)sp->recno, sp->what,
+			    strerror(sp->err));
 		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
 		return -1;
 	}
@@ -360,10 +366,53 @@ spool_print(struct rfile *f, const struct spool *sp)
 	if (why == NULL)
 		return 0;
 	if (!opt->silent)
-		warnx_("%s: record %llu: cannot read its text again: %s",
-		    f->name, (unsigned long long)sp->recno, why);
+		warnx_("%s: record %llu: cannot read its %s again: %s",
+		    f->name, (unsigned long long)sp->recno, sp->what, why);
 	__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
 	return -1;
+}
+
+/* --hits: the rows held for the record continued (f->rows) go to its
+ * temporary file past SPOOL_IO bytes (a chromosome may have many). */
+static void
+rows_hold(struct rfile *f, uint64_t recno)
+{
+	if (f->rows.len < SPOOL_IO || f->notmp)
+		return;
+	if (f->rowsp == NULL) {
+		int fd = tmp_open();
+		if (fd == -1) {
+			f->notmp = 1;	/* (then held in memory) */
+			return;
+		}
+		f->rowsp = xcalloc(1, sizeof(*f->rowsp));
+		f->rowsp->fd = fd;
+		f->rowsp->tmp = 1;
+		f->rowsp->what = "rows";
+		f->rowsp->recno = recno;
+		f->rowsp->buf = xmalloc(SPOOL_IO);
+	}
+	spool_put(f->rowsp, (const unsigned char *)f->rows.p, f->rows.len);
+	f->rows.len = 0;
+}
+
+/* --hits: the record continued is complete: its rows held go out into o
+ * (those spooled first, through the pool). */
+static void
+rows_out(struct rfile *f, struct jbuf *o)
+{
+	if (f->rowsp != NULL) {
+		if (o->len > 0)
+			pool_emit(o->p, o->len);
+		o->len = 0;
+		spool_seal(f->rowsp);
+		(void)spool_print(f, f->rowsp);
+		spool_free(f->rowsp);
+		f->rowsp = NULL;
+	}
+	if (f->rows.len > 0)
+		json_bytes(o, f->rows.p, f->rows.len);
+	f->rows.len = 0;
 }
 
 static void
@@ -616,17 +665,25 @@ batch_print(struct rbatch *b)
 		for (pj = pi; pj < b->npc && b->pc[pj].rec == r; pj++)
 			;
 		if (conf.hits != HITS_NONE) {
+			/* The rows of a record go out when it is complete
+			 * (a malformed one is left out, however many batches
+			 * it took): until then they are held (rows_hold). */
 			size_t nrows = 0;
 			for (size_t i = pi; sl != NULL && i < pj; i++)
 				nrows += sl[i].n;
-			if (nrows > 0 && !before && !select_rec(f))
-				break;
-			if (nrows > 0)
+			hit = nrows > 0 || before;
+			struct jbuf *dst = rc->ends ? &o : &f->rows;
+			if (rc->ends && hit) {
+				if (!select_rec(f))
+					break;
 				hits_header(f, &o);
+				rows_out(f, &o);
+			}
 			for (size_t i = pi; i < pj && nrows > 0; i++)
 				for (size_t x = 0; x < sl[i].n; x++)
-					hits_row(b, &b->pc[i], &sl[i].s[x], &o);
-			hit = nrows > 0 || before;
+					hits_row(b, &b->pc[i], &sl[i].s[x], dst);
+			if (!rc->ends)
+				rows_hold(f, rc->recno);
 			f->cont_hit = rc->ends ? 0 : hit;
 			if (rc->ends && opt->max_count >= 0 &&
 			    f->fs.nsel >= (uintmax_t)opt->max_count)
@@ -687,6 +744,8 @@ batch_print(struct rbatch *b)
 		pthread_cond_destroy(&f->printed);
 		if (f->fd != -1)
 			close(f->fd);
+		spool_free(f->rowsp);
+		free(f->rows.p);
 		free(f->carry);
 		free(f->name);
 		free(f);
@@ -766,6 +825,7 @@ rec_begin(struct parse *P, const char *name, size_t namelen, int cont)
 	struct rrec *r = &b->rec[b->nrec++];
 	memset(r, 0, sizeof(*r));
 	r->cont = cont;
+	r->recno = P->recno;
 	r->raw = b->rawlen;
 	b->names = grow(b->names, &b->namescap, b->nameslen + namelen + 1, 1);
 	memcpy(b->names + b->nameslen, name, namelen);
@@ -893,6 +953,7 @@ spill(struct parse *P, const unsigned char *s)
 	}
 	struct spool *sp = xcalloc(1, sizeof(*sp));
 	sp->recno = P->recno;
+	sp->what = "text";
 	sp->fd = fd;
 	if (fd == P->f->fd) {
 		/* The input's bytes are contiguous: this part ends at s. */
