@@ -132,6 +132,14 @@ house of the LORD\t1\t0\t+\t4\t21\thouse of the LORD\t17=')"
     assert_line --index 0 '@r1'
     run -2 agrep-gpu --dna --records=fasta ACG "$D/b5.fa"
     assert_line --partial "b5.fa: record 1: sequence before the first '>' header"
+    # -l and -m stop before the malformed record, as grep stops reading:
+    # no message, whatever the batches (the reader may have got there)
+    for b in 1 1000000; do
+        AGREP_GPU_REC_BATCH=$b run -0 agrep-gpu --dna -l ACG "$D/b1.fq"
+        assert_output "$D/b1.fq"
+        AGREP_GPU_REC_BATCH=$b run -0 agrep-gpu --dna -m1 ACG < "$D/b1.fq"
+        assert_output "$(head -4 "$D/b1.fq")"
+    done
 }
 
 @test "compressed records (--decompress): the same records and rows" {

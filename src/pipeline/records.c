@@ -728,7 +728,11 @@ batch_print(struct rbatch *b)
 	if (o.len > 0)
 		pool_emit(o.p, o.len);
 	free(o.p);
-	if (b->err != NULL) {
+	/* A fault after the records where -l, -L or -m stopped the input is
+	 * not reported: as grep, which stops reading there, the search never
+	 * got that far (whether the reader did depends on the batches and
+	 * the threads). */
+	if (b->err != NULL && !f->done) {
 		if (!opt->silent)
 			warnx_("%s", b->err);
 		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
