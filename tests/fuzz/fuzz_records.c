@@ -9,7 +9,8 @@
  * pipe on standard input (sniffed with tee, its records spooled to
  * temporary files).  The pattern set is --dna -k1 GATTACA (both strands,
  * all ends: --hits' set) over a pool of one worker, the host's engines.
- * It must not crash, hang or leak, and the two runs must agree: the same
+ * It must not crash, hang or leak (memory or descriptors: spools are
+ * temporary files), and the two runs must agree: the same
  * output byte for byte (stdout is a memfd), the same failure (a malformed
  * record: exit status 2) and the same "a record was selected".
  *
@@ -57,6 +58,7 @@ static struct options o;
 static struct patset ps;
 static char *names[1] = { "p" };
 static int devnull = -1;
+static int freefd = -1;		/* the lowest free descriptor: none leaks */
 
 struct run {
 	unsigned char	*out;
@@ -69,6 +71,17 @@ die(const char *what)
 {
 	fprintf(stderr, "fuzz_records: %s: %s\n", what, strerror(errno));
 	abort();
+}
+
+static int
+lowest_free(void)
+{
+	int fd = dup(0);
+
+	if (fd == -1)
+		die("dup");
+	close(fd);
+	return fd;
 }
 
 /* The tool's set-up for agrep-gpu -j1 --device=host -s --dna -k1 PAT. */
@@ -115,6 +128,7 @@ setup(void)
 	if ((devnull = open("/dev/null", O_RDONLY)) == -1 ||
 	    dup2(devnull, 0) == -1)
 		die("/dev/null");
+	freefd = lowest_free();
 }
 
 static void
@@ -253,6 +267,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (shape >> 6) & 1, piece, batch, spill);
 		show("default sizes, a file", &a);
 		show("tiny sizes", &b);
+		abort();
+	}
+	if (lowest_free() != freefd) {
+		fprintf(stderr, "\n=== fuzz_records: a descriptor leaked (the "
+		    "lowest free one was %d, is %d)\n", freefd,
+		    lowest_free());
 		abort();
 	}
 	free(a.out);
