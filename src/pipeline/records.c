@@ -15,14 +15,14 @@
  * printing: submit).  A job scans its batch with the host engines
  * (hm_scan: the planner, the filters, the pattern-parallel engine; or a
  * device's slot when the planner says the file pays), finds the sites of
- * each piece's
- * own part (sites.c), and puts the batch on its input's ready list; the
- * job that finds the next batch in order there prints it (what a record
- * continued from the batch before found, -m's count: only order knows)
- * and the ready ones after it: the records selected, whole; or their
- * sites, a row each (--hits: TSV, BED or JSON Lines); or -c, -l, -L as
- * grep.  Text records (--delimiter) go the same way, their pieces ended
- * by NUL so that a newline is text.
+ * each piece's own part (sites.c), and puts the batch on its input's ready
+ * list; the job that finds the next batch in order there prints it (what a
+ * record continued from the batch before found, -m's count: only order
+ * knows) and the ready ones after it: the records selected, whole; or
+ * their sites, a row each (--hits: TSV, BED or JSON Lines, a record's
+ * rows once it is complete); or -c, -l, -L as grep.  Text records
+ * (--delimiter) go the same way, their pieces ended by NUL so that a
+ * newline is text.
  *
  * Record output needs a record's text (its raw bytes, header and line
  * breaks and all) until the last of its batches is scanned: whether it is

@@ -58,7 +58,6 @@ static struct options o;
 static struct patset ps;
 static char *names[1] = { "p" };
 static int devnull = -1;
-static int freefd = -1;		/* the lowest free descriptor: none leaks */
 
 struct run {
 	unsigned char	*out;
@@ -128,7 +127,6 @@ setup(void)
 	if ((devnull = open("/dev/null", O_RDONLY)) == -1 ||
 	    dup2(devnull, 0) == -1)
 		die("/dev/null");
-	freefd = lowest_free();
 }
 
 static void
@@ -223,6 +221,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		setup();
 		ready = 1;
 	}
+	/* (taken here: between cases libFuzzer may open descriptors, e.g.
+	 * to the symbolizer for its NEW_FUNC lines) */
+	const int freefd = lowest_free();
 	shape = data[0];
 	kind = shape & 7;
 	mode = (shape >> 3) & 7;
@@ -270,9 +271,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	if (lowest_free() != freefd) {
+		char p[64], l[256];
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", freefd);
+		ssize_t n = readlink(p, l, sizeof(l) - 1);
+		l[n > 0 ? n : 0] = '\0';
 		fprintf(stderr, "\n=== fuzz_records: a descriptor leaked (the "
-		    "lowest free one was %d, is %d)\n", freefd,
-		    lowest_free());
+		    "lowest free one was %d, is %d; %d is %s)\n", freefd,
+		    lowest_free(), freefd, l);
 		abort();
 	}
 	free(a.out);
