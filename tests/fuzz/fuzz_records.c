@@ -29,6 +29,11 @@
  *
  * Build and run: make fuzz-build fuzz-records (tests/fuzz/fuzz.mk).
  * FUZZ_SHOW=1 prints each case's output (to check seeds, or a crash).
+ * Seeds (corpus_records/, written by hand in this layout): valid FASTA
+ * (wrapped, unwrapped, CRLF, a 3 kbp record), FASTQ, text records and
+ * lines, and malformed ones (a short quality, a truncated record, an
+ * empty sequence, a sequence before the first header); regress-* are
+ * inputs that once failed, each named for its fix.
  */
 #include <errno.h>
 #include <fcntl.h>
