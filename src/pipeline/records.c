@@ -1268,15 +1268,17 @@ parse(struct parse *P)
 			continue;
 		}
 	}
+	/* (done is the printers': read atomically, as the loop does) */
+	const int done = __atomic_load_n(&P->f->done, __ATOMIC_RELAXED);
 	if (rc < 0) {
 		char *m = xmalloc(strlen(P->f->name) + 128);
 		sprintf(m, "%s: %s", P->f->name, strerror(P->rd.err));
 		P->err = m;
 	} else if (P->kind == REC_FASTQ && q != Q_HEAD && P->err == NULL &&
-	    !P->f->done && !pool_quit())
+	    !done && !pool_quit())
 		fault(P, "truncated record");
 	else if (P->kind == REC_FASTA && P->in_rec && P->seqlen == 0 &&
-	    !P->f->done && !pool_quit())
+	    !done && !pool_quit())
 		fault(P, "empty sequence");
 	else if (P->in_rec)
 		rec_end(P);
