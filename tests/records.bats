@@ -369,8 +369,12 @@ PY
       printf '\n>chr2\nGGATCCAGTCAGTTGACC\n'; } > "$D/rows.fa"
     agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC "$D/rows.fa" > "$D/rows.ref"
     [ "$(wc -l < "$D/rows.ref")" -gt 10000 ]
-    AGREP_GPU_REC_BATCH=100000 agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC "$D/rows.fa" | cmp - "$D/rows.ref"
-    AGREP_GPU_REC_BATCH=100000 agrep-gpu -j1 --dna --hits=json -k0 GGATCCAGTCAGTTGACC < <(cat "$D/rows.fa") |
+    AGREP_GPU_REC_PIECE=50000 AGREP_GPU_REC_BATCH=100000 agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC "$D/rows.fa" | cmp - "$D/rows.ref"
+    AGREP_GPU_REC_PIECE=50000 AGREP_GPU_REC_BATCH=100000 agrep-gpu -j1 --dna --hits=json -k0 GGATCCAGTCAGTTGACC < <(cat "$D/rows.fa") |
         cmp - <(agrep-gpu --dna --hits=json -k0 GGATCCAGTCAGTTGACC "$D/rows.fa")
-    TMPDIR=/nonexistent AGREP_GPU_REC_BATCH=100000 agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC "$D/rows.fa" | cmp - "$D/rows.ref"
+    TMPDIR=/nonexistent AGREP_GPU_REC_PIECE=50000 AGREP_GPU_REC_BATCH=100000 agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC "$D/rows.fa" | cmp - "$D/rows.ref"
+    # (the temporary file is used: one that cannot grow is a message)
+    run bash -c "ulimit -f 100; trap '' XFSZ; AGREP_GPU_REC_PIECE=50000 AGREP_GPU_REC_BATCH=100000 agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC '$D/rows.fa' > /dev/null"
+    assert_failure 2
+    assert_output --partial "record 1: cannot keep its rows in a temporary file"
 }
