@@ -132,6 +132,14 @@ house of the LORD\t1\t0\t+\t4\t21\thouse of the LORD\t17=')"
     assert_line --index 0 '@r1'
     run -2 agrep-gpu --dna --records=fasta ACG "$D/b5.fa"
     assert_line --partial "b5.fa: record 1: sequence before the first '>' header"
+    # -l and -m stop before the malformed record, as grep stops reading:
+    # no message, whatever the batches (the reader may have got there)
+    for b in 1 1000000; do
+        AGREP_GPU_REC_BATCH=$b run -0 agrep-gpu --dna -l ACG "$D/b1.fq"
+        assert_output "$D/b1.fq"
+        AGREP_GPU_REC_BATCH=$b run -0 agrep-gpu --dna -m1 ACG < "$D/b1.fq"
+        assert_output "$(head -4 "$D/b1.fq")"
+    done
 }
 
 @test "compressed records (--decompress): the same records and rows" {
@@ -307,4 +315,109 @@ PY
             done
         done
     done
+}
+
+@test "a record of 200 Mbp printed whole, in bounded memory: from a file and from a pipe" {
+    # One record of 200,000,000 bases in lines of 60, then a short one.
+    # The long one is printed byte for byte, its text spooled out of
+    # memory past 4 MB (records.c: read again from the file; from a pipe,
+    # a temporary file): before, it was held whole, twice (668 MB).
+    local w="$BATS_TEST_TMPDIR" rss n=200000000 san=
+    # (a sanitizer build: 20 Mbp, spooled the same way, in a third of the
+    # time; its shadow memory is not the tool's, no bound on it)
+    case $AGREP_GPU in */san/*|*/tsan/*) san=1 n=20000000 ;; esac
+    # (--device=host: the planner may open POCL for a file this large,
+    # 70-90 MB of its own, whatever the records hold)
+    { printf '>chr1 long\n'
+      yes ACGTTGCATGCCATGGATCCAGTCAGTTGACCATGGTACGTAGCTAGCTTAGCAGTCGAT |
+          head -c $n
+      printf '\n>chr2\nTTTTTTTTTTTT\n'; } > "$w/long.fa"
+    /usr/bin/time -o "$w/rss1" -f %M agrep-gpu --device=host -j2 --dna -k1 GGATCCAGTCAGTTGACC "$w/long.fa" > "$w/out"
+    cmp "$w/out" <(head -c $((n + 12)) "$w/long.fa")
+    rm "$w/out"
+    cat "$w/long.fa" | /usr/bin/time -o "$w/rss2" -f %M agrep-gpu --device=host -j2 --dna -k1 GGATCCAGTCAGTTGACC |
+        cmp - <(head -c $((n + 12)) "$w/long.fa")
+    # -v: the short record, after the long one (a pipe: its spool dropped)
+    run agrep-gpu --dna -v -k1 GGATCCAGTCAGTTGACC < <(cat "$w/long.fa")
+    assert_output "$(printf '>chr2\nTTTTTTTTTTTT')"
+    echo "max RSS: file $(cat "$w/rss1") KB, pipe $(cat "$w/rss2") KB"
+    [ -z "$san" ] || return 0
+    [ "$(cat "$w/rss1")" -lt 100000 ]
+    [ "$(cat "$w/rss2")" -lt 100000 ]
+}
+
+@test "records spooled out of memory (AGREP_GPU_REC_SPILL): the same output from files, pipes, --decompress, at any -j" {
+    # Records of up to 3,000 bases (CRLF, unwrapped, wrapped), spooled
+    # past a few bytes: every way of reading them prints what the records
+    # kept in memory print, -v and -m too.
+    python3 - "$D/sp.fa" "$D/sp.fq" <<'PY'
+import random, sys
+random.seed(7)
+with open(sys.argv[1], 'w', newline='') as f:
+    for i in range(60):
+        s = ''.join(random.choice('ACGT') for _ in range(random.randint(1, 3000)))
+        f.write('>r%d desc\n' % i)
+        w = random.choice([60, 70, 100000])
+        for j in range(0, len(s), w):
+            f.write(s[j:j + w] + ('\r\n' if i % 7 == 0 else '\n'))
+with open(sys.argv[2], 'w') as f:
+    for i in range(60):
+        s = ''.join(random.choice('ACGT') for _ in range(random.randint(1, 3000)))
+        f.write('@q%d\n%s\n+\n%s\n' % (i, s, 'I' * len(s)))
+PY
+    local f v c sp j ref
+    ag() { AGREP_GPU_REC_SPILL=$sp agrep-gpu $j "$@"; }
+    for f in "$D/sp.fa" "$D/sp.fq"; do
+        gzip -c "$f" > "$f.gz"
+        for v in -k1 "-v -k1" "-m3 -k1"; do
+            ref=$(agrep-gpu --dna $v ACGTACGT "$f")
+            [ -n "$ref" ]
+            for c in 1:-j3 100:-j1 5000:-j3; do
+                sp=${c%:*} j=${c#*:}
+                [ "$(ag --dna $v ACGTACGT "$f")" = "$ref" ]
+                [ "$(cat "$f" | ag --dna $v ACGTACGT)" = "$ref" ]
+                [ "$(ag --dna --decompress $v ACGTACGT "$f.gz")" = "$ref" ]
+                [ "$(AGREP_GPU_REC_BATCH=1000 AGREP_GPU_REC_PIECE=50 ag --dna $v ACGTACGT < <(cat "$f"))" = "$ref" ]
+            done
+        done
+    done
+    # text records too
+    printf 'From a\nhello world\nFrom b\nhello\nworld\nFrom c\nnothing\n' > "$D/mb"
+    [ "$(AGREP_GPU_REC_SPILL=3 agrep-gpu --delimiter='^From ' hello < <(cat "$D/mb"))" = "$(head -5 "$D/mb")" ]
+    # No temporary file to be had: the records are kept in memory instead.
+    [ "$(TMPDIR=/nonexistent AGREP_GPU_REC_SPILL=1 agrep-gpu --dna -k1 ACGTACGT < <(cat "$D/sp.fa"))" = "$(agrep-gpu --dna -k1 ACGTACGT "$D/sp.fa")" ]
+    # A temporary file that cannot grow (ulimit -f): a message, exit 2.
+    run bash -c "ulimit -f 1; trap '' XFSZ; cat '$D/sp.fa' | AGREP_GPU_REC_SPILL=1 agrep-gpu --dna -k1 ACGTACGT > /dev/null"
+    assert_failure 2
+    assert_line --partial "cannot keep its text in a temporary file"
+}
+
+@test "--hits: a record's rows go out when it is complete (a malformed one spanning batches prints none), held in a temporary file past 256 KiB" {
+    # r2's quality is short: it is left out however many batches its
+    # sequence took (tiny batches: its rows were printed before).
+    printf '@r1\nGATTACAGATTACA\n+\nIIIIIIIIIIIIII\n@r2\nACGTGATTACAACGTGATTACA\n+\nIII\n' > "$D/bq.fq"
+    run -2 agrep-gpu --dna --hits=bed -k0 GATTACA "$D/bq.fq"
+    assert_line --index 0 "$(printf 'r1\t0\t7\tGATTACA\t0\t+')"
+    assert_line --partial 'record 2: quality and sequence differ in length'
+    [ "$(grep -c '^r2' <<< "$output")" = 0 ]
+    AGREP_GPU_REC_BATCH=4 AGREP_GPU_REC_PIECE=1 run -2 agrep-gpu --dna --hits=bed -k0 GATTACA "$D/bq.fq"
+    [ "$(grep -c '^r1' <<< "$output")" = 2 ]
+    [ "$(grep -c '^r2' <<< "$output")" = 0 ]
+    # 700 kbp with a site every 61 bytes, over 7 batches: 11,000 rows
+    # (850 KB) of one record held, most of them in a temporary file, or in
+    # memory where none can be made; the same rows as one batch gives.
+    { printf '>chr1\n'
+      yes ACGTTGCATGCCATGGATCCAGTCAGTTGACCATGGTACGTAGCTAGCTTAGCAGTCGAT |
+          head -c 700000
+      printf '\n>chr2\nGGATCCAGTCAGTTGACC\n'; } > "$D/rows.fa"
+    agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC "$D/rows.fa" > "$D/rows.ref"
+    [ "$(wc -l < "$D/rows.ref")" -gt 10000 ]
+    AGREP_GPU_REC_PIECE=50000 AGREP_GPU_REC_BATCH=100000 agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC "$D/rows.fa" | cmp - "$D/rows.ref"
+    AGREP_GPU_REC_PIECE=50000 AGREP_GPU_REC_BATCH=100000 agrep-gpu -j1 --dna --hits=json -k0 GGATCCAGTCAGTTGACC < <(cat "$D/rows.fa") |
+        cmp - <(agrep-gpu --dna --hits=json -k0 GGATCCAGTCAGTTGACC "$D/rows.fa")
+    TMPDIR=/nonexistent AGREP_GPU_REC_PIECE=50000 AGREP_GPU_REC_BATCH=100000 agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC "$D/rows.fa" | cmp - "$D/rows.ref"
+    # (the temporary file is used: one that cannot grow is a message)
+    run bash -c "ulimit -f 100; trap '' XFSZ; AGREP_GPU_REC_PIECE=50000 AGREP_GPU_REC_BATCH=100000 agrep-gpu --dna --hits -k0 GGATCCAGTCAGTTGACC '$D/rows.fa' > /dev/null"
+    assert_failure 2
+    assert_output --partial "record 1: cannot keep its rows in a temporary file"
 }

@@ -11,17 +11,29 @@
  * batches of about BATCH_SEQ bytes, each a pool job: a sequence longer
  * than PIECE bytes is cut into pieces that overlap by twice
  * sites_overlap(), so a long chromosome is spread over the workers and
- * held in bounded memory (record output aside: a record printed whole is
- * held whole).  A job scans its batch with the host engines (hm_scan: the
- * planner, the filters, the pattern-parallel engine; or a device's slot
- * when the planner says the file pays), finds the sites of each piece's
- * own part (sites.c), and puts the batch on its input's ready list; the
- * job that finds the next batch in order there prints it (what a record
- * continued from the batch before found, -m's count: only order knows)
- * and the ready ones after it: the records selected, whole; or their
- * sites, a row each (--hits: TSV, BED or JSON Lines); or -c, -l, -L as
- * grep.  Text records (--delimiter) go the same way, their pieces ended
- * by NUL so that a newline is text.
+ * held in bounded memory (the reader stays a few batches ahead of the
+ * printing: submit).  A job scans its batch with the host engines
+ * (hm_scan: the planner, the filters, the pattern-parallel engine; or a
+ * device's slot when the planner says the file pays), finds the sites of
+ * each piece's own part (sites.c), and puts the batch on its input's ready
+ * list; the job that finds the next batch in order there prints it (what a
+ * record continued from the batch before found, -m's count: only order
+ * knows) and the ready ones after it: the records selected, whole; or
+ * their sites, a row each (--hits: TSV, BED or JSON Lines, a record's
+ * rows once it is complete); or -c, -l, -L as grep.  Text records
+ * (--delimiter) go the same way, their pieces ended by NUL so that a
+ * newline is text.
+ *
+ * Record output needs a record's text (its raw bytes, header and line
+ * breaks and all) until the last of its batches is scanned: whether it is
+ * printed is known only then.  A record's first SPILL bytes are kept in
+ * memory (in its batches, then in its input's carry); past that the text
+ * is spooled out of memory (struct spool): a regular file read as it is
+ * (not decompressed) keeps only the record's byte range and reads it again
+ * when printing the record; any other input (a pipe, --decompress) writes
+ * the text to a temporary file of the record's own, read back when
+ * printing it.  The printing goes through the pool in pieces of SPOOL_IO
+ * bytes, so a chromosome printed whole is never in memory whole.
  *
  * The patterns are those given and, with --dna, their reverse
  * complements: ps->pat[x] is pattern x % npat on strand x / npat.
@@ -33,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <emmintrin.h>
@@ -56,6 +69,8 @@
 #define PIECE_DEF	((size_t)1 << 20)	/* a long sequence's pieces */
 #define READ_BUF	((size_t)1 << 20)	/* bytes read at once */
 #define NAME_MAX_LEN	((size_t)1 << 20)	/* a header line at most */
+#define SPILL_DEF	((size_t)4 << 20)	/* a record's text in memory */
+#define SPOOL_IO	((size_t)256 << 10)	/* spool writes and reads */
 
 static struct rec_conf conf;
 static int on;			/* rec_init: records may be searched */
@@ -67,17 +82,46 @@ static unsigned char term = '\n';
 /* Sequence bytes of a batch and of a piece; AGREP_GPU_REC_BATCH and
  * AGREP_GPU_REC_PIECE (tests: many batches and pieces in small inputs). */
 static size_t BATCH_SEQ = BATCH_SEQ_DEF, PIECE = PIECE_DEF;
+/* A record's text kept in memory, the rest spooled (record output);
+ * AGREP_GPU_REC_SPILL (tests: spooled records in small inputs). */
+static size_t SPILL = SPILL_DEF;
+
+/*
+ * The text of a record past its first SPILL bytes (record output), out of
+ * memory: bytes [off, off + len) of fd, which is either the input itself (a
+ * regular file, not decompressed: rfile's fd) or a temporary file of the
+ * record's own (tmp set), written through buf.
+ */
+struct spool {
+	int		 fd;
+	int		 tmp;		/* fd is a temporary file, ours */
+	uint64_t	 off, len;
+	unsigned char	*buf;		/* tmp: bytes not written yet */
+	size_t		 blen;
+	int		 err;		/* errno: a write failed */
+	uint64_t	 recno;		/* the record's number (messages) */
+	const char	*what;		/* "text" or "rows" (messages) */
+};
 
 /* One input's state, handed from batch to batch in order. */
 struct rfile {
 	pthread_mutex_t	 mu;
+	pthread_cond_t	 printed;	/* a batch was printed */
+	unsigned	 inflight;	/* batches submitted, not printed */
 	uint64_t	 turn;		/* the batch whose turn it is */
 	char		*name;
 	int		 show_name;
 	int		 cont_hit;	/* the record continued has a hit */
 	unsigned char	*carry;		/* and its text so far (record
-					 * output) */
+					 * output), the part not spooled */
 	size_t		 carrylen, carrycap;
+	int		 fd;		/* the input again, for spools of its
+					 * byte ranges (or -1) */
+	int		 notmp;		/* no temporary file could be made:
+					 * records are kept in memory whole */
+	struct jbuf	 rows;		/* --hits: the rows of the record
+					 * continued, held until it ends */
+	struct spool	*rowsp;		/* and those before them, spooled */
 	int		 done;		/* nothing more to print (atomic) */
 	int		 header;	/* --hits: the header line is out */
 	int		 dev;		/* the devices scan its batches */
@@ -99,6 +143,9 @@ struct rrec {
 	int		 cont;		/* begun in an earlier batch */
 	int		 ends;		/* ends in this batch */
 	int		 hit;		/* scan: a match ends in its own part */
+	uint64_t	 recno;		/* its number in the input */
+	struct spool	*sp;		/* where it ends: the rest of its text,
+					 * after raw[raw, raw + rawlen) */
 };
 
 struct rbatch {
@@ -147,28 +194,36 @@ need_raw(void)
 	    !opt->list_none && !opt->quiet;
 }
 
+/* Sets the records up for the run (again for each case in
+ * tests/fuzz/fuzz_records.c: what it allocates is allocated once). */
 void
 rec_init(const struct patset *ps, const struct rec_conf *c)
 {
 	conf = *c;
 	on = c->hits != HITS_NONE || c->kind != REC_LINES;
-	if (c->kind == REC_DELIM)
-		term = '\0';
+	term = c->kind == REC_DELIM ? '\0' : '\n';
 	if (on)
 		rf_init(ps, RF_ANY, term);	/* (sites' starts, CIGARs) */
 	pad = scan_pad(ps);
 	ov = sites_overlap(ps);
+	BATCH_SEQ = BATCH_SEQ_DEF;
+	PIECE = PIECE_DEF;
+	SPILL = SPILL_DEF;
 	const char *e = getenv("AGREP_GPU_REC_BATCH");
 	if (e != NULL && atol(e) > 0)
 		BATCH_SEQ = (size_t)atol(e);
 	if ((e = getenv("AGREP_GPU_REC_PIECE")) != NULL && atol(e) > 0)
 		PIECE = (size_t)atol(e);
+	if ((e = getenv("AGREP_GPU_REC_SPILL")) != NULL && atol(e) > 0)
+		SPILL = (size_t)atol(e);
 	if (PIECE < 2 * ov + 1)
 		PIECE = 2 * ov + 1;
 	if (ps->whole)		/* (an expression's record is never cut) */
 		PIECE = SIZE_MAX;
-	nscratch = pool_workers();
-	scratch = xcalloc((size_t)nscratch, sizeof(*scratch));
+	if (scratch == NULL) {
+		nscratch = pool_workers();
+		scratch = xcalloc((size_t)nscratch, sizeof(*scratch));
+	}
 }
 
 static struct rbatch *
@@ -184,9 +239,192 @@ batch_new(struct rfile *f, uint64_t seqno)
 	return b;
 }
 
+/* ---- spools ---- */
+
+/* A temporary file, unlinked: in $TMPDIR, else /tmp.  -1 (errno) when none
+ * can be made. */
+static int
+tmp_open(void)
+{
+	const char *d = getenv("TMPDIR");
+	int fd;
+
+	if (d == NULL || *d == '\0')
+		d = "/tmp";
+#ifdef O_TMPFILE
+	if ((fd = open(d, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) != -1)
+		return fd;
+#endif
+	char *p = xmalloc(strlen(d) + 32);
+	sprintf(p, "%s/agrep-gpu.XXXXXX", d);
+	if ((fd = mkostemp(p, O_CLOEXEC)) != -1)
+		(void)unlink(p);
+	free(p);
+	return fd;
+}
+
+/* Writes the spool's buffer and s[0, n) to its temporary file. */
+static void
+spool_write(struct spool *sp, const unsigned char *s, size_t n)
+{
+	struct iovec v[2] = {
+		{ sp->buf, sp->blen },
+		{ (void *)(uintptr_t)s, n },
+	};
+	int i = 0;
+
+	sp->blen = 0;
+	while (!sp->err && i < 2) {
+		if (v[i].iov_len == 0) {
+			i++;
+			continue;
+		}
+		ssize_t w = writev(sp->fd, v + i, 2 - i);
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			sp->err = w == 0 ? ENOSPC : errno;
+			break;
+		}
+		for (size_t k = (size_t)w; k > 0 && i < 2; ) {
+			size_t t = k < v[i].iov_len ? k : v[i].iov_len;
+			v[i].iov_base = (char *)v[i].iov_base + t;
+			v[i].iov_len -= t;
+			k -= t;
+			if (v[i].iov_len == 0)
+				i++;
+		}
+	}
+}
+
+/* The record's text goes on with s[0, n). */
+static void
+spool_put(struct spool *sp, const unsigned char *s, size_t n)
+{
+	sp->len += n;
+	if (!sp->tmp || sp->err)
+		return;
+	if (sp->blen + n <= SPOOL_IO) {
+		memcpy(sp->buf + sp->blen, s, n);
+		sp->blen += n;
+		return;
+	}
+	spool_write(sp, s, n);
+}
+
+/* The record's text is all there: the buffer written, and freed. */
+static void
+spool_seal(struct spool *sp)
+{
+	if (sp->tmp && sp->blen > 0)
+		spool_write(sp, NULL, 0);
+	free(sp->buf);
+	sp->buf = NULL;
+}
+
+static void
+spool_free(struct spool *sp)
+{
+	if (sp == NULL)
+		return;
+	if (sp->tmp && sp->fd != -1)
+		close(sp->fd);
+	free(sp->buf);
+	free(sp);
+}
+
+/* Prints the spooled text of a record of f, through the pool in pieces.
+ * Returns -1 after a message when it cannot be read (whatever was read is
+ * printed). */
+static int
+spool_print(struct rfile *f, const struct spool *sp)
+{
+	const char *why = NULL;
+	unsigned char *buf;
+	uint64_t at = sp->off, end = sp->off + sp->len;
+
+	if (sp->err) {
+		if (!opt->silent)
+			warnx_("%s: record %llu: cannot keep its %s in a "
+			    "temporary file: %s", f->name,
+			    (unsigned long long)sp->recno, sp->what,
+			    strerror(sp->err));
+		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+		return -1;
+	}
+	buf = xmalloc(sp->len < SPOOL_IO ? (size_t)sp->len + 1 : SPOOL_IO);
+	while (at < end && !pool_quit()) {
+		size_t want = end - at < SPOOL_IO ? (size_t)(end - at) :
+		    SPOOL_IO;
+		ssize_t n = pread(sp->fd, buf, want, (off_t)at);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			why = n == 0 ? "the file was cut short while read" :
+			    strerror(errno);
+			break;
+		}
+		pool_emit(buf, (size_t)n);
+		at += (uint64_t)n;
+	}
+	free(buf);
+	if (why == NULL)
+		return 0;
+	if (!opt->silent)
+		warnx_("%s: record %llu: cannot read its %s again: %s",
+		    f->name, (unsigned long long)sp->recno, sp->what, why);
+	__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+	return -1;
+}
+
+/* --hits: the rows held for the record continued (f->rows) go to its
+ * temporary file past SPOOL_IO bytes (a chromosome may have many). */
+static void
+rows_hold(struct rfile *f, uint64_t recno)
+{
+	if (f->rows.len < SPOOL_IO || f->notmp)
+		return;
+	if (f->rowsp == NULL) {
+		int fd = tmp_open();
+		if (fd == -1) {
+			f->notmp = 1;	/* (then held in memory) */
+			return;
+		}
+		f->rowsp = xcalloc(1, sizeof(*f->rowsp));
+		f->rowsp->fd = fd;
+		f->rowsp->tmp = 1;
+		f->rowsp->what = "rows";
+		f->rowsp->recno = recno;
+		f->rowsp->buf = xmalloc(SPOOL_IO);
+	}
+	spool_put(f->rowsp, (const unsigned char *)f->rows.p, f->rows.len);
+	f->rows.len = 0;
+}
+
+/* --hits: the record continued is complete: its rows held go out into o
+ * (those spooled first, through the pool). */
+static void
+rows_out(struct rfile *f, struct jbuf *o)
+{
+	if (f->rowsp != NULL) {
+		if (o->len > 0)
+			pool_emit(o->p, o->len);
+		o->len = 0;
+		spool_seal(f->rowsp);
+		(void)spool_print(f, f->rowsp);
+		spool_free(f->rowsp);
+		f->rowsp = NULL;
+	}
+	if (f->rows.len > 0)
+		json_bytes(o, f->rows.p, f->rows.len);
+	f->rows.len = 0;
+}
+
 static void
 batch_free(struct rbatch *b)
 {
+	for (size_t r = 0; r < b->nrec; r++)
+		spool_free(b->rec[r].sp);
 	free(b->text);
 	free(b->pc);
 	free(b->rec);
@@ -383,6 +621,8 @@ batch_done(struct rbatch *b, const uint64_t *bm)
 		if (last)
 			return;
 		pthread_mutex_lock(&f->mu);
+		f->inflight--;
+		pthread_cond_signal(&f->printed);
 		f->turn++;
 	}
 }
@@ -489,17 +729,25 @@ batch_print(struct rbatch *b)
 		for (pj = pi; pj < b->npc && b->pc[pj].rec == r; pj++)
 			;
 		if (conf.hits != HITS_NONE) {
+			/* The rows of a record go out when it is complete
+			 * (a malformed one is left out, however many batches
+			 * it took): until then they are held (rows_hold). */
 			size_t nrows = 0;
 			for (size_t i = pi; sl != NULL && i < pj; i++)
 				nrows += sl[i].n;
-			if (nrows > 0 && !before && !select_rec(f))
-				break;
-			if (nrows > 0)
+			hit = nrows > 0 || before;
+			struct jbuf *dst = rc->ends ? &o : &f->rows;
+			if (rc->ends && hit) {
+				if (!select_rec(f))
+					break;
 				hits_header(f, &o);
+				rows_out(f, &o);
+			}
 			for (size_t i = pi; i < pj && nrows > 0; i++)
 				for (size_t x = 0; x < sl[i].n; x++)
-					hits_row(b, &b->pc[i], &sl[i].s[x], &o);
-			hit = nrows > 0 || before;
+					hits_row(b, &b->pc[i], &sl[i].s[x], dst);
+			if (!rc->ends)
+				rows_hold(f, rc->recno);
 			f->cont_hit = rc->ends ? 0 : hit;
 			if (rc->ends && opt->max_count >= 0 &&
 			    f->fs.nsel >= (uintmax_t)opt->max_count)
@@ -507,9 +755,11 @@ batch_print(struct rbatch *b)
 			skip = f->done;
 			continue;
 		}
+		/* (a batch may hold none of a record's text: b->raw may be
+		 * NULL, and NULL + 0 is undefined) */
 		if (!rc->ends) {
 			f->cont_hit = hit;
-			if (need_raw()) {
+			if (need_raw() && rc->rawlen > 0) {
 				f->carry = grow(f->carry, &f->carrycap,
 				    f->carrylen + rc->rawlen, 1);
 				memcpy(f->carry + f->carrylen, b->raw + rc->raw,
@@ -521,12 +771,20 @@ batch_print(struct rbatch *b)
 		if (hit != opt->invert) {
 			if (!select_rec(f))
 				break;
-			if (need_raw()) {
-				if (rc->cont)
-					json_bytes(&o, f->carry, f->carrylen);
+			if (need_raw() && rc->cont && f->carrylen > 0)
+				json_bytes(&o, f->carry, f->carrylen);
+			if (need_raw() && rc->rawlen > 0)
 				json_bytes(&o, b->raw + rc->raw, rc->rawlen);
+			if (need_raw() && rc->sp != NULL) {
+				/* (what comes before it goes out first) */
+				if (o.len > 0)
+					pool_emit(o.p, o.len);
+				o.len = 0;
+				(void)spool_print(f, rc->sp);
 			}
 		}
+		spool_free(rc->sp);
+		rc->sp = NULL;
 		f->carrylen = 0;
 		f->cont_hit = 0;
 		skip = f->done;
@@ -534,7 +792,11 @@ batch_print(struct rbatch *b)
 	if (o.len > 0)
 		pool_emit(o.p, o.len);
 	free(o.p);
-	if (b->err != NULL) {
+	/* A fault after the records where -l, -L or -m stopped the input is
+	 * not reported: as grep, which stops reading there, the search never
+	 * got that far (whether the reader did depends on the batches and
+	 * the threads). */
+	if (b->err != NULL && !f->done) {
 		if (!opt->silent)
 			warnx_("%s", b->err);
 		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
@@ -547,6 +809,11 @@ batch_print(struct rbatch *b)
 
 	if (b->last) {
 		pthread_mutex_destroy(&f->mu);
+		pthread_cond_destroy(&f->printed);
+		if (f->fd != -1)
+			close(f->fd);
+		spool_free(f->rowsp);
+		free(f->rows.p);
 		free(f->carry);
 		free(f->name);
 		free(f);
@@ -561,6 +828,7 @@ struct rd {
 	struct dz	*z;
 	unsigned char	*buf;
 	size_t		 pos, len, cap;
+	uint64_t	 base;		/* the input's offset of buf[0] */
 	int		 eof, err;
 };
 
@@ -575,6 +843,7 @@ rd_more(struct rd *r)
 		return 0;
 	if (r->pos > 0) {
 		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->base += r->pos;
 		r->len -= r->pos;
 		r->pos = 0;
 	}
@@ -606,6 +875,8 @@ struct parse {
 	int		 kind;
 	uint64_t	 recno;		/* records begun */
 	uint64_t	 seqlen;	/* of the current record */
+	uint64_t	 rawlen;	/* its text so far (record output) */
+	struct spool	*sp;		/* and the part spooled, past SPILL */
 	int		 in_rec;
 	int		 blank_before;	/* --delimiter paragraphs: the last
 					 * line was blank */
@@ -626,6 +897,7 @@ rec_begin(struct parse *P, const char *name, size_t namelen, int cont)
 	struct rrec *r = &b->rec[b->nrec++];
 	memset(r, 0, sizeof(*r));
 	r->cont = cont;
+	r->recno = P->recno;
 	r->raw = b->rawlen;
 	b->names = grow(b->names, &b->namescap, b->nameslen + namelen + 1, 1);
 	memcpy(b->names + b->nameslen, name, namelen);
@@ -669,11 +941,27 @@ piece_end(struct parse *P, int at_end)
 	memset(b->text + b->len, term, 64);	/* (engines read ahead) */
 }
 
+/*
+ * Hands the batch to the pool.  The reader stays at most INFLIGHT batches
+ * ahead of the printing: so many keep the workers busy, and the memory an
+ * input holds does not grow with the pool's queue (40 jobs at -j2; a
+ * chromosome read from the page cache would fill it).  The batches
+ * waited for need only the workers, never this thread.
+ */
 static void
 submit(struct parse *P, int last)
 {
 	struct rbatch *b = P->b;
+	struct rfile *f = P->f;
+	const unsigned most = 2 * (unsigned)pool_workers() + 2;
 
+	pthread_mutex_lock(&f->mu);
+	/* (a span's job is one of the pool's, which bounds them; one that
+	 * waited here for printing could wait for a span after it) */
+	while (f->inflight >= most && !P->span)
+		pthread_cond_wait(&f->printed, &f->mu);
+	f->inflight++;
+	pthread_mutex_unlock(&f->mu);
 	b->last = last;
 	b->err = P->err;
 	P->err = NULL;
@@ -735,7 +1023,43 @@ seq_put(struct parse *P, const unsigned char *s, size_t n)
 	seq_put_as(P, s, n, 0);
 }
 
-/* Appends s[0, n) to the batch's record text (record output). */
+
+/* The current record's text passes SPILL bytes with s (a line in the
+ * read buffer): a spool takes its part in this batch, and the rest as it
+ * comes (its parts in the batches before stay in the carry).  Where no
+ * temporary file can be made, records stay in memory (as a whole). */
+static void
+spill(struct parse *P, const unsigned char *s)
+{
+	struct rbatch *b = P->b;
+	struct rrec *r = &b->rec[b->nrec - 1];
+	size_t part = b->rawlen - r->raw;
+	int fd = P->f->fd;
+
+	if (fd == -1 && (P->f->notmp || (fd = tmp_open()) == -1)) {
+		P->f->notmp = 1;
+		return;
+	}
+	struct spool *sp = xcalloc(1, sizeof(*sp));
+	sp->recno = P->recno;
+	sp->what = "text";
+	sp->fd = fd;
+	if (fd == P->f->fd) {
+		/* The input's bytes are contiguous: this part ends at s. */
+		sp->off = P->rd.base + (uint64_t)(s - P->rd.buf) - part;
+		sp->len = part;
+	} else {
+		sp->tmp = 1;
+		sp->buf = xmalloc(SPOOL_IO);
+		if (part > 0)	/* (else b->raw may be NULL) */
+			spool_put(sp, b->raw + r->raw, part);
+	}
+	b->rawlen = r->raw;
+	P->sp = sp;
+}
+
+/* Appends s[0, n) to the current record's text (record output): the
+ * batch's, or past SPILL bytes the record's spool. */
 static void
 raw_put(struct parse *P, const unsigned char *s, size_t n)
 {
@@ -743,6 +1067,13 @@ raw_put(struct parse *P, const unsigned char *s, size_t n)
 
 	if (!need_raw())
 		return;
+	if (P->sp == NULL && P->rawlen + n > SPILL && !P->f->notmp)
+		spill(P, s);
+	P->rawlen += n;
+	if (P->sp != NULL) {
+		spool_put(P->sp, s, n);
+		return;
+	}
 	b->raw = grow(b->raw, &b->rawcap, b->rawlen + n, 1);
 	memcpy(b->raw + b->rawlen, s, n);
 	b->rawlen += n;
@@ -844,6 +1175,10 @@ rec_end(struct parse *P)
 	piece_end(P, 1);
 	r->ends = 1;
 	r->rawlen = b->rawlen - r->raw;
+	if (P->sp != NULL)
+		spool_seal(P->sp);
+	r->sp = P->sp;
+	P->sp = NULL;
 	P->in_rec = 0;
 	if (!P->span && (b->len - pad >= BATCH_SEQ || b->rawlen >= BATCH_SEQ ||
 	    b->nrec >= 65536)) {
@@ -872,6 +1207,7 @@ rec_start(struct parse *P, const unsigned char *h, size_t n)
 		w++;
 	P->recno++;
 	P->seqlen = 0;
+	P->rawlen = 0;
 	P->in_rec = 1;
 	rec_begin(P, (const char *)h, w, 0);
 	piece_begin(P, NULL, 0, 0);
@@ -890,8 +1226,9 @@ next_line(struct parse *P, const unsigned char **line, size_t *n, int *nl,
 	struct rd *r = &P->rd;
 
 	for (;;) {
-		const unsigned char *s = r->buf + r->pos;
 		size_t have = r->len - r->pos;
+		/* (no buffer before the first read: NULL + 0 is undefined) */
+		const unsigned char *s = have ? r->buf + r->pos : NULL;
 		const unsigned char *e = have ? memchr(s, '\n', have) : NULL;
 		if (e != NULL) {
 			*line = s;
@@ -1114,6 +1451,8 @@ parse(struct parse *P)
 			continue;
 		}
 	}
+	/* (done is the printers': read atomically, as the loop does) */
+	const int done = __atomic_load_n(&P->f->done, __ATOMIC_RELAXED);
 	if (rc < 0) {
 		char *m = xmalloc(strlen(P->f->name) + 128);
 		sprintf(m, "%s: %s", P->f->name, strerror(P->rd.err));
@@ -1124,10 +1463,10 @@ parse(struct parse *P)
 		submit(P, 0);
 		return;
 	} else if (P->kind == REC_FASTQ && q != Q_HEAD && P->err == NULL &&
-	    !P->f->done && !pool_quit())
+	    !done && !pool_quit())
 		fault(P, "truncated record");
 	else if (P->kind == REC_FASTA && P->in_rec && P->seqlen == 0 &&
-	    !P->f->done && !pool_quit())
+	    !done && !pool_quit())
 		fault(P, "empty sequence");
 	else if (P->in_rec)
 		rec_end(P);
@@ -1140,6 +1479,8 @@ out:
 			b->npc--;
 		b->nrec--;
 	}
+	spool_free(P->sp);
+	P->sp = NULL;
 	submit(P, 1);
 }
 
@@ -1455,6 +1796,7 @@ span_rest(struct rspans *A, const struct rstate *st, uint64_t a,
 	P.f = A->f;
 	P.kind = REC_FASTA;
 	P.nbatch = idx;
+	P.rd.base = a;		/* (spill's offsets) */
 	P.b = batch_new(A->f, idx);
 	span_start(&P, st);
 	if (P.rd.fd == -1 || lseek(P.rd.fd, (off_t)a, SEEK_SET) == (off_t)-1) {
@@ -1588,6 +1930,7 @@ span_job(void *arg, int worker)
 		P.rd.buf = (unsigned char *)s;
 		P.rd.len = len;
 		P.rd.eof = 1;
+		P.rd.base = a;
 		P.f = A->f;
 		P.kind = REC_FASTA;
 		P.span = 1;
@@ -1613,8 +1956,10 @@ spans_ok(uint64_t size)
 		SPAN = (size_t)atol(e);
 	if (SPAN < 2)
 		SPAN = 2;
-	return PIECE != SIZE_MAX && !opt->decompress && size > SPAN &&
-	    pool_workers() > 1;
+	/* (record output keeps the line-by-line parse: its spools follow
+	 * a record from batch to batch there) */
+	return PIECE != SIZE_MAX && !opt->decompress && !need_raw() &&
+	    size > SPAN && pool_workers() > 1;
 }
 
 /* Submits the spans of the FASTA file path (open as fd, size bytes) of
@@ -1714,8 +2059,13 @@ rec_submit(const char *path, const char *name, int show_name,
 	}
 	struct rfile *f = xcalloc(1, sizeof(*f));
 	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->printed, NULL);
 	f->name = xstrdup(name);
 	f->show_name = show_name;
+	/* A regular file read as it is: a long record's text is read again
+	 * from it when printed (a spool of its byte range). */
+	f->fd = reg && P.rd.z == NULL && need_raw() ? fcntl(fd, F_DUPFD_CLOEXEC,
+	    0) : -1;
 	out_file_start(&f->fs, f->name, show_name);
 	/* The devices, as the planner says for the file (a stream, or a
 	 * compressed file: only when asked for). */

@@ -2,7 +2,8 @@
 # make -f tests/fuzz/fuzz.mk fuzz-build fuzz).  Needs clang and its runtime
 # (Debian: clang libclang-rt-14-dev), and POCL for fuzz_ocl.
 #
-#   make fuzz-build                  builds tests/fuzz/bin/fuzz_host, fuzz_ocl
+#   make fuzz-build                  builds tests/fuzz/bin/fuzz_host, fuzz_ocl,
+#                                    fuzz_utf8, fuzz_decomp, fuzz_records
 #   make fuzz [FUZZ_SECONDS=60]      runs each for FUZZ_SECONDS over a copy of
 #                                    its seed corpus; a crash, a sanitizer
 #                                    report, a timeout or an oracle mismatch
@@ -33,12 +34,16 @@ FUZZ_SRCS	 = $(ENGINE_SRCS) $(OCL_SRCS)
 FUZZ_OBJS	 = $(FUZZ_SRCS:%.c=$(FUZZ_BIN)/obj/%.o) $(FUZZ_BIN)/obj/kernels.o
 FUZZ_HDRS	 = $(HDRS) $(FUZZ_DIR)/fuzz_common.h
 FUZZ_TARGETS	 = $(FUZZ_BIN)/fuzz_host $(FUZZ_BIN)/fuzz_ocl $(FUZZ_BIN)/fuzz_utf8 \
-		   $(FUZZ_BIN)/fuzz_decomp
+		   $(FUZZ_BIN)/fuzz_decomp $(FUZZ_BIN)/fuzz_records
 # fuzz_decomp: the decoders of --decompress (src/pipeline/decomp.c) alone,
 # with Debian's decompression libraries (not instrumented themselves).
 FUZZ_DZ_OBJS	 = $(FUZZ_BIN)/obj/src/pipeline/decomp.o \
 		   $(FUZZ_BIN)/obj/src/base/util.o
 FUZZ_DZ_LIBS	?= -lisal -lzstd -llzma -lbz2 -llz4
+# fuzz_records: the records reader (src/pipeline/records.c) through the
+# tool's pipeline (rec_submit): the engine's objects and the tool's, but
+# agrep-gpu.c (main).
+FUZZ_REC_OBJS	 = $(FUZZ_OBJS) $(TOOL_SRCS:%.c=$(FUZZ_BIN)/obj/%.o)
 # The scanners instantiated for many constants (always_inline generics: 32
 # copies each of the automaton's scans, the pattern-parallel engine's ISA
 # bodies) take clang 2-3 minutes each with UBSan's pointer-overflow,
@@ -54,8 +59,11 @@ $(FUZZ_HEAVY:%.c=$(FUZZ_BIN)/obj/%.o): FUZZ_CFLAGS += \
 FUZZ_FLAGS	 = -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 		   -timeout=30 -rss_limit_mb=4096
 # fuzz_utf8 runs half as long (its engines are fuzz_host's, behind utf8.c),
-# and fuzz_decomp (a small module).
+# and fuzz_decomp (a small module); fuzz_records a third (a parser, fast:
+# with make -j2 the five targets take FUZZ_SECONDS x 1.9, the four
+# before it x 1.6).
 FUZZ_FLAGS_UTF8	 = $(FUZZ_FLAGS) -max_total_time=$$(( $(FUZZ_SECONDS) / 2 + 1 ))
+FUZZ_FLAGS_REC	 = $(FUZZ_FLAGS) -max_total_time=$$(( $(FUZZ_SECONDS) / 3 + 1 ))
 FUZZ_ENV	 = UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # POCL, and the LLVM it embeds, keep allocations for the life of the process
 # (device tables, compiler state, the kernel cache) and its worker threads
@@ -82,11 +90,17 @@ $(FUZZ_BIN)/obj/kernels.o: $(FUZZ_BIN)/kernels.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
-.SECONDARY: $(FUZZ_OBJS)
+.SECONDARY: $(FUZZ_REC_OBJS)
 
 $(FUZZ_BIN)/fuzz_decomp: $(FUZZ_DIR)/fuzz_decomp.c $(FUZZ_DZ_OBJS) $(FUZZ_HDRS)
 	@mkdir -p $(FUZZ_BIN)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_DZ_OBJS) $(FUZZ_DZ_LIBS) \
+	    $(FUZZ_LDLIBS)
+
+$(FUZZ_BIN)/fuzz_records: $(FUZZ_DIR)/fuzz_records.c $(FUZZ_REC_OBJS) \
+    $(FUZZ_HDRS)
+	@mkdir -p $(FUZZ_BIN)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_REC_OBJS) $(FUZZ_DZ_LIBS) \
 	    $(FUZZ_LDLIBS)
 
 $(FUZZ_BIN)/%: $(FUZZ_DIR)/%.c $(FUZZ_OBJS) $(FUZZ_HDRS)
@@ -95,15 +109,16 @@ $(FUZZ_BIN)/%: $(FUZZ_DIR)/%.c $(FUZZ_OBJS) $(FUZZ_HDRS)
 
 # Each run works on a copy of the seed corpus (libFuzzer adds what it finds
 # to the corpus directory), so the seeds in git stay as they are.
-# The three targets are independent: make -j2 fuzz runs them side by side.
-fuzz: fuzz-host fuzz-utf8 fuzz-ocl fuzz-decomp
+# The targets are independent: make -j2 fuzz runs them side by side.
+fuzz: fuzz-host fuzz-utf8 fuzz-ocl fuzz-decomp fuzz-records
 
-fuzz-host fuzz-utf8 fuzz-ocl fuzz-decomp: fuzz-%: $(FUZZ_BIN)/fuzz_%
+fuzz-host fuzz-utf8 fuzz-ocl fuzz-decomp fuzz-records: fuzz-%: $(FUZZ_BIN)/fuzz_%
 	rm -rf $(FUZZ_WORK)/$* $(FUZZ_WORK)/$*-crashes
 	mkdir -p $(FUZZ_WORK)/$* $(FUZZ_WORK)/$*-crashes
 	cp $(FUZZ_DIR)/corpus_$*/* $(FUZZ_WORK)/$*/
 	$(if $(filter ocl,$*),$(FUZZ_OCL_ENV),$(FUZZ_ENV)) $(FUZZ_BIN)/fuzz_$* \
-	    $(if $(filter utf8 decomp,$*),$(FUZZ_FLAGS_UTF8),$(FUZZ_FLAGS)) \
+	    $(if $(filter utf8 decomp,$*),$(FUZZ_FLAGS_UTF8),$(if \
+	    $(filter records,$*),$(FUZZ_FLAGS_REC),$(FUZZ_FLAGS))) \
 	    $(if $(filter ocl,$*),$(FUZZ_OCL_LEAKS)) \
 	    -artifact_prefix=$(FUZZ_WORK)/$*-crashes/ $(FUZZ_WORK)/$*
 
@@ -114,10 +129,12 @@ fuzz-replay: fuzz-build
 	    $(wildcard $(FUZZ_DIR)/crashes/host-*)
 	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_utf8 $(FUZZ_DIR)/corpus_utf8/*
 	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_decomp $(FUZZ_DIR)/corpus_decomp/*
+	$(FUZZ_ENV) $(FUZZ_BIN)/fuzz_records $(FUZZ_DIR)/corpus_records/*
 	$(FUZZ_OCL_ENV) $(FUZZ_BIN)/fuzz_ocl $(FUZZ_OCL_LEAKS) \
 	    $(FUZZ_DIR)/corpus_ocl/* $(wildcard $(FUZZ_DIR)/crashes/ocl-*)
 
 fuzz-clean:
 	rm -rf $(FUZZ_BIN) $(FUZZ_WORK)
 
-.PHONY: fuzz-build fuzz fuzz-host fuzz-utf8 fuzz-ocl fuzz-decomp fuzz-replay fuzz-clean
+.PHONY: fuzz-build fuzz fuzz-host fuzz-utf8 fuzz-ocl fuzz-decomp fuzz-records \
+	fuzz-replay fuzz-clean
