@@ -12,9 +12,13 @@
  * than PIECE bytes is cut into pieces that overlap by twice
  * sites_overlap(), so a long chromosome is spread over the workers and
  * held in bounded memory (the reader stays a few batches ahead of the
- * printing: submit).  A job scans its batch with the host engines
- * (hm_scan: the planner, the filters, the pattern-parallel engine; or a
- * device's slot when the planner says the file pays), finds the sites of
+ * printing: submit).  A regular FASTA file (no record output) is read
+ * instead in spans side by side, each a pool job that parses its span
+ * into one batch (span_job: the parse's state passes from span to span).
+ * A job scans its batch with the host engines (hm_scan: the planner, the
+ * filters, the pattern-parallel engine) or hands it to a device's slot
+ * (batch_place: as the planner places a large file's ranges; the slot's
+ * thread finishes it), finds the sites of
  * each piece's own part (sites.c), and puts the batch on its input's ready
  * list; the job that finds the next batch in order there prints it (what a
  * record continued from the batch before found, -m's count: only order
