@@ -12,6 +12,12 @@
  *   PP_DELTA	(optional) the score's change from HP and HN, a vector
  *   PP_ANYNEG	(optional) whether a vector has a lane with its sign set
  *   PP_NBMAX	(optional) groups a batch, 4 (default) or 8
+ *   PP_PACK4	(optional) the scores of 4 groups packed in the signed
+ *		bytes of one vector (_exact8): with PP_PACKW (two vectors'
+ *		32-bit lanes to 16 bits, signed saturation), PP_PACKB (16
+ *		to 8), PP_DELTA8 (a packed score moved by packed HP and HN,
+ *		saturating) and PP_ANYNEG8 (a byte's sign set); not with
+ *		PP_POPCNT
  *   PP_POPCNT	(optional) each lane's population count: the lazy score
  *		(below) with PP_MINU (unsigned minimum) and PP_ANYLE (a lane
  *		of a <= that of b, unsigned)
@@ -50,6 +56,14 @@
 /* ~a & b (GCC may make ~a of a shared a once, and two ands) */
 #ifndef PP_ANDN
 #define PP_ANDN(a, b)	(~(a) & (b))
+#endif
+/* hides p's value from the compiler, which otherwise computes each
+ * group's address from the byte's index anew (a shift and an add a group
+ * and byte) instead of a constant offset from one pointer */
+#if defined(__GNUC__) || defined(__clang__)
+#define PP_OPAQUE(p)	__asm__("" : "+r"(p))
+#else
+#define PP_OPAQUE(p)	((void)0)
 #endif
 /* groups a batch: 4 or 8 */
 #ifndef PP_NBMAX
@@ -121,13 +135,19 @@ PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
     const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t i0,
     size_t i1, PP_V *acc, const int NB)
 {
+	/* a byte's vectors at tab + c * stride bytes (one multiplication a
+	 * byte, the groups at constant offsets from it) */
+	const size_t stride = r->G * sizeof(PP_V);
+
 	for (size_t c0 = i0; c0 < i1; c0 += 64) {
 		const size_t e = i1 - c0 < 64 ? i1 - c0 : 64;
 		PP_V any = VP[0] ^ VP[0], HP, HN;
 
 		for (size_t j = 0; j < e; j++) {
 			const unsigned char c = r->text[c0 + j];
-			const PP_V *eq = tab + (size_t)c * r->G;
+			const PP_V *eq = (const PP_V *)(const void *)
+			    ((const char *)tab + c * stride);
+			PP_OPAQUE(eq);
 			if (c == r->eol) {
 #pragma GCC unroll 8
 				for (int b = 0; b < NB; b++) {
@@ -160,6 +180,96 @@ PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
 		}
 	}
 }
+
+#ifdef PP_PACK4
+/*
+ * _exact with the scores packed (PP_PACK4): the scores of 4 groups are
+ * the signed bytes of one vector, T8[q] for groups [4 q, 4 q + 4), each
+ * moved by PP_DELTA8 from the 4 groups' HP and HN packed alike (the
+ * lanes' order is that of PP_PACKW and PP_PACKB: the same for T0q, the
+ * reset values, packed once); a hit is a byte whose sign bit is set
+ * (PP_ANYNEG8).  A batch of fewer groups packs zero vectors for the
+ * missing ones, whose bytes in T0q are large (they never move, never
+ * hit).  Scores saturate at -128 and 127: exact for k < 128 (T = score -
+ * k - 1 is then within -128..31); from k = 128 on every T is negative and
+ * a saturated one stays so (it climbs at most the pattern's length, 32,
+ * from -128).
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _exact8)(const struct pp_run *r, const PP_V *tab,
+    const PP_V *VP0, const PP_V *T0q, PP_V *VP, PP_V *VN, PP_V *T8,
+    size_t i0, size_t i1, PP_V *acc, const int NB)
+{
+	const size_t stride = r->G * sizeof(PP_V);
+	const int NQ = (NB + 3) / 4;
+	const PP_V zero = VP[0] ^ VP[0];
+
+	for (size_t c0 = i0; c0 < i1; c0 += 64) {
+		const size_t e = i1 - c0 < 64 ? i1 - c0 : 64;
+		PP_V any = zero;
+
+		for (size_t j = 0; j < e; j++) {
+			const unsigned char c = r->text[c0 + j];
+			const PP_V *eq = (const PP_V *)(const void *)
+			    ((const char *)tab + c * stride);
+			PP_OPAQUE(eq);
+			if (c == r->eol) {
+#pragma GCC unroll 8
+				for (int b = 0; b < NB; b++) {
+					VP[b] = VP0[b];
+					VN[b] = zero;
+				}
+#pragma GCC unroll 2
+				for (int q = 0; q < NQ; q++)
+					T8[q] = T0q[q];
+			} else {
+#pragma GCC unroll 2
+				for (int q = 0; q < NQ; q++) {
+					PP_V HP[2], HN[2], PW[2], NW[2];
+					/* each pair packed as soon as it is
+					 * stepped (fewer live registers) */
+#pragma GCC unroll 2
+					for (int h = 0; h < 2; h++) {
+#pragma GCC unroll 2
+						for (int l = 0; l < 2; l++) {
+							const int b = 4 * q +
+							    2 * h + l;
+							if (b < NB)
+								PP_CAT(PP_NAME,
+								    _step)(eq[b],
+								    &VP[b],
+								    &VN[b],
+								    &HP[l],
+								    &HN[l]);
+							else
+								HP[l] = HN[l] =
+								    zero;
+						}
+						PW[h] = PP_PACKW(HP[0], HP[1]);
+						NW[h] = PP_PACKW(HN[0], HN[1]);
+					}
+					T8[q] = PP_DELTA8(T8[q], PP_PACKB(PW[0],
+					    PW[1]), PP_PACKB(NW[0], NW[1]));
+				}
+			}
+			PP_V a = T8[0];
+#pragma GCC unroll 2
+			for (int q = 1; q < NQ; q++)
+				a |= T8[q];
+			acc[j] = a;
+			any |= a;
+		}
+		if (!PP_ANYNEG8(any))
+			continue;
+		for (size_t j = 0; j < e; j++) {
+			size_t i = c0 + j;
+			if (PP_ANYNEG8(acc[j]) && i >= r->warm)
+				r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
+				    ((i - r->warm) % 64);
+		}
+	}
+}
+#endif
 
 #ifdef PP_POPCNT
 /* a lane's score: the sum of its vertical deltas */
@@ -274,6 +384,35 @@ PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
 		VP0[b] = init[g0 + b];
 		T0[b] = init[r->G + g0 + b];
 	}
+#ifdef PP_PACK4
+	/* T of groups g0 and g0 + 1 hold T8 (the packed scores) between
+	 * blocks; at the first block, the reset values */
+	const int NQ = (NB + 3) / 4;
+	PP_V T8[2], T0q[2], Tq[4];
+	(void)T;
+#pragma GCC unroll 2
+	for (int q = 0; q < NQ; q++) {
+#pragma GCC unroll 4
+		for (int b = 0; b < 4; b++)
+			Tq[b] = 4 * q + b < NB ? T0[4 * q + b] :
+			    (VP[0] ^ VP[0]) + 100;
+		T0q[q] = PP_PACKB(PP_PACKW(Tq[0], Tq[1]), PP_PACKW(Tq[2],
+		    Tq[3]));
+		T8[q] = b0 == 0 ? T0q[q] : st[3 * (g0 + q) + 2];
+	}
+	(void)wait;
+	PP_CAT(PP_NAME, _exact8)(r, tab, VP0, T0q, VP, VN, T8, b0, b1, acc,
+	    NB);
+#pragma GCC unroll 8
+	for (int b = 0; b < NB; b++) {
+		st[3 * (g0 + b)] = VP[b];
+		st[3 * (g0 + b) + 1] = VN[b];
+	}
+#pragma GCC unroll 2
+	for (int q = 0; q < NQ; q++)
+		st[3 * (g0 + q) + 2] = T8[q];
+	return;
+#endif
 #ifdef PP_POPCNT
 	/* the lazy score where it runs 3/4 of a block bare or more; else the
 	 * next PP_WAIT blocks without it (short patterns, low scores) */
@@ -397,6 +536,11 @@ PP_NAME(const struct pp_run *r)
 #undef PP_NBMAX
 #undef PP_DELTA
 #undef PP_ANYNEG
+#undef PP_PACK4
+#undef PP_PACKW
+#undef PP_PACKB
+#undef PP_DELTA8
+#undef PP_ANYNEG8
 #undef PP_POPCNT
 #undef PP_SCORE
 #undef PP_MINU
