@@ -18,6 +18,9 @@
  *		to 8), PP_DELTA8 (a packed score moved by packed HP and HN,
  *		saturating) and PP_ANYNEG8 (a byte's sign set); not with
  *		PP_POPCNT
+ *   PP_FILT16	(optional, with PP_PACK4 and PP_MOVEMASK8, a byte's signs
+ *		as bits) the prefix filter (below, before the engine) where
+ *		r->tab16 is set
  *   PP_POPCNT	(optional) each lane's population count: the lazy score
  *		(below) with PP_MINU (unsigned minimum) and PP_ANYLE (a lane
  *		of a <= that of b, unsigned)
@@ -386,7 +389,8 @@ PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
 	}
 #ifdef PP_PACK4
 	/* T of groups g0 and g0 + 1 hold T8 (the packed scores) between
-	 * blocks; at the first block, the reset values */
+	 * blocks; at the first block (r->fresh, where VP and VN are reset
+	 * too), the reset values */
 	const int NQ = (NB + 3) / 4;
 	PP_V T8[2], T0q[2], Tq[4];
 	(void)T;
@@ -398,7 +402,14 @@ PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
 			    (VP[0] ^ VP[0]) + 100;
 		T0q[q] = PP_PACKB(PP_PACKW(Tq[0], Tq[1]), PP_PACKW(Tq[2],
 		    Tq[3]));
-		T8[q] = b0 == 0 ? T0q[q] : st[3 * (g0 + q) + 2];
+		T8[q] = b0 == r->fresh ? T0q[q] : st[3 * (g0 + q) + 2];
+	}
+	if (b0 == r->fresh) {
+#pragma GCC unroll 8
+		for (int b = 0; b < NB; b++) {
+			VP[b] = VP0[b];
+			VN[b] = VN[b] ^ VN[b];
+		}
 	}
 	(void)wait;
 	PP_CAT(PP_NAME, _exact8)(r, tab, VP0, T0q, VP, VN, T8, b0, b1, acc,
@@ -456,6 +467,262 @@ PP_BATCHF(8)
 #endif
 #undef PP_BATCHF
 
+#ifdef PP_FILT16
+/*
+ * The prefix filter (PP_FILT16, with PP_PACK4): 16-bit lanes, 16 patterns
+ * a vector, each running the first 16 bytes of its pattern (all of it when
+ * shorter), so twice the patterns an instruction.  A match of a pattern
+ * within k ends no earlier than a match of its prefix within k, at most
+ * len - 16 + k bytes later: where a lane's prefix scores k or less at
+ * text[i], the 32-bit group of its pattern (8 patterns) runs the exact
+ * step over text[i - 32 - k, i + 17 + k) from the reset state (_verify):
+ * every match within k ending in [i, i + 17 + k) starts after i - 32 - k,
+ * so those ends are found there, and a run from a later start than the
+ * record's finds no match that is not one.  A group whose patterns are
+ * all 16 bytes or shorter takes the filter's hits as they are.
+ */
+typedef uint16_t PP_CAT(PP_NAME, _w) __attribute__((vector_size(PP_VBYTES)));
+#define PP_W	PP_CAT(PP_NAME, _w)
+#define PP_ANDNW(a, b)	((PP_W)PP_ANDN((PP_V)(a), (PP_V)(b)))
+
+/* _step over 16-bit lanes (~Eq: the and-not forms) */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _step16)(PP_W eq, PP_W *VP, PP_W *VN, PP_W *hp, PP_W *hn)
+{
+	PP_W nX = PP_ANDNW(*VN, eq);
+	PP_W a = PP_ANDNW(nX, *VP);
+	PP_W nD0 = PP_ANDNW((a + *VP) ^ *VP, nX);
+	PP_W HN = PP_ANDNW(nD0, *VP);
+	PP_W HP = *VN | PP_ANDNW(*VP, nD0);
+	PP_W Xs = HP << 1;
+
+	*VN = PP_ANDNW(nD0, Xs);
+	*VP = (HN << 1) | PP_ANDNW(Xs, nD0);
+	*hp = HP;
+	*hn = HN;
+}
+
+/* Group g alone over text[s, t), from its state in v (VP, VN, T8), or
+ * from the reset state if fresh: its hits into the bitmap (from a fresh
+ * start at s, exact from s + 32 + k on, none false before). */
+PP_ATTR static void
+PP_CAT(PP_NAME, _verify)(const struct pp_run *r, size_t g, size_t s,
+    size_t t, PP_V *acc, PP_V *v, int fresh)
+{
+	const PP_V *init = r->init;
+	const PP_V big = (init[g] ^ init[g]) + 100, T0 = init[r->G + g];
+	PP_V T0q = PP_PACKB(PP_PACKW(T0, big), PP_PACKW(big, big));
+
+	if (fresh) {
+		v[0] = init[g];
+		v[1] = init[g] ^ init[g];
+		v[2] = T0q;
+	}
+	PP_CAT(PP_NAME, _exact8)(r, (const PP_V *)r->tab + g, &init[g], &T0q,
+	    &v[0], &v[1], &v[2], s, t, acc, 1);
+}
+
+/*
+ * A lane of 32-bit group g scored k or less by its prefix at text[i]: the
+ * group's ends in [i, i + 17 + k) are to be verified, from i - 32 - k (or
+ * on from where its last verification stops, vdone[g], when that is
+ * later: its state then is one started early enough for them), queued in
+ * r->vq (run after the block, in order: a group's runs in text order);
+ * past the budget, the queue is over (the block runs the exact step).
+ */
+PP_ATTR static inline void
+PP_CAT(PP_NAME, _cand)(const struct pp_run *r, size_t g, size_t i,
+    size_t *vdone)
+{
+	struct pp_vq *q = r->vq;
+
+	if (g >= r->G)
+		return;
+	if (r->exact16[g]) {
+		if (i >= r->warm)
+			r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
+			    ((i - r->warm) % 64);
+		return;
+	}
+	const size_t back = PP_MAXLEN + (size_t)r->k, ahead = PP_MAXLEN - 16 +
+	    (size_t)r->k + 1;
+	const size_t s = i > back ? i - back : 0;
+	const size_t t = r->all - i > ahead ? i + ahead : r->all;
+	if (vdone[g] >= t || q->over)
+		return;		/* (its ends up to t are found) */
+	const int fresh = s > vdone[g] || vdone[g] == 0;
+	const size_t from = fresh ? s : vdone[g];
+	if (q->n == q->cap || q->bytes + (t - from) > q->budget) {
+		q->over = 1;
+		return;
+	}
+	q->e[q->n++] = (struct pp_ve){ g, from, t, vdone[g], fresh };
+	q->bytes += t - from;
+	vdone[g] = t;
+}
+
+/*
+ * The filter over text[b0, b1) for 16-bit groups [h0, h0 + NB), NB <= 4,
+ * their state in st16 (VP, VN a group, then T8 for each pair from h0):
+ * from the reset state when b0 == r->fresh; hits at text[from] or later
+ * go to _cand.
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _filt)(const struct pp_run *r, size_t h0, PP_W *st16,
+    size_t b0, size_t b1, size_t from, size_t *vdone, PP_V *acc2,
+    const int NB)
+{
+	const PP_W *tab = (const PP_W *)r->tab16 + h0;
+	const PP_W *init = r->init16;
+	const size_t stride = r->G16 * sizeof(PP_W);
+	const int NQ = (NB + 1) / 2;
+	const PP_W zero = init[0] ^ init[0];
+	PP_W VP[4], VN[4], VP0[4];
+	PP_V T8[2], T0q[2];
+#pragma GCC unroll 4
+	for (int b = 0; b < NB; b++) {
+		VP0[b] = init[h0 + b];
+		VP[b] = b0 == r->fresh ? VP0[b] : st16[3 * (h0 + b)];
+		VN[b] = b0 == r->fresh ? zero : st16[3 * (h0 + b) + 1];
+	}
+#pragma GCC unroll 2
+	for (int q = 0; q < NQ; q++) {
+		const PP_W big = zero + 100;
+		T0q[q] = PP_PACKB(init[r->G16 + h0 + 2 * q], 2 * q + 1 < NB ?
+		    init[r->G16 + h0 + 2 * q + 1] : big);
+		T8[q] = b0 == r->fresh ? T0q[q] : (PP_V)st16[3 * (h0 + q) + 2];
+	}
+	for (size_t c0 = b0; c0 < b1; c0 += 64) {
+		const size_t e = b1 - c0 < 64 ? b1 - c0 : 64;
+		PP_V any = (PP_V)zero;
+
+		for (size_t j = 0; j < e; j++) {
+			const unsigned char c = r->text[c0 + j];
+			const PP_W *eq = (const PP_W *)(const void *)
+			    ((const char *)tab + c * stride);
+			PP_OPAQUE(eq);
+			if (c == r->eol) {
+#pragma GCC unroll 4
+				for (int b = 0; b < NB; b++) {
+					VP[b] = VP0[b];
+					VN[b] = zero;
+				}
+#pragma GCC unroll 2
+				for (int q = 0; q < NQ; q++)
+					T8[q] = T0q[q];
+			} else {
+#pragma GCC unroll 2
+				for (int q = 0; q < NQ; q++) {
+					PP_W HP[2], HN[2];
+#pragma GCC unroll 2
+					for (int l = 0; l < 2; l++) {
+						const int b = 2 * q + l;
+						if (b < NB)
+							PP_CAT(PP_NAME,
+							    _step16)(eq[b],
+							    &VP[b], &VN[b],
+							    &HP[l], &HN[l]);
+						else
+							HP[l] = HN[l] = zero;
+					}
+					T8[q] = PP_DELTA8(T8[q], PP_PACKB(HP[0],
+					    HP[1]), PP_PACKB(HN[0], HN[1]));
+				}
+			}
+#pragma GCC unroll 2
+			for (int q = 0; q < NQ; q++) {
+				acc2[2 * j + q] = T8[q];
+				any |= T8[q];
+			}
+		}
+		if (!PP_ANYNEG8(any))
+			continue;
+		for (size_t j = 0; j < e; j++) {
+			const size_t i = c0 + j;
+			if (i < from)
+				continue;
+			for (int q = 0; q < NQ; q++) {
+				/* vpacksswb packs within 128-bit halves: bytes
+				 * 0-7 are lanes 0-7 of 16-bit group ha, 8-15
+				 * lanes 0-7 of ha + 1, 16-23 and 24-31 their
+				 * lanes 8-15; lanes 0-7 of 16-bit group h are
+				 * the patterns of 32-bit group 2 h, 8-15 of
+				 * 2 h + 1 */
+				const uint32_t m = (uint32_t)
+				    PP_MOVEMASK8(acc2[2 * j + q]);
+				const size_t ha = h0 + 2 * (size_t)q;
+				if (m == 0)
+					continue;
+				if (m & 0xff)
+					PP_CAT(PP_NAME, _cand)(r, 2 * ha, i,
+					    vdone);
+				if (m & 0xff0000)
+					PP_CAT(PP_NAME, _cand)(r, 2 * ha + 1,
+					    i, vdone);
+				if (m & 0xff00)
+					PP_CAT(PP_NAME, _cand)(r, 2 * ha + 2,
+					    i, vdone);
+				if (m & 0xff000000)
+					PP_CAT(PP_NAME, _cand)(r, 2 * ha + 3,
+					    i, vdone);
+			}
+		}
+	}
+#pragma GCC unroll 4
+	for (int b = 0; b < NB; b++) {
+		st16[3 * (h0 + b)] = VP[b];
+		st16[3 * (h0 + b) + 1] = VN[b];
+	}
+#pragma GCC unroll 2
+	for (int q = 0; q < NQ; q++)
+		st16[3 * (h0 + q) + 2] = (PP_W)T8[q];
+}
+
+#define PP_FILTF(NB)							\
+PP_ATTR static void							\
+PP_CAT(PP_NAME, _f##NB)(const struct pp_run *r, size_t h0, PP_W *st16,	\
+    size_t b0, size_t b1, size_t from, size_t *vdone, PP_V *acc2)	\
+{									\
+	PP_CAT(PP_NAME, _filt)(r, h0, st16, b0, b1, from, vdone, acc2, NB); \
+}
+PP_FILTF(1)
+PP_FILTF(2)
+PP_FILTF(3)
+PP_FILTF(4)
+#undef PP_FILTF
+
+/* The filter over text[b0, b1) for every 16-bit group, in batches of up to
+ * 4 (as even as can be), its verifications queued in r->vq. */
+PP_ATTR static void
+PP_CAT(PP_NAME, _filter)(const struct pp_run *r, PP_W *st16, size_t b0,
+    size_t b1, size_t from, size_t *vdone, PP_V *acc2)
+{
+	const size_t G16 = r->G16, nbat = (G16 + 3) / 4;
+
+	for (size_t q = 0, h0 = 0, nb; q < nbat; q++, h0 += nb) {
+		nb = (G16 - h0) / (nbat - q);
+		switch (nb) {
+		case 4:
+			PP_CAT(PP_NAME, _f4)(r, h0, st16, b0, b1, from, vdone,
+			    acc2);
+			break;
+		case 3:
+			PP_CAT(PP_NAME, _f3)(r, h0, st16, b0, b1, from, vdone,
+			    acc2);
+			break;
+		case 2:
+			PP_CAT(PP_NAME, _f2)(r, h0, st16, b0, b1, from, vdone,
+			    acc2);
+			break;
+		default:
+			PP_CAT(PP_NAME, _f1)(r, h0, st16, b0, b1, from, vdone,
+			    acc2);
+		}
+	}
+}
+#undef PP_ANDNW
+#endif
+
 /*
  * The engine: r->tab [256][G] vectors of Eq (~Eq with PP_NEQ), r->init
  * [2][G] (VP, then T, at a reset) over r->text[0, r->all); hits from
@@ -478,9 +745,70 @@ PP_NAME(const struct pp_run *r)
 		st[3 * g + 1] = init[g] ^ init[g];
 		st[3 * g + 2] = init[G + g];
 	}
+#ifdef PP_FILT16
+	/* The prefix filter (r->tab16) where it verifies less than
+	 * 1 / PP_VERIFY of the group-bytes of a block; else the exact step
+	 * for the next fwait blocks (16, doubled at each try that fails, up to
+	 * 1024).
+	 * A switch warms the state of the one to run from the reset state
+	 * over the bytes before the block that its matches can span. */
+	struct pp_run rr = *r;
+	PP_W *st16 = NULL;
+	PP_V *acc2 = NULL, *vst = NULL;
+	size_t *vdone = NULL, fwait = 0, fback = PP_WAIT;
+	struct pp_vq *vq = r->vq;
+	int prev = 1;	/* the filter ran the block before */
+
+	if (r->tab16 != NULL) {
+		st16 = aligned_alloc(64, (3 * r->G16 * sizeof(PP_W) + 63) / 64 *
+		    64);
+		acc2 = aligned_alloc(64, 128 * sizeof(PP_V));
+		vst = aligned_alloc(64, (3 * G * sizeof(PP_V) + 63) / 64 * 64);
+		if (st16 == NULL || acc2 == NULL || vst == NULL)
+			fatalx("out of memory");
+		vdone = xcalloc(G, sizeof(*vdone));
+	}
+	r = &rr;
+#endif
 	for (size_t b0 = 0; b0 < r->all; b0 += PP_BLOCK) {
 		const size_t b1 = r->all - b0 < PP_BLOCK ? r->all :
 		    b0 + PP_BLOCK;
+		size_t from = b0;
+#ifdef PP_FILT16
+		if (r->tab16 != NULL && fwait == 0) {
+			const size_t back = 16 + (size_t)r->k + 1,
+			    w = prev ? b0 : b0 - (b0 < back ? b0 : back);
+			*vq = (struct pp_vq){ 0, vq->cap, 0, r->filt == 1 ?
+			    G * (b1 - b0) / PP_VERIFY : SIZE_MAX, 0, vq->e };
+			rr.fresh = prev ? 0 : w;
+			PP_CAT(PP_NAME, _filter)(r, st16, w, b1, b0, vdone,
+			    acc2);
+			if (!vq->over) {
+				for (size_t x = 0; x < vq->n; x++)
+					PP_CAT(PP_NAME, _verify)(r, vq->e[x].g,
+					    vq->e[x].from, vq->e[x].t, acc,
+					    vst + 3 * vq->e[x].g,
+					    vq->e[x].fresh);
+				fback = PP_WAIT;
+				fwait = r->filt == 3;	/* (tests: switch) */
+				prev = 1;
+				continue;
+			}
+			/* (too many: undone, the block runs the exact step) */
+			for (size_t x = vq->n; x-- > 0;)
+				vdone[vq->e[x].g] = vq->e[x].old;
+			fwait = fback;
+			fback = fback < 1024 ? 2 * fback : fback;
+		} else if (r->tab16 != NULL)
+			fwait--;
+		if (r->tab16 != NULL) {
+			const size_t back = PP_MAXLEN + (size_t)r->k + 1;
+			if (prev)
+				from = b0 - (b0 < back ? b0 : back);
+			rr.fresh = prev ? from : 0;
+			prev = 0;
+		}
+#endif
 		/* batches of at most PP_NBMAX groups, as even as can be */
 		const size_t nbat = (G + PP_NBMAX - 1) / PP_NBMAX;
 		for (size_t q = 0, g0 = 0, nb; q < nbat; q++, g0 += nb) {
@@ -488,42 +816,48 @@ PP_NAME(const struct pp_run *r)
 			switch (nb) {
 #if PP_NBMAX > 4
 			case 8:
-				PP_CAT(PP_NAME, _8)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _8)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			case 7:
-				PP_CAT(PP_NAME, _7)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _7)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			case 6:
-				PP_CAT(PP_NAME, _6)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _6)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			case 5:
-				PP_CAT(PP_NAME, _5)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _5)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 #endif
 			case 4:
-				PP_CAT(PP_NAME, _4)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _4)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			case 3:
-				PP_CAT(PP_NAME, _3)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _3)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			case 2:
-				PP_CAT(PP_NAME, _2)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _2)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			default:
-				PP_CAT(PP_NAME, _1)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _1)(r, g0, st, from, b1, acc,
 				    wait + g0);
 			}
 		}
 	}
 	free(st);
 	free(wait);
+#ifdef PP_FILT16
+	free(st16);
+	free(acc2);
+	free(vst);
+	free(vdone);
+#endif
 }
 
 #undef PP_V
@@ -537,6 +871,9 @@ PP_NAME(const struct pp_run *r)
 #undef PP_DELTA
 #undef PP_ANYNEG
 #undef PP_PACK4
+#undef PP_FILT16
+#undef PP_MOVEMASK8
+#undef PP_W
 #undef PP_PACKW
 #undef PP_PACKB
 #undef PP_DELTA8
