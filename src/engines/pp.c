@@ -111,6 +111,7 @@ struct pp_run {
 	int		 filt;	/* 1 where it verifies little, 2 always, 3
 				 * every other block (AGREP_GPU_PP16) */
 	struct pp_vq	*vq;
+	size_t		 block;	/* PP_BLOCK (AGREP_GPU_PP_BLOCK: tests) */
 };
 
 #define PP_NAME		pp_generic
@@ -378,7 +379,10 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	}
 	struct pp_run r = { tab, tab + 256 * G * NL, G, text, warm, warm + len,
 	    eol, bitmap, ps->k, (long)minlen >= ps->k + PP_STRIDE, 0, NULL,
-	    NULL, G16, (unsigned char *)tab + atx, 0, NULL };
+	    NULL, G16, (unsigned char *)tab + atx, 0, NULL, PP_BLOCK };
+	const char *eb = getenv("AGREP_GPU_PP_BLOCK");
+	if (eb != NULL && atol(eb) > 0)
+		r.block = (size_t)atol(eb);
 	/* the filter where prefixes of 16 bytes can be more than k apart */
 	struct pp_vq vq = { 0, (size_t)1 << 16, 0, 0, 0, NULL };
 	if (G16 > 0 && ps->k < 16 && (r.filt = pp_filt_env()) > 0) {

@@ -46,7 +46,7 @@
  * A batch where it ran less than 3/4 of a block bare goes without it for
  * the next PP_WAIT blocks.
  *
- * The text is walked in blocks of PP_BLOCK bytes; for each block, the
+ * The text is walked in blocks of r->block bytes; for each block, the
  * groups in batches of up to PP_NBMAX, split evenly (their state in
  * registers: independent dependency chains), the state saved in st[]
  * between blocks.
@@ -475,11 +475,13 @@ PP_BATCHF(8)
  * within k ends no earlier than a match of its prefix within k, at most
  * len - 16 + k bytes later: where a lane's prefix scores k or less at
  * text[i], the 32-bit group of its pattern (8 patterns) runs the exact
- * step over text[i - 32 - k, i + 17 + k) from the reset state (_verify):
- * every match within k ending in [i, i + 17 + k) starts after i - 32 - k,
- * so those ends are found there, and a run from a later start than the
- * record's finds no match that is not one.  A group whose patterns are
- * all 16 bytes or shorter takes the filter's hits as they are.
+ * step over text[i - 15 - k, i + 17 + k) from the reset state (_verify).
+ * A match within k crosses the prefix's last row at some i where the
+ * prefix scores k or less, it ends in [i, i + len - 16 + k] and starts
+ * after i - 16 - k (the prefix spans 16 + k bytes at most), so that run
+ * finds it; a run from a later start than the record's finds no match
+ * that is not one.  A group whose patterns are all 16 bytes or shorter
+ * takes the filter's hits as they are.
  */
 typedef uint16_t PP_CAT(PP_NAME, _w) __attribute__((vector_size(PP_VBYTES)));
 #define PP_W	PP_CAT(PP_NAME, _w)
@@ -503,8 +505,8 @@ PP_CAT(PP_NAME, _step16)(PP_W eq, PP_W *VP, PP_W *VN, PP_W *hp, PP_W *hn)
 }
 
 /* Group g alone over text[s, t), from its state in v (VP, VN, T8), or
- * from the reset state if fresh: its hits into the bitmap (from a fresh
- * start at s, exact from s + 32 + k on, none false before). */
+ * from the reset state if fresh: its hits into the bitmap (none false;
+ * _cand: all those of the matches it is run for). */
 PP_ATTR static void
 PP_CAT(PP_NAME, _verify)(const struct pp_run *r, size_t g, size_t s,
     size_t t, PP_V *acc, PP_V *v, int fresh)
@@ -524,7 +526,7 @@ PP_CAT(PP_NAME, _verify)(const struct pp_run *r, size_t g, size_t s,
 
 /*
  * A lane of 32-bit group g scored k or less by its prefix at text[i]: the
- * group's ends in [i, i + 17 + k) are to be verified, from i - 32 - k (or
+ * group's ends in [i, i + 17 + k) are to be verified, from i - 15 - k (or
  * on from where its last verification stops, vdone[g], when that is
  * later: its state then is one started early enough for them), queued in
  * r->vq (run after the block, in order: a group's runs in text order);
@@ -544,7 +546,7 @@ PP_CAT(PP_NAME, _cand)(const struct pp_run *r, size_t g, size_t i,
 			    ((i - r->warm) % 64);
 		return;
 	}
-	const size_t back = PP_MAXLEN + (size_t)r->k, ahead = PP_MAXLEN - 16 +
+	const size_t back = 15 + (size_t)r->k, ahead = PP_MAXLEN - 16 +
 	    (size_t)r->k + 1;
 	const size_t s = i > back ? i - back : 0;
 	const size_t t = r->all - i > ahead ? i + ahead : r->all;
@@ -770,18 +772,25 @@ PP_NAME(const struct pp_run *r)
 	}
 	r = &rr;
 #endif
-	for (size_t b0 = 0; b0 < r->all; b0 += PP_BLOCK) {
-		const size_t b1 = r->all - b0 < PP_BLOCK ? r->all :
-		    b0 + PP_BLOCK;
+	for (size_t b0 = 0; b0 < r->all; b0 += r->block) {
+		const size_t b1 = r->all - b0 < r->block ? r->all :
+		    b0 + r->block;
 		size_t from = b0;
 #ifdef PP_FILT16
 		if (r->tab16 != NULL && fwait == 0) {
-			const size_t back = 16 + (size_t)r->k + 1,
-			    w = prev ? b0 : b0 - (b0 < back ? b0 : back);
+			/* after the exact step: the prefixes' hits from
+			 * PP_MAXLEN - 16 + k bytes before the block on (their
+			 * matches may end in it), the filter warmed from 16 + k
+			 * + 1 bytes before those */
+			const size_t span = PP_MAXLEN - 16 + (size_t)r->k,
+			    back = 16 + (size_t)r->k + 1,
+			    hfrom = prev ? b0 : b0 - (b0 < span ? b0 : span),
+			    w = prev ? b0 : hfrom - (hfrom < back ? hfrom :
+			    back);
 			*vq = (struct pp_vq){ 0, vq->cap, 0, r->filt == 1 ?
 			    G * (b1 - b0) / PP_VERIFY : SIZE_MAX, 0, vq->e };
 			rr.fresh = prev ? 0 : w;
-			PP_CAT(PP_NAME, _filter)(r, st16, w, b1, b0, vdone,
+			PP_CAT(PP_NAME, _filter)(r, st16, w, b1, hfrom, vdone,
 			    acc2);
 			if (!vq->over) {
 				for (size_t x = 0; x < vq->n; x++)
