@@ -14,7 +14,7 @@
  * and runs a prefix filter first where it pays (pp_body.h: PP_FILT16):
  * the patterns' first 16 bytes in 16-bit lanes, twice the patterns a
  * vector, a group of 8 verified by the exact step around a prefix's hit
- * (k = 3, 300 primers of 20-32 bases: 1.8 times the rate).
+ * (300 primers of 20-32 bases: 1.8 times the rate at k = 3, 1.3 at 4).
  * The hit bitmap is the one the other engines produce: bit j set
  * when a match of any of the patterns ends at text[warm + j].  No static
  * mutable state.
@@ -58,11 +58,11 @@
 
 /* The prefix filter (AVX2, pp_body.h) runs a block where it verifies less
  * than 1 / PP_VERIFY of its group-bytes (one engine alone, 300 primers of
- * 20-32 bases over reads, CPU time: the filter 0.27 s, the exact step 0.50
- * s, a verified group-byte about 4.7 times one of the exact step: even at
- * about 1 / 10; k = 3 verifies 0.008, k = 4 0.115, k = 5 0.67) */
+ * 20-32 bases over 8 MB of reads, CPU time: the filter 0.29 s, the exact
+ * step 0.51 s, a verified group-byte 2.8 times one of the exact step: even
+ * at about 0.16; k = 3 verifies 0.006, k = 4 0.082, k = 5 0.55) */
 #ifndef PP_VERIFY
-#define PP_VERIFY	12
+#define PP_VERIFY	8
 #endif
 
 #ifndef PP_NBX86
@@ -76,7 +76,8 @@
 #define PP_CAT(a, b)	PP_CAT2(a, b)
 
 /* The prefix filter's verifications of a block (pp_body.h: _cand), run
- * after it unless over (more than the budget's bytes, or cap entries). */
+ * after it unless over (more than cap runs); budget: the bytes above
+ * which the next blocks run the exact step. */
 struct pp_vq {
 	size_t		 n, cap, bytes, budget;
 	int		 over;
@@ -84,6 +85,7 @@ struct pp_vq {
 		size_t	 g, from, t, old;	/* group, bytes, vdone before */
 		int	 fresh;
 	}		*e;
+	size_t		*last;	/* [G]: 1 + a group's last run in e, if < n */
 };
 
 /* One run of an engine instance (pp_body.h). */
@@ -384,11 +386,12 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	if (eb != NULL && atol(eb) > 0)
 		r.block = (size_t)atol(eb);
 	/* the filter where prefixes of 16 bytes can be more than k apart */
-	struct pp_vq vq = { 0, (size_t)1 << 16, 0, 0, 0, NULL };
+	struct pp_vq vq = { 0, (size_t)1 << 16, 0, 0, 0, NULL, NULL };
 	if (G16 > 0 && ps->k < 16 && (r.filt = pp_filt_env()) > 0) {
 		r.tab16 = (char *)tab + at16;
 		r.init16 = (const uint16_t *)r.tab16 + 256 * G16 * 16;
 		vq.e = xreallocarray(NULL, vq.cap, sizeof(*vq.e));
+		vq.last = xcalloc(G, sizeof(*vq.last));
 		r.vq = &vq;
 	}
 	switch (variant) {
@@ -409,4 +412,5 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	if (own)
 		free(tab);
 	free(vq.e);
+	free(vq.last);
 }

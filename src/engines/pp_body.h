@@ -504,24 +504,69 @@ PP_CAT(PP_NAME, _step16)(PP_W eq, PP_W *VP, PP_W *VN, PP_W *hp, PP_W *hn)
 	*hn = HN;
 }
 
-/* Group g alone over text[s, t), from its state in v (VP, VN, T8), or
- * from the reset state if fresh: its hits into the bitmap (none false;
- * _cand: all those of the matches it is run for). */
+/*
+ * Runs m <= 4 queued verifications (_cand) side by side, each a group over
+ * its own bytes text[from, t), from the reset state if fresh, else from
+ * its state in vst (VP, VN, T a group: one run at a time continues it, the
+ * first of its group in the queue); each one's hits (none false) into the
+ * bitmap; the group's state kept when its run is the last of the group
+ * (t == vdone[g]).  Side by side: one group alone waits on its step's
+ * latency.
+ */
 PP_ATTR static void
-PP_CAT(PP_NAME, _verify)(const struct pp_run *r, size_t g, size_t s,
-    size_t t, PP_V *acc, PP_V *v, int fresh)
+PP_CAT(PP_NAME, _verify)(const struct pp_run *r, const struct pp_ve *e,
+    int m, PP_V *vst, const size_t *vdone)
 {
 	const PP_V *init = r->init;
-	const PP_V big = (init[g] ^ init[g]) + 100, T0 = init[r->G + g];
-	PP_V T0q = PP_PACKB(PP_PACKW(T0, big), PP_PACKW(big, big));
+	const size_t stride = r->G * sizeof(PP_V);
+	PP_V VP[4], VN[4], T[4], VP0[4], T0[4], HP, HN;
+	const PP_V *tab[4];
+	size_t len[4], most = 0;
 
-	if (fresh) {
-		v[0] = init[g];
-		v[1] = init[g] ^ init[g];
-		v[2] = T0q;
+#pragma GCC unroll 4
+	for (int b = 0; b < 4; b++) {
+		const struct pp_ve *x = &e[b < m ? b : 0];
+		PP_V *v = vst + 3 * x->g;
+		VP0[b] = init[x->g];
+		T0[b] = init[r->G + x->g];
+		VP[b] = x->fresh ? VP0[b] : v[0];
+		VN[b] = x->fresh ? VP0[b] ^ VP0[b] : v[1];
+		T[b] = x->fresh ? T0[b] : v[2];
+		tab[b] = (const PP_V *)r->tab + x->g;
+		len[b] = b < m ? x->t - x->from : 0;
+		most = len[b] > most ? len[b] : most;
 	}
-	PP_CAT(PP_NAME, _exact8)(r, (const PP_V *)r->tab + g, &init[g], &T0q,
-	    &v[0], &v[1], &v[2], s, t, acc, 1);
+	for (size_t j = 0; j < most; j++) {
+#pragma GCC unroll 4
+		for (int b = 0; b < 4; b++) {
+			if (j >= len[b])
+				continue;
+			const size_t i = e[b].from + j;
+			const unsigned char c = r->text[i];
+			if (c == r->eol) {
+				/* (a terminator is a hit where the reset
+				 * score is: patterns of k bytes or fewer) */
+				VP[b] = VP0[b];
+				VN[b] = VN[b] ^ VN[b];
+				T[b] = T0[b];
+			} else {
+				PP_CAT(PP_NAME, _step)(*(const PP_V *)
+				    (const void *)((const char *)tab[b] + c *
+				    stride), &VP[b], &VN[b], &HP, &HN);
+				T[b] += PP_DELTA(HP, HN);
+			}
+			if (PP_ANYNEG(T[b]) && i >= r->warm)
+				r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
+				    ((i - r->warm) % 64);
+		}
+	}
+	for (int b = 0; b < m; b++)
+		if (e[b].t == vdone[e[b].g]) {
+			PP_V *v = vst + 3 * e[b].g;
+			v[0] = VP[b];
+			v[1] = VN[b];
+			v[2] = T[b];
+		}
 }
 
 /*
@@ -529,8 +574,8 @@ PP_CAT(PP_NAME, _verify)(const struct pp_run *r, size_t g, size_t s,
  * group's ends in [i, i + 17 + k) are to be verified, from i - 15 - k (or
  * on from where its last verification stops, vdone[g], when that is
  * later: its state then is one started early enough for them), queued in
- * r->vq (run after the block, in order: a group's runs in text order);
- * past the budget, the queue is over (the block runs the exact step).
+ * r->vq (run after the block, 4 at a time: _verify); past the queue's
+ * room, it is over (the block runs the exact step).
  */
 PP_ATTR static inline void
 PP_CAT(PP_NAME, _cand)(const struct pp_run *r, size_t g, size_t i,
@@ -554,12 +599,22 @@ PP_CAT(PP_NAME, _cand)(const struct pp_run *r, size_t g, size_t i,
 		return;		/* (its ends up to t are found) */
 	const int fresh = s > vdone[g] || vdone[g] == 0;
 	const size_t from = fresh ? s : vdone[g];
-	if (q->n == q->cap || q->bytes + (t - from) > q->budget) {
+	q->bytes += t - from;
+	/* a run that continues the group's last one in the queue extends it
+	 * (the queue's runs of a group are then independent but for the
+	 * first, which continues the last block's) */
+	const size_t x = q->last[g] - 1;
+	if (!fresh && x < q->n && q->e[x].g == g && q->e[x].t == from) {
+		q->e[x].t = t;
+		vdone[g] = t;
+		return;
+	}
+	if (q->n == q->cap) {
 		q->over = 1;
 		return;
 	}
+	q->last[g] = q->n + 1;
 	q->e[q->n++] = (struct pp_ve){ g, from, t, vdone[g], fresh };
-	q->bytes += t - from;
 	vdone[g] = t;
 }
 
@@ -748,10 +803,10 @@ PP_NAME(const struct pp_run *r)
 		st[3 * g + 2] = init[G + g];
 	}
 #ifdef PP_FILT16
-	/* The prefix filter (r->tab16) where it verifies less than
-	 * 1 / PP_VERIFY of the group-bytes of a block; else the exact step
-	 * for the next fwait blocks (16, doubled at each try that fails, up to
-	 * 1024).
+	/* The prefix filter (r->tab16) while it verifies no more than
+	 * 1 / PP_VERIFY of the group-bytes of a block; after a block that
+	 * verified more, the exact step for the next fwait blocks (16,
+	 * doubled at each try that fails, up to 1024).
 	 * A switch warms the state of the one to run from the reset state
 	 * over the bytes before the block that its matches can span. */
 	struct pp_run rr = *r;
@@ -788,24 +843,34 @@ PP_NAME(const struct pp_run *r)
 			    w = prev ? b0 : hfrom - (hfrom < back ? hfrom :
 			    back);
 			*vq = (struct pp_vq){ 0, vq->cap, 0, r->filt == 1 ?
-			    G * (b1 - b0) / PP_VERIFY : SIZE_MAX, 0, vq->e };
+			    G * (b1 - b0) / PP_VERIFY : SIZE_MAX, 0, vq->e,
+			    vq->last };
 			rr.fresh = prev ? 0 : w;
 			PP_CAT(PP_NAME, _filter)(r, st16, w, b1, hfrom, vdone,
 			    acc2);
 			if (!vq->over) {
-				for (size_t x = 0; x < vq->n; x++)
-					PP_CAT(PP_NAME, _verify)(r, vq->e[x].g,
-					    vq->e[x].from, vq->e[x].t, acc,
-					    vst + 3 * vq->e[x].g,
-					    vq->e[x].fresh);
-				fback = PP_WAIT;
-				fwait = r->filt == 3;	/* (tests: switch) */
+				for (size_t x = 0; x < vq->n; x += 4)
+					PP_CAT(PP_NAME, _verify)(r, vq->e + x,
+					    vq->n - x < 4 ? (int)(vq->n - x) :
+					    4, vst, vdone);
+				if (vq->bytes <= vq->budget)
+					fback = PP_WAIT;
+				else {
+					fwait = fback;
+					fback = fback < 1024 ? 2 * fback :
+					    fback;
+				}
+				if (r->filt == 3)
+					fwait = 1;	/* (tests: switch) */
 				prev = 1;
 				continue;
 			}
-			/* (too many: undone, the block runs the exact step) */
+			/* (more than the queue holds: undone, the block runs
+			 * the exact step) */
 			for (size_t x = vq->n; x-- > 0;)
 				vdone[vq->e[x].g] = vq->e[x].old;
+			for (size_t x = 0; x < vq->n; x++)
+				vq->last[vq->e[x].g] = 0;
 			fwait = fback;
 			fback = fback < 1024 ? 2 * fback : fback;
 		} else if (r->tab16 != NULL)
