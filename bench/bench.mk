@@ -34,6 +34,11 @@ bench/bin/hostengine: bench/hostengine.c $(HOSTENGINE_OBJS)
 	@mkdir -p bench/bin
 	$(BENCH_CC) $(BENCH_CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ bench/hostengine.c $(HOSTENGINE_OBJS) -ldl -lpthread
 
+# The pattern-parallel engine alone (bench/ppengine.c).
+bench/bin/ppengine: bench/ppengine.c $(HOSTENGINE_OBJS)
+	@mkdir -p bench/bin
+	$(BENCH_CC) $(BENCH_CFLAGS) -std=gnu11 -D_GNU_SOURCE -o $@ bench/ppengine.c $(HOSTENGINE_OBJS) -ldl -lpthread
+
 # The parallel pipeline's cases against the peers (bench/pipeline.sh).
 .PHONY: bench-pipeline
 bench-pipeline: bench/bin/myers_ref $(BENCH_DEPS)

@@ -685,8 +685,9 @@ run_pp(const char *alpha, size_t maxn, const struct textset *ts, int pairs)
 
 /*
  * The pattern-parallel engine on random patterns of 1-32 bytes over
- * {a,c,g,t} (cut from the text, or random), 1-70 of them, k 0..7, over
- * random records of 0-200 bytes, against hm_scan_scalar.
+ * {a,c,g,t} (cut from the text, or random), 1-70 of them, k 0..7 (one
+ * round in 8: 120..219), over random records of 0-200 bytes, against
+ * hm_scan_scalar.
  */
 static void
 pp_random(int quick)
@@ -712,6 +713,10 @@ pp_random(int quick)
 		size_t np = 1 + (x >> 33) % 70, idx[70];
 		long k = (long)((x >> 20) % 8);
 		size_t warm = (x >> 12) % 71;
+		/* one round in 8 at k 120..219: scores kept in signed bytes
+		 * (AVX2) leave -128..127 from k = 128 on */
+		if (r % 8 == 7)
+			k = 120 + (long)((x >> 24) % 100);
 		for (size_t p = 0; p < np; p++) {
 			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 			size_t n = 1 + (x >> 33) % 32, at = (x >> 13) % (big - n);
@@ -777,6 +782,93 @@ pp_long(int quick)
 	free(t);
 }
 
+/*
+ * The AVX2 prefix filter over many 16 KB blocks: 1-2 MB of random DNA
+ * reads (150 bytes a line), 300 primers of 20-32 bytes cut from them (one
+ * in 3 mutated), k 3..6: pp_scan with the filter on at every block
+ * (AGREP_GPU_PP16=1), switched on and off at each block (alt: matches
+ * across the switches) and chosen by its cost (unset) against it off,
+ * bit by bit.  (Against hm_scan_scalar: pp_random, pp_long.)
+ */
+static void
+pp_blocks(int quick)
+{
+	/* (alt also in blocks of 300 bytes: thousands of switches) */
+	const char *modes[] = { "1", "alt", NULL, "alt" };
+	const char *had = getenv("AGREP_GPU_PP16");
+	uint64_t x = 2525;
+	size_t big = quick ? (size_t)1 << 20 : (size_t)2 << 20;
+	size_t words = (big + 63) / 64, idx[300];
+	unsigned char *t = malloc(big);
+	uint64_t *want = malloc(words * 8), *got = malloc(words * 8);
+	char pats[300][40];
+	struct patset ps;
+	char err[128];
+
+	if (!simd_supported(SIMD_AVX2))
+		return;
+	for (size_t i = 0; i < big; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		t[i] = i % 151 == 150 ? '\n' : "acgt"[(x >> 40) % 4];
+	}
+	for (long k = 3; k <= 6; k++) {
+		pat_init(&ps, (int)k, 0);
+		for (size_t p = 0; p < 300; p++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			size_t n = 20 + (x >> 33) % 13, at = (x >> 13) %
+			    (151 - n) + (x >> 21) % (big / 151 - 1) * 151;
+			memcpy(pats[p], t + at, n);
+			if (p % 3 == 1)
+				pats[p][(x >> 7) % n] = "acgt"[(x >> 3) % 4];
+			pats[p][n] = '\0';
+			pat_add(&ps, pats[p], n);
+			idx[p] = p;
+		}
+		if (pat_compile(&ps, err, sizeof(err)) != 0) {
+			fprintf(stderr, "exhaustive: %s\n", err);
+			exit(2);
+		}
+		setenv("AGREP_GPU_PP16", "0", 1);
+		memset(want, 0, words * 8);
+		pp_scan(&ps, idx, 300, t, 0, big, '\n', want, SIMD_AVX2);
+		for (int m = 0; m < 4; m++) {
+			if (modes[m] != NULL)
+				setenv("AGREP_GPU_PP16", modes[m], 1);
+			else
+				unsetenv("AGREP_GPU_PP16");
+			if (m == 3)
+				setenv("AGREP_GPU_PP_BLOCK", "300", 1);
+			memset(got, 0, words * 8);
+			pp_scan(&ps, idx, 300, t, 0, big, '\n', got,
+			    SIMD_AVX2);
+			ncalls++;
+			for (size_t w = 0; w < words; w++)
+				if (got[w] != want[w]) {
+					fprintf(stderr, "exhaustive: pp avx2 "
+					    "AGREP_GPU_PP16=%s%s differs from "
+					    "0: k=%ld, 300 primers over %zu "
+					    "bytes, word %zu: want %#llx got "
+					    "%#llx\n", modes[m] ? modes[m] :
+					    "(unset)", m == 3 ? " (blocks of "
+					    "300)" : "", k, big, w,
+					    (unsigned long long)want[w],
+					    (unsigned long long)got[w]);
+					exit(1);
+				}
+		}
+		unsetenv("AGREP_GPU_PP_BLOCK");
+		if (had != NULL)
+			setenv("AGREP_GPU_PP16", had, 1);
+		else
+			unsetenv("AGREP_GPU_PP16");
+		pat_free(&ps);
+		ncases++;
+	}
+	free(t);
+	free(want);
+	free(got);
+}
+
 /* Every pattern of length 1..maxn over alpha, every k, every text of ts. */
 int
 main(int argc, char **argv)
@@ -803,6 +895,7 @@ main(int argc, char **argv)
 	run_pp("abc", quick ? 2 : 3, &t2, 0);
 	pp_random(quick);
 	pp_long(quick);
+	pp_blocks(quick);
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	printf("exhaustive: %ld cases, %ld engine calls, variants:", ncases,
 	    ncalls);

@@ -145,3 +145,14 @@ FLAGS=("-c" "-n" "-w" "-c -i" "-n -w" "-i -n")
         done
     done
 }
+
+@test "pp: the AVX2 prefix filter on at every block, and on every other block, agrees with the DP (exhaustive -q)" {
+    # (src/engines/pp_body.h, PP_FILT16: AGREP_GPU_PP16=1 verifies every
+    # candidate, alt switches to the exact step and back at each 16 KB
+    # block: the warm-ups; on a CPU without AVX2 the generic engine runs)
+    local e
+    for e in 1 alt; do
+        run -0 env AGREP_GPU_PP16=$e exhaustive -q
+        assert_output --partial "all agree with the DP"
+    done
+}

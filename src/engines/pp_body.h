@@ -12,6 +12,15 @@
  *   PP_DELTA	(optional) the score's change from HP and HN, a vector
  *   PP_ANYNEG	(optional) whether a vector has a lane with its sign set
  *   PP_NBMAX	(optional) groups a batch, 4 (default) or 8
+ *   PP_PACK4	(optional) the scores of 4 groups packed in the signed
+ *		bytes of one vector (_exact8): with PP_PACKW (two vectors'
+ *		32-bit lanes to 16 bits, signed saturation), PP_PACKB (16
+ *		to 8), PP_DELTA8 (a packed score moved by packed HP and HN,
+ *		saturating) and PP_ANYNEG8 (a byte's sign set); not with
+ *		PP_POPCNT
+ *   PP_FILT16	(optional, with PP_PACK4 and PP_MOVEMASK8, a byte's signs
+ *		as bits) the prefix filter (below, before the engine) where
+ *		r->tab16 is set
  *   PP_POPCNT	(optional) each lane's population count: the lazy score
  *		(below) with PP_MINU (unsigned minimum) and PP_ANYLE (a lane
  *		of a <= that of b, unsigned)
@@ -37,7 +46,7 @@
  * A batch where it ran less than 3/4 of a block bare goes without it for
  * the next PP_WAIT blocks.
  *
- * The text is walked in blocks of PP_BLOCK bytes; for each block, the
+ * The text is walked in blocks of r->block bytes; for each block, the
  * groups in batches of up to PP_NBMAX, split evenly (their state in
  * registers: independent dependency chains), the state saved in st[]
  * between blocks.
@@ -50,6 +59,14 @@
 /* ~a & b (GCC may make ~a of a shared a once, and two ands) */
 #ifndef PP_ANDN
 #define PP_ANDN(a, b)	(~(a) & (b))
+#endif
+/* hides p's value from the compiler, which otherwise computes each
+ * group's address from the byte's index anew (a shift and an add a group
+ * and byte) instead of a constant offset from one pointer */
+#if defined(__GNUC__) || defined(__clang__)
+#define PP_OPAQUE(p)	__asm__("" : "+r"(p))
+#else
+#define PP_OPAQUE(p)	((void)0)
 #endif
 /* groups a batch: 4 or 8 */
 #ifndef PP_NBMAX
@@ -121,13 +138,19 @@ PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
     const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t i0,
     size_t i1, PP_V *acc, const int NB)
 {
+	/* a byte's vectors at tab + c * stride bytes (one multiplication a
+	 * byte, the groups at constant offsets from it) */
+	const size_t stride = r->G * sizeof(PP_V);
+
 	for (size_t c0 = i0; c0 < i1; c0 += 64) {
 		const size_t e = i1 - c0 < 64 ? i1 - c0 : 64;
 		PP_V any = VP[0] ^ VP[0], HP, HN;
 
 		for (size_t j = 0; j < e; j++) {
 			const unsigned char c = r->text[c0 + j];
-			const PP_V *eq = tab + (size_t)c * r->G;
+			const PP_V *eq = (const PP_V *)(const void *)
+			    ((const char *)tab + c * stride);
+			PP_OPAQUE(eq);
 			if (c == r->eol) {
 #pragma GCC unroll 8
 				for (int b = 0; b < NB; b++) {
@@ -160,6 +183,96 @@ PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
 		}
 	}
 }
+
+#ifdef PP_PACK4
+/*
+ * _exact with the scores packed (PP_PACK4): the scores of 4 groups are
+ * the signed bytes of one vector, T8[q] for groups [4 q, 4 q + 4), each
+ * moved by PP_DELTA8 from the 4 groups' HP and HN packed alike (the
+ * lanes' order is that of PP_PACKW and PP_PACKB: the same for T0q, the
+ * reset values, packed once); a hit is a byte whose sign bit is set
+ * (PP_ANYNEG8).  A batch of fewer groups packs zero vectors for the
+ * missing ones, whose bytes in T0q are large (they never move, never
+ * hit).  Scores saturate at -128 and 127: exact for k < 128 (T = score -
+ * k - 1 is then within -128..31); from k = 128 on every T is negative and
+ * a saturated one stays so (it climbs at most the pattern's length, 32,
+ * from -128).
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _exact8)(const struct pp_run *r, const PP_V *tab,
+    const PP_V *VP0, const PP_V *T0q, PP_V *VP, PP_V *VN, PP_V *T8,
+    size_t i0, size_t i1, PP_V *acc, const int NB)
+{
+	const size_t stride = r->G * sizeof(PP_V);
+	const int NQ = (NB + 3) / 4;
+	const PP_V zero = VP[0] ^ VP[0];
+
+	for (size_t c0 = i0; c0 < i1; c0 += 64) {
+		const size_t e = i1 - c0 < 64 ? i1 - c0 : 64;
+		PP_V any = zero;
+
+		for (size_t j = 0; j < e; j++) {
+			const unsigned char c = r->text[c0 + j];
+			const PP_V *eq = (const PP_V *)(const void *)
+			    ((const char *)tab + c * stride);
+			PP_OPAQUE(eq);
+			if (c == r->eol) {
+#pragma GCC unroll 8
+				for (int b = 0; b < NB; b++) {
+					VP[b] = VP0[b];
+					VN[b] = zero;
+				}
+#pragma GCC unroll 2
+				for (int q = 0; q < NQ; q++)
+					T8[q] = T0q[q];
+			} else {
+#pragma GCC unroll 2
+				for (int q = 0; q < NQ; q++) {
+					PP_V HP[2], HN[2], PW[2], NW[2];
+					/* each pair packed as soon as it is
+					 * stepped (fewer live registers) */
+#pragma GCC unroll 2
+					for (int h = 0; h < 2; h++) {
+#pragma GCC unroll 2
+						for (int l = 0; l < 2; l++) {
+							const int b = 4 * q +
+							    2 * h + l;
+							if (b < NB)
+								PP_CAT(PP_NAME,
+								    _step)(eq[b],
+								    &VP[b],
+								    &VN[b],
+								    &HP[l],
+								    &HN[l]);
+							else
+								HP[l] = HN[l] =
+								    zero;
+						}
+						PW[h] = PP_PACKW(HP[0], HP[1]);
+						NW[h] = PP_PACKW(HN[0], HN[1]);
+					}
+					T8[q] = PP_DELTA8(T8[q], PP_PACKB(PW[0],
+					    PW[1]), PP_PACKB(NW[0], NW[1]));
+				}
+			}
+			PP_V a = T8[0];
+#pragma GCC unroll 2
+			for (int q = 1; q < NQ; q++)
+				a |= T8[q];
+			acc[j] = a;
+			any |= a;
+		}
+		if (!PP_ANYNEG8(any))
+			continue;
+		for (size_t j = 0; j < e; j++) {
+			size_t i = c0 + j;
+			if (PP_ANYNEG8(acc[j]) && i >= r->warm)
+				r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
+				    ((i - r->warm) % 64);
+		}
+	}
+}
+#endif
 
 #ifdef PP_POPCNT
 /* a lane's score: the sum of its vertical deltas */
@@ -274,6 +387,43 @@ PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
 		VP0[b] = init[g0 + b];
 		T0[b] = init[r->G + g0 + b];
 	}
+#ifdef PP_PACK4
+	/* T of groups g0 and g0 + 1 hold T8 (the packed scores) between
+	 * blocks; at the first block (r->fresh, where VP and VN are reset
+	 * too), the reset values */
+	const int NQ = (NB + 3) / 4;
+	PP_V T8[2], T0q[2], Tq[4];
+	(void)T;
+#pragma GCC unroll 2
+	for (int q = 0; q < NQ; q++) {
+#pragma GCC unroll 4
+		for (int b = 0; b < 4; b++)
+			Tq[b] = 4 * q + b < NB ? T0[4 * q + b] :
+			    (VP[0] ^ VP[0]) + 100;
+		T0q[q] = PP_PACKB(PP_PACKW(Tq[0], Tq[1]), PP_PACKW(Tq[2],
+		    Tq[3]));
+		T8[q] = b0 == r->fresh ? T0q[q] : st[3 * (g0 + q) + 2];
+	}
+	if (b0 == r->fresh) {
+#pragma GCC unroll 8
+		for (int b = 0; b < NB; b++) {
+			VP[b] = VP0[b];
+			VN[b] = VN[b] ^ VN[b];
+		}
+	}
+	(void)wait;
+	PP_CAT(PP_NAME, _exact8)(r, tab, VP0, T0q, VP, VN, T8, b0, b1, acc,
+	    NB);
+#pragma GCC unroll 8
+	for (int b = 0; b < NB; b++) {
+		st[3 * (g0 + b)] = VP[b];
+		st[3 * (g0 + b) + 1] = VN[b];
+	}
+#pragma GCC unroll 2
+	for (int q = 0; q < NQ; q++)
+		st[3 * (g0 + q) + 2] = T8[q];
+	return;
+#endif
 #ifdef PP_POPCNT
 	/* the lazy score where it runs 3/4 of a block bare or more; else the
 	 * next PP_WAIT blocks without it (short patterns, low scores) */
@@ -317,6 +467,319 @@ PP_BATCHF(8)
 #endif
 #undef PP_BATCHF
 
+#ifdef PP_FILT16
+/*
+ * The prefix filter (PP_FILT16, with PP_PACK4): 16-bit lanes, 16 patterns
+ * a vector, each running the first 16 bytes of its pattern (all of it when
+ * shorter), so twice the patterns an instruction.  A match of a pattern
+ * within k ends no earlier than a match of its prefix within k, at most
+ * len - 16 + k bytes later: where a lane's prefix scores k or less at
+ * text[i], the 32-bit group of its pattern (8 patterns) runs the exact
+ * step over text[i - 15 - k, i + 17 + k) from the reset state (_verify).
+ * A match within k crosses the prefix's last row at some i where the
+ * prefix scores k or less, it ends in [i, i + len - 16 + k] and starts
+ * after i - 16 - k (the prefix spans 16 + k bytes at most), so that run
+ * finds it; a run from a later start than the record's finds no match
+ * that is not one.  A group whose patterns are all 16 bytes or shorter
+ * takes the filter's hits as they are.
+ */
+typedef uint16_t PP_CAT(PP_NAME, _w) __attribute__((vector_size(PP_VBYTES)));
+#define PP_W	PP_CAT(PP_NAME, _w)
+#define PP_ANDNW(a, b)	((PP_W)PP_ANDN((PP_V)(a), (PP_V)(b)))
+
+/* _step over 16-bit lanes (~Eq: the and-not forms) */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _step16)(PP_W eq, PP_W *VP, PP_W *VN, PP_W *hp, PP_W *hn)
+{
+	PP_W nX = PP_ANDNW(*VN, eq);
+	PP_W a = PP_ANDNW(nX, *VP);
+	PP_W nD0 = PP_ANDNW((a + *VP) ^ *VP, nX);
+	PP_W HN = PP_ANDNW(nD0, *VP);
+	PP_W HP = *VN | PP_ANDNW(*VP, nD0);
+	PP_W Xs = HP << 1;
+
+	*VN = PP_ANDNW(nD0, Xs);
+	*VP = (HN << 1) | PP_ANDNW(Xs, nD0);
+	*hp = HP;
+	*hn = HN;
+}
+
+/*
+ * Runs m <= 4 queued verifications (_cand) side by side, each a group over
+ * its own bytes text[from, t), from the reset state if fresh, else from
+ * its state in vst (VP, VN, T a group: one run at a time continues it, the
+ * first of its group in the queue); each one's hits (none false) into the
+ * bitmap; the group's state kept when its run is the last of the group
+ * (t == vdone[g]).  Side by side: one group alone waits on its step's
+ * latency.
+ */
+PP_ATTR static void
+PP_CAT(PP_NAME, _verify)(const struct pp_run *r, const struct pp_ve *e,
+    int m, PP_V *vst, const size_t *vdone)
+{
+	const PP_V *init = r->init;
+	const size_t stride = r->G * sizeof(PP_V);
+	PP_V VP[4], VN[4], T[4], VP0[4], T0[4], HP, HN;
+	const PP_V *tab[4];
+	size_t len[4], most = 0;
+
+#pragma GCC unroll 4
+	for (int b = 0; b < 4; b++) {
+		const struct pp_ve *x = &e[b < m ? b : 0];
+		PP_V *v = vst + 3 * x->g;
+		VP0[b] = init[x->g];
+		T0[b] = init[r->G + x->g];
+		VP[b] = x->fresh ? VP0[b] : v[0];
+		VN[b] = x->fresh ? VP0[b] ^ VP0[b] : v[1];
+		T[b] = x->fresh ? T0[b] : v[2];
+		tab[b] = (const PP_V *)r->tab + x->g;
+		len[b] = b < m ? x->t - x->from : 0;
+		most = len[b] > most ? len[b] : most;
+	}
+	for (size_t j = 0; j < most; j++) {
+#pragma GCC unroll 4
+		for (int b = 0; b < 4; b++) {
+			if (j >= len[b])
+				continue;
+			const size_t i = e[b].from + j;
+			const unsigned char c = r->text[i];
+			if (c == r->eol) {
+				/* (a terminator is a hit where the reset
+				 * score is: patterns of k bytes or fewer) */
+				VP[b] = VP0[b];
+				VN[b] = VN[b] ^ VN[b];
+				T[b] = T0[b];
+			} else {
+				PP_CAT(PP_NAME, _step)(*(const PP_V *)
+				    (const void *)((const char *)tab[b] + c *
+				    stride), &VP[b], &VN[b], &HP, &HN);
+				T[b] += PP_DELTA(HP, HN);
+			}
+			if (PP_ANYNEG(T[b]) && i >= r->warm)
+				r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
+				    ((i - r->warm) % 64);
+		}
+	}
+	for (int b = 0; b < m; b++)
+		if (e[b].t == vdone[e[b].g]) {
+			PP_V *v = vst + 3 * e[b].g;
+			v[0] = VP[b];
+			v[1] = VN[b];
+			v[2] = T[b];
+		}
+}
+
+/*
+ * A lane of 32-bit group g scored k or less by its prefix at text[i]: the
+ * group's ends in [i, i + 17 + k) are to be verified, from i - 15 - k (or
+ * on from where its last verification stops, vdone[g], when that is
+ * later: its state then is one started early enough for them), queued in
+ * r->vq (run after the block, 4 at a time: _verify); past the queue's
+ * room, it is over (the block runs the exact step).
+ */
+PP_ATTR static inline void
+PP_CAT(PP_NAME, _cand)(const struct pp_run *r, size_t g, size_t i,
+    size_t *vdone)
+{
+	struct pp_vq *q = r->vq;
+
+	if (g >= r->G)
+		return;
+	if (r->exact16[g]) {
+		if (i >= r->warm)
+			r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
+			    ((i - r->warm) % 64);
+		return;
+	}
+	const size_t back = 15 + (size_t)r->k, ahead = PP_MAXLEN - 16 +
+	    (size_t)r->k + 1;
+	const size_t s = i > back ? i - back : 0;
+	const size_t t = r->all - i > ahead ? i + ahead : r->all;
+	if (vdone[g] >= t || q->over)
+		return;		/* (its ends up to t are found) */
+	const int fresh = s > vdone[g] || vdone[g] == 0;
+	const size_t from = fresh ? s : vdone[g];
+	q->bytes += t - from;
+	/* a run that continues the group's last one in the queue extends it
+	 * (the queue's runs of a group are then independent but for the
+	 * first, which continues the last block's) */
+	const size_t x = q->last[g] - 1;
+	if (!fresh && x < q->n && q->e[x].g == g && q->e[x].t == from) {
+		q->e[x].t = t;
+		vdone[g] = t;
+		return;
+	}
+	if (q->n == q->cap) {
+		q->over = 1;
+		return;
+	}
+	q->last[g] = q->n + 1;
+	q->e[q->n++] = (struct pp_ve){ g, from, t, vdone[g], fresh };
+	vdone[g] = t;
+}
+
+/*
+ * The filter over text[b0, b1) for 16-bit groups [h0, h0 + NB), NB <= 4,
+ * their state in st16 (VP, VN a group, then T8 for each pair from h0):
+ * from the reset state when b0 == r->fresh; hits at text[from] or later
+ * go to _cand.
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _filt)(const struct pp_run *r, size_t h0, PP_W *st16,
+    size_t b0, size_t b1, size_t from, size_t *vdone, PP_V *acc2,
+    const int NB)
+{
+	const PP_W *tab = (const PP_W *)r->tab16 + h0;
+	const PP_W *init = r->init16;
+	const size_t stride = r->G16 * sizeof(PP_W);
+	const int NQ = (NB + 1) / 2;
+	const PP_W zero = init[0] ^ init[0];
+	PP_W VP[4], VN[4], VP0[4];
+	PP_V T8[2], T0q[2];
+#pragma GCC unroll 4
+	for (int b = 0; b < NB; b++) {
+		VP0[b] = init[h0 + b];
+		VP[b] = b0 == r->fresh ? VP0[b] : st16[3 * (h0 + b)];
+		VN[b] = b0 == r->fresh ? zero : st16[3 * (h0 + b) + 1];
+	}
+#pragma GCC unroll 2
+	for (int q = 0; q < NQ; q++) {
+		const PP_W big = zero + 100;
+		T0q[q] = PP_PACKB(init[r->G16 + h0 + 2 * q], 2 * q + 1 < NB ?
+		    init[r->G16 + h0 + 2 * q + 1] : big);
+		T8[q] = b0 == r->fresh ? T0q[q] : (PP_V)st16[3 * (h0 + q) + 2];
+	}
+	for (size_t c0 = b0; c0 < b1; c0 += 64) {
+		const size_t e = b1 - c0 < 64 ? b1 - c0 : 64;
+		PP_V any = (PP_V)zero;
+
+		for (size_t j = 0; j < e; j++) {
+			const unsigned char c = r->text[c0 + j];
+			const PP_W *eq = (const PP_W *)(const void *)
+			    ((const char *)tab + c * stride);
+			PP_OPAQUE(eq);
+			if (c == r->eol) {
+#pragma GCC unroll 4
+				for (int b = 0; b < NB; b++) {
+					VP[b] = VP0[b];
+					VN[b] = zero;
+				}
+#pragma GCC unroll 2
+				for (int q = 0; q < NQ; q++)
+					T8[q] = T0q[q];
+			} else {
+#pragma GCC unroll 2
+				for (int q = 0; q < NQ; q++) {
+					PP_W HP[2], HN[2];
+#pragma GCC unroll 2
+					for (int l = 0; l < 2; l++) {
+						const int b = 2 * q + l;
+						if (b < NB)
+							PP_CAT(PP_NAME,
+							    _step16)(eq[b],
+							    &VP[b], &VN[b],
+							    &HP[l], &HN[l]);
+						else
+							HP[l] = HN[l] = zero;
+					}
+					T8[q] = PP_DELTA8(T8[q], PP_PACKB(HP[0],
+					    HP[1]), PP_PACKB(HN[0], HN[1]));
+				}
+			}
+#pragma GCC unroll 2
+			for (int q = 0; q < NQ; q++) {
+				acc2[2 * j + q] = T8[q];
+				any |= T8[q];
+			}
+		}
+		if (!PP_ANYNEG8(any))
+			continue;
+		for (size_t j = 0; j < e; j++) {
+			const size_t i = c0 + j;
+			if (i < from)
+				continue;
+			for (int q = 0; q < NQ; q++) {
+				/* vpacksswb packs within 128-bit halves: bytes
+				 * 0-7 are lanes 0-7 of 16-bit group ha, 8-15
+				 * lanes 0-7 of ha + 1, 16-23 and 24-31 their
+				 * lanes 8-15; lanes 0-7 of 16-bit group h are
+				 * the patterns of 32-bit group 2 h, 8-15 of
+				 * 2 h + 1 */
+				const uint32_t m = (uint32_t)
+				    PP_MOVEMASK8(acc2[2 * j + q]);
+				const size_t ha = h0 + 2 * (size_t)q;
+				if (m == 0)
+					continue;
+				if (m & 0xff)
+					PP_CAT(PP_NAME, _cand)(r, 2 * ha, i,
+					    vdone);
+				if (m & 0xff0000)
+					PP_CAT(PP_NAME, _cand)(r, 2 * ha + 1,
+					    i, vdone);
+				if (m & 0xff00)
+					PP_CAT(PP_NAME, _cand)(r, 2 * ha + 2,
+					    i, vdone);
+				if (m & 0xff000000)
+					PP_CAT(PP_NAME, _cand)(r, 2 * ha + 3,
+					    i, vdone);
+			}
+		}
+	}
+#pragma GCC unroll 4
+	for (int b = 0; b < NB; b++) {
+		st16[3 * (h0 + b)] = VP[b];
+		st16[3 * (h0 + b) + 1] = VN[b];
+	}
+#pragma GCC unroll 2
+	for (int q = 0; q < NQ; q++)
+		st16[3 * (h0 + q) + 2] = (PP_W)T8[q];
+}
+
+#define PP_FILTF(NB)							\
+PP_ATTR static void							\
+PP_CAT(PP_NAME, _f##NB)(const struct pp_run *r, size_t h0, PP_W *st16,	\
+    size_t b0, size_t b1, size_t from, size_t *vdone, PP_V *acc2)	\
+{									\
+	PP_CAT(PP_NAME, _filt)(r, h0, st16, b0, b1, from, vdone, acc2, NB); \
+}
+PP_FILTF(1)
+PP_FILTF(2)
+PP_FILTF(3)
+PP_FILTF(4)
+#undef PP_FILTF
+
+/* The filter over text[b0, b1) for every 16-bit group, in batches of up to
+ * 4 (as even as can be), its verifications queued in r->vq. */
+PP_ATTR static void
+PP_CAT(PP_NAME, _filter)(const struct pp_run *r, PP_W *st16, size_t b0,
+    size_t b1, size_t from, size_t *vdone, PP_V *acc2)
+{
+	const size_t G16 = r->G16, nbat = (G16 + 3) / 4;
+
+	for (size_t q = 0, h0 = 0, nb; q < nbat; q++, h0 += nb) {
+		nb = (G16 - h0) / (nbat - q);
+		switch (nb) {
+		case 4:
+			PP_CAT(PP_NAME, _f4)(r, h0, st16, b0, b1, from, vdone,
+			    acc2);
+			break;
+		case 3:
+			PP_CAT(PP_NAME, _f3)(r, h0, st16, b0, b1, from, vdone,
+			    acc2);
+			break;
+		case 2:
+			PP_CAT(PP_NAME, _f2)(r, h0, st16, b0, b1, from, vdone,
+			    acc2);
+			break;
+		default:
+			PP_CAT(PP_NAME, _f1)(r, h0, st16, b0, b1, from, vdone,
+			    acc2);
+		}
+	}
+}
+#undef PP_ANDNW
+#endif
+
 /*
  * The engine: r->tab [256][G] vectors of Eq (~Eq with PP_NEQ), r->init
  * [2][G] (VP, then T, at a reset) over r->text[0, r->all); hits from
@@ -339,9 +802,87 @@ PP_NAME(const struct pp_run *r)
 		st[3 * g + 1] = init[g] ^ init[g];
 		st[3 * g + 2] = init[G + g];
 	}
-	for (size_t b0 = 0; b0 < r->all; b0 += PP_BLOCK) {
-		const size_t b1 = r->all - b0 < PP_BLOCK ? r->all :
-		    b0 + PP_BLOCK;
+#ifdef PP_FILT16
+	/* The prefix filter (r->tab16) while it verifies no more than
+	 * 1 / PP_VERIFY of the group-bytes of a block; after a block that
+	 * verified more, the exact step for the next fwait blocks (16,
+	 * doubled at each try that fails, up to 1024).
+	 * A switch warms the state of the one to run from the reset state
+	 * over the bytes before the block that its matches can span. */
+	struct pp_run rr = *r;
+	PP_W *st16 = NULL;
+	PP_V *acc2 = NULL, *vst = NULL;
+	size_t *vdone = NULL, fwait = 0, fback = PP_WAIT;
+	struct pp_vq *vq = r->vq;
+	int prev = 1;	/* the filter ran the block before */
+
+	if (r->tab16 != NULL) {
+		st16 = aligned_alloc(64, (3 * r->G16 * sizeof(PP_W) + 63) / 64 *
+		    64);
+		acc2 = aligned_alloc(64, 128 * sizeof(PP_V));
+		vst = aligned_alloc(64, (3 * G * sizeof(PP_V) + 63) / 64 * 64);
+		if (st16 == NULL || acc2 == NULL || vst == NULL)
+			fatalx("out of memory");
+		vdone = xcalloc(G, sizeof(*vdone));
+	}
+	r = &rr;
+#endif
+	for (size_t b0 = 0; b0 < r->all; b0 += r->block) {
+		const size_t b1 = r->all - b0 < r->block ? r->all :
+		    b0 + r->block;
+		size_t from = b0;
+#ifdef PP_FILT16
+		if (r->tab16 != NULL && fwait == 0) {
+			/* after the exact step: the prefixes' hits from
+			 * PP_MAXLEN - 16 + k bytes before the block on (their
+			 * matches may end in it), the filter warmed from 16 + k
+			 * + 1 bytes before those */
+			const size_t span = PP_MAXLEN - 16 + (size_t)r->k,
+			    back = 16 + (size_t)r->k + 1,
+			    hfrom = prev ? b0 : b0 - (b0 < span ? b0 : span),
+			    w = prev ? b0 : hfrom - (hfrom < back ? hfrom :
+			    back);
+			*vq = (struct pp_vq){ 0, vq->cap, 0, r->filt == 1 ?
+			    G * (b1 - b0) / PP_VERIFY : SIZE_MAX, 0, vq->e,
+			    vq->last };
+			rr.fresh = prev ? 0 : w;
+			PP_CAT(PP_NAME, _filter)(r, st16, w, b1, hfrom, vdone,
+			    acc2);
+			if (!vq->over) {
+				for (size_t x = 0; x < vq->n; x += 4)
+					PP_CAT(PP_NAME, _verify)(r, vq->e + x,
+					    vq->n - x < 4 ? (int)(vq->n - x) :
+					    4, vst, vdone);
+				if (vq->bytes <= vq->budget)
+					fback = PP_WAIT;
+				else {
+					fwait = fback;
+					fback = fback < 1024 ? 2 * fback :
+					    fback;
+				}
+				if (r->filt == 3)
+					fwait = 1;	/* (tests: switch) */
+				prev = 1;
+				continue;
+			}
+			/* (more than the queue holds: undone, the block runs
+			 * the exact step) */
+			for (size_t x = vq->n; x-- > 0;)
+				vdone[vq->e[x].g] = vq->e[x].old;
+			for (size_t x = 0; x < vq->n; x++)
+				vq->last[vq->e[x].g] = 0;
+			fwait = fback;
+			fback = fback < 1024 ? 2 * fback : fback;
+		} else if (r->tab16 != NULL)
+			fwait--;
+		if (r->tab16 != NULL) {
+			const size_t back = PP_MAXLEN + (size_t)r->k + 1;
+			if (prev)
+				from = b0 - (b0 < back ? b0 : back);
+			rr.fresh = prev ? from : 0;
+			prev = 0;
+		}
+#endif
 		/* batches of at most PP_NBMAX groups, as even as can be */
 		const size_t nbat = (G + PP_NBMAX - 1) / PP_NBMAX;
 		for (size_t q = 0, g0 = 0, nb; q < nbat; q++, g0 += nb) {
@@ -349,42 +890,48 @@ PP_NAME(const struct pp_run *r)
 			switch (nb) {
 #if PP_NBMAX > 4
 			case 8:
-				PP_CAT(PP_NAME, _8)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _8)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			case 7:
-				PP_CAT(PP_NAME, _7)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _7)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			case 6:
-				PP_CAT(PP_NAME, _6)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _6)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			case 5:
-				PP_CAT(PP_NAME, _5)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _5)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 #endif
 			case 4:
-				PP_CAT(PP_NAME, _4)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _4)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			case 3:
-				PP_CAT(PP_NAME, _3)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _3)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			case 2:
-				PP_CAT(PP_NAME, _2)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _2)(r, g0, st, from, b1, acc,
 				    wait + g0);
 				break;
 			default:
-				PP_CAT(PP_NAME, _1)(r, g0, st, b0, b1, acc,
+				PP_CAT(PP_NAME, _1)(r, g0, st, from, b1, acc,
 				    wait + g0);
 			}
 		}
 	}
 	free(st);
 	free(wait);
+#ifdef PP_FILT16
+	free(st16);
+	free(acc2);
+	free(vst);
+	free(vdone);
+#endif
 }
 
 #undef PP_V
@@ -397,6 +944,14 @@ PP_NAME(const struct pp_run *r)
 #undef PP_NBMAX
 #undef PP_DELTA
 #undef PP_ANYNEG
+#undef PP_PACK4
+#undef PP_FILT16
+#undef PP_MOVEMASK8
+#undef PP_W
+#undef PP_PACKW
+#undef PP_PACKB
+#undef PP_DELTA8
+#undef PP_ANYNEG8
 #undef PP_POPCNT
 #undef PP_SCORE
 #undef PP_MINU
