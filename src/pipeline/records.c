@@ -1813,11 +1813,64 @@ span_rest(struct rspans *A, const struct rstate *st, uint64_t a,
 		close(P.rd.fd);
 }
 
+/* A span after its input's search stopped (-q, -l, -L, -m, a write
+ * error): not read; its batch, empty, keeps the order (the last one ends
+ * the input). */
+static void
+span_skip(struct rspans *A, uint64_t i, int worker)
+{
+	struct rstate in;
+	int none;
+
+	memset(&in, 0, sizeof(in));
+	pthread_mutex_lock(&A->mu);
+	while (A->next != i)
+		pthread_cond_wait(&A->cv, &A->mu);
+	if (!(none = A->bad)) {
+		in = A->st;
+		in.name = xmalloc(in.namelen + 1);
+		memcpy(in.name, A->st.name != NULL ? A->st.name : "",
+		    in.namelen);
+		in.ctx = xmalloc(in.ctxlen + 1);
+		if (in.ctxlen > 0)
+			memcpy(in.ctx, A->st.ctx, in.ctxlen);
+	}
+	const int last = i == A->nspan - 1;
+	if (last)
+		A->bad = 1;
+	A->next = i + 1;
+	pthread_cond_broadcast(&A->cv);
+	pthread_mutex_unlock(&A->mu);
+	if (!none) {
+		struct parse P;
+		memset(&P, 0, sizeof(P));
+		P.rd.fd = -1;
+		P.rd.eof = 1;
+		P.f = A->f;
+		P.kind = REC_FASTA;
+		P.span = 1;
+		P.span_last = last;
+		P.worker = worker;
+		P.nbatch = i;
+		P.b = batch_new(A->f, i);
+		span_start(&P, &in);
+		parse(&P);
+	}
+	state_free(&in);
+	spans_unref(A);
+}
+
 static void
 span_job(void *arg, int worker)
 {
 	struct rspan *sp = arg;
 	struct rspans *A = sp->all;
+	if (pool_quit() || __atomic_load_n(&A->f->done, __ATOMIC_RELAXED)) {
+		const uint64_t i = sp->idx;
+		free(sp);
+		span_skip(A, i, worker);
+		return;
+	}
 	const uint64_t i = sp->idx, a0 = i * SPAN;
 	const uint64_t e0 = A->size - a0 < SPAN ? A->size : a0 + SPAN;
 	const uint64_t r0 = a0 > 0 ? a0 - 1 : 0;
