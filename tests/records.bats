@@ -279,7 +279,8 @@ PY
     # -j1 parses line by line): wrapped records, CRLF, blank lines, '>'
     # inside a line, one-base lines, a line longer than a span, and the
     # faults (an empty sequence in the middle and at the end, sequence
-    # before the first header, a last header without its newline).
+    # before the first header, a last header without its newline); -m
+    # stops the search, and the spans after it are not read (span_skip).
     python3 - "$D/sp" <<'PY'
 import os, random, sys
 d = sys.argv[1]
@@ -305,7 +306,7 @@ open(os.path.join(d, 'pats'), 'w').write('acgtacgtac\nttgcaNNa\ngattacagattaca\n
 PY
     local f sp o
     for f in "$D"/sp/*.fa; do
-        for o in -c --hits; do
+        for o in -c --hits "-c -m3"; do
             run agrep-gpu -j1 --dna $o -k2 -f "$D/sp/pats" "$f"
             local want="$output" wrc=$status
             for sp in 5 997; do
