@@ -1865,7 +1865,13 @@ span_job(void *arg, int worker)
 {
 	struct rspan *sp = arg;
 	struct rspans *A = sp->all;
-	if (pool_quit() || __atomic_load_n(&A->f->done, __ATOMIC_RELAXED)) {
+	/* (A->f lives while no span has taken the end of the input: then
+	 * its last batch is yet to print) */
+	pthread_mutex_lock(&A->mu);
+	const int stopped = pool_quit() || (!A->bad &&
+	    __atomic_load_n(&A->f->done, __ATOMIC_RELAXED));
+	pthread_mutex_unlock(&A->mu);
+	if (stopped) {
 		const uint64_t i = sp->idx;
 		free(sp);
 		span_skip(A, i, worker);
