@@ -1813,6 +1813,32 @@ span_rest(struct rspans *A, const struct rstate *st, uint64_t a,
 		close(P.rd.fd);
 }
 
+/* Parses span i, the input's bytes s[0, len) from byte a on (none: an
+ * empty span), from state in, into its one batch, scanned by this job
+ * (worker); last: it ends the input. */
+static void
+span_parse(struct rspans *A, uint64_t i, int worker, const struct rstate *in,
+    const unsigned char *s, size_t len, uint64_t a, int last)
+{
+	struct parse P;
+
+	memset(&P, 0, sizeof(P));
+	P.rd.fd = -1;
+	P.rd.buf = (unsigned char *)s;
+	P.rd.len = len;
+	P.rd.eof = 1;
+	P.rd.base = a;		/* (spill's offsets) */
+	P.f = A->f;
+	P.kind = REC_FASTA;
+	P.span = 1;
+	P.span_last = last;
+	P.worker = worker;
+	P.nbatch = i;
+	P.b = batch_new(A->f, i);
+	span_start(&P, in);
+	parse(&P);
+}
+
 /* A span after its input's search stopped (-q, -l, -L, -m, a write
  * error): not read; its batch, empty, keeps the order (the last one ends
  * the input). */
@@ -1841,21 +1867,8 @@ span_skip(struct rspans *A, uint64_t i, int worker)
 	A->next = i + 1;
 	pthread_cond_broadcast(&A->cv);
 	pthread_mutex_unlock(&A->mu);
-	if (!none) {
-		struct parse P;
-		memset(&P, 0, sizeof(P));
-		P.rd.fd = -1;
-		P.rd.eof = 1;
-		P.f = A->f;
-		P.kind = REC_FASTA;
-		P.span = 1;
-		P.span_last = last;
-		P.worker = worker;
-		P.nbatch = i;
-		P.b = batch_new(A->f, i);
-		span_start(&P, &in);
-		parse(&P);
-	}
+	if (!none)
+		span_parse(A, i, worker, &in, NULL, 0, 0, last);
 	state_free(&in);
 	spans_unref(A);
 }
@@ -1987,22 +2000,7 @@ span_job(void *arg, int worker)
 	if (bad) {
 		free(buf);
 	} else {
-		struct parse P;
-		memset(&P, 0, sizeof(P));
-		P.rd.fd = -1;
-		P.rd.buf = (unsigned char *)s;
-		P.rd.len = len;
-		P.rd.eof = 1;
-		P.rd.base = a;
-		P.f = A->f;
-		P.kind = REC_FASTA;
-		P.span = 1;
-		P.span_last = last;
-		P.worker = worker;
-		P.nbatch = i;
-		P.b = batch_new(A->f, i);
-		span_start(&P, &in);
-		parse(&P);
+		span_parse(A, i, worker, &in, s, len, a, last);
 		free(buf);
 	}
 	state_free(&in);
