@@ -6,8 +6,9 @@
 #   cc -O2 -std=gnu11 -Wall -Wextra -o tests/bin/recoracle tests/recoracle.c
 # Each seed varies the case (recoracle gen), the strand, -j1 or not, tiny
 # record pieces and batches (AGREP_GPU_REC_PIECE, AGREP_GPU_REC_BATCH), the
-# spans of a FASTA file read side by side (AGREP_GPU_REC_SPAN) and
-# a forced host engine (AGREP_GPU_HOST_ENGINE): none may change the output.
+# spans of a FASTA file read side by side (AGREP_GPU_REC_SPAN), the hit
+# table's lanes for every set (AGREP_GPU_SITES_LANES) and a forced host
+# engine (AGREP_GPU_HOST_ENGINE): none may change the output.
 # Columns 1-7 must equal the oracle's byte for byte, as must the exit
 # status; every row's cigar must pass recoracle validate.
 # RECORACLE_COSTS="I D S" runs both with those edit costs (agrep-gpu's
@@ -60,6 +61,10 @@ for ((seed = first; seed < first + n; seed++)); do
 	fi
 	if ((RANDOM % 4 == 0)); then
 		envs+=("AGREP_GPU_HOST_ENGINE=${engines[RANDOM % 4]}")
+	fi
+	# the hit table's lanes (sites.c) for any number of patterns
+	if ((RANDOM % 2 == 0)); then
+		envs+=("AGREP_GPU_SITES_LANES=1")
 	fi
 	# a FASTA file in spans of a few bytes to a few kilobytes (records.c)
 	if ((RANDOM % 2 == 0)); then

@@ -9,6 +9,7 @@
 #include "hplan.h"
 #include "pp.h"
 #include "pattern.h"
+#include "sites.h"
 #include "../regex/regex.h"
 #include "../base/utf8.h"
 #include "../base/util.h"
@@ -609,13 +610,21 @@ fail:
 	return -1;
 }
 
-void
-pat_free(struct patset *ps)
+/* What a set makes on first use (the engines' caches). */
+static void
+caches_free(struct patset *ps)
 {
 	mf_free(ps->multi);
 	hplan_free(ps->hplan);
 	pp_cache_free(ps->ppcache[0]);
 	pp_cache_free(ps->ppcache[1]);
+	sites_lanes_free(ps->sitelanes);
+}
+
+void
+pat_free(struct patset *ps)
+{
+	caches_free(ps);
 	for (size_t i = 0; i < ps->npat; i++)
 		free(ps->pat[i].peq);
 	free(ps->pat);
@@ -627,10 +636,7 @@ pat_free(struct patset *ps)
 		re_nfa_free(ps->wre[i]);
 	free(ps->wre);
 	if (ps->unit != NULL) {	/* (its own caches; the rest is ps's) */
-		mf_free(ps->unit->multi);
-		hplan_free(ps->unit->hplan);
-		pp_cache_free(ps->unit->ppcache[0]);
-		pp_cache_free(ps->unit->ppcache[1]);
+		caches_free(ps->unit);
 		free(ps->unit);
 	}
 	free(ps->re);

@@ -37,6 +37,7 @@ pat_has(const struct pattern *p, size_t i, unsigned char c)
 struct mflt;
 struct hplan;
 struct pp_cache;
+struct sitelanes;
 
 struct patset {
 	struct pattern *pat;	/* the patterns */
@@ -81,6 +82,8 @@ struct patset {
 				 * made on first use; pat_free frees it */
 	struct pp_cache *ppcache[2]; /* the pattern-parallel engine's
 				 * tables (pp.c), made on first use */
+	struct sitelanes *sitelanes; /* the hit table's lanes (sites.c),
+				 * made on first use */
 	int syntax;		/* enum re_syntax: -F, -G (default), -E */
 	int iupac;		/* --dna: IUPAC codes are classes */
 	int no_expand;		/* no small languages as words (regex.c;

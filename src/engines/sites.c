@@ -21,9 +21,11 @@
  * ends there) are looked at: each pattern's costs are counted by Myers'
  * algorithm over a window around them.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/cpu.h"
 #include "hostmatch.h"
 #include "multi.h"
 #include "refine.h"
@@ -33,6 +35,30 @@
 /* From this many patterns on, only those with an exact piece near a
  * window's marks are counted there (the shared filter's pieces). */
 #define SITES_MINPAT	16
+
+/* From this many patterns on, a window's costs are first run for every
+ * pattern of at most 32 bytes side by side, SL_NL to a vector (lanes()),
+ * and only those that come within k at one of the window's ends are
+ * counted alone (costs()).  1,000 primers of 24 bases and their reverse
+ * complements, -k4, FASTQ reads: the sites took 152 ms of CPU a 64 MB
+ * batch, as long as the GPU's scan of it. */
+#define SITES_LANES	16
+#define SL_NL		8
+
+typedef uint32_t sl_v __attribute__((vector_size(SL_NL * 4)));
+
+/* The patterns in lanes: lane l of group g runs pattern pat[g * SL_NL +
+ * l] (a group's last lanes repeat its last pattern) aligned as pp.c does:
+ * its last row is the lane's top bit, over phantom rows that match every
+ * byte with a vertical delta of 0, so that every lane's score moves with
+ * the top bits of HP and HN. */
+struct sitelanes {
+	size_t		 G;
+	size_t		*pat;	/* [G * SL_NL] */
+	sl_v		*tab;	/* [256][G]: Eq */
+	sl_v		*init;	/* [2][G]: VP, then score - k - 1, at the start */
+	unsigned char	*out;	/* [npat]: 1, not in the lanes */
+};
 
 /* Bytes of context a site's conditions need around its end. */
 static size_t
@@ -145,6 +171,170 @@ costs(const struct patset *ps, const struct pattern *p, const unsigned char *t,
 	column_costs(ps, p, t, ws, we, c);	/* longer patterns */
 }
 
+void
+sites_lanes_free(struct sitelanes *sl)
+{
+	if (sl == NULL)
+		return;
+	free(sl->pat);
+	free(sl->tab);
+	free(sl->init);
+	free(sl->out);
+	free(sl);
+}
+
+/* SITES_LANES, or AGREP_GPU_SITES_LANES (tests: 1, the lanes for every
+ * set). */
+static size_t
+lanes_min(void)
+{
+	static size_t v;	/* (0: not read yet; every thread reads the same) */
+	size_t m = __atomic_load_n(&v, __ATOMIC_RELAXED);
+
+	if (m == 0) {
+		const char *e = getenv("AGREP_GPU_SITES_LANES");
+		m = e != NULL && atoi(e) > 0 ? (size_t)atoi(e) : SITES_LANES;
+		__atomic_store_n(&v, m, __ATOMIC_RELAXED);
+	}
+	return m;
+}
+
+/* ps's lanes, made on first use (NULL: none; the set's costs are not
+ * Levenshtein's, or it has too few patterns of 32 bytes or fewer). */
+static const struct sitelanes *
+lanes_get(const struct patset *ps)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	struct sitelanes **slot = &((struct patset *)ps)->sitelanes;
+	struct sitelanes *sl = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	size_t n = 0;
+
+	if (sl != NULL || ps->weighted || ps->hamming)
+		return sl != NULL && sl->G > 0 ? sl : NULL;
+	pthread_mutex_lock(&mu);
+	if ((sl = *slot) != NULL)
+		goto done;
+	sl = xcalloc(1, sizeof(*sl));
+	sl->out = xmalloc(ps->npat);
+	for (size_t x = 0; x < ps->npat; x++) {
+		const struct pattern *p = &ps->pat[x];
+		sl->out[x] = p->nwords != 1 || p->len < 1 || p->len > 32;
+		n += !sl->out[x];
+	}
+	if (n > 0 && n >= lanes_min()) {
+		sl->G = (n + SL_NL - 1) / SL_NL;
+		sl->pat = xreallocarray(NULL, sl->G * SL_NL, sizeof(*sl->pat));
+		sl->tab = aligned_alloc(sizeof(sl_v), 256 * sl->G *
+		    sizeof(sl_v));
+		sl->init = aligned_alloc(sizeof(sl_v), 2 * sl->G *
+		    sizeof(sl_v));
+		if (sl->tab == NULL || sl->init == NULL)
+			fatalx("out of memory");
+		for (size_t x = 0, i = 0; x < ps->npat; x++)
+			if (!sl->out[x])
+				sl->pat[i++] = x;
+		for (size_t i = n; i < sl->G * SL_NL; i++)
+			sl->pat[i] = sl->pat[n - 1];
+		for (size_t i = 0; i < sl->G * SL_NL; i++) {
+			const struct pattern *p = &ps->pat[sl->pat[i]];
+			const unsigned sh = 32 - (unsigned)p->len;
+			const uint32_t ph = (uint32_t)(((uint64_t)1 << sh) - 1);
+			const size_t g = i / SL_NL, l = i % SL_NL;
+			for (size_t c = 0; c < 256; c++)
+				sl->tab[c * sl->G + g][l] =
+				    (uint32_t)(p->peq[c] << sh) | ph;
+			sl->init[g][l] = ~ph;
+			sl->init[sl->G + g][l] = (uint32_t)((long)p->len -
+			    ps->k - 1);
+		}
+	} else
+		memset(sl->out, 1, ps->npat);
+	__atomic_store_n(slot, sl, __ATOMIC_RELEASE);
+done:
+	pthread_mutex_unlock(&mu);
+	return sl->G > 0 ? sl : NULL;
+}
+
+/*
+ * Myers' step over t[ws, we) for groups [g0, g0 + NB) of the lanes, from
+ * the start: sets cand[x] for each pattern x whose cost at some end in
+ * [e0, e1] is k or less (the score, kept as score - k - 1, negative).
+ * Inlined into one function a target (lanes_run).
+ */
+static inline __attribute__((always_inline)) void
+lanes_body(const struct sitelanes *sl, const unsigned char *t, size_t ws,
+    size_t we, size_t e0, size_t e1, unsigned char *cand)
+{
+	enum { NB = 4 };
+	const size_t G = sl->G;
+
+	for (size_t g0 = 0; g0 < G; g0 += NB) {
+		const size_t nb = G - g0 < NB ? G - g0 : NB;
+		sl_v VP[NB], VN[NB], T[NB], hit[NB];
+		for (size_t b = 0; b < NB; b++) {
+			const size_t g = g0 + (b < nb ? b : 0);
+			VP[b] = sl->init[g];
+			VN[b] = (sl_v){ 0 };
+			T[b] = sl->init[G + g];
+			hit[b] = (sl_v){ 0 };
+		}
+		for (size_t j = ws; j < we; j++) {
+			const sl_v *row = sl->tab + (size_t)t[j] * G + g0;
+			const int in = j + 1 >= e0 && j + 1 <= e1;
+			for (size_t b = 0; b < NB; b++) {
+				const sl_v eq = row[b < nb ? b : 0];
+				const sl_v X = eq | VN[b];
+				const sl_v D0 = (((X & VP[b]) + VP[b]) ^ VP[b]) | X;
+				const sl_v HN = VP[b] & D0;
+				const sl_v HP = VN[b] | ~(D0 | VP[b]);
+				const sl_v Xs = HP << 1;
+				VN[b] = Xs & D0;
+				VP[b] = (HN << 1) | ~(Xs | D0);
+				T[b] += (HP >> 31) - (HN >> 31);
+				if (in)
+					hit[b] |= T[b];
+			}
+		}
+		for (size_t b = 0; b < nb; b++)
+			for (size_t l = 0; l < SL_NL; l++)
+				if (hit[b][l] >> 31)
+					cand[sl->pat[(g0 + b) * SL_NL + l]] = 2;
+	}
+}
+
+static void
+lanes_generic(const struct sitelanes *sl, const unsigned char *t, size_t ws,
+    size_t we, size_t e0, size_t e1, unsigned char *cand)
+{
+	lanes_body(sl, t, ws, we, e0, e1, cand);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) static void
+lanes_avx2(const struct sitelanes *sl, const unsigned char *t, size_t ws,
+    size_t we, size_t e0, size_t e1, unsigned char *cand)
+{
+	lanes_body(sl, t, ws, we, e0, e1, cand);
+}
+#endif
+
+/* Keeps in cand (1: try it) the patterns in lanes whose cost comes within
+ * k at an end in [e0, e1] of t[ws, we), and those not in lanes. */
+static void
+lanes_run(const struct sitelanes *sl, const struct patset *ps,
+    const unsigned char *t, size_t ws, size_t we, size_t e0, size_t e1,
+    unsigned char *cand)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (cpu_has(CPU_AVX2))
+		lanes_avx2(sl, t, ws, we, e0, e1, cand);
+	else
+#endif
+		lanes_generic(sl, t, ws, we, e0, e1, cand);
+	for (size_t x = 0; x < ps->npat; x++)
+		cand[x] = cand[x] == 2 || (cand[x] == 1 && sl->out[x]);
+}
+
 static int
 by_end(const void *a, const void *b)
 {
@@ -213,8 +403,11 @@ sites_find(const struct patset *ps, const unsigned char *t, size_t n,
 {
 	const size_t L = reach(ps), first = out->n;
 	const int k = ps->k;
-	const struct mflt *mf = ps->npat >= SITES_MINPAT ? mf_get(ps, eol) :
-	    NULL;
+	const struct sitelanes *lanes = ps->npat >= lanes_min() ?
+	    lanes_get(ps) : NULL;
+	/* (the lanes try every pattern faster than the filter's pieces) */
+	const struct mflt *mf = ps->npat >= SITES_MINPAT && lanes == NULL ?
+	    mf_get(ps, eol) : NULL;
 	uint16_t *c = NULL;
 	unsigned char *cand = xmalloc(ps->npat + 1);
 	size_t ccap = 0;
@@ -236,6 +429,12 @@ sites_find(const struct patset *ps, const unsigned char *t, size_t n,
 			c = xreallocarray(c, ccap, sizeof(*c));
 		}
 		candidates(ps, mf, t, ws, we, cand);
+		if (lanes != NULL) {
+			/* (no match within k is longer than m + k bytes) */
+			const size_t m = ps->maxlen + (size_t)k,
+			    ls = e0 > m && e0 - m > ws ? e0 - m : ws;
+			lanes_run(lanes, ps, t, ls, e1, e0, e1, cand);
+		}
 		for (size_t x = 0; x < ps->npat; x++) {
 			const struct pattern *p = &ps->pat[x];
 			if (!cand[x] || p->len <= (size_t)(k /
