@@ -68,7 +68,7 @@ agree() {
 }
 
 @test "host planner: AGREP_GPU_STATS says what it chose and why" {
-    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 -f "$BATS_FILE_TMPDIR/words" "$KJV"
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 AGREP_GPU_HOST_PLAN=probe agrep-gpu -c -k1 -f "$BATS_FILE_TMPDIR/words" "$KJV"
     assert_success
     assert_line --regexp '^agrep-gpu: host plan: (rule|nopp|pp|nofilter|nomulti|multi) \( rule [0-9.]+ ms/[0-9]+ KB,.* \); the probe took [0-9.]+ ms$'
     # off: the rule's engines, no probe
@@ -77,4 +77,41 @@ agree() {
     # inputs too small to time: the rule, no probe
     run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 mercy <(head -c 8000 "$KJV")
     refute_line --partial "host plan"
+}
+
+@test "host planner: a plan is remembered by pattern set and kind of text, and revised" {
+    export XDG_CACHE_HOME="$BATS_TEST_TMPDIR/cache"
+    local w="$BATS_FILE_TMPDIR/words" exp
+    exp=$(AGREP_GPU_DEVICE=host AGREP_GPU_HOST_PLAN=rule agrep-gpu -c -k1 -f "$w" "$KJV")
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 -f "$w" "$KJV"
+    assert_line --regexp '^agrep-gpu: host plan: [a-z]+ \( rule .*; the probe took'
+    assert_line "$exp"
+    [ "$(wc -l < "$XDG_CACHE_HOME/agrep-gpu/hplan.txt")" -eq 1 ]
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 -f "$w" "$KJV"
+    assert_line --regexp '^agrep-gpu: host plan: [a-z]+ \(cached, [0-9.]+ MB a CPU second in its probe\)$'
+    refute_line --partial "the probe took"
+    assert_line "$exp"
+    # another k, another kind of text (DNA): probed, remembered apart
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k2 -f "$w" "$KJV"
+    assert_line --partial "the probe took"
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 -f "$w" "$DNA"
+    assert_line --partial "the probe took"
+    [ "$(wc -l < "$XDG_CACHE_HOME/agrep-gpu/hplan.txt")" -eq 3 ]
+    # a plan cached as faster than it runs is probed again (a damaged or
+    # foreign entry: every rate a thousand times the truth)
+    awk '{ $3 = $3 * 1000; print }' "$XDG_CACHE_HOME/agrep-gpu/hplan.txt" > "$BATS_TEST_TMPDIR/h" &&
+        mv "$BATS_TEST_TMPDIR/h" "$XDG_CACHE_HOME/agrep-gpu/hplan.txt"
+    big="$BATS_TEST_TMPDIR/big"
+    for i in 1 2; do cat "$KJV"; done > "$big"
+    exp=$(AGREP_GPU_DEVICE=host AGREP_GPU_HOST_PLAN=rule agrep-gpu -c -k1 -f "$w" "$big")
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -j1 -c -k1 -f "$w" "$big"
+    assert_line --partial "(cached,"
+    assert_line --partial "probing again"
+    assert_line "$exp"
+    # a damaged file is read past, never trusted; none with AGREP_GPU_NO_CACHE
+    printf 'zz\n0000000000000001 nosuch 5\n' > "$XDG_CACHE_HOME/agrep-gpu/hplan.txt"
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 -f "$w" "$KJV"
+    assert_line --partial "the probe took"
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 AGREP_GPU_NO_CACHE=1 agrep-gpu -c -k1 -f "$w" "$KJV"
+    assert_line --partial "the probe took"
 }

@@ -33,6 +33,16 @@
  * no hits, later ranges many), and the next chunk is probed again, up to
  * HP_REVISE times a run.  Times are the thread's CPU time (cpu_now).
  *
+ * Remembered: a probe's pick and rate are kept ($XDG_CACHE_HOME/agrep-gpu/
+ * hplan.txt, HP_CACHE entries, the newest first) under a key made of the
+ * pattern set (its bytes, k, the options that change the matching), the
+ * CPU level and the kind of text (DNA or not: the probe chunk's first
+ * 4 KB), so that the next run with that key scans with the pick at once:
+ * the probe costs 4-66 ms on 2 cores (10,000 words at k = 2: 66 ms), the
+ * whole of a search of a few megabytes.  A remembered plan is revised as
+ * a probed one is (its rate is the probe's); AGREP_GPU_NO_CACHE, or
+ * AGREP_GPU_HOST_PLAN=probe, probes every run.
+ *
  * Output does not depend on the choice: every engine selects the same
  * records (the exhaustive and oracle suites run each one forced).
  * AGREP_GPU_STATS=1 prints every probe's figures and choice;
@@ -46,16 +56,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hostmatch.h"
 #include "hplan.h"
 #include "multi.h"
 #include "pp.h"
+#include "../base/cpu.h"
 #include "../base/util.h"
 
 #define HP_CHECK	((uint64_t)4 << 20)	/* bytes before a revision */
 #define HP_REVISE	4			/* revisions a run at most */
 #define HP_SLOWER	2			/* ... when this much slower */
+#define HP_CACHE	64			/* plans remembered */
 
 enum { C_RULE, C_NOPP, C_PP, C_NOFILTER, C_NOMULTI, C_MULTI, NCAND };
 
@@ -86,6 +99,9 @@ struct hplan {
 	uint64_t	 bytes;		/* run by the plan since it was made */
 	double		 secs;
 	int		 revised;
+	uint64_t	 key;		/* the pattern set's part of the cache
+					 * key (0: no cache) */
+	int		 probed;	/* a probe ran (or the cache gave a plan) */
 	int		 stats;
 	int		 off;		/* AGREP_GPU_HOST_PLAN=rule, or no
 					 * pattern to plan for */
@@ -100,6 +116,115 @@ struct hplan {
 	int		 todo[NCAND], ntodo, next, ndone;
 	double		 took[NCAND];
 };
+
+/* FNV-1a, 64 bits, of n bytes after h. */
+static uint64_t
+fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The pattern set's part of the cache key: what the engines' speeds
+ * depend on, the text aside (never 0). */
+static uint64_t
+set_key(const struct patset *ps)
+{
+	const int o[] = { ps->k, ps->icase, ps->utf8, ps->hamming,
+	    ps->weighted, ps->syntax, ps->iupac, ps->sel != NULL,
+	    ps->cost.ins, ps->cost.del, ps->cost.sub, cpu_level() };
+	uint64_t h = fnv(0xcbf29ce484222325ull, o, sizeof(o));
+
+	for (size_t p = 0; p < ps->npat; p++) {
+		const struct pattern *x = &ps->pat[p];
+		h = fnv(h, &x->len, sizeof(x->len));
+		h = fnv(h, &x->cls, sizeof(x->cls));
+		h = fnv(h, x->str, x->len);
+	}
+	return h | 1;
+}
+
+/* The kind of text in its first 4 KB, for the cache key: 1 where 9 bytes
+ * in 10 are bases (ACGTN, either case) or line ends, else 0. */
+static int
+text_kind(const unsigned char *t, size_t n)
+{
+	size_t dna = 0;
+
+	n = n < 4096 ? n : 4096;
+	for (size_t i = 0; i < n; i++)
+		dna += strchr("ACGTNacgtn\n\r", t[i]) != NULL && t[i] != '\0';
+	return n > 0 && dna * 10 >= n * 9;
+}
+
+/* The cache file's path, or -1. */
+static int
+cache_path(char *path, size_t len, int make)
+{
+	char dir[4096];
+
+	if (util_cache_dir(dir, sizeof(dir), make) == -1 ||
+	    (size_t)snprintf(path, len, "%s/hplan.txt", dir) >= len)
+		return -1;
+	return 0;
+}
+
+/* The cached plan for key: its candidate (-1: none) and rate. */
+static int
+cache_find(uint64_t key, double *rate)
+{
+	char path[4200], line[256], name[32];
+	unsigned long long k;
+	int pick = -1;
+	FILE *f;
+
+	if (cache_path(path, sizeof(path), 0) == -1 ||
+	    (f = fopen(path, "r")) == NULL)
+		return -1;
+	while (pick < 0 && fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%llx %31s %lf", &k, name, rate) != 3 ||
+		    k != key || !(*rate > 0))
+			continue;
+		for (int c = 0; c < (int)NCAND; c++)
+			if (strcmp(name, cands[c].name) == 0)
+				pick = c;
+	}
+	fclose(f);
+	return pick;
+}
+
+/* Remembers key's plan, first, before the others (HP_CACHE at most; a
+ * new file renamed over the old one, as plan.c writes its models). */
+static void
+cache_put(uint64_t key, int pick, double rate)
+{
+	char path[4200], tmp[4300], line[256];
+	unsigned long long k;
+	FILE *in, *out;
+	int n = 1;
+
+	if (cache_path(path, sizeof(path), 1) == -1)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
+	if ((out = fopen(tmp, "w")) == NULL)
+		return;
+	fprintf(out, "%016llx %s %.6g\n", (unsigned long long)key,
+	    cands[pick].name, rate);
+	if ((in = fopen(path, "r")) != NULL) {
+		while (n < HP_CACHE && fgets(line, sizeof(line), in) != NULL)
+			if (sscanf(line, "%llx", &k) == 1 && k != key &&
+			    strchr(line, '\n') != NULL) {
+				fputs(line, out);
+				n++;
+			}
+		fclose(in);
+	}
+	if (fclose(out) != 0 || rename(tmp, path) == -1)
+		unlink(tmp);
+}
 
 /* The pattern set's plan, made on first use and cached in ps->hplan (as
  * mf_get caches the shared filter: the const set written once, under a
@@ -131,6 +256,8 @@ hplan_get(const struct patset *ps)
 		const char *e = getenv("AGREP_GPU_HOST_PLAN");
 		h->off = ps->npat == 0 || (e != NULL && strcmp(e, "rule") == 0);
 		h->reprobe = e != NULL && strcmp(e, "reprobe") == 0;
+		if (!h->reprobe && (e == NULL || strcmp(e, "probe") != 0))
+			h->key = set_key(ps);
 		__atomic_store_n(slot, h, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&mu);
@@ -224,11 +351,29 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 {
 	const size_t full = len < HP_SAMPLE ? len : HP_SAMPLE;
 	const double t0 = util_now();
-	uint64_t *bm = xmalloc((HP_SAMPLE + 63) / 64 * sizeof(*bm));
+	const uint64_t key = h->key != 0 ? h->key ^
+	    (uint64_t)text_kind(text + warm, len) << 1 : 0;
+	uint64_t *bm;
 	double secs[NCAND];	/* a candidate's time over its last sample */
 	size_t over[NCAND];	/* ... of this many bytes (0: not run) */
 	int left[NCAND], pick = 0;
 
+	h->bytes = 0;
+	h->secs = 0;
+	if (key != 0 && !h->probed++ && (pick = cache_find(key, &h->expect))
+	    >= 0 && h->ok[pick]) {
+		if (h->stats)
+			fprintf(stderr, "agrep-gpu: host plan: %s (cached, "
+			    "%.1f MB a CPU second in its probe)\n",
+			    cands[pick].name, h->expect / 1e6);
+		if (pick == C_MULTI)
+			goto build;	/* (its filter, as after a probe) */
+		__atomic_store_n(&h->pick, pick, __ATOMIC_RELEASE);
+		return;
+	}
+	pick = -1;
+build:
+	bm = xmalloc((HP_SAMPLE + 63) / 64 * sizeof(*bm));
 	pthread_mutex_unlock(&h->mu);
 	/* (built untimed: the shared filters, once a run) */
 	if (h->ok[C_MULTI] && h->forced == NULL) {
@@ -238,6 +383,12 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 	if (ps->npat >= MF_MINPAT)
 		(void)mf_get(ps, eol);
 	pthread_mutex_lock(&h->mu);
+	if (pick >= 0) {	/* (cached) */
+		__atomic_store_n(&h->pick, pick, __ATOMIC_RELEASE);
+		free(bm);
+		return;
+	}
+	pick = 0;
 	h->text = text;
 	h->warm = warm;
 	h->eol = eol;
@@ -268,8 +419,8 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 	h->ntodo = h->next = h->ndone = 0;
 	h->text = NULL;
 	h->expect = secs[pick] > 0 ? (double)over[pick] / secs[pick] : 0;
-	h->bytes = 0;
-	h->secs = 0;
+	if (key != 0 && h->expect > 0 && over[pick] == HP_SAMPLE)
+		cache_put(key, pick, h->expect);
 	if (h->stats) {
 		char buf[512];
 		size_t n = 0;
