@@ -438,7 +438,7 @@ static struct dslot *
 range_place(const struct bigfile *f, uint64_t at, uint64_t len)
 {
 	const uint64_t size = f->path ? f->size : at + len;
-	int state = __atomic_load_n(&S.dev_state, __ATOMIC_ACQUIRE);
+	int state = devices_state();
 
 	if (opt->host_max != SIZE_MAX || plan_mode() == PLAN_DEVICE) {
 		if (size <= S.host_max || devices_wait() == 0)

@@ -649,18 +649,21 @@ batch_dev_done(void *arg, struct scanner *s, const uint64_t *bm, int failed)
  * a large file's ranges (range.c: range_place, plan_place): a free slot,
  * or the host where it would finish the batch before the devices' queue;
  * also where the devices opened for the patterns (plan_open_early) and
- * the file alone would not have opened them.
+ * the file alone would not have opened them, and where the planner starts
+ * them late (plan_late: the host's first batches ran slower than its
+ * probe).
  */
 static struct dslot *
 batch_place(struct rfile *f, size_t len)
 {
-	int state = __atomic_load_n(&S.dev_state, __ATOMIC_ACQUIRE);
+	int state;
 
 	if (term != '\n')
 		return NULL;
 	if (opt->host_max != SIZE_MAX || plan_mode() != PLAN_AUTO)
 		return f->dev && devices_wait() > 0 ? devq_take(len, 1) : NULL;
-	if (!f->dev && state != 1)
+	state = devices_state();
+	if (!f->dev && state != 1 && !plan_late())
 		return NULL;
 	if (plan_place(len, state, state == 1 ? devq_queued() : 0,
 	    state == 1 && devq_free(len)) == PLAN_ON_HOST)

@@ -275,6 +275,22 @@ devices_start(void)
 		devices_opened(open_devices_quietly(), 0);
 }
 
+/* The devices' state (S.dev_state) for placing a range, the devices
+ * started first where the planner, having declined them, now says they
+ * pay after all (plan_late: the host's first ranges ran slower than its
+ * probe). */
+int
+devices_state(void)
+{
+	int state = __atomic_load_n(&S.dev_state, __ATOMIC_ACQUIRE);
+
+	if (state == 0 && plan_late()) {
+		devices_start();
+		state = __atomic_load_n(&S.dev_state, __ATOMIC_ACQUIRE);
+	}
+	return state;
+}
+
 /* Returns the devices open for this worker (0: use the host matcher),
  * opening them first if need be; with wait clear, a device that is still
  * being opened counts as none. */

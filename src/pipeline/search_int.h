@@ -97,6 +97,7 @@ int	 devices_pay(const char *path, uint64_t size);
 int	 devices_pay_stream(void);
 int	 stream_pays(const unsigned char *, size_t, uint64_t total);
 void	 devices_start(void);
+int	 devices_state(void);
 const uint64_t *scan_finish(struct scanner *, int slot, int submitted);
 int	 long_record(struct searcher *, int fd, struct fstate *,
 	    struct scanner *, int cur, size_t *have, int *eof);
