@@ -61,9 +61,11 @@ setup() {
 }
 
 @test "--show-edits: random cases against the DP oracle (tests/cigar.c)" {
-    local s k a ic fl n=0
+    local s k a ic fl n=0 step=1
     local alphas=(ab az words mixed acgt printable)
-    for ((s = 1; s <= 120; s++)); do
+    # every other seed on the sanitizer build (92 s of CI's sanitizer pass)
+    case $AGREP_GPU in */san/*) step=2 ;; esac
+    for ((s = 1; s <= 120; s += step)); do
         a=${alphas[s % 6]}
         casegen -n 1:10 -k 0:4 -a "$a" -b 300:1500 -l 0:25 "$s" "$W/t" "$W/p" > "$W/k"
         read -r k _ < "$W/k"
@@ -79,7 +81,7 @@ setup() {
         n=$((n + $(awk '{ s += $1 } END { print s }' "$W/r")))
     done
     echo "$n alignments checked"
-    [ "$n" -gt 1000 ]
+    [ "$n" -gt $((1000 / step)) ]
 }
 
 @test "--show-edits: -j1 and -j3 print the same" {
