@@ -2135,6 +2135,8 @@ rec_submit(const char *path, const char *name, int show_name,
 	 * compressed file: only when asked for). */
 	f->dev = reg && P.rd.z == NULL && path != NULL ?
 	    devices_pay(path, (uint64_t)st.st_size) : devices_pay_stream();
+	if (f->dev)
+		devices_start();	/* (in the background, as range.c) */
 	if (kind == REC_FASTA && reg && path != NULL && P.rd.z == NULL &&
 	    spans_ok((uint64_t)st.st_size)) {
 		spans_submit(f, path, fd, (uint64_t)st.st_size);
