@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "src/base/cpu.h"
@@ -942,6 +943,15 @@ main(int argc, char **argv)
 #endif
 	nfiles = argc - optind;
 	show = o.with_name >= 0 ? o.with_name : nfiles > 1;
+	if (nfiles > 0 && !o.recursive) {
+		/* (the GPUs to list: their number by the work) */
+		uint64_t total = 0;
+		struct stat st;
+		for (int i = optind; i < argc; i++)
+			if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode))
+				total += (uint64_t)st.st_size;
+		search_gpus(total);
+	}
 	if (nfiles == 0 && o.recursive)
 		status |= search_cwd() == -1;
 	else if (nfiles == 0)

@@ -139,3 +139,21 @@ setup() {
 	assert_regex "$stderr" 'plan: [0-9]+ bytes: .*: start the devices'
 	assert_regex "$stderr" 'the devices start opening'
 }
+
+@test "plan: on a machine of several GPUs, only as many are listed as the work pays for" {
+	# (AGREP_GPU_NVIDIA_PROC stands for /proc/driver/nvidia/gpus: four
+	# GPUs; the prior model of a GPU: a small input is worth one)
+	mkdir -p gpus/0000:01 gpus/0000:02 gpus/0000:03 gpus/0000:04
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    AGREP_GPU_NVIDIA_PROC=gpus agrep-gpu -c -k1 needle text
+	assert_output "$(agrep-gpu --device=host -c -k1 needle text)"
+	assert_regex "$stderr" 'plan: 4 GPUs present, [0-9.]+ s of work on one \(prior\): 1 listed'
+	# not where CUDA_VISIBLE_DEVICES says already, nor outside the
+	# automatic mode
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    CUDA_VISIBLE_DEVICES=0,1 AGREP_GPU_NVIDIA_PROC=gpus agrep-gpu -c -k1 needle text
+	refute_regex "$stderr" 'GPUs present'
+	run -0 --separate-stderr env AGREP_GPU_STATS=1 AGREP_GPU_NVIDIA_PROC=gpus \
+	    agrep-gpu --device=host -c -k1 needle text
+	refute_regex "$stderr" 'GPUs present'
+}

@@ -78,6 +78,11 @@
  * into a slot, formatting it), before a run measures it: H100 machine,
  * 8.6 GB -c -k2 mercy, GPU alone, 3.7 s reading and 2.8 s formatting. */
 #define DEV_HOST_COST	0.76e-9
+/* Seconds of fixed time a GPU adds to a run, listed, opened and closed
+ * (four H200s, 3.1 GB genome, 624 pattern words: 2.14-2.35 s on one, 2.06
+ * on two, 2.68-3.05 on four; 10,000 primers over 1 GiB: 8.28, 5.05, 3.96
+ * s; listing alone 0.2 s a GPU, closing 0.1). */
+#define GPU_EACH	0.6
 /* The host's ranges that decide again where the GPUs were declined
  * (plan_host_done). */
 #define LATE_RANGES	4
@@ -619,6 +624,37 @@ plan_host_done(uint64_t bytes, double secs)
 		}
 	}
 	pthread_mutex_unlock(&P.mu);
+}
+
+/*
+ * How many of the machine's present GPUs (identical ones, by NVIDIA's
+ * order) a run of size bytes should list and open, in automatic mode:
+ * each costs about GPU_EACH seconds of fixed time (the driver starts
+ * every GPU it lists, then its context, then its close), and the expected
+ * device's model gives the seconds of work on one, W: n GPUs take about
+ * n GPU_EACH + W / n.  0: all (not automatic, or nothing to go by).
+ */
+int
+plan_gpus(int present, uint64_t size)
+{
+	int best = 0;
+
+	if (P.mode != PLAN_AUTO || present < 2 || size == 0 || !P.expect.gpu)
+		return 0;
+	pthread_mutex_lock(&P.mu);
+	const double W = (double)size / model_rate(&P.expect);
+	double best_t = INFINITY;
+	for (int n = 1; n <= present; n++) {
+		const double t = n * GPU_EACH + W / n;
+		if (t < best_t)
+			best_t = t, best = n;
+	}
+	if (P.stats)
+		fprintf(stderr, "agrep-gpu: plan: %d GPUs present, %.2f s of "
+		    "work on one (%s): %d listed\n", present, W,
+		    P.expect_cached ? "cached" : "prior", best);
+	pthread_mutex_unlock(&P.mu);
+	return best;
 }
 
 /* Should the devices start now after all (plan_host_done)? */

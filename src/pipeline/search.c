@@ -9,6 +9,7 @@
  * terminators.  range.c cuts large inputs into jobs of their own; walk.c
  * turns the operands into jobs.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -289,6 +290,39 @@ devices_state(void)
 		state = __atomic_load_n(&S.dev_state, __ATOMIC_ACQUIRE);
 	}
 	return state;
+}
+
+/*
+ * Before any device is listed, in automatic mode, for inputs of known
+ * total size: where the machine has several NVIDIA GPUs (its driver's
+ * /proc entries: counting them starts none), lists only as many as the
+ * planner says pay (plan_gpus), through CUDA_VISIBLE_DEVICES, unless that
+ * is set already.  Called by the main thread while the workers wait for
+ * their first jobs (setenv is not safe beside getenv).
+ */
+void
+search_gpus(uint64_t total)
+{
+	const char *dir = getenv("AGREP_GPU_NVIDIA_PROC");	/* (tests) */
+	char list[4 * OCL_MAXDEV + 1];
+	struct dirent *e;
+	DIR *d;
+	int present = 0, use;
+
+	if (getenv("CUDA_VISIBLE_DEVICES") != NULL || S.dev_state != 0 ||
+	    (d = opendir(dir != NULL ? dir : "/proc/driver/nvidia/gpus")) ==
+	    NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+		present += e->d_name[0] != '.';
+	closedir(d);
+	if ((use = plan_gpus(present, total)) <= 0 || use >= present)
+		return;
+	list[0] = '\0';
+	for (int i = 0; i < use && i < OCL_MAXDEV; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+		    "%s%d", i ? "," : "", i);
+	setenv("CUDA_VISIBLE_DEVICES", list, 1);
 }
 
 /* Returns the devices open for this worker (0: use the host matcher),
