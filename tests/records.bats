@@ -307,13 +307,27 @@ PY
     local f sp o sps="5 997"
     case $AGREP_GPU in */san/*|*/tsan/*) sps=61 ;; esac	# (CI's time)
     for f in "$D"/sp/*.fa; do
-        for o in -c --hits "-c -m3"; do
+        for o in -c --hits "-c -m3" -l -L -q; do
             run agrep-gpu -j1 --dna $o -k2 -f "$D/sp/pats" "$f"
             local want="$output" wrc=$status
             for sp in $sps; do
                 AGREP_GPU_REC_SPAN=$sp run agrep-gpu -j3 --dna $o -k2 -f "$D/sp/pats" "$f"
                 [ "$status" = "$wrc" ] && [ "$output" = "$want" ] ||
                     { echo "$f span $sp $o: exit $status (want $wrc)"; diff <(echo "$want") <(echo "$output") | head; return 1; }
+            done
+        done
+        # records in pieces of 60 bytes across batches of 50: -q, -l and
+        # -L select a record by its first hit (records.c), the others at
+        # its end; a rare pattern (a record without a hit) and a common one
+        for o in -l -L -q -c; do
+            for p in "-k2 -f $D/sp/pats" "-k0 -e acgtacgtac"; do
+                # shellcheck disable=SC2086
+                run agrep-gpu -j1 --dna $o $p "$f"
+                local want="$output" wrc=$status
+                # shellcheck disable=SC2086
+                AGREP_GPU_REC_BATCH=50 AGREP_GPU_REC_PIECE=60 run agrep-gpu -j3 --dna $o $p "$f"
+                [ "$status" = "$wrc" ] && [ "$output" = "$want" ] ||
+                    { echo "$f batches of 50 bytes $o $p: exit $status (want $wrc)"; diff <(echo "$want") <(echo "$output") | head; return 1; }
             done
         done
     done
