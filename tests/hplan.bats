@@ -88,8 +88,17 @@ agree() {
     assert_line "$exp"
     [ "$(wc -l < "$XDG_CACHE_HOME/agrep-gpu/hplan.txt")" -eq 1 ]
     run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 -f "$w" "$KJV"
-    assert_line --regexp '^agrep-gpu: host plan: [a-z]+ \(cached, [0-9.]+ MB a CPU second in its probe\)$'
+    assert_line --regexp '^agrep-gpu: host plan: [a-z]+ \(cached, [0-9.]+ MB a CPU second in its probe, run 1 of 15\)$'
     refute_line --partial "the probe took"
+    assert_line "$exp"
+    # probed again after 15 runs took it from the cache
+    local i
+    for i in $(seq 2 15); do
+        AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 -f "$w" "$KJV" 2>&1 >/dev/null |
+            grep -q "run $i of 15" || { echo "run $i: not cached"; return 1; }
+    done
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k1 -f "$w" "$KJV"
+    assert_line --partial "the probe took"
     assert_line "$exp"
     # another k, another kind of text (DNA): probed, remembered apart
     run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k2 -f "$w" "$KJV"

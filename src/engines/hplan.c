@@ -37,10 +37,13 @@
  * hplan.txt, HP_CACHE entries, the newest first) under a key made of the
  * pattern set (its bytes, k, the options that change the matching), the
  * CPU level and the kind of text (DNA or not: the probe chunk's first
- * 4 KB), so that the next run with that key scans with the pick at once:
+ * 4 KB), so that the next runs with that key scan with the pick at once:
  * the probe costs 4-66 ms on 2 cores (10,000 words at k = 2: 66 ms), the
  * whole of a search of a few megabytes.  A remembered plan is revised as
- * a probed one is (its rate is the probe's); AGREP_GPU_NO_CACHE, or
+ * a probed one is (its rate is the probe's), and probed again every
+ * HP_REFRESH runs, so that a probe misled (by a busy machine, say) is not
+ * kept for good.  Concurrent runs may lose each other's entries (each
+ * writes the file anew): those are probed again.  AGREP_GPU_NO_CACHE, or
  * AGREP_GPU_HOST_PLAN=probe, probes every run.
  *
  * Output does not depend on the choice: every engine selects the same
@@ -69,6 +72,8 @@
 #define HP_REVISE	4			/* revisions a run at most */
 #define HP_SLOWER	2			/* ... when this much slower */
 #define HP_CACHE	64			/* plans remembered */
+#define HP_REFRESH	16			/* ... each probed again after
+						 * this many runs took it */
 
 enum { C_RULE, C_NOPP, C_PP, C_NOFILTER, C_NOMULTI, C_MULTI, NCAND };
 
@@ -172,9 +177,10 @@ cache_path(char *path, size_t len, int make)
 	return 0;
 }
 
-/* The cached plan for key: its candidate (-1: none) and rate. */
+/* The cached plan for key: its candidate (-1: none), rate and the runs
+ * that took it from the cache since its probe. */
 static int
-cache_find(uint64_t key, double *rate)
+cache_find(uint64_t key, double *rate, int *uses)
 {
 	char path[4200], line[256], name[32];
 	unsigned long long k;
@@ -185,8 +191,8 @@ cache_find(uint64_t key, double *rate)
 	    (f = fopen(path, "r")) == NULL)
 		return -1;
 	while (pick < 0 && fgets(line, sizeof(line), f) != NULL) {
-		if (sscanf(line, "%llx %31s %lf", &k, name, rate) != 3 ||
-		    k != key || !(*rate > 0))
+		if (sscanf(line, "%llx %31s %lf %d", &k, name, rate, uses) != 4 ||
+		    k != key || !(*rate > 0) || *uses < 0)
 			continue;
 		for (int c = 0; c < (int)NCAND; c++)
 			if (strcmp(name, cands[c].name) == 0)
@@ -199,7 +205,7 @@ cache_find(uint64_t key, double *rate)
 /* Remembers key's plan, first, before the others (HP_CACHE at most; a
  * new file renamed over the old one, as plan.c writes its models). */
 static void
-cache_put(uint64_t key, int pick, double rate)
+cache_put(uint64_t key, int pick, double rate, int uses)
 {
 	char path[4200], tmp[4300], line[256];
 	unsigned long long k;
@@ -211,8 +217,8 @@ cache_put(uint64_t key, int pick, double rate)
 	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
 	if ((out = fopen(tmp, "w")) == NULL)
 		return;
-	fprintf(out, "%016llx %s %.6g\n", (unsigned long long)key,
-	    cands[pick].name, rate);
+	fprintf(out, "%016llx %s %.6g %d\n", (unsigned long long)key,
+	    cands[pick].name, rate, uses);
 	if ((in = fopen(path, "r")) != NULL) {
 		while (n < HP_CACHE && fgets(line, sizeof(line), in) != NULL)
 			if (sscanf(line, "%llx", &k) == 1 && k != key &&
@@ -356,16 +362,18 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 	uint64_t *bm;
 	double secs[NCAND];	/* a candidate's time over its last sample */
 	size_t over[NCAND];	/* ... of this many bytes (0: not run) */
-	int left[NCAND], pick = 0;
+	int left[NCAND], pick = 0, uses = 0;
 
 	h->bytes = 0;
 	h->secs = 0;
-	if (key != 0 && !h->probed++ && (pick = cache_find(key, &h->expect))
-	    >= 0 && h->ok[pick]) {
+	if (key != 0 && !h->probed++ && (pick = cache_find(key, &h->expect,
+	    &uses)) >= 0 && h->ok[pick] && uses + 1 < HP_REFRESH) {
+		cache_put(key, pick, h->expect, uses + 1);
 		if (h->stats)
 			fprintf(stderr, "agrep-gpu: host plan: %s (cached, "
-			    "%.1f MB a CPU second in its probe)\n",
-			    cands[pick].name, h->expect / 1e6);
+			    "%.1f MB a CPU second in its probe, run %d of "
+			    "%d)\n", cands[pick].name, h->expect / 1e6,
+			    uses + 1, HP_REFRESH - 1);
 		if (pick == C_MULTI)
 			goto build;	/* (its filter, as after a probe) */
 		__atomic_store_n(&h->pick, pick, __ATOMIC_RELEASE);
@@ -419,8 +427,8 @@ build:
 	h->ntodo = h->next = h->ndone = 0;
 	h->text = NULL;
 	h->expect = secs[pick] > 0 ? (double)over[pick] / secs[pick] : 0;
-	if (key != 0 && h->expect > 0 && over[pick] == HP_SAMPLE)
-		cache_put(key, pick, h->expect);
+	if (key != 0 && h->expect > 0)
+		cache_put(key, pick, h->expect, 0);
 	if (h->stats) {
 		char buf[512];
 		size_t n = 0;
