@@ -71,6 +71,10 @@
 #ifndef PP_NBAVX2
 #define PP_NBAVX2	4
 #endif
+/* 16-bit groups a batch of the prefix filter on AVX-512 (4 or 8) */
+#ifndef PP_NBF512
+#define PP_NBF512	4
+#endif
 
 #define PP_CAT2(a, b)	a##b
 #define PP_CAT(a, b)	PP_CAT2(a, b)
@@ -155,14 +159,37 @@ struct pp_run {
 #define PP_FILT16	1
 #include "pp_body.h"
 
+/* AVX-512 as AVX2 (packed scores, the prefix filter: 32 patterns a vector
+ * of 16-bit lanes) over Eq (vpternlogd: a | ~(b | c) in one); a packed
+ * score moved under the masks of HP's and HN's signs (vpmovb2m, masked
+ * vpaddsb and vpsubsb: 4 instructions for 4 groups) */
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i
+pp_avx512_delta8(__m512i t, __m512i hp, __m512i hn)
+{
+	const __m512i one = _mm512_set1_epi8(1);
+
+	t = _mm512_mask_adds_epi8(t, _mm512_movepi8_mask(hp), t, one);
+	return _mm512_mask_subs_epi8(t, _mm512_movepi8_mask(hn), t, one);
+}
 #define PP_NAME		pp_avx512
 #define PP_ATTR		__attribute__((target("avx512f,avx512bw")))
 #define PP_VBYTES	64
 #define PP_NBMAX	PP_NBX86
+#define PP_NBF		PP_NBF512
 #define PP_ORNOR(a, b, c)	((pp_avx512_v)_mm512_ternarylogic_epi32(	\
 	(__m512i)(a), (__m512i)(b), (__m512i)(c), 0xf1))
 #define PP_ANYNEG(v)	(_mm512_test_epi32_mask((__m512i)(v),		\
 	_mm512_set1_epi32(INT32_MIN)) != 0)
+#define PP_PACK4	1
+#define PP_PACKW(a, b)	((pp_avx512_v)_mm512_packs_epi32((__m512i)(a),	\
+	(__m512i)(b)))
+#define PP_PACKB(a, b)	((pp_avx512_v)_mm512_packs_epi16((__m512i)(a),	\
+	(__m512i)(b)))
+#define PP_DELTA8(t, hp, hn)	((pp_avx512_v)pp_avx512_delta8((__m512i)(t), \
+	(__m512i)(hp), (__m512i)(hn)))
+#define PP_MOVEMASK8(v)	_mm512_movepi8_mask((__m512i)(v))
+#define PP_ANYNEG8(v)	(PP_MOVEMASK8(v) != 0)
+#define PP_FILT16	1
 #include "pp_body.h"
 
 /* AVX-512 with VPOPCNTDQ (cpu.h's top level): the lazy score */
@@ -221,13 +248,13 @@ pp_tables(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
 }
 
 /*
- * The prefix filter's tables (AVX2, NL 16-bit lanes a vector: G16 groups):
- * tab[c][h][l], ~Eq of the first 16 bytes (or all) of the pattern of lane
- * l of group h (pattern 16 h + l: the lanes of 32-bit group g, 8 h + l, as
- * pp_tables lays them, are lanes 0-7 or 8-15 of group g / 2) for byte c,
- * aligned to the lane's top bit over phantom rows; init [2][G16][NL]: VP,
- * then T, at a reset; exact[g]: the 8 patterns of 32-bit group g are 16
- * bytes or shorter.
+ * The prefix filter's tables (AVX2 and AVX-512, NL 16-bit lanes a vector:
+ * G16 groups): tab[c][h][l], ~Eq of the first 16 bytes (or all) of the
+ * pattern of lane l of group h (pattern NL h + l: the lanes of 32-bit
+ * group g, NL / 2 g + l, as pp_tables lays them, are the first or the
+ * second half of group g / 2) for byte c, aligned to the lane's top bit
+ * over phantom rows; init [2][G16][NL]: VP, then T, at a reset; exact[g]:
+ * the NL / 2 patterns of 32-bit group g are 16 bytes or shorter.
  */
 static void
 pp_tables16(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
@@ -248,8 +275,9 @@ pp_tables16(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
 		init[x] = (uint16_t)~ph;
 		init[G16 * NL + x] = (uint16_t)(int16_t)((long)L - ps->k - 1 <
 		    -32768 ? -32768 : (long)L - ps->k - 1);
-		if (x / 8 < (n + 7) / 8)
-			exact[x / 8] = (x % 8 == 0 || exact[x / 8]) &&
+		const size_t g = x / (NL / 2);
+		if (g < (n + NL / 2 - 1) / (NL / 2))
+			exact[g] = (x % (NL / 2) == 0 || exact[g]) &&
 			    pat->len <= 16;
 	}
 }
@@ -361,11 +389,12 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 		    memcmp(c->idx, idx, n * sizeof(*idx)) == 0)
 			tab = c->tab, minlen = c->minlen;
 	}
-	/* AVX2: the prefix filter's tables after the others (16-bit lanes,
-	 * 16 a vector) */
-	const size_t G16 = variant == SIMD_AVX2 ? (n + 15) / 16 : 0;
+	/* AVX2 and AVX-512: the prefix filter's tables after the others
+	 * (16-bit lanes, 2 NL a vector) */
+	const size_t NL16 = variant == SIMD_GENERIC ? 0 : 2 * NL;
+	const size_t G16 = NL16 > 0 ? (n + NL16 - 1) / NL16 : 0;
 	const size_t at16 = ((256 + 2) * G * NL * 4 + 63) / 64 * 64;
-	const size_t atx = at16 + (256 + 2) * G16 * 16 * 2;
+	const size_t atx = at16 + (256 + 2) * G16 * NL16 * 2;
 	if (tab == NULL) {
 		tab = aligned_alloc(64, (atx + G + 63) / 64 * 64);
 		if (tab == NULL)
@@ -373,9 +402,9 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 		minlen = pp_tables(ps, idx, n, NL, variant != SIMD_AVX512, tab,
 		    tab + 256 * G * NL);
 		if (G16 > 0)
-			pp_tables16(ps, idx, n, 16, (uint16_t *)(void *)
+			pp_tables16(ps, idx, n, NL16, (uint16_t *)(void *)
 			    ((char *)tab + at16), (uint16_t *)(void *)
-			    ((char *)tab + at16) + 256 * G16 * 16,
+			    ((char *)tab + at16) + 256 * G16 * NL16,
 			    (unsigned char *)tab + atx);
 		own = pp_keep(slots, variant, idx, n, minlen, tab) < 0;
 	}
@@ -389,7 +418,7 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	struct pp_vq vq = { 0, (size_t)1 << 16, 0, 0, 0, NULL, NULL };
 	if (G16 > 0 && ps->k < 16 && (r.filt = pp_filt_env()) > 0) {
 		r.tab16 = (char *)tab + at16;
-		r.init16 = (const uint16_t *)r.tab16 + 256 * G16 * 16;
+		r.init16 = (const uint16_t *)r.tab16 + 256 * G16 * NL16;
 		vq.e = xreallocarray(NULL, vq.cap, sizeof(*vq.e));
 		vq.last = xcalloc(G, sizeof(*vq.last));
 		r.vq = &vq;
