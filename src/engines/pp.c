@@ -249,18 +249,20 @@ pp_tables(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
 
 /*
  * The prefix filter's tables (AVX2 and AVX-512, NL 16-bit lanes a vector:
- * G16 groups): tab[c][h][l], ~Eq of the first 16 bytes (or all) of the
- * pattern of lane l of group h (pattern NL h + l: the lanes of 32-bit
- * group g, NL / 2 g + l, as pp_tables lays them, are the first or the
- * second half of group g / 2) for byte c, aligned to the lane's top bit
- * over phantom rows; init [2][G16][NL]: VP, then T, at a reset; exact[g]:
- * the NL / 2 patterns of 32-bit group g are 16 bytes or shorter.
+ * G16 groups): tab[c][h][l], Eq (~Eq where neq) of the first 16 bytes (or
+ * all) of the pattern of lane l of group h (pattern NL h + l: the lanes
+ * of 32-bit group g, NL / 2 g + l, as pp_tables lays them, are the first
+ * or the second half of group g / 2) for byte c, aligned to the lane's top
+ * bit over phantom rows; init [2][G16][NL]: VP, then T, at a reset;
+ * exact[g]: the NL / 2 patterns of 32-bit group g are 16 bytes or
+ * shorter.
  */
 static void
 pp_tables16(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
-    uint16_t *tab, uint16_t *init, unsigned char *exact)
+    int neq, uint16_t *tab, uint16_t *init, unsigned char *exact)
 {
 	const size_t G16 = (n + NL - 1) / NL;
+	const uint16_t flip = neq ? 0xffff : 0;
 
 	for (size_t x = 0; x < G16 * NL; x++) {
 		const struct pattern *pat = &ps->pat[idx[x < n ? x : n - 1]];
@@ -270,8 +272,8 @@ pp_tables16(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
 		const uint64_t rows = ((uint64_t)1 << L) - 1;
 
 		for (size_t c = 0; c < 256; c++)
-			tab[c * G16 * NL + x] = (uint16_t)~((uint16_t)((pat->peq[c] &
-			    rows) << s) | ph);
+			tab[c * G16 * NL + x] = (uint16_t)((uint16_t)((pat->peq[c] &
+			    rows) << s) | ph) ^ flip;
 		init[x] = (uint16_t)~ph;
 		init[G16 * NL + x] = (uint16_t)(int16_t)((long)L - ps->k - 1 <
 		    -32768 ? -32768 : (long)L - ps->k - 1);
@@ -402,7 +404,8 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 		minlen = pp_tables(ps, idx, n, NL, variant != SIMD_AVX512, tab,
 		    tab + 256 * G * NL);
 		if (G16 > 0)
-			pp_tables16(ps, idx, n, NL16, (uint16_t *)(void *)
+			pp_tables16(ps, idx, n, NL16, variant != SIMD_AVX512,
+			    (uint16_t *)(void *)
 			    ((char *)tab + at16), (uint16_t *)(void *)
 			    ((char *)tab + at16) + 256 * G16 * NL16,
 			    (unsigned char *)tab + atx);

@@ -100,62 +100,53 @@ PP_CAT(PP_NAME, _anyneg)(PP_V v)
 #define PP_ANYNEG(v)	PP_CAT(PP_NAME, _anyneg)(v)
 #endif
 
+#ifdef PP_FILT16
+typedef uint16_t PP_CAT(PP_NAME, _w) __attribute__((vector_size(PP_VBYTES)));
+#define PP_W	PP_CAT(PP_NAME, _w)
+/* a + b and a << 1 in 32-bit lanes, or in 16-bit ones where w16 (the
+ * prefix filter, below) */
+#define PP_ADDW(a, b, w16)	((w16) ? (PP_V)((PP_W)(a) + (PP_W)(b)) :	\
+	(a) + (b))
+#define PP_SHLW(a, w16)	((w16) ? (PP_V)((PP_W)(a) << 1) : (a) << 1)
+#else
+#define PP_ADDW(a, b, w16)	((a) + (b))
+#define PP_SHLW(a, w16)	((a) << 1)
+#endif
+
 /*
  * One Myers step of a group: eq is the byte's Eq (~Eq with PP_NEQ);
- * updates VP and VN and returns HP and HN through hp and hn.
+ * updates VP and VN and returns HP and HN through hp and hn.  w16: in
+ * 16-bit lanes (the prefix filter), else 32-bit ones.
  */
 PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _step)(PP_V eq, PP_V *VP, PP_V *VN, PP_V *hp, PP_V *hn)
+PP_CAT(PP_NAME, _step)(PP_V eq, PP_V *VP, PP_V *VN, PP_V *hp, PP_V *hn,
+    const int w16)
 {
+	(void)w16;	/* (without PP_FILT16: 32-bit lanes alone) */
 #ifdef PP_NEQ
 	/* nX = ~X, nD0 = ~D0: every | ~ becomes an and-not */
 	PP_V nX = PP_ANDN(*VN, eq);
 	PP_V a = PP_ANDN(nX, *VP);
-	PP_V nD0 = PP_ANDN((a + *VP) ^ *VP, nX);
+	PP_V nD0 = PP_ANDN(PP_ADDW(a, *VP, w16) ^ *VP, nX);
 	PP_V HN = PP_ANDN(nD0, *VP);
 	PP_V HP = *VN | PP_ANDN(*VP, nD0);
-	PP_V Xs = HP << 1;
+	PP_V Xs = PP_SHLW(HP, w16);
 
 	*VN = PP_ANDN(nD0, Xs);
-	*VP = (HN << 1) | PP_ANDN(Xs, nD0);
+	*VP = PP_SHLW(HN, w16) | PP_ANDN(Xs, nD0);
 #else
 	PP_V X = eq | *VN;
-	PP_V D0 = (((X & *VP) + *VP) ^ *VP) | X;
+	PP_V D0 = (PP_ADDW(X & *VP, *VP, w16) ^ *VP) | X;
 	PP_V HN = *VP & D0;
 	PP_V HP = PP_ORNOR(*VN, *VP, D0);
-	PP_V Xs = HP << 1;
+	PP_V Xs = PP_SHLW(HP, w16);
 
 	*VN = Xs & D0;
-	*VP = PP_ORNOR(HN << 1, Xs, D0);
+	*VP = PP_ORNOR(PP_SHLW(HN, w16), Xs, D0);
 #endif
 	*hp = HP;
 	*hn = HN;
 }
-
-#ifdef PP_FILT16
-typedef uint16_t PP_CAT(PP_NAME, _w) __attribute__((vector_size(PP_VBYTES)));
-#define PP_W	PP_CAT(PP_NAME, _w)
-#define PP_ANDNW(a, b)	((PP_W)PP_ANDN((PP_V)(a), (PP_V)(b)))
-
-/* _step over 16-bit lanes (the prefix filter, below: ~Eq, the and-not
- * forms), the vectors held as PP_V */
-PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _step16)(PP_V veq, PP_V *vVP, PP_V *vVN, PP_V *hp, PP_V *hn)
-{
-	PP_W eq = (PP_W)veq, VP = (PP_W)*vVP, VN = (PP_W)*vVN;
-	PP_W nX = PP_ANDNW(VN, eq);
-	PP_W a = PP_ANDNW(nX, VP);
-	PP_W nD0 = PP_ANDNW((a + VP) ^ VP, nX);
-	PP_W HN = PP_ANDNW(nD0, VP);
-	PP_W HP = VN | PP_ANDNW(VP, nD0);
-	PP_W Xs = HP << 1;
-
-	*vVN = (PP_V)PP_ANDNW(nD0, Xs);
-	*vVP = (PP_V)((HN << 1) | PP_ANDNW(Xs, nD0));
-	*hp = (PP_V)HP;
-	*hn = (PP_V)HN;
-}
-#endif
 
 /* The scores a walk (_walk) keeps: one vector a group, 32-bit lanes
  * (PP_T32); those of 4 groups in the signed bytes of one vector (PP_T8,
@@ -199,14 +190,9 @@ PP_CAT(PP_NAME, _packed)(const PP_V *eq, PP_V *VP, PP_V *VN, PP_V T8,
 			const int b = (kind == PP_T8 ? 4 : 2) * q + 2 * h + l;
 			if (b >= NB)
 				HP[l] = HN[l] = zero;
-#ifdef PP_FILT16
-			else if (kind == PP_F16)
-				PP_CAT(PP_NAME, _step16)(eq[b], &VP[b], &VN[b],
-				    &HP[l], &HN[l]);
-#endif
 			else
 				PP_CAT(PP_NAME, _step)(eq[b], &VP[b], &VN[b],
-				    &HP[l], &HN[l]);
+				    &HP[l], &HN[l], kind == PP_F16);
 		}
 		if (kind == PP_F16)	/* (one pair) */
 			return PP_DELTA8(T8, PP_PACKB(HP[0], HP[1]),
@@ -258,7 +244,7 @@ PP_CAT(PP_NAME, _walk)(const struct pp_run *r, const PP_V *tab, size_t stride,
 #pragma GCC unroll 8
 			for (int b = 0; b < NB; b++) {
 				PP_CAT(PP_NAME, _step)(eq[b], &VP[b], &VN[b], &HP,
-				    &HN);
+				    &HN, 0);
 				T[b] += PP_DELTA(HP, HN);
 			}
 		} else {
@@ -341,7 +327,8 @@ PP_CAT(PP_NAME, _bare)(const struct pp_run *r, const PP_V *tab,
 		}
 #pragma GCC unroll 8
 		for (int b = 0; b < NB; b++)
-			PP_CAT(PP_NAME, _step)(eq[b], &VP[b], &VN[b], &HP, &HN);
+			PP_CAT(PP_NAME, _step)(eq[b], &VP[b], &VN[b], &HP, &HN,
+			    0);
 	}
 }
 
@@ -597,7 +584,7 @@ PP_CAT(PP_NAME, _verify)(const struct pp_run *r, const struct pp_ve *e,
 			} else {
 				PP_CAT(PP_NAME, _step)(*(const PP_V *)
 				    (const void *)((const char *)tab[b] + c *
-				    stride), &VP[b], &VN[b], &HP, &HN);
+				    stride), &VP[b], &VN[b], &HP, &HN, 0);
 				T[b] += PP_DELTA(HP, HN);
 			}
 			if (PP_ANYNEG(T[b]) && i >= r->warm)
@@ -757,7 +744,6 @@ PP_CAT(PP_NAME, _filter)(const struct pp_run *r, PP_V *st16, size_t b0,
 		f[nb - 1](r, h0, st16, b0, b1, from, vdone, acc2);
 	}
 }
-#undef PP_ANDNW
 #endif
 
 /*
@@ -889,6 +875,8 @@ PP_NAME(const struct pp_run *r)
 #undef PP_NBMAX
 #undef PP_NBF
 #undef PP_NEG
+#undef PP_ADDW
+#undef PP_SHLW
 #undef PP_GBITS
 #undef PP_DELTA
 #undef PP_ANYNEG
