@@ -738,9 +738,9 @@ pp_random(int quick)
 /*
  * The pattern-parallel engine over 150,000 bytes of random DNA records of
  * 0-4,000 bytes (several of its 16 KB blocks, records across them: the
- * lazy score on AVX-512 goes off and on between blocks as its patterns
- * score), 24-80 patterns of 16-32 bytes
- * cut from the text (one in 4 mutated), k 3..10, against hm_scan_scalar.
+ * prefix filter and the exact step take turns where the filter verifies
+ * much), 24-80 patterns of 16-32 bytes cut from the text (one in 4
+ * mutated), k 3..10, against hm_scan_scalar.
  */
 static void
 pp_long(int quick)

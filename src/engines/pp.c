@@ -6,15 +6,14 @@
  * lane reads the same text byte, so the Eq vector of a group of patterns
  * for a byte is one load from a table [byte][group] built from the
  * patterns' PEq tables (-i and UTF-8 symbols come with them).  pp_body.h
- * has the engine; variants as in simd.c: AVX-512 (16 patterns a vector;
- * with VPOPCNTDQ, cpu.h's top level, the lazy score that skips the score
- * and the hit test where no lane can reach k), AVX2 (8), generic GCC
- * vectors (4: SSE2, NEON), the last two over a table of ~Eq (and-not
- * forms).  AVX2 keeps the scores of 4 groups in the bytes of one vector,
- * and runs a prefix filter first where it pays (pp_body.h: PP_FILT16):
- * the patterns' first 16 bytes in 16-bit lanes, twice the patterns a
- * vector, a group of 8 verified by the exact step around a prefix's hit
- * (300 primers of 20-32 bases: 1.8 times the rate at k = 3, 1.3 at 4).
+ * has the engine; variants as in simd.c: AVX-512 (16 patterns a vector),
+ * AVX2 (8), generic GCC vectors (4: SSE2, NEON), the last two over a
+ * table of ~Eq (and-not forms).  AVX2 and AVX-512 keep the scores of 4
+ * groups in the bytes of one vector, and run a prefix filter first where
+ * it pays (pp_body.h: PP_FILT16): the patterns' first 16 bytes in 16-bit
+ * lanes, twice the patterns a vector, a group verified by the exact step
+ * around a prefix's hit (AVX2, 300 primers of 20-32 bases: 1.8 times the
+ * rate at k = 3, 1.3 at 4).
  * The hit bitmap is the one the other engines produce: bit j set
  * when a match of any of the patterns ends at text[warm + j].  No static
  * mutable state.
@@ -22,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/cpu.h"
 #include "pp.h"
 #include "simd.h"
 #include "../base/util.h"
@@ -38,33 +36,9 @@
 #define PP_BLOCK	(16 * 1024)
 #endif
 
-/* Bytes of a lazy stride (pp_body.h): the bare step runs PP_STRIDE bytes
- * when every lane's score is above k + PP_STRIDE, half as many when above
- * k + PP_STRIDE / 2 (2, 3, 4 and 6 measured alike; 8 slower at k = 3). */
-#ifndef PP_STRIDE
-#define PP_STRIDE	4
-#endif
-
 /* Groups a batch (pp_body.h: 4 or 8) on AVX2 and AVX-512: 8 independent
  * dependency chains (generic: 4, for 16 SSE or NEON registers); measured
  * 4-6 % faster than 4 on both */
-/* Blocks a batch runs without the lazy score after one where it ran less
- * than 3/4 of the bytes bare (one engine alone, AVX-512: 100 Bible words
- * of 5-12 bytes at k=1, 43 % bare, 4.7 pattern-GB/s lazy, 6.0 without;
- * primers at k=6, 87 %, 6.1 and 6.0; at k=7, 45 %, 4.8 and 5.8) */
-#ifndef PP_WAIT
-#define PP_WAIT		16
-#endif
-
-/* The prefix filter (AVX2, pp_body.h) runs a block where it verifies less
- * than 1 / PP_VERIFY of its group-bytes (one engine alone, 300 primers of
- * 20-32 bases over 8 MB of reads, CPU time: the filter 0.29 s, the exact
- * step 0.51 s, a verified group-byte 2.8 times one of the exact step: even
- * at about 0.16; k = 3 verifies 0.006, k = 4 0.082, k = 5 0.55) */
-#ifndef PP_VERIFY
-#define PP_VERIFY	8
-#endif
-
 #ifndef PP_NBX86
 #define PP_NBX86	8
 #endif
@@ -74,6 +48,21 @@
 /* 16-bit groups a batch of the prefix filter on AVX-512 (4 or 8) */
 #ifndef PP_NBF512
 #define PP_NBF512	4
+#endif
+
+/* Blocks the exact step runs after a block where the prefix filter
+ * verified too much (pp_body.h), doubled at each try that fails */
+#ifndef PP_WAIT
+#define PP_WAIT		16
+#endif
+
+/* The prefix filter (pp_body.h) runs a block where it verifies less
+ * than 1 / PP_VERIFY of its group-bytes (one engine alone, 300 primers of
+ * 20-32 bases over 8 MB of reads, CPU time: the filter 0.29 s, the exact
+ * step 0.51 s, a verified group-byte 2.8 times one of the exact step: even
+ * at about 0.16; k = 3 verifies 0.006, k = 4 0.082, k = 5 0.55) */
+#ifndef PP_VERIFY
+#define PP_VERIFY	8
 #endif
 
 #define PP_CAT2(a, b)	a##b
@@ -103,11 +92,10 @@ struct pp_run {
 	unsigned char	 eol;
 	uint64_t	*bitmap;
 	long		 k;
-	int		 lazy;	/* every pattern >= k + PP_STRIDE bytes (else
-				 * no stride can skip: no popcounts) */
 	size_t		 fresh;	/* a batch starting here starts from the
 				 * reset state (0; pp_body.h's switches) */
-	/* The prefix filter (AVX2, pp_body.h: PP_FILT16), or tab16 NULL */
+	/* The prefix filter (AVX2, AVX-512: pp_body.h's PP_FILT16), or tab16
+	 * NULL */
 	const void	*tab16;	/* [256][G16] vectors of 16-bit lanes: ~Eq
 				 * of the patterns' first 16 bytes */
 	const void	*init16;	/* [2][G16]: VP, then T, at a reset */
@@ -192,21 +180,6 @@ pp_avx512_delta8(__m512i t, __m512i hp, __m512i hn)
 #define PP_FILT16	1
 #include "pp_body.h"
 
-/* AVX-512 with VPOPCNTDQ (cpu.h's top level): the lazy score */
-#define PP_NAME		pp_avx512p
-#define PP_ATTR		__attribute__((target("avx512f,avx512bw,avx512vpopcntdq")))
-#define PP_VBYTES	64
-#define PP_NBMAX	PP_NBX86
-#define PP_ORNOR(a, b, c)	((pp_avx512p_v)_mm512_ternarylogic_epi32(	\
-	(__m512i)(a), (__m512i)(b), (__m512i)(c), 0xf1))
-#define PP_ANYNEG(v)	(_mm512_test_epi32_mask((__m512i)(v),		\
-	_mm512_set1_epi32(INT32_MIN)) != 0)
-#define PP_POPCNT(v)	((pp_avx512p_v)_mm512_popcnt_epi32((__m512i)(v)))
-#define PP_MINU(a, b)	((pp_avx512p_v)_mm512_min_epu32((__m512i)(a),	\
-	(__m512i)(b)))
-#define PP_ANYLE(a, b)	(_mm512_cmple_epu32_mask((__m512i)(a),		\
-	(__m512i)(b)) != 0)
-#include "pp_body.h"
 #endif
 
 /* Whether the engine takes the pattern: one word of PEq, 1-32 bytes. */
@@ -220,16 +193,14 @@ pp_eligible(const struct pattern *pat)
  * Fills tab[c][g][l] (Eq of the pattern of lane l of group g for byte c,
  * complemented when neq) and init ([2][G][NL]: VP, then T, at a reset)
  * for the patterns ps->pat[idx[0 .. n)], NL a group; a lane past the last
- * pattern repeats it (its hits are the same).  Returns the shortest
- * pattern's length.
+ * pattern repeats it (its hits are the same).
  */
-static size_t
+static void
 pp_tables(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
     int neq, uint32_t *tab, uint32_t *init)
 {
 	const size_t G = (n + NL - 1) / NL;
 	const uint32_t flip = neq ? ~(uint32_t)0 : 0;
-	size_t minlen = PP_MAXLEN;
 
 	for (size_t x = 0; x < G * NL; x++) {
 		const struct pattern *pat = &ps->pat[idx[x < n ? x : n - 1]];
@@ -241,10 +212,7 @@ pp_tables(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
 			    ph) ^ flip;
 		init[x] = ~ph;
 		init[G * NL + x] = (uint32_t)((long)pat->len - ps->k - 1);
-		if (pat->len < minlen)
-			minlen = pat->len;
 	}
-	return minlen;
 }
 
 /*
@@ -317,7 +285,7 @@ pp_variant(int variant)
  * with the same ones (ps->ppcache, pp_cache_free). */
 struct pp_cache {
 	int		 variant;
-	size_t		 n, minlen;
+	size_t		 n;
 	size_t		*idx;
 	uint32_t	*tab;
 };
@@ -337,7 +305,7 @@ pp_cache_free(struct pp_cache *c)
  * caller's). */
 static int
 pp_keep(struct pp_cache **slots, int variant, const size_t *idx, size_t n,
-    size_t minlen, uint32_t *tab)
+    uint32_t *tab)
 {
 	struct pp_cache *mine;
 
@@ -345,7 +313,7 @@ pp_keep(struct pp_cache **slots, int variant, const size_t *idx, size_t n,
 		if (__atomic_load_n(&slots[i], __ATOMIC_ACQUIRE) != NULL)
 			continue;
 		mine = xcalloc(1, sizeof(*mine));
-		*mine = (struct pp_cache){ variant, n, minlen,
+		*mine = (struct pp_cache){ variant, n,
 		    xreallocarray(NULL, n, sizeof(*idx)), tab };
 		memcpy(mine->idx, idx, n * sizeof(*idx));
 		struct pp_cache *none = NULL;
@@ -382,14 +350,13 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	 * the call. */
 	struct pp_cache **slots = ((struct patset *)ps)->ppcache, *c;
 	uint32_t *tab = NULL;
-	size_t minlen = 0;
 	int own = 0;		/* tab is this call's, to free */
 
 	for (int i = 0; i < 2 && tab == NULL; i++) {
 		c = __atomic_load_n(&slots[i], __ATOMIC_ACQUIRE);
 		if (c != NULL && c->variant == variant && c->n == n &&
 		    memcmp(c->idx, idx, n * sizeof(*idx)) == 0)
-			tab = c->tab, minlen = c->minlen;
+			tab = c->tab;
 	}
 	/* AVX2 and AVX-512: the prefix filter's tables after the others
 	 * (16-bit lanes, 2 NL a vector) */
@@ -401,19 +368,19 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 		tab = aligned_alloc(64, (atx + G + 63) / 64 * 64);
 		if (tab == NULL)
 			fatalx("out of memory");
-		minlen = pp_tables(ps, idx, n, NL, variant != SIMD_AVX512, tab,
+		pp_tables(ps, idx, n, NL, variant != SIMD_AVX512, tab,
 		    tab + 256 * G * NL);
 		if (G16 > 0)
 			pp_tables16(ps, idx, n, NL16, variant != SIMD_AVX512,
+			    (uint16_t *)(void *)((char *)tab + at16),
 			    (uint16_t *)(void *)
-			    ((char *)tab + at16), (uint16_t *)(void *)
 			    ((char *)tab + at16) + 256 * G16 * NL16,
 			    (unsigned char *)tab + atx);
-		own = pp_keep(slots, variant, idx, n, minlen, tab) < 0;
+		own = pp_keep(slots, variant, idx, n, tab) < 0;
 	}
 	struct pp_run r = { tab, tab + 256 * G * NL, G, text, warm, warm + len,
-	    eol, bitmap, ps->k, (long)minlen >= ps->k + PP_STRIDE, 0, NULL,
-	    NULL, G16, (unsigned char *)tab + atx, 0, NULL, PP_BLOCK };
+	    eol, bitmap, ps->k, 0, NULL, NULL, G16, (unsigned char *)tab + atx,
+	    0, NULL, PP_BLOCK };
 	const char *eb = getenv("AGREP_GPU_PP_BLOCK");
 	if (eb != NULL && atol(eb) > 0)
 		r.block = (size_t)atol(eb);
@@ -429,10 +396,7 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	switch (variant) {
 #ifdef PP_X86
 	case SIMD_AVX512:
-		if (cpu_has(CPU_AVX512VBMI))
-			pp_avx512p(&r);
-		else
-			pp_avx512(&r);
+		pp_avx512(&r);
 		break;
 	case SIMD_AVX2:
 		pp_avx2(&r);

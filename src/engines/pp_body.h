@@ -13,17 +13,17 @@
  *   PP_ANYNEG	(optional) whether a vector has a lane with its sign set
  *   PP_NBMAX	(optional) groups a batch, 4 (default) or 8
  *   PP_PACK4	(optional) the scores of 4 groups packed in the signed
- *		bytes of one vector (_exact8): with PP_PACKW (two vectors'
- *		32-bit lanes to 16 bits, signed saturation), PP_PACKB (16
- *		to 8), PP_DELTA8 (a packed score moved by packed HP and HN,
- *		saturating) and PP_ANYNEG8 (a byte's sign set); not with
- *		PP_POPCNT
+ *		bytes of one vector (_walk's PP_T8): with PP_PACKW (two
+ *		vectors' 32-bit lanes to 16 bits, signed saturation, within
+ *		128-bit quarters), PP_PACKB (16 to 8), PP_DELTA8 (a packed
+ *		score moved by packed HP and HN, saturating) and PP_ANYNEG8
+ *		(a byte's sign set)
  *   PP_FILT16	(optional, with PP_PACK4 and PP_MOVEMASK8, a byte's signs
  *		as bits) the prefix filter (below, before the engine) where
- *		r->tab16 is set
- *   PP_POPCNT	(optional) each lane's population count: the lazy score
- *		(below) with PP_MINU (unsigned minimum) and PP_ANYLE (a lane
- *		of a <= that of b, unsigned)
+ *		r->tab16 is set; its tables hold ~Eq with PP_NEQ, as the
+ *		others
+ *   PP_NBF	(optional) 16-bit groups a batch of the filter, 4 (default)
+ *		or 8
  *
  * Each 32-bit lane runs its own pattern of at most 32 bytes, aligned so
  * that its last row is the lane's top bit: the rows below the pattern are
@@ -32,19 +32,17 @@
  * hand row 0's constant 0 up to the pattern's first row as Sellers' top
  * row does.  Hence every lane's score moves with the top bits of HP and HN
  * (two shifts by 31), whatever the pattern's length, and it is also the
- * sum of the vertical deltas, popcount(VP) - popcount(VN).  All lanes read
+ * sum of the vertical deltas.  All lanes read
  * the same text byte: Eq of all the lanes of G groups for byte c is
  * tab[c * G + g], one aligned load, and a terminator resets every lane at
  * once (a branch, no selects).  The score is kept as T = score - k - 1: a
  * hit is a lane whose sign bit is set.
  *
- * Lazy score (PP_POPCNT, when every pattern is at least k + PP_STRIDE
- * long): a score drops by at most 1 a byte, and a reset sets it to the
- * pattern's length, so when every lane's score (popcounts) is above
- * k + PP_STRIDE, the next PP_STRIDE bytes hold no hit and run the bare
- * step (10 instructions, not 14); other strides keep T and look for hits.
- * A batch where it ran less than 3/4 of a block bare goes without it for
- * the next PP_WAIT blocks.
+ * (A lazy score, skipping the score where popcount(VP) - popcount(VN)
+ * of every lane is far above k, ran on AVX-512 with VPOPCNTDQ until the
+ * packed scores and the filter came: it saved 4 instructions of 14 a
+ * group and byte where the packed scores cost about 2.5 of 13, and
+ * measured 2 % faster at best, 20 % slower with short patterns.)
  *
  * The text is walked in blocks of r->block bytes; for each block, the
  * groups in batches of up to PP_NBMAX, split evenly (their state in
@@ -299,97 +297,6 @@ PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
 	}
 }
 
-#ifdef PP_POPCNT
-/* a lane's score: the sum of its vertical deltas */
-#define PP_SCORE(vp, vn)	(PP_POPCNT(vp) - PP_POPCNT(vn))
-
-/*
- * The bare step (no score) of groups [g0, g0 + NB) over bytes [i, i + n),
- * n a constant once inlined.
- */
-PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _bare)(const struct pp_run *r, const PP_V *tab,
-    const PP_V *VP0, PP_V *VP, PP_V *VN, size_t i, const int n, const int NB)
-{
-	PP_V HP, HN;
-
-#pragma GCC unroll 8
-	for (int j = 0; j < n; j++) {
-		const unsigned char c = r->text[i + j];
-		const PP_V *eq = tab + (size_t)c * r->G;
-		if (c == r->eol) {
-#pragma GCC unroll 8
-			for (int b = 0; b < NB; b++) {
-				VP[b] = VP0[b];
-				VN[b] = VN[b] ^ VN[b];
-			}
-			continue;
-		}
-#pragma GCC unroll 8
-		for (int b = 0; b < NB; b++)
-			PP_CAT(PP_NAME, _step)(eq[b], &VP[b], &VN[b], &HP, &HN,
-			    0);
-	}
-}
-
-/*
- * Bytes [b0, b1) for groups [g0, g0 + NB) with the lazy score: the
- * scores (popcounts) at a stride's start give how many bytes hold no hit:
- * PP_STRIDE bytes when every lane's score is above k + PP_STRIDE, else
- * PP_STRIDE / 2 when above k + PP_STRIDE / 2, and those run the bare step;
- * else PP_STRIDE / 2 bytes (and a short last stride) run _exact, T taken
- * from the popcounts.  T: set from the popcounts at the end.  Returns the
- * bytes run bare.
- */
-PP_ATTR static inline __attribute__((always_inline)) size_t
-PP_CAT(PP_NAME, _lazy)(const struct pp_run *r, const PP_V *tab,
-    const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t b0,
-    size_t b1, PP_V *acc, const int NB)
-{
-	const PP_V zero = VP[0] ^ VP[0];
-	const PP_V thr = zero + (uint32_t)(r->k + PP_STRIDE);
-	const PP_V thr2 = zero + (uint32_t)(r->k + PP_STRIDE / 2);
-	PP_V S[PP_NBMAX];
-	size_t bare = 0;
-
-	for (size_t i = b0; i < b1;) {
-		PP_V mn = ~zero;
-#pragma GCC unroll 8
-		for (int b = 0; b < NB; b++) {
-			S[b] = PP_SCORE(VP[b], VN[b]);
-			mn = PP_MINU(mn, S[b]);
-		}
-		if (b1 - i >= PP_STRIDE && !PP_ANYLE(mn, thr)) {
-			PP_CAT(PP_NAME, _bare)(r, tab, VP0, VP, VN, i,
-			    PP_STRIDE, NB);
-			i += PP_STRIDE;
-			bare += PP_STRIDE;
-			continue;
-		}
-		if (b1 - i >= PP_STRIDE / 2 && !PP_ANYLE(mn, thr2)) {
-			PP_CAT(PP_NAME, _bare)(r, tab, VP0, VP, VN, i,
-			    PP_STRIDE / 2, NB);
-			i += PP_STRIDE / 2;
-			bare += PP_STRIDE / 2;
-			continue;
-		}
-		const size_t e = b1 - i < PP_STRIDE / 2 ? b1 :
-		    i + PP_STRIDE / 2;
-#pragma GCC unroll 8
-		for (int b = 0; b < NB; b++)
-			T[b] = S[b] - (uint32_t)(r->k + 1);
-		PP_CAT(PP_NAME, _exact)(r, tab, VP0, T0, VP, VN, T, i, e, acc,
-		    NB, PP_T32);
-		i = e;
-	}
-	/* T as _exact leaves it, for a block that runs _exact next */
-#pragma GCC unroll 8
-	for (int b = 0; b < NB; b++)
-		T[b] = PP_SCORE(VP[b], VN[b]) - (uint32_t)(r->k + 1);
-	return bare;
-}
-#endif
-
 /*
  * Loads the state of groups [x0, x0 + NB) from st (VP, VN, T a group; the
  * scores by kind, _walk: T of groups x0, x0 + 1, ... hold the packed
@@ -453,12 +360,11 @@ PP_CAT(PP_NAME, _save)(PP_V *st, size_t x0, const PP_V *VP, const PP_V *VN,
 
 /*
  * Groups [g0, g0 + NB) over text[b0, b1), their state in st (_load), from
- * the reset state when b0 == r->fresh, *wait the blocks the batch still
- * runs without the lazy score: NB is a constant once inlined.
+ * the reset state when b0 == r->fresh: NB is a constant once inlined.
  */
 PP_ATTR static inline __attribute__((always_inline)) void
 PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
-    size_t b0, size_t b1, void *accv, size_t *wait, const int NB)
+    size_t b0, size_t b1, void *accv, const int NB)
 {
 #ifdef PP_PACK4
 	const int kind = PP_T8;
@@ -472,31 +378,17 @@ PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
 
 	PP_CAT(PP_NAME, _load)(st, g0, r->init, r->G, b0 == r->fresh, VP0, VP,
 	    VN, T0, T, NB, kind);
-#ifdef PP_POPCNT
-	/* the lazy score where it runs 3/4 of a block bare or more; else the
-	 * next PP_WAIT blocks without it (short patterns, low scores) */
-	if (r->lazy && *wait == 0) {
-		if (4 * PP_CAT(PP_NAME, _lazy)(r, tab, VP0, T0, VP, VN, T, b0,
-		    b1, acc, NB) < 3 * (b1 - b0))
-			*wait = PP_WAIT;
-	} else {
-		*wait -= *wait > 0;
-#else
-	{
-		(void)wait;
-#endif
-		PP_CAT(PP_NAME, _exact)(r, tab, VP0, T0, VP, VN, T, b0, b1,
-		    acc, NB, kind);
-	}
+	PP_CAT(PP_NAME, _exact)(r, tab, VP0, T0, VP, VN, T, b0, b1, acc, NB,
+	    kind);
 	PP_CAT(PP_NAME, _save)(st, g0, VP, VN, T, NB, kind);
 }
 
 #define PP_BATCHF(NB)							\
 PP_ATTR static void							\
 PP_CAT(PP_NAME, _##NB)(const struct pp_run *r, size_t g0, void *st,	\
-    size_t b0, size_t b1, void *acc, size_t *wait)			\
+    size_t b0, size_t b1, void *acc)					\
 {									\
-	PP_CAT(PP_NAME, _batch)(r, g0, st, b0, b1, acc, wait, NB);	\
+	PP_CAT(PP_NAME, _batch)(r, g0, st, b0, b1, acc, NB);		\
 }
 PP_BATCHF(1)
 PP_BATCHF(2)
@@ -511,7 +403,7 @@ PP_BATCHF(8)
 #undef PP_BATCHF
 
 static void (*const PP_CAT(PP_NAME, _batches)[])(const struct pp_run *,
-    size_t, void *, size_t, size_t, void *, size_t *) = {
+    size_t, void *, size_t, size_t, void *) = {
 	PP_CAT(PP_NAME, _1), PP_CAT(PP_NAME, _2), PP_CAT(PP_NAME, _3),
 	PP_CAT(PP_NAME, _4),
 #if PP_NBMAX > 4
@@ -758,7 +650,6 @@ PP_NAME(const struct pp_run *r)
 	const PP_V *init = r->init;
 	PP_V *st = aligned_alloc(64, (3 * G * sizeof(PP_V) + 63) / 64 * 64);
 	PP_V acc[64];
-	size_t *wait = xcalloc(G, sizeof(*wait));	/* a batch's, at g0 */
 
 	if (st == NULL)
 		fatalx("out of memory");
@@ -852,11 +743,11 @@ PP_NAME(const struct pp_run *r)
 		const size_t nbat = (G + PP_NBMAX - 1) / PP_NBMAX;
 		for (size_t q = 0, g0 = 0, nb; q < nbat; q++, g0 += nb) {
 			nb = (G - g0) / (nbat - q);
-			PP_CAT(PP_NAME, _batches)[nb - 1](r, g0, st, from, b1, acc, wait + g0);
+			PP_CAT(PP_NAME, _batches)[nb - 1](r, g0, st, from, b1,
+			    acc);
 		}
 	}
 	free(st);
-	free(wait);
 #ifdef PP_FILT16
 	free(st16);
 	free(acc2);
@@ -888,7 +779,3 @@ PP_NAME(const struct pp_run *r)
 #undef PP_PACKB
 #undef PP_DELTA8
 #undef PP_ANYNEG8
-#undef PP_POPCNT
-#undef PP_SCORE
-#undef PP_MINU
-#undef PP_ANYLE
