@@ -3,22 +3,27 @@
 # issue 36) on an AVX-512 CPU, one thread: first its correctness checks at
 # each ISA level (PASS/FAIL lines), then pattern-GB/s (patterns x bytes /
 # thread CPU seconds, bench/ppengine.c, best of RUNS) of the AVX-512 and
-# AVX2 instances, and of AVX-512 without VPOPCNTDQ (AGREP_GPU_ISA=avx512bw,
-# the engine's other AVX-512 instance), over 8 MiB of random DNA reads
-# (150 bases a line, bench/gen_dna.c) for 100, 300 and 1,000 primers of
-# 20-32 bases cut from the reads (one in 3 mutated) and 624 23-mers (issue
-# 38's genome search), k = 2..5.  Run from the project root after
+# AVX2 instances over 8 MiB of random DNA reads (150 bases a line,
+# bench/gen_dna.c) for 100, 300 and 1,000 primers of 20-32 bases cut from
+# the reads (one in 3 mutated) and 624 23-mers (issue 38's genome
+# search), k = 2..5; and, where git has it, the same of commit PP512_BASE
+# (64fa01f: AVX-512 without the prefix filter and packed scores, with the
+# lazy score where the CPU has VPOPCNTDQ: column "base512"; "base512bw" at
+# AGREP_GPU_ISA=avx512bw, no lazy score), built in a scratch folder.  Run
+# from the project root after
 #   make -j agrep-gpu test-progs bench/bin/ppengine
 # as `bash bench/gpu-pp512.sh` (about 3 minutes on 16 cores).  Options
-# through the environment: RUNS (3), PP512_SIZE (bytes of reads, 8 MiB),
-# PP512_TESTS=0 (the timings alone), PP512_VARIANTS ("avx512 avx512bw
-# avx2": avx512bw is the avx512 variant at AGREP_GPU_ISA=avx512bw).
-# On a CPU without AVX-512 the avx512 columns are empty ("-").
+# through the environment: RUNS (2), PP512_SIZE (bytes of reads, 8 MiB),
+# PP512_TESTS=0 (the timings alone), PP512_VARIANTS ("avx512 avx2
+# base512"; base512bw too), PP512_BASE (64fa01f; empty: none).  On a CPU
+# without AVX-512 the avx512 columns are empty ("-"); every column's hits
+# must agree ("DIFFER" otherwise).
 set -u
 cd "$(dirname "$0")/.."
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-2}
 SIZE=${PP512_SIZE:-$((8 << 20))}
-VARIANTS=${PP512_VARIANTS:-"avx512 avx512bw avx2"}
+VARIANTS=${PP512_VARIANTS:-"avx512 avx2 base512"}
+BASE=${PP512_BASE-64fa01f}
 fail=0
 for b in tests/bin/exhaustive bench/bin/ppengine; do
 	if [ ! -x "$b" ]; then
@@ -46,15 +51,14 @@ check() {
 }
 if [ "${PP512_TESTS:-1}" != 0 ]; then
 	echo "== correctness (the DP oracle, every variant the level runs)"
-	check "(native: avx512 with VPOPCNTDQ)"
+	check "(native)"
 	check "AGREP_GPU_ISA=avx512bw" AGREP_GPU_ISA=avx512bw
 	check "AGREP_GPU_ISA=avx2" AGREP_GPU_ISA=avx2
-	# the prefix filter at every block, and switched at each block (the
-	# pp_blocks case in 300-byte blocks too)
+	check "AGREP_GPU_ISA=baseline" AGREP_GPU_ISA=baseline
+	# the prefix filter at every block, and switched at each block (each
+	# case; pp_blocks in 300-byte blocks too)
 	check "AGREP_GPU_PP16=1" AGREP_GPU_PP16=1
 	check "AGREP_GPU_PP16=alt" AGREP_GPU_PP16=alt
-	check "AGREP_GPU_PP16=alt AGREP_GPU_ISA=avx512bw" AGREP_GPU_PP16=alt \
-	    AGREP_GPU_ISA=avx512bw
 	if command -v bats >/dev/null && [ -x agrep-gpu ]; then
 		t0=$SECONDS
 		if out=$(bats tests/pp.bats 2>&1); then
@@ -73,6 +77,17 @@ echo "== pattern-GB/s, one thread ($SIZE bytes of reads, best of $RUNS)"
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 cc -O2 -o "$D/gen_dna" bench/gen_dna.c || exit 2
+case " $VARIANTS " in
+*" base"*)
+	if [ -n "$BASE" ] && git cat-file -e "$BASE^{commit}" 2>/dev/null; then
+		mkdir "$D/base"
+		git archive "$BASE" | tar -x -C "$D/base"
+		make -C "$D/base" -j"$(nproc)" bench/bin/ppengine >"$D/base.log" 2>&1 ||
+		    { echo "(base $BASE: the build failed: $(tail -1 "$D/base.log"))"; }
+	else
+		echo "(no base commit '$BASE' in git here: no base columns)"
+	fi ;;
+esac
 "$D/gen_dna" "$SIZE" "$D/unused" 150 0 3636 > "$D/reads" 2>/dev/null
 # primers SEED N MIN MAX: N primers of MIN-MAX bases cut from the reads,
 # one in 3 with a substitution
@@ -100,12 +115,14 @@ for set in p100 p300 p1000 p624x23; do
 		printf '%-9s %2d' "$set" "$k"
 		hits=
 		for v in $VARIANTS; do
+			bin=bench/bin/ppengine isa=native var=$v
 			case $v in
-			avx512bw) isa=avx512bw var=avx512 ;;
-			*) isa=native var=$v ;;
+			base512) bin=$D/base/$bin var=avx512 ;;
+			base512bw) bin=$D/base/$bin var=avx512 isa=avx512bw ;;
 			esac
-			line=$(AGREP_GPU_ISA=$isa bench/bin/ppengine "$D/reads" "$k" \
-			    "$D/$set" "$RUNS" "$var" 2>/dev/null)
+			line=
+			[ -x "$bin" ] && line=$(AGREP_GPU_ISA=$isa "$bin" "$D/reads" \
+			    "$k" "$D/$set" "$RUNS" "$var" 2>/dev/null)
 			r=$(echo "$line" | sed -n 's/.* \([0-9.]*\) pattern-GB\/s.*/\1/p')
 			h=$(echo "$line" | sed -n 's/.*hits \([0-9]*\).*/\1/p')
 			printf ' %9s' "${r:--}"
