@@ -204,92 +204,158 @@ PP_CAT(PP_NAME, _packed)(const PP_V *eq, PP_V *VP, PP_V *VN, PP_V T8,
 #define PP_NEG(kind, v)	PP_ANYNEG(v)
 #endif
 
+#ifdef PP_FILT16
 /*
- * The walk of every engine's step: text[c0, c0 + e), e <= 64, for NB
- * groups (Eq at tab + c * stride for byte c; state VP, VN; reset VP0),
- * their scores T (by kind: NB vectors, (NB + 3) / 4 or (NB + 1) / 2; reset
- * T0) kept, a terminator resetting all.  acc[j] (PP_F16: acc[NT j + q],
- * each score vector) ORs the scores after text[c0 + j].  Returns whether
- * one of them has a hit (a lane's or a byte's sign set).
+ * A lane of 32-bit group g scored k or less by its prefix at text[i]: the
+ * group's ends in [i, i + 17 + k) are to be verified, from i - 15 - k (or
+ * on from where its last verification stops, vdone[g], when that is
+ * later: its state then is one started early enough for them), queued in
+ * r->vq (run after the block, 4 at a time: _verify); past the queue's
+ * room, it is over (the block runs the exact step).
  */
-PP_ATTR static inline __attribute__((always_inline)) int
+PP_ATTR static inline void
+PP_CAT(PP_NAME, _cand)(const struct pp_run *r, size_t g, size_t i,
+    size_t *vdone)
+{
+	struct pp_vq *q = r->vq;
+
+	if (g >= r->G)
+		return;
+	if (r->exact16[g]) {
+		if (i >= r->warm)
+			r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
+			    ((i - r->warm) % 64);
+		return;
+	}
+	const size_t back = 15 + (size_t)r->k, ahead = PP_MAXLEN - 16 +
+	    (size_t)r->k + 1;
+	const size_t s = i > back ? i - back : 0;
+	const size_t t = r->all - i > ahead ? i + ahead : r->all;
+	if (vdone[g] >= t || q->over)
+		return;		/* (its ends up to t are found) */
+	const int fresh = s > vdone[g] || vdone[g] == 0;
+	const size_t from = fresh ? s : vdone[g];
+	q->bytes += t - from;
+	/* a run that continues the group's last one in the queue extends it
+	 * (the queue's runs of a group are then independent but for the
+	 * first, which continues the last block's) */
+	const size_t x = q->last[g] - 1;
+	if (!fresh && x < q->n && q->e[x].g == g && q->e[x].t == from) {
+		q->e[x].t = t;
+		vdone[g] = t;
+		return;
+	}
+	if (q->n == q->cap) {
+		q->over = 1;
+		return;
+	}
+	q->last[g] = q->n + 1;
+	q->e[q->n++] = (struct pp_ve){ g, from, t, vdone[g], fresh };
+	vdone[g] = t;
+}
+
+/* The bits of PP_MOVEMASK8 of a packed vector of PP_F16 scores (16-bit
+ * groups h and h + 1) that are the lanes of 32-bit group 2 h + x, x 0..3:
+ * vpacksswb packs within 128-bit quarters, 8 lanes of h then 8 of h + 1 a
+ * quarter, and lanes [0, PP_VBYTES / 4) of 16-bit group h (the first half
+ * of the quarters) are the patterns of 32-bit group 2 h, the others those
+ * of 2 h + 1 (pp.c: pp_tables16) */
+#define PP_GBITS(x)	((uint64_t)((x) & 2 ? 0xff00 : 0xff) *		\
+	(PP_VBYTES == 64 ? 0x10001 : 1) << ((x) & 1) * (PP_VBYTES / 2))
+
+#endif
+
+/*
+ * The walk of every engine's step: text[i0, i1) for NB groups (Eq at tab
+ * + c * stride for byte c; state VP, VN; reset VP0), their scores T (by
+ * kind: NB vectors, (NB + 3) / 4 or (NB + 1) / 2; reset T0) kept, a
+ * terminator resetting all; 64 bytes at a time, acc (scratch: 64 vectors,
+ * PP_F16 64 NT) ORing the scores after each byte (PP_F16: each score
+ * vector), and where one has a hit (a lane's or a byte's sign set): the
+ * bitmap bit of its byte, from r->warm on; PP_F16, the filter's 16-bit
+ * groups from h0: its 32-bit groups go to _cand, from text[from] on.
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
 PP_CAT(PP_NAME, _walk)(const struct pp_run *r, const PP_V *tab, size_t stride,
-    const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t c0,
-    size_t e, PP_V *acc, const int NB, const int kind)
+    const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t i0,
+    size_t i1, PP_V *acc, const int NB, const int kind, size_t h0,
+    size_t from, size_t *vdone)
 {
 	const int NT = kind == PP_T32 ? NB : kind == PP_T8 ? (NB + 3) / 4 :
 	    (NB + 1) / 2;
 	const PP_V zero = VP0[0] ^ VP0[0];
-	PP_V any = zero, HP, HN;
 
-	for (size_t j = 0; j < e; j++) {
-		const unsigned char c = r->text[c0 + j];
-		/* a byte's vectors at tab + c * stride bytes (one
-		 * multiplication a byte, the groups at constant offsets) */
-		const PP_V *eq = (const PP_V *)(const void *)
-		    ((const char *)tab + c * stride);
-		PP_OPAQUE(eq);
-		if (c == r->eol) {
-#pragma GCC unroll 8
-			for (int b = 0; b < NB; b++) {
-				VP[b] = VP0[b];
-				VN[b] = zero;
-			}
-#pragma GCC unroll 8
-			for (int q = 0; q < NT; q++)
-				T[q] = T0[q];
-		} else if (kind == PP_T32) {
-#pragma GCC unroll 8
-			for (int b = 0; b < NB; b++) {
-				PP_CAT(PP_NAME, _step)(eq[b], &VP[b], &VN[b], &HP,
-				    &HN, 0);
-				T[b] += PP_DELTA(HP, HN);
-			}
-		} else {
-#ifdef PP_PACK4
-#pragma GCC unroll 4
-			for (int q = 0; q < NT; q++)
-				T[q] = PP_CAT(PP_NAME, _packed)(eq, VP, VN, T[q], q,
-				    NB, kind);
-#endif
-		}
-		if (kind == PP_F16) {
-#pragma GCC unroll 4
-			for (int q = 0; q < NT; q++) {
-				acc[NT * j + q] = T[q];
-				any |= T[q];
-			}
-			continue;
-		}
-		PP_V a = T[0];
-#pragma GCC unroll 8
-		for (int q = 1; q < NT; q++)
-			a |= T[q];
-		acc[j] = a;
-		any |= a;
-	}
-	return PP_NEG(kind, any);
-}
-
-/*
- * Bytes [i0, i1) for groups [g0, g0 + NB) (state VP, VN, T by kind, PP_T32
- * or PP_T8; reset values VP0, T0), the score kept: sets the bitmap bit of
- * every byte at or after r->warm where a lane's T is negative.  acc: 64
- * vectors of scratch.
- */
-PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
-    const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t i0,
-    size_t i1, PP_V *acc, const int NB, const int kind)
-{
+	(void)h0, (void)from, (void)vdone;	/* (PP_F16's) */
 	for (size_t c0 = i0; c0 < i1; c0 += 64) {
 		const size_t e = i1 - c0 < 64 ? i1 - c0 : 64;
+		PP_V any = zero, HP, HN;
 
-		if (!PP_CAT(PP_NAME, _walk)(r, tab, r->G * sizeof(PP_V), VP0,
-		    T0, VP, VN, T, c0, e, acc, NB, kind))
+		for (size_t j = 0; j < e; j++) {
+			const unsigned char c = r->text[c0 + j];
+			/* a byte's vectors at tab + c * stride bytes (one
+			 * multiplication a byte, the groups at constant
+			 * offsets) */
+			const PP_V *eq = (const PP_V *)(const void *)
+			    ((const char *)tab + c * stride);
+			PP_OPAQUE(eq);
+			if (c == r->eol) {
+#pragma GCC unroll 8
+				for (int b = 0; b < NB; b++) {
+					VP[b] = VP0[b];
+					VN[b] = zero;
+				}
+#pragma GCC unroll 8
+				for (int q = 0; q < NT; q++)
+					T[q] = T0[q];
+			} else if (kind == PP_T32) {
+#pragma GCC unroll 8
+				for (int b = 0; b < NB; b++) {
+					PP_CAT(PP_NAME, _step)(eq[b], &VP[b],
+					    &VN[b], &HP, &HN, 0);
+					T[b] += PP_DELTA(HP, HN);
+				}
+			} else {
+#ifdef PP_PACK4
+#pragma GCC unroll 4
+				for (int q = 0; q < NT; q++)
+					T[q] = PP_CAT(PP_NAME, _packed)(eq, VP, VN,
+					    T[q], q, NB, kind);
+#endif
+			}
+			if (kind == PP_F16) {
+#pragma GCC unroll 4
+				for (int q = 0; q < NT; q++) {
+					acc[NT * j + q] = T[q];
+					any |= T[q];
+				}
+				continue;
+			}
+			PP_V a = T[0];
+#pragma GCC unroll 8
+			for (int q = 1; q < NT; q++)
+				a |= T[q];
+			acc[j] = a;
+			any |= a;
+		}
+		if (!PP_NEG(kind, any))
 			continue;
 		for (size_t j = 0; j < e; j++) {
-			size_t i = c0 + j;
+			const size_t i = c0 + j;
+#ifdef PP_FILT16
+			if (kind == PP_F16) {
+				for (int q = 0; q < NT && i >= from; q++) {
+					const uint64_t m = (uint64_t)
+					    PP_MOVEMASK8(acc[NT * j + q]);
+					const size_t ha = h0 + 2 * (size_t)q;
+					for (int x = 0; x < 4 && m != 0; x++)
+						if (m & PP_GBITS(x))
+							PP_CAT(PP_NAME, _cand)(r,
+							    2 * ha + (size_t)x, i,
+							    vdone);
+				}
+				continue;
+			}
+#endif
 			if (PP_NEG(kind, acc[j]) && i >= r->warm)
 				r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
 				    ((i - r->warm) % 64);
@@ -378,8 +444,8 @@ PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
 
 	PP_CAT(PP_NAME, _load)(st, g0, r->init, r->G, b0 == r->fresh, VP0, VP,
 	    VN, T0, T, NB, kind);
-	PP_CAT(PP_NAME, _exact)(r, tab, VP0, T0, VP, VN, T, b0, b1, acc, NB,
-	    kind);
+	PP_CAT(PP_NAME, _walk)(r, tab, r->G * sizeof(PP_V), VP0, T0, VP, VN,
+	    T, b0, b1, acc, NB, kind, 0, 0, NULL);
 	PP_CAT(PP_NAME, _save)(st, g0, VP, VN, T, NB, kind);
 }
 
@@ -494,64 +560,6 @@ PP_CAT(PP_NAME, _verify)(const struct pp_run *r, const struct pp_ve *e,
 }
 
 /*
- * A lane of 32-bit group g scored k or less by its prefix at text[i]: the
- * group's ends in [i, i + 17 + k) are to be verified, from i - 15 - k (or
- * on from where its last verification stops, vdone[g], when that is
- * later: its state then is one started early enough for them), queued in
- * r->vq (run after the block, 4 at a time: _verify); past the queue's
- * room, it is over (the block runs the exact step).
- */
-PP_ATTR static inline void
-PP_CAT(PP_NAME, _cand)(const struct pp_run *r, size_t g, size_t i,
-    size_t *vdone)
-{
-	struct pp_vq *q = r->vq;
-
-	if (g >= r->G)
-		return;
-	if (r->exact16[g]) {
-		if (i >= r->warm)
-			r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
-			    ((i - r->warm) % 64);
-		return;
-	}
-	const size_t back = 15 + (size_t)r->k, ahead = PP_MAXLEN - 16 +
-	    (size_t)r->k + 1;
-	const size_t s = i > back ? i - back : 0;
-	const size_t t = r->all - i > ahead ? i + ahead : r->all;
-	if (vdone[g] >= t || q->over)
-		return;		/* (its ends up to t are found) */
-	const int fresh = s > vdone[g] || vdone[g] == 0;
-	const size_t from = fresh ? s : vdone[g];
-	q->bytes += t - from;
-	/* a run that continues the group's last one in the queue extends it
-	 * (the queue's runs of a group are then independent but for the
-	 * first, which continues the last block's) */
-	const size_t x = q->last[g] - 1;
-	if (!fresh && x < q->n && q->e[x].g == g && q->e[x].t == from) {
-		q->e[x].t = t;
-		vdone[g] = t;
-		return;
-	}
-	if (q->n == q->cap) {
-		q->over = 1;
-		return;
-	}
-	q->last[g] = q->n + 1;
-	q->e[q->n++] = (struct pp_ve){ g, from, t, vdone[g], fresh };
-	vdone[g] = t;
-}
-
-/* The bits of PP_MOVEMASK8 of a packed vector of PP_F16 scores (16-bit
- * groups h and h + 1) that are the lanes of 32-bit group 2 h + x, x 0..3:
- * vpacksswb packs within 128-bit quarters, 8 lanes of h then 8 of h + 1 a
- * quarter, and lanes [0, PP_VBYTES / 4) of 16-bit group h (the first half
- * of the quarters) are the patterns of 32-bit group 2 h, the others those
- * of 2 h + 1 (pp.c: pp_tables16) */
-#define PP_GBITS(x)	((uint64_t)((x) & 2 ? 0xff00 : 0xff) *		\
-	(PP_VBYTES == 64 ? 0x10001 : 1) << ((x) & 1) * (PP_VBYTES / 2))
-
-/*
  * The filter over text[b0, b1) for 16-bit groups [h0, h0 + NB), NB <=
  * PP_NBF, their state in st16 (VP, VN a group, then T8 for each pair from
  * h0): from the reset state when b0 == r->fresh; hits at text[from] or
@@ -563,35 +571,13 @@ PP_CAT(PP_NAME, _filt)(const struct pp_run *r, size_t h0, PP_V *st16,
     const int NB)
 {
 	const PP_V *tab = (const PP_V *)r->tab16 + h0;
-	const int NQ = (NB + 1) / 2;
 	PP_V VP[PP_NBF], VN[PP_NBF], VP0[PP_NBF], T8[PP_NBF / 2],
 	    T0q[PP_NBF / 2];
 
 	PP_CAT(PP_NAME, _load)(st16, h0, r->init16, r->G16, b0 == r->fresh,
 	    VP0, VP, VN, T0q, T8, NB, PP_F16);
-	for (size_t c0 = b0; c0 < b1; c0 += 64) {
-		const size_t e = b1 - c0 < 64 ? b1 - c0 : 64;
-
-		if (!PP_CAT(PP_NAME, _walk)(r, tab, r->G16 * sizeof(PP_V), VP0,
-		    T0q, VP, VN, T8, c0, e, acc2, NB, PP_F16))
-			continue;
-		for (size_t j = 0; j < e; j++) {
-			const size_t i = c0 + j;
-			if (i < from)
-				continue;
-			for (int q = 0; q < NQ; q++) {
-				const uint64_t m = (uint64_t)
-				    PP_MOVEMASK8(acc2[NQ * j + q]);
-				const size_t ha = h0 + 2 * (size_t)q;
-				if (m == 0)
-					continue;
-				for (int x = 0; x < 4; x++)
-					if (m & PP_GBITS(x))
-						PP_CAT(PP_NAME, _cand)(r, 2 * ha +
-						    (size_t)x, i, vdone);
-			}
-		}
-	}
+	PP_CAT(PP_NAME, _walk)(r, tab, r->G16 * sizeof(PP_V), VP0, T0q, VP, VN,
+	    T8, b0, b1, acc2, NB, PP_F16, h0, from, vdone);
 	PP_CAT(PP_NAME, _save)(st16, h0, VP, VN, T8, NB, PP_F16);
 }
 
