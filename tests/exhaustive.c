@@ -738,9 +738,9 @@ pp_random(int quick)
 /*
  * The pattern-parallel engine over 150,000 bytes of random DNA records of
  * 0-4,000 bytes (several of its 16 KB blocks, records across them: the
- * lazy score on AVX-512 goes off and on between blocks as its patterns
- * score), 24-80 patterns of 16-32 bytes
- * cut from the text (one in 4 mutated), k 3..10, against hm_scan_scalar.
+ * prefix filter and the exact step take turns where the filter verifies
+ * much), 24-80 patterns of 16-32 bytes cut from the text (one in 4
+ * mutated), k 3..10, against hm_scan_scalar.
  */
 static void
 pp_long(int quick)
@@ -783,18 +783,18 @@ pp_long(int quick)
 }
 
 /*
- * The AVX2 prefix filter over many 16 KB blocks: 1-2 MB of random DNA
- * reads (150 bytes a line), 300 primers of 20-32 bytes cut from them (one
- * in 3 mutated), k 3..6: pp_scan with the filter on at every block
- * (AGREP_GPU_PP16=1), switched on and off at each block (alt: matches
- * across the switches) and chosen by its cost (unset) against it off,
- * bit by bit.  (Against hm_scan_scalar: pp_random, pp_long.)
+ * The prefix filter (AVX2, AVX-512) over many 16 KB blocks: 1-2 MB of
+ * random DNA reads (150 bytes a line), 300 primers of 20-32 bytes cut
+ * from them (one in 3 mutated), k 3..6: pp_scan with the filter on at
+ * every block (AGREP_GPU_PP16=1), switched on and off at each block (alt:
+ * matches across the switches) and chosen by its cost (unset), and on
+ * AVX-512 off too, against AVX2 with it off, bit by bit.  (Against hm_scan_scalar: pp_random, pp_long.)
  */
 static void
 pp_blocks(int quick)
 {
 	/* (alt also in blocks of 300 bytes: thousands of switches) */
-	const char *modes[] = { "1", "alt", NULL, "alt" };
+	const char *modes[] = { "0", "1", "alt", NULL, "alt" };
 	const char *had = getenv("AGREP_GPU_PP16");
 	uint64_t x = 2525;
 	size_t big = quick ? (size_t)1 << 20 : (size_t)2 << 20;
@@ -837,26 +837,27 @@ pp_blocks(int quick)
 		setenv("AGREP_GPU_PP16", "0", 1);
 		memset(want, 0, words * 8);
 		pp_scan(&ps, idx, 300, t, 0, big, '\n', want, SIMD_AVX2);
-		for (int m = 0; m < 4; m++) {
+		for (int v = SIMD_AVX2; v <= SIMD_AVX512; v++)
+		for (int m = v == SIMD_AVX2; m < 5 && simd_supported(v); m++) {
 			if (modes[m] != NULL)
 				setenv("AGREP_GPU_PP16", modes[m], 1);
 			else
 				unsetenv("AGREP_GPU_PP16");
-			if (m == 3)
+			if (m == 4)
 				setenv("AGREP_GPU_PP_BLOCK", "300", 1);
 			memset(got, 0, words * 8);
-			pp_scan(&ps, idx, 300, t, 0, big, '\n', got,
-			    SIMD_AVX2);
+			pp_scan(&ps, idx, 300, t, 0, big, '\n', got, v);
+			unsetenv("AGREP_GPU_PP_BLOCK");
 			ncalls++;
 			for (size_t w = 0; w < words; w++)
 				if (got[w] != want[w]) {
-					fprintf(stderr, "exhaustive: pp avx2 "
+					fprintf(stderr, "exhaustive: pp %s "
 					    "AGREP_GPU_PP16=%s%s differs from "
-					    "0: k=%ld, 300 primers over %zu "
-					    "bytes, word %zu: want %#llx got "
-					    "%#llx\n", modes[m] ? modes[m] :
-					    "(unset)", m == 3 ? " (blocks of "
-					    "300)" : "", k, big, w,
+					    "avx2 at 0: k=%ld, 300 primers over "
+					    "%zu bytes, word %zu: want %#llx got "
+					    "%#llx\n", simd_name(v), modes[m] ?
+					    modes[m] : "(unset)", m == 4 ?
+					    " (blocks of 300)" : "", k, big, w,
 					    (unsigned long long)want[w],
 					    (unsigned long long)got[w]);
 					exit(1);

@@ -146,7 +146,7 @@ FLAGS=("-c" "-n" "-w" "-c -i" "-n -w" "-i -n")
     done
 }
 
-@test "pp: the AVX2 prefix filter on at every block, and on every other block, agrees with the DP (exhaustive -q)" {
+@test "pp: the prefix filter (AVX2, AVX-512) on at every block, and on every other block, agrees with the DP (exhaustive -q)" {
     # (src/engines/pp_body.h, PP_FILT16: AGREP_GPU_PP16=1 verifies every
     # candidate, alt switches to the exact step and back at each 16 KB
     # block: the warm-ups; on a CPU without AVX2 the generic engine runs)

@@ -6,15 +6,14 @@
  * lane reads the same text byte, so the Eq vector of a group of patterns
  * for a byte is one load from a table [byte][group] built from the
  * patterns' PEq tables (-i and UTF-8 symbols come with them).  pp_body.h
- * has the engine; variants as in simd.c: AVX-512 (16 patterns a vector;
- * with VPOPCNTDQ, cpu.h's top level, the lazy score that skips the score
- * and the hit test where no lane can reach k), AVX2 (8), generic GCC
- * vectors (4: SSE2, NEON), the last two over a table of ~Eq (and-not
- * forms).  AVX2 keeps the scores of 4 groups in the bytes of one vector,
- * and runs a prefix filter first where it pays (pp_body.h: PP_FILT16):
- * the patterns' first 16 bytes in 16-bit lanes, twice the patterns a
- * vector, a group of 8 verified by the exact step around a prefix's hit
- * (300 primers of 20-32 bases: 1.8 times the rate at k = 3, 1.3 at 4).
+ * has the engine; variants as in simd.c: AVX-512 (16 patterns a vector),
+ * AVX2 (8), generic GCC vectors (4: SSE2, NEON), the last two over a
+ * table of ~Eq (and-not forms).  AVX2 and AVX-512 keep the scores of 4
+ * groups in the bytes of one vector, and run a prefix filter first where
+ * it pays (pp_body.h: PP_FILT16): the patterns' first 16 bytes in 16-bit
+ * lanes, twice the patterns a vector, a group verified by the exact step
+ * around a prefix's hit (AVX2, 300 primers of 20-32 bases: 1.8 times the
+ * rate at k = 3, 1.3 at 4).
  * The hit bitmap is the one the other engines produce: bit j set
  * when a match of any of the patterns ends at text[warm + j].  No static
  * mutable state.
@@ -22,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/cpu.h"
 #include "pp.h"
 #include "simd.h"
 #include "../base/util.h"
@@ -38,38 +36,33 @@
 #define PP_BLOCK	(16 * 1024)
 #endif
 
-/* Bytes of a lazy stride (pp_body.h): the bare step runs PP_STRIDE bytes
- * when every lane's score is above k + PP_STRIDE, half as many when above
- * k + PP_STRIDE / 2 (2, 3, 4 and 6 measured alike; 8 slower at k = 3). */
-#ifndef PP_STRIDE
-#define PP_STRIDE	4
-#endif
-
 /* Groups a batch (pp_body.h: 4 or 8) on AVX2 and AVX-512: 8 independent
  * dependency chains (generic: 4, for 16 SSE or NEON registers); measured
  * 4-6 % faster than 4 on both */
-/* Blocks a batch runs without the lazy score after one where it ran less
- * than 3/4 of the bytes bare (one engine alone, AVX-512: 100 Bible words
- * of 5-12 bytes at k=1, 43 % bare, 4.7 pattern-GB/s lazy, 6.0 without;
- * primers at k=6, 87 %, 6.1 and 6.0; at k=7, 45 %, 4.8 and 5.8) */
+#ifndef PP_NBX86
+#define PP_NBX86	8
+#endif
+#ifndef PP_NBAVX2
+#define PP_NBAVX2	4
+#endif
+/* 16-bit groups a batch of the prefix filter on AVX-512 (4 or 8) */
+#ifndef PP_NBF512
+#define PP_NBF512	4
+#endif
+
+/* Blocks the exact step runs after a block where the prefix filter
+ * verified too much (pp_body.h), doubled at each try that fails */
 #ifndef PP_WAIT
 #define PP_WAIT		16
 #endif
 
-/* The prefix filter (AVX2, pp_body.h) runs a block where it verifies less
+/* The prefix filter (pp_body.h) runs a block where it verifies less
  * than 1 / PP_VERIFY of its group-bytes (one engine alone, 300 primers of
  * 20-32 bases over 8 MB of reads, CPU time: the filter 0.29 s, the exact
  * step 0.51 s, a verified group-byte 2.8 times one of the exact step: even
  * at about 0.16; k = 3 verifies 0.006, k = 4 0.082, k = 5 0.55) */
 #ifndef PP_VERIFY
 #define PP_VERIFY	8
-#endif
-
-#ifndef PP_NBX86
-#define PP_NBX86	8
-#endif
-#ifndef PP_NBAVX2
-#define PP_NBAVX2	4
 #endif
 
 #define PP_CAT2(a, b)	a##b
@@ -99,11 +92,10 @@ struct pp_run {
 	unsigned char	 eol;
 	uint64_t	*bitmap;
 	long		 k;
-	int		 lazy;	/* every pattern >= k + PP_STRIDE bytes (else
-				 * no stride can skip: no popcounts) */
 	size_t		 fresh;	/* a batch starting here starts from the
 				 * reset state (0; pp_body.h's switches) */
-	/* The prefix filter (AVX2, pp_body.h: PP_FILT16), or tab16 NULL */
+	/* The prefix filter (AVX2, AVX-512: pp_body.h's PP_FILT16), or tab16
+	 * NULL */
 	const void	*tab16;	/* [256][G16] vectors of 16-bit lanes: ~Eq
 				 * of the patterns' first 16 bytes */
 	const void	*init16;	/* [2][G16]: VP, then T, at a reset */
@@ -155,31 +147,39 @@ struct pp_run {
 #define PP_FILT16	1
 #include "pp_body.h"
 
+/* AVX-512 as AVX2 (packed scores, the prefix filter: 32 patterns a vector
+ * of 16-bit lanes) over Eq (vpternlogd: a | ~(b | c) in one); a packed
+ * score moved under the masks of HP's and HN's signs (vpmovb2m, masked
+ * vpaddsb and vpsubsb: 4 instructions for 4 groups) */
+__attribute__((target("avx512f,avx512bw"))) static inline __m512i
+pp_avx512_delta8(__m512i t, __m512i hp, __m512i hn)
+{
+	const __m512i one = _mm512_set1_epi8(1);
+
+	t = _mm512_mask_adds_epi8(t, _mm512_movepi8_mask(hp), t, one);
+	return _mm512_mask_subs_epi8(t, _mm512_movepi8_mask(hn), t, one);
+}
 #define PP_NAME		pp_avx512
 #define PP_ATTR		__attribute__((target("avx512f,avx512bw")))
 #define PP_VBYTES	64
 #define PP_NBMAX	PP_NBX86
+#define PP_NBF		PP_NBF512
 #define PP_ORNOR(a, b, c)	((pp_avx512_v)_mm512_ternarylogic_epi32(	\
 	(__m512i)(a), (__m512i)(b), (__m512i)(c), 0xf1))
 #define PP_ANYNEG(v)	(_mm512_test_epi32_mask((__m512i)(v),		\
 	_mm512_set1_epi32(INT32_MIN)) != 0)
+#define PP_PACK4	1
+#define PP_PACKW(a, b)	((pp_avx512_v)_mm512_packs_epi32((__m512i)(a),	\
+	(__m512i)(b)))
+#define PP_PACKB(a, b)	((pp_avx512_v)_mm512_packs_epi16((__m512i)(a),	\
+	(__m512i)(b)))
+#define PP_DELTA8(t, hp, hn)	((pp_avx512_v)pp_avx512_delta8((__m512i)(t), \
+	(__m512i)(hp), (__m512i)(hn)))
+#define PP_MOVEMASK8(v)	_mm512_movepi8_mask((__m512i)(v))
+#define PP_ANYNEG8(v)	(PP_MOVEMASK8(v) != 0)
+#define PP_FILT16	1
 #include "pp_body.h"
 
-/* AVX-512 with VPOPCNTDQ (cpu.h's top level): the lazy score */
-#define PP_NAME		pp_avx512p
-#define PP_ATTR		__attribute__((target("avx512f,avx512bw,avx512vpopcntdq")))
-#define PP_VBYTES	64
-#define PP_NBMAX	PP_NBX86
-#define PP_ORNOR(a, b, c)	((pp_avx512p_v)_mm512_ternarylogic_epi32(	\
-	(__m512i)(a), (__m512i)(b), (__m512i)(c), 0xf1))
-#define PP_ANYNEG(v)	(_mm512_test_epi32_mask((__m512i)(v),		\
-	_mm512_set1_epi32(INT32_MIN)) != 0)
-#define PP_POPCNT(v)	((pp_avx512p_v)_mm512_popcnt_epi32((__m512i)(v)))
-#define PP_MINU(a, b)	((pp_avx512p_v)_mm512_min_epu32((__m512i)(a),	\
-	(__m512i)(b)))
-#define PP_ANYLE(a, b)	(_mm512_cmple_epu32_mask((__m512i)(a),		\
-	(__m512i)(b)) != 0)
-#include "pp_body.h"
 #endif
 
 /* Whether the engine takes the pattern: one word of PEq, 1-32 bytes. */
@@ -193,16 +193,14 @@ pp_eligible(const struct pattern *pat)
  * Fills tab[c][g][l] (Eq of the pattern of lane l of group g for byte c,
  * complemented when neq) and init ([2][G][NL]: VP, then T, at a reset)
  * for the patterns ps->pat[idx[0 .. n)], NL a group; a lane past the last
- * pattern repeats it (its hits are the same).  Returns the shortest
- * pattern's length.
+ * pattern repeats it (its hits are the same).
  */
-static size_t
+static void
 pp_tables(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
     int neq, uint32_t *tab, uint32_t *init)
 {
 	const size_t G = (n + NL - 1) / NL;
 	const uint32_t flip = neq ? ~(uint32_t)0 : 0;
-	size_t minlen = PP_MAXLEN;
 
 	for (size_t x = 0; x < G * NL; x++) {
 		const struct pattern *pat = &ps->pat[idx[x < n ? x : n - 1]];
@@ -214,26 +212,25 @@ pp_tables(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
 			    ph) ^ flip;
 		init[x] = ~ph;
 		init[G * NL + x] = (uint32_t)((long)pat->len - ps->k - 1);
-		if (pat->len < minlen)
-			minlen = pat->len;
 	}
-	return minlen;
 }
 
 /*
- * The prefix filter's tables (AVX2, NL 16-bit lanes a vector: G16 groups):
- * tab[c][h][l], ~Eq of the first 16 bytes (or all) of the pattern of lane
- * l of group h (pattern 16 h + l: the lanes of 32-bit group g, 8 h + l, as
- * pp_tables lays them, are lanes 0-7 or 8-15 of group g / 2) for byte c,
- * aligned to the lane's top bit over phantom rows; init [2][G16][NL]: VP,
- * then T, at a reset; exact[g]: the 8 patterns of 32-bit group g are 16
- * bytes or shorter.
+ * The prefix filter's tables (AVX2 and AVX-512, NL 16-bit lanes a vector:
+ * G16 groups): tab[c][h][l], Eq (~Eq where neq) of the first 16 bytes (or
+ * all) of the pattern of lane l of group h (pattern NL h + l: the lanes
+ * of 32-bit group g, NL / 2 g + l, as pp_tables lays them, are the first
+ * or the second half of group g / 2) for byte c, aligned to the lane's top
+ * bit over phantom rows; init [2][G16][NL]: VP, then T, at a reset;
+ * exact[g]: the NL / 2 patterns of 32-bit group g are 16 bytes or
+ * shorter.
  */
 static void
 pp_tables16(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
-    uint16_t *tab, uint16_t *init, unsigned char *exact)
+    int neq, uint16_t *tab, uint16_t *init, unsigned char *exact)
 {
 	const size_t G16 = (n + NL - 1) / NL;
+	const uint16_t flip = neq ? 0xffff : 0;
 
 	for (size_t x = 0; x < G16 * NL; x++) {
 		const struct pattern *pat = &ps->pat[idx[x < n ? x : n - 1]];
@@ -243,13 +240,14 @@ pp_tables16(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
 		const uint64_t rows = ((uint64_t)1 << L) - 1;
 
 		for (size_t c = 0; c < 256; c++)
-			tab[c * G16 * NL + x] = (uint16_t)~((uint16_t)((pat->peq[c] &
-			    rows) << s) | ph);
+			tab[c * G16 * NL + x] = (uint16_t)((uint16_t)((pat->peq[c] &
+			    rows) << s) | ph) ^ flip;
 		init[x] = (uint16_t)~ph;
 		init[G16 * NL + x] = (uint16_t)(int16_t)((long)L - ps->k - 1 <
 		    -32768 ? -32768 : (long)L - ps->k - 1);
-		if (x / 8 < (n + 7) / 8)
-			exact[x / 8] = (x % 8 == 0 || exact[x / 8]) &&
+		const size_t g = x / (NL / 2);
+		if (g < (n + NL / 2 - 1) / (NL / 2))
+			exact[g] = (x % (NL / 2) == 0 || exact[g]) &&
 			    pat->len <= 16;
 	}
 }
@@ -287,7 +285,7 @@ pp_variant(int variant)
  * with the same ones (ps->ppcache, pp_cache_free). */
 struct pp_cache {
 	int		 variant;
-	size_t		 n, minlen;
+	size_t		 n;
 	size_t		*idx;
 	uint32_t	*tab;
 };
@@ -307,7 +305,7 @@ pp_cache_free(struct pp_cache *c)
  * caller's). */
 static int
 pp_keep(struct pp_cache **slots, int variant, const size_t *idx, size_t n,
-    size_t minlen, uint32_t *tab)
+    uint32_t *tab)
 {
 	struct pp_cache *mine;
 
@@ -315,7 +313,7 @@ pp_keep(struct pp_cache **slots, int variant, const size_t *idx, size_t n,
 		if (__atomic_load_n(&slots[i], __ATOMIC_ACQUIRE) != NULL)
 			continue;
 		mine = xcalloc(1, sizeof(*mine));
-		*mine = (struct pp_cache){ variant, n, minlen,
+		*mine = (struct pp_cache){ variant, n,
 		    xreallocarray(NULL, n, sizeof(*idx)), tab };
 		memcpy(mine->idx, idx, n * sizeof(*idx));
 		struct pp_cache *none = NULL;
@@ -352,36 +350,37 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	 * the call. */
 	struct pp_cache **slots = ((struct patset *)ps)->ppcache, *c;
 	uint32_t *tab = NULL;
-	size_t minlen = 0;
 	int own = 0;		/* tab is this call's, to free */
 
 	for (int i = 0; i < 2 && tab == NULL; i++) {
 		c = __atomic_load_n(&slots[i], __ATOMIC_ACQUIRE);
 		if (c != NULL && c->variant == variant && c->n == n &&
 		    memcmp(c->idx, idx, n * sizeof(*idx)) == 0)
-			tab = c->tab, minlen = c->minlen;
+			tab = c->tab;
 	}
-	/* AVX2: the prefix filter's tables after the others (16-bit lanes,
-	 * 16 a vector) */
-	const size_t G16 = variant == SIMD_AVX2 ? (n + 15) / 16 : 0;
+	/* AVX2 and AVX-512: the prefix filter's tables after the others
+	 * (16-bit lanes, 2 NL a vector) */
+	const size_t NL16 = variant == SIMD_GENERIC ? 0 : 2 * NL;
+	const size_t G16 = NL16 > 0 ? (n + NL16 - 1) / NL16 : 0;
 	const size_t at16 = ((256 + 2) * G * NL * 4 + 63) / 64 * 64;
-	const size_t atx = at16 + (256 + 2) * G16 * 16 * 2;
+	const size_t atx = at16 + (256 + 2) * G16 * NL16 * 2;
 	if (tab == NULL) {
 		tab = aligned_alloc(64, (atx + G + 63) / 64 * 64);
 		if (tab == NULL)
 			fatalx("out of memory");
-		minlen = pp_tables(ps, idx, n, NL, variant != SIMD_AVX512, tab,
+		pp_tables(ps, idx, n, NL, variant != SIMD_AVX512, tab,
 		    tab + 256 * G * NL);
 		if (G16 > 0)
-			pp_tables16(ps, idx, n, 16, (uint16_t *)(void *)
-			    ((char *)tab + at16), (uint16_t *)(void *)
-			    ((char *)tab + at16) + 256 * G16 * 16,
+			pp_tables16(ps, idx, n, NL16, variant != SIMD_AVX512,
+			    (uint16_t *)(void *)((char *)tab + at16),
+			    (uint16_t *)(void *)
+			    ((char *)tab + at16) + 256 * G16 * NL16,
 			    (unsigned char *)tab + atx);
-		own = pp_keep(slots, variant, idx, n, minlen, tab) < 0;
+		own = pp_keep(slots, variant, idx, n, tab) < 0;
 	}
 	struct pp_run r = { tab, tab + 256 * G * NL, G, text, warm, warm + len,
-	    eol, bitmap, ps->k, (long)minlen >= ps->k + PP_STRIDE, 0, NULL,
-	    NULL, G16, (unsigned char *)tab + atx, 0, NULL, PP_BLOCK };
+	    eol, bitmap, ps->k, 0, NULL, NULL, G16, (unsigned char *)tab + atx,
+	    0, NULL, PP_BLOCK };
 	const char *eb = getenv("AGREP_GPU_PP_BLOCK");
 	if (eb != NULL && atol(eb) > 0)
 		r.block = (size_t)atol(eb);
@@ -389,7 +388,7 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	struct pp_vq vq = { 0, (size_t)1 << 16, 0, 0, 0, NULL, NULL };
 	if (G16 > 0 && ps->k < 16 && (r.filt = pp_filt_env()) > 0) {
 		r.tab16 = (char *)tab + at16;
-		r.init16 = (const uint16_t *)r.tab16 + 256 * G16 * 16;
+		r.init16 = (const uint16_t *)r.tab16 + 256 * G16 * NL16;
 		vq.e = xreallocarray(NULL, vq.cap, sizeof(*vq.e));
 		vq.last = xcalloc(G, sizeof(*vq.last));
 		r.vq = &vq;
@@ -397,10 +396,7 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	switch (variant) {
 #ifdef PP_X86
 	case SIMD_AVX512:
-		if (cpu_has(CPU_AVX512VBMI))
-			pp_avx512p(&r);
-		else
-			pp_avx512(&r);
+		pp_avx512(&r);
 		break;
 	case SIMD_AVX2:
 		pp_avx2(&r);

@@ -13,17 +13,17 @@
  *   PP_ANYNEG	(optional) whether a vector has a lane with its sign set
  *   PP_NBMAX	(optional) groups a batch, 4 (default) or 8
  *   PP_PACK4	(optional) the scores of 4 groups packed in the signed
- *		bytes of one vector (_exact8): with PP_PACKW (two vectors'
- *		32-bit lanes to 16 bits, signed saturation), PP_PACKB (16
- *		to 8), PP_DELTA8 (a packed score moved by packed HP and HN,
- *		saturating) and PP_ANYNEG8 (a byte's sign set); not with
- *		PP_POPCNT
+ *		bytes of one vector (_walk's PP_T8): with PP_PACKW (two
+ *		vectors' 32-bit lanes to 16 bits, signed saturation, within
+ *		128-bit quarters), PP_PACKB (16 to 8), PP_DELTA8 (a packed
+ *		score moved by packed HP and HN, saturating) and PP_ANYNEG8
+ *		(a byte's sign set)
  *   PP_FILT16	(optional, with PP_PACK4 and PP_MOVEMASK8, a byte's signs
  *		as bits) the prefix filter (below, before the engine) where
- *		r->tab16 is set
- *   PP_POPCNT	(optional) each lane's population count: the lazy score
- *		(below) with PP_MINU (unsigned minimum) and PP_ANYLE (a lane
- *		of a <= that of b, unsigned)
+ *		r->tab16 is set; its tables hold ~Eq with PP_NEQ, as the
+ *		others
+ *   PP_NBF	(optional) 16-bit groups a batch of the filter, 4 (default)
+ *		or 8
  *
  * Each 32-bit lane runs its own pattern of at most 32 bytes, aligned so
  * that its last row is the lane's top bit: the rows below the pattern are
@@ -32,19 +32,17 @@
  * hand row 0's constant 0 up to the pattern's first row as Sellers' top
  * row does.  Hence every lane's score moves with the top bits of HP and HN
  * (two shifts by 31), whatever the pattern's length, and it is also the
- * sum of the vertical deltas, popcount(VP) - popcount(VN).  All lanes read
+ * sum of the vertical deltas.  All lanes read
  * the same text byte: Eq of all the lanes of G groups for byte c is
  * tab[c * G + g], one aligned load, and a terminator resets every lane at
  * once (a branch, no selects).  The score is kept as T = score - k - 1: a
  * hit is a lane whose sign bit is set.
  *
- * Lazy score (PP_POPCNT, when every pattern is at least k + PP_STRIDE
- * long): a score drops by at most 1 a byte, and a reset sets it to the
- * pattern's length, so when every lane's score (popcounts) is above
- * k + PP_STRIDE, the next PP_STRIDE bytes hold no hit and run the bare
- * step (10 instructions, not 14); other strides keep T and look for hits.
- * A batch where it ran less than 3/4 of a block bare goes without it for
- * the next PP_WAIT blocks.
+ * (A lazy score, skipping the score where popcount(VP) - popcount(VN)
+ * of every lane is far above k, ran on AVX-512 with VPOPCNTDQ until the
+ * packed scores and the filter came: it saved 4 instructions of 14 a
+ * group and byte where the packed scores cost about 2.5 of 13, and
+ * measured 2 % faster at best, 20 % slower with short patterns.)
  *
  * The text is walked in blocks of r->block bytes; for each block, the
  * groups in batches of up to PP_NBMAX, split evenly (their state in
@@ -75,6 +73,10 @@
 #if PP_NBMAX != 4 && PP_NBMAX != 8
 #error "pp_body.h: PP_NBMAX is 4 or 8"
 #endif
+/* 16-bit groups a batch of the prefix filter: 4 or 8 */
+#ifndef PP_NBF
+#define PP_NBF	4
+#endif
 #ifndef PP_DELTA
 #define PP_DELTA(hp, hn)	(((hp) >> 31) - ((hn) >> 31))
 #endif
@@ -96,479 +98,113 @@ PP_CAT(PP_NAME, _anyneg)(PP_V v)
 #define PP_ANYNEG(v)	PP_CAT(PP_NAME, _anyneg)(v)
 #endif
 
+#ifdef PP_FILT16
+typedef uint16_t PP_CAT(PP_NAME, _w) __attribute__((vector_size(PP_VBYTES)));
+#define PP_W	PP_CAT(PP_NAME, _w)
+/* a + b and a << 1 in 32-bit lanes, or in 16-bit ones where w16 (the
+ * prefix filter, below) */
+#define PP_ADDW(a, b, w16)	((w16) ? (PP_V)((PP_W)(a) + (PP_W)(b)) :	\
+	(a) + (b))
+#define PP_SHLW(a, w16)	((w16) ? (PP_V)((PP_W)(a) << 1) : (a) << 1)
+#else
+#define PP_ADDW(a, b, w16)	((a) + (b))
+#define PP_SHLW(a, w16)	((a) << 1)
+#endif
+
 /*
  * One Myers step of a group: eq is the byte's Eq (~Eq with PP_NEQ);
- * updates VP and VN and returns HP and HN through hp and hn.
+ * updates VP and VN and returns HP and HN through hp and hn.  w16: in
+ * 16-bit lanes (the prefix filter), else 32-bit ones.
  */
 PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _step)(PP_V eq, PP_V *VP, PP_V *VN, PP_V *hp, PP_V *hn)
+PP_CAT(PP_NAME, _step)(PP_V eq, PP_V *VP, PP_V *VN, PP_V *hp, PP_V *hn,
+    const int w16)
 {
+	(void)w16;	/* (without PP_FILT16: 32-bit lanes alone) */
 #ifdef PP_NEQ
 	/* nX = ~X, nD0 = ~D0: every | ~ becomes an and-not */
 	PP_V nX = PP_ANDN(*VN, eq);
 	PP_V a = PP_ANDN(nX, *VP);
-	PP_V nD0 = PP_ANDN((a + *VP) ^ *VP, nX);
+	PP_V nD0 = PP_ANDN(PP_ADDW(a, *VP, w16) ^ *VP, nX);
 	PP_V HN = PP_ANDN(nD0, *VP);
 	PP_V HP = *VN | PP_ANDN(*VP, nD0);
-	PP_V Xs = HP << 1;
+	PP_V Xs = PP_SHLW(HP, w16);
 
 	*VN = PP_ANDN(nD0, Xs);
-	*VP = (HN << 1) | PP_ANDN(Xs, nD0);
+	*VP = PP_SHLW(HN, w16) | PP_ANDN(Xs, nD0);
 #else
 	PP_V X = eq | *VN;
-	PP_V D0 = (((X & *VP) + *VP) ^ *VP) | X;
+	PP_V D0 = (PP_ADDW(X & *VP, *VP, w16) ^ *VP) | X;
 	PP_V HN = *VP & D0;
 	PP_V HP = PP_ORNOR(*VN, *VP, D0);
-	PP_V Xs = HP << 1;
+	PP_V Xs = PP_SHLW(HP, w16);
 
 	*VN = Xs & D0;
-	*VP = PP_ORNOR(HN << 1, Xs, D0);
+	*VP = PP_ORNOR(PP_SHLW(HN, w16), Xs, D0);
 #endif
 	*hp = HP;
 	*hn = HN;
 }
 
-/*
- * Bytes [i0, i1) for groups [g0, g0 + NB) (state VP, VN, T; reset values
- * VP0, T0), the score kept: sets the bitmap bit of every byte at or after
- * r->warm where a lane's T is negative.  acc: 64 vectors of scratch.
- */
-PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _exact)(const struct pp_run *r, const PP_V *tab,
-    const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t i0,
-    size_t i1, PP_V *acc, const int NB)
-{
-	/* a byte's vectors at tab + c * stride bytes (one multiplication a
-	 * byte, the groups at constant offsets from it) */
-	const size_t stride = r->G * sizeof(PP_V);
-
-	for (size_t c0 = i0; c0 < i1; c0 += 64) {
-		const size_t e = i1 - c0 < 64 ? i1 - c0 : 64;
-		PP_V any = VP[0] ^ VP[0], HP, HN;
-
-		for (size_t j = 0; j < e; j++) {
-			const unsigned char c = r->text[c0 + j];
-			const PP_V *eq = (const PP_V *)(const void *)
-			    ((const char *)tab + c * stride);
-			PP_OPAQUE(eq);
-			if (c == r->eol) {
-#pragma GCC unroll 8
-				for (int b = 0; b < NB; b++) {
-					VP[b] = VP0[b];
-					VN[b] = VN[b] ^ VN[b];
-					T[b] = T0[b];
-				}
-			} else {
-#pragma GCC unroll 8
-				for (int b = 0; b < NB; b++) {
-					PP_CAT(PP_NAME, _step)(eq[b], &VP[b],
-					    &VN[b], &HP, &HN);
-					T[b] += PP_DELTA(HP, HN);
-				}
-			}
-			PP_V a = T[0];
-#pragma GCC unroll 8
-			for (int b = 1; b < NB; b++)
-				a |= T[b];
-			acc[j] = a;
-			any |= a;
-		}
-		if (!PP_ANYNEG(any))
-			continue;
-		for (size_t j = 0; j < e; j++) {
-			size_t i = c0 + j;
-			if (PP_ANYNEG(acc[j]) && i >= r->warm)
-				r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
-				    ((i - r->warm) % 64);
-		}
-	}
-}
+/* The scores a walk (_walk) keeps: one vector a group, 32-bit lanes
+ * (PP_T32); those of 4 groups in the signed bytes of one vector (PP_T8,
+ * with PP_PACK4); the prefix filter's (PP_F16, with PP_FILT16), 16-bit
+ * lanes, 2 groups in the bytes of one vector.  The packed ones saturate
+ * at -128 and 127: exact for k < 128 (T = score - k - 1 is then within
+ * -128..31); from k = 128 on every T is negative and a saturated one stays
+ * so (it climbs at most the pattern's length, 32, from -128). */
+#ifndef PP_T32
+#define PP_T32	0
+#define PP_T8	1
+#define PP_F16	2
+#endif
 
 #ifdef PP_PACK4
+/* a lane's (PP_T32) or a byte's (else) sign set in v */
+#define PP_NEG(kind, v)	((kind) == PP_T32 ? PP_ANYNEG(v) : PP_ANYNEG8(v))
+
 /*
- * _exact with the scores packed (PP_PACK4): the scores of 4 groups are
- * the signed bytes of one vector, T8[q] for groups [4 q, 4 q + 4), each
- * moved by PP_DELTA8 from the 4 groups' HP and HN packed alike (the
- * lanes' order is that of PP_PACKW and PP_PACKB: the same for T0q, the
- * reset values, packed once); a hit is a byte whose sign bit is set
- * (PP_ANYNEG8).  A batch of fewer groups packs zero vectors for the
- * missing ones, whose bytes in T0q are large (they never move, never
- * hit).  Scores saturate at -128 and 127: exact for k < 128 (T = score -
- * k - 1 is then within -128..31); from k = 128 on every T is negative and
- * a saturated one stays so (it climbs at most the pattern's length, 32,
- * from -128).
+ * One byte of the packed scores: groups [4 q, 4 q + 4) (PP_T8) or
+ * [2 q, 2 q + 2) (PP_F16, 16-bit lanes) of NB stepped by eq, their HP and
+ * HN packed with signed saturation (a lane's sign, HP's and HN's top bit,
+ * survives) in the lanes' order of PP_PACKW and PP_PACKB, the same as T0
+ * (the reset values, packed once), and T8 moved by PP_DELTA8.  A group
+ * past NB packs zero vectors: its bytes in T0 are large (they never move,
+ * never hit).
  */
-PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _exact8)(const struct pp_run *r, const PP_V *tab,
-    const PP_V *VP0, const PP_V *T0q, PP_V *VP, PP_V *VN, PP_V *T8,
-    size_t i0, size_t i1, PP_V *acc, const int NB)
+PP_ATTR static inline __attribute__((always_inline)) PP_V
+PP_CAT(PP_NAME, _packed)(const PP_V *eq, PP_V *VP, PP_V *VN, PP_V T8,
+    int q, const int NB, const int kind)
 {
-	const size_t stride = r->G * sizeof(PP_V);
-	const int NQ = (NB + 3) / 4;
-	const PP_V zero = VP[0] ^ VP[0];
+	const PP_V zero = T8 ^ T8;
+	PP_V HP[2], HN[2], PW[2], NW[2];
 
-	for (size_t c0 = i0; c0 < i1; c0 += 64) {
-		const size_t e = i1 - c0 < 64 ? i1 - c0 : 64;
-		PP_V any = zero;
-
-		for (size_t j = 0; j < e; j++) {
-			const unsigned char c = r->text[c0 + j];
-			const PP_V *eq = (const PP_V *)(const void *)
-			    ((const char *)tab + c * stride);
-			PP_OPAQUE(eq);
-			if (c == r->eol) {
-#pragma GCC unroll 8
-				for (int b = 0; b < NB; b++) {
-					VP[b] = VP0[b];
-					VN[b] = zero;
-				}
+	/* each pair packed as soon as it is stepped (fewer live
+	 * registers) */
 #pragma GCC unroll 2
-				for (int q = 0; q < NQ; q++)
-					T8[q] = T0q[q];
-			} else {
+	for (int h = 0; h < 2; h++) {
 #pragma GCC unroll 2
-				for (int q = 0; q < NQ; q++) {
-					PP_V HP[2], HN[2], PW[2], NW[2];
-					/* each pair packed as soon as it is
-					 * stepped (fewer live registers) */
-#pragma GCC unroll 2
-					for (int h = 0; h < 2; h++) {
-#pragma GCC unroll 2
-						for (int l = 0; l < 2; l++) {
-							const int b = 4 * q +
-							    2 * h + l;
-							if (b < NB)
-								PP_CAT(PP_NAME,
-								    _step)(eq[b],
-								    &VP[b],
-								    &VN[b],
-								    &HP[l],
-								    &HN[l]);
-							else
-								HP[l] = HN[l] =
-								    zero;
-						}
-						PW[h] = PP_PACKW(HP[0], HP[1]);
-						NW[h] = PP_PACKW(HN[0], HN[1]);
-					}
-					T8[q] = PP_DELTA8(T8[q], PP_PACKB(PW[0],
-					    PW[1]), PP_PACKB(NW[0], NW[1]));
-				}
-			}
-			PP_V a = T8[0];
-#pragma GCC unroll 2
-			for (int q = 1; q < NQ; q++)
-				a |= T8[q];
-			acc[j] = a;
-			any |= a;
+		for (int l = 0; l < 2; l++) {
+			const int b = (kind == PP_T8 ? 4 : 2) * q + 2 * h + l;
+			if (b >= NB)
+				HP[l] = HN[l] = zero;
+			else
+				PP_CAT(PP_NAME, _step)(eq[b], &VP[b], &VN[b],
+				    &HP[l], &HN[l], kind == PP_F16);
 		}
-		if (!PP_ANYNEG8(any))
-			continue;
-		for (size_t j = 0; j < e; j++) {
-			size_t i = c0 + j;
-			if (PP_ANYNEG8(acc[j]) && i >= r->warm)
-				r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
-				    ((i - r->warm) % 64);
-		}
+		if (kind == PP_F16)	/* (one pair) */
+			return PP_DELTA8(T8, PP_PACKB(HP[0], HP[1]),
+			    PP_PACKB(HN[0], HN[1]));
+		PW[h] = PP_PACKW(HP[0], HP[1]);
+		NW[h] = PP_PACKW(HN[0], HN[1]);
 	}
+	return PP_DELTA8(T8, PP_PACKB(PW[0], PW[1]), PP_PACKB(NW[0], NW[1]));
 }
-#endif
-
-#ifdef PP_POPCNT
-/* a lane's score: the sum of its vertical deltas */
-#define PP_SCORE(vp, vn)	(PP_POPCNT(vp) - PP_POPCNT(vn))
-
-/*
- * The bare step (no score) of groups [g0, g0 + NB) over bytes [i, i + n),
- * n a constant once inlined.
- */
-PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _bare)(const struct pp_run *r, const PP_V *tab,
-    const PP_V *VP0, PP_V *VP, PP_V *VN, size_t i, const int n, const int NB)
-{
-	PP_V HP, HN;
-
-#pragma GCC unroll 8
-	for (int j = 0; j < n; j++) {
-		const unsigned char c = r->text[i + j];
-		const PP_V *eq = tab + (size_t)c * r->G;
-		if (c == r->eol) {
-#pragma GCC unroll 8
-			for (int b = 0; b < NB; b++) {
-				VP[b] = VP0[b];
-				VN[b] = VN[b] ^ VN[b];
-			}
-			continue;
-		}
-#pragma GCC unroll 8
-		for (int b = 0; b < NB; b++)
-			PP_CAT(PP_NAME, _step)(eq[b], &VP[b], &VN[b], &HP, &HN);
-	}
-}
-
-/*
- * Bytes [b0, b1) for groups [g0, g0 + NB) with the lazy score: the
- * scores (popcounts) at a stride's start give how many bytes hold no hit:
- * PP_STRIDE bytes when every lane's score is above k + PP_STRIDE, else
- * PP_STRIDE / 2 when above k + PP_STRIDE / 2, and those run the bare step;
- * else PP_STRIDE / 2 bytes (and a short last stride) run _exact, T taken
- * from the popcounts.  T: set from the popcounts at the end.  Returns the
- * bytes run bare.
- */
-PP_ATTR static inline __attribute__((always_inline)) size_t
-PP_CAT(PP_NAME, _lazy)(const struct pp_run *r, const PP_V *tab,
-    const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t b0,
-    size_t b1, PP_V *acc, const int NB)
-{
-	const PP_V zero = VP[0] ^ VP[0];
-	const PP_V thr = zero + (uint32_t)(r->k + PP_STRIDE);
-	const PP_V thr2 = zero + (uint32_t)(r->k + PP_STRIDE / 2);
-	PP_V S[PP_NBMAX];
-	size_t bare = 0;
-
-	for (size_t i = b0; i < b1;) {
-		PP_V mn = ~zero;
-#pragma GCC unroll 8
-		for (int b = 0; b < NB; b++) {
-			S[b] = PP_SCORE(VP[b], VN[b]);
-			mn = PP_MINU(mn, S[b]);
-		}
-		if (b1 - i >= PP_STRIDE && !PP_ANYLE(mn, thr)) {
-			PP_CAT(PP_NAME, _bare)(r, tab, VP0, VP, VN, i,
-			    PP_STRIDE, NB);
-			i += PP_STRIDE;
-			bare += PP_STRIDE;
-			continue;
-		}
-		if (b1 - i >= PP_STRIDE / 2 && !PP_ANYLE(mn, thr2)) {
-			PP_CAT(PP_NAME, _bare)(r, tab, VP0, VP, VN, i,
-			    PP_STRIDE / 2, NB);
-			i += PP_STRIDE / 2;
-			bare += PP_STRIDE / 2;
-			continue;
-		}
-		const size_t e = b1 - i < PP_STRIDE / 2 ? b1 :
-		    i + PP_STRIDE / 2;
-#pragma GCC unroll 8
-		for (int b = 0; b < NB; b++)
-			T[b] = S[b] - (uint32_t)(r->k + 1);
-		PP_CAT(PP_NAME, _exact)(r, tab, VP0, T0, VP, VN, T, i, e, acc,
-		    NB);
-		i = e;
-	}
-	/* T as _exact leaves it, for a block that runs _exact next */
-#pragma GCC unroll 8
-	for (int b = 0; b < NB; b++)
-		T[b] = PP_SCORE(VP[b], VN[b]) - (uint32_t)(r->k + 1);
-	return bare;
-}
-#endif
-
-/*
- * Groups [g0, g0 + NB) over text[b0, b1), their state in st (VP, VN, T a
- * group), *wait the blocks the batch still runs without the lazy score:
- * NB is a constant once inlined.
- */
-PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
-    size_t b0, size_t b1, void *accv, size_t *wait, const int NB)
-{
-	const PP_V *tab = (const PP_V *)r->tab + g0;
-	const PP_V *init = r->init;
-	PP_V *st = stv, *acc = accv;
-	PP_V VP[PP_NBMAX], VN[PP_NBMAX], T[PP_NBMAX], VP0[PP_NBMAX],
-	    T0[PP_NBMAX];
-
-#pragma GCC unroll 8
-	for (int b = 0; b < NB; b++) {
-		VP[b] = st[3 * (g0 + b)];
-		VN[b] = st[3 * (g0 + b) + 1];
-		T[b] = st[3 * (g0 + b) + 2];
-		VP0[b] = init[g0 + b];
-		T0[b] = init[r->G + g0 + b];
-	}
-#ifdef PP_PACK4
-	/* T of groups g0 and g0 + 1 hold T8 (the packed scores) between
-	 * blocks; at the first block (r->fresh, where VP and VN are reset
-	 * too), the reset values */
-	const int NQ = (NB + 3) / 4;
-	PP_V T8[2], T0q[2], Tq[4];
-	(void)T;
-#pragma GCC unroll 2
-	for (int q = 0; q < NQ; q++) {
-#pragma GCC unroll 4
-		for (int b = 0; b < 4; b++)
-			Tq[b] = 4 * q + b < NB ? T0[4 * q + b] :
-			    (VP[0] ^ VP[0]) + 100;
-		T0q[q] = PP_PACKB(PP_PACKW(Tq[0], Tq[1]), PP_PACKW(Tq[2],
-		    Tq[3]));
-		T8[q] = b0 == r->fresh ? T0q[q] : st[3 * (g0 + q) + 2];
-	}
-	if (b0 == r->fresh) {
-#pragma GCC unroll 8
-		for (int b = 0; b < NB; b++) {
-			VP[b] = VP0[b];
-			VN[b] = VN[b] ^ VN[b];
-		}
-	}
-	(void)wait;
-	PP_CAT(PP_NAME, _exact8)(r, tab, VP0, T0q, VP, VN, T8, b0, b1, acc,
-	    NB);
-#pragma GCC unroll 8
-	for (int b = 0; b < NB; b++) {
-		st[3 * (g0 + b)] = VP[b];
-		st[3 * (g0 + b) + 1] = VN[b];
-	}
-#pragma GCC unroll 2
-	for (int q = 0; q < NQ; q++)
-		st[3 * (g0 + q) + 2] = T8[q];
-	return;
-#endif
-#ifdef PP_POPCNT
-	/* the lazy score where it runs 3/4 of a block bare or more; else the
-	 * next PP_WAIT blocks without it (short patterns, low scores) */
-	if (r->lazy && *wait == 0) {
-		if (4 * PP_CAT(PP_NAME, _lazy)(r, tab, VP0, T0, VP, VN, T, b0,
-		    b1, acc, NB) < 3 * (b1 - b0))
-			*wait = PP_WAIT;
-	} else {
-		*wait -= *wait > 0;
 #else
-	{
-		(void)wait;
+#define PP_NEG(kind, v)	PP_ANYNEG(v)
 #endif
-		PP_CAT(PP_NAME, _exact)(r, tab, VP0, T0, VP, VN, T, b0, b1,
-		    acc, NB);
-	}
-#pragma GCC unroll 8
-	for (int b = 0; b < NB; b++) {
-		st[3 * (g0 + b)] = VP[b];
-		st[3 * (g0 + b) + 1] = VN[b];
-		st[3 * (g0 + b) + 2] = T[b];
-	}
-}
-
-#define PP_BATCHF(NB)							\
-PP_ATTR static void							\
-PP_CAT(PP_NAME, _##NB)(const struct pp_run *r, size_t g0, void *st,	\
-    size_t b0, size_t b1, void *acc, size_t *wait)			\
-{									\
-	PP_CAT(PP_NAME, _batch)(r, g0, st, b0, b1, acc, wait, NB);	\
-}
-PP_BATCHF(1)
-PP_BATCHF(2)
-PP_BATCHF(3)
-PP_BATCHF(4)
-#if PP_NBMAX > 4
-PP_BATCHF(5)
-PP_BATCHF(6)
-PP_BATCHF(7)
-PP_BATCHF(8)
-#endif
-#undef PP_BATCHF
 
 #ifdef PP_FILT16
-/*
- * The prefix filter (PP_FILT16, with PP_PACK4): 16-bit lanes, 16 patterns
- * a vector, each running the first 16 bytes of its pattern (all of it when
- * shorter), so twice the patterns an instruction.  A match of a pattern
- * within k ends no earlier than a match of its prefix within k, at most
- * len - 16 + k bytes later: where a lane's prefix scores k or less at
- * text[i], the 32-bit group of its pattern (8 patterns) runs the exact
- * step over text[i - 15 - k, i + 17 + k) from the reset state (_verify).
- * A match within k crosses the prefix's last row at some i where the
- * prefix scores k or less, it ends in [i, i + len - 16 + k] and starts
- * after i - 16 - k (the prefix spans 16 + k bytes at most), so that run
- * finds it; a run from a later start than the record's finds no match
- * that is not one.  A group whose patterns are all 16 bytes or shorter
- * takes the filter's hits as they are.
- */
-typedef uint16_t PP_CAT(PP_NAME, _w) __attribute__((vector_size(PP_VBYTES)));
-#define PP_W	PP_CAT(PP_NAME, _w)
-#define PP_ANDNW(a, b)	((PP_W)PP_ANDN((PP_V)(a), (PP_V)(b)))
-
-/* _step over 16-bit lanes (~Eq: the and-not forms) */
-PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _step16)(PP_W eq, PP_W *VP, PP_W *VN, PP_W *hp, PP_W *hn)
-{
-	PP_W nX = PP_ANDNW(*VN, eq);
-	PP_W a = PP_ANDNW(nX, *VP);
-	PP_W nD0 = PP_ANDNW((a + *VP) ^ *VP, nX);
-	PP_W HN = PP_ANDNW(nD0, *VP);
-	PP_W HP = *VN | PP_ANDNW(*VP, nD0);
-	PP_W Xs = HP << 1;
-
-	*VN = PP_ANDNW(nD0, Xs);
-	*VP = (HN << 1) | PP_ANDNW(Xs, nD0);
-	*hp = HP;
-	*hn = HN;
-}
-
-/*
- * Runs m <= 4 queued verifications (_cand) side by side, each a group over
- * its own bytes text[from, t), from the reset state if fresh, else from
- * its state in vst (VP, VN, T a group: one run at a time continues it, the
- * first of its group in the queue); each one's hits (none false) into the
- * bitmap; the group's state kept when its run is the last of the group
- * (t == vdone[g]).  Side by side: one group alone waits on its step's
- * latency.
- */
-PP_ATTR static void
-PP_CAT(PP_NAME, _verify)(const struct pp_run *r, const struct pp_ve *e,
-    int m, PP_V *vst, const size_t *vdone)
-{
-	const PP_V *init = r->init;
-	const size_t stride = r->G * sizeof(PP_V);
-	PP_V VP[4], VN[4], T[4], VP0[4], T0[4], HP, HN;
-	const PP_V *tab[4];
-	size_t len[4], most = 0;
-
-#pragma GCC unroll 4
-	for (int b = 0; b < 4; b++) {
-		const struct pp_ve *x = &e[b < m ? b : 0];
-		PP_V *v = vst + 3 * x->g;
-		VP0[b] = init[x->g];
-		T0[b] = init[r->G + x->g];
-		VP[b] = x->fresh ? VP0[b] : v[0];
-		VN[b] = x->fresh ? VP0[b] ^ VP0[b] : v[1];
-		T[b] = x->fresh ? T0[b] : v[2];
-		tab[b] = (const PP_V *)r->tab + x->g;
-		len[b] = b < m ? x->t - x->from : 0;
-		most = len[b] > most ? len[b] : most;
-	}
-	for (size_t j = 0; j < most; j++) {
-#pragma GCC unroll 4
-		for (int b = 0; b < 4; b++) {
-			if (j >= len[b])
-				continue;
-			const size_t i = e[b].from + j;
-			const unsigned char c = r->text[i];
-			if (c == r->eol) {
-				/* (a terminator is a hit where the reset
-				 * score is: patterns of k bytes or fewer) */
-				VP[b] = VP0[b];
-				VN[b] = VN[b] ^ VN[b];
-				T[b] = T0[b];
-			} else {
-				PP_CAT(PP_NAME, _step)(*(const PP_V *)
-				    (const void *)((const char *)tab[b] + c *
-				    stride), &VP[b], &VN[b], &HP, &HN);
-				T[b] += PP_DELTA(HP, HN);
-			}
-			if (PP_ANYNEG(T[b]) && i >= r->warm)
-				r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
-				    ((i - r->warm) % 64);
-		}
-	}
-	for (int b = 0; b < m; b++)
-		if (e[b].t == vdone[e[b].g]) {
-			PP_V *v = vst + 3 * e[b].g;
-			v[0] = VP[b];
-			v[1] = VN[b];
-			v[2] = T[b];
-		}
-}
-
 /*
  * A lane of 32-bit group g scored k or less by its prefix at text[i]: the
  * group's ends in [i, i + 17 + k) are to be verified, from i - 15 - k (or
@@ -618,126 +254,368 @@ PP_CAT(PP_NAME, _cand)(const struct pp_run *r, size_t g, size_t i,
 	vdone[g] = t;
 }
 
+/* The bits of PP_MOVEMASK8 of a packed vector of PP_F16 scores (16-bit
+ * groups h and h + 1) that are the lanes of 32-bit group 2 h + x, x 0..3:
+ * vpacksswb packs within 128-bit quarters, 8 lanes of h then 8 of h + 1 a
+ * quarter, and lanes [0, PP_VBYTES / 4) of 16-bit group h (the first half
+ * of the quarters) are the patterns of 32-bit group 2 h, the others those
+ * of 2 h + 1 (pp.c: pp_tables16) */
+#define PP_GBITS(x)	((uint64_t)((x) & 2 ? 0xff00 : 0xff) *		\
+	(PP_VBYTES == 64 ? 0x10001 : 1) << ((x) & 1) * (PP_VBYTES / 2))
+
+#endif
+
+#ifdef PP_FILT16
 /*
- * The filter over text[b0, b1) for 16-bit groups [h0, h0 + NB), NB <= 4,
- * their state in st16 (VP, VN a group, then T8 for each pair from h0):
- * from the reset state when b0 == r->fresh; hits at text[from] or later
- * go to _cand.
+ * The filter's hits in text[c0, c0 + e), e <= 64 (acc[NT j + q]: its NT
+ * packed score vectors after text[c0 + j], 16-bit groups from h0): each
+ * 32-bit group with a hit at text[i], i >= from, goes to _cand.  The bytes
+ * with a hit found first without a branch, then visited alone (AVX2, 300
+ * primers of 20-32 bases at k = 4: a test and branch a byte and vector
+ * were a quarter of the filter's time by perf; 6.1 pattern-GB/s before,
+ * 6.8 after).
  */
 PP_ATTR static inline __attribute__((always_inline)) void
-PP_CAT(PP_NAME, _filt)(const struct pp_run *r, size_t h0, PP_W *st16,
-    size_t b0, size_t b1, size_t from, size_t *vdone, PP_V *acc2,
-    const int NB)
+PP_CAT(PP_NAME, _fhits)(const struct pp_run *r, size_t c0, size_t e,
+    const PP_V *acc, const int NT, size_t h0, size_t from, size_t *vdone)
 {
-	const PP_W *tab = (const PP_W *)r->tab16 + h0;
-	const PP_W *init = r->init16;
-	const size_t stride = r->G16 * sizeof(PP_W);
-	const int NQ = (NB + 1) / 2;
-	const PP_W zero = init[0] ^ init[0];
-	PP_W VP[4], VN[4], VP0[4];
-	PP_V T8[2], T0q[2];
+	uint64_t hm = 0;
+
+	for (size_t j = 0; j < e; j++) {
+		PP_V a = acc[NT * j];
 #pragma GCC unroll 4
-	for (int b = 0; b < NB; b++) {
-		VP0[b] = init[h0 + b];
-		VP[b] = b0 == r->fresh ? VP0[b] : st16[3 * (h0 + b)];
-		VN[b] = b0 == r->fresh ? zero : st16[3 * (h0 + b) + 1];
+		for (int q = 1; q < NT; q++)
+			a |= acc[NT * j + q];
+		hm |= (uint64_t)(PP_MOVEMASK8(a) != 0) << j;
 	}
-#pragma GCC unroll 2
-	for (int q = 0; q < NQ; q++) {
-		const PP_W big = zero + 100;
-		T0q[q] = PP_PACKB(init[r->G16 + h0 + 2 * q], 2 * q + 1 < NB ?
-		    init[r->G16 + h0 + 2 * q + 1] : big);
-		T8[q] = b0 == r->fresh ? T0q[q] : (PP_V)st16[3 * (h0 + q) + 2];
+	if (from > c0)
+		hm &= from - c0 < 64 ? ~(uint64_t)0 << (from - c0) : 0;
+	for (; hm != 0; hm &= hm - 1) {
+		const size_t j = (size_t)__builtin_ctzll(hm);
+		for (int q = 0; q < NT; q++) {
+			const uint64_t m = (uint64_t)PP_MOVEMASK8(acc[NT * j +
+			    q]);
+			for (int x = 0; x < 4 && m != 0; x++)
+				if (m & PP_GBITS(x))
+					PP_CAT(PP_NAME, _cand)(r, 2 * (h0 + 2 *
+					    (size_t)q) + (size_t)x, c0 + j,
+					    vdone);
+		}
 	}
-	for (size_t c0 = b0; c0 < b1; c0 += 64) {
-		const size_t e = b1 - c0 < 64 ? b1 - c0 : 64;
-		PP_V any = (PP_V)zero;
+}
+#endif
+
+/*
+ * The walk of every engine's step: text[i0, i1) for NB groups (Eq at tab
+ * + c * stride for byte c; state VP, VN; reset VP0), their scores T (by
+ * kind: NB vectors, (NB + 3) / 4 or (NB + 1) / 2; reset T0) kept, a
+ * terminator resetting all; 64 bytes at a time, acc (scratch: 64 vectors,
+ * PP_F16 64 NT) ORing the scores after each byte (PP_F16: each score
+ * vector), and where one has a hit (a lane's or a byte's sign set): the
+ * bitmap bit of its byte, from r->warm on; PP_F16, the filter's 16-bit
+ * groups from h0: its 32-bit groups go to _cand, from text[from] on.
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _walk)(const struct pp_run *r, const PP_V *tab, size_t stride,
+    const PP_V *VP0, const PP_V *T0, PP_V *VP, PP_V *VN, PP_V *T, size_t i0,
+    size_t i1, PP_V *acc, const int NB, const int kind, size_t h0,
+    size_t from, size_t *vdone)
+{
+	const int NT = kind == PP_T32 ? NB : kind == PP_T8 ? (NB + 3) / 4 :
+	    (NB + 1) / 2;
+	const PP_V zero = VP0[0] ^ VP0[0];
+
+	(void)h0, (void)from, (void)vdone;	/* (PP_F16's) */
+	for (size_t c0 = i0; c0 < i1; c0 += 64) {
+		const size_t e = i1 - c0 < 64 ? i1 - c0 : 64;
+		PP_V any = zero, HP, HN;
 
 		for (size_t j = 0; j < e; j++) {
 			const unsigned char c = r->text[c0 + j];
-			const PP_W *eq = (const PP_W *)(const void *)
+			/* a byte's vectors at tab + c * stride bytes (one
+			 * multiplication a byte, the groups at constant
+			 * offsets) */
+			const PP_V *eq = (const PP_V *)(const void *)
 			    ((const char *)tab + c * stride);
 			PP_OPAQUE(eq);
 			if (c == r->eol) {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 				for (int b = 0; b < NB; b++) {
 					VP[b] = VP0[b];
 					VN[b] = zero;
 				}
-#pragma GCC unroll 2
-				for (int q = 0; q < NQ; q++)
-					T8[q] = T0q[q];
-			} else {
-#pragma GCC unroll 2
-				for (int q = 0; q < NQ; q++) {
-					PP_W HP[2], HN[2];
-#pragma GCC unroll 2
-					for (int l = 0; l < 2; l++) {
-						const int b = 2 * q + l;
-						if (b < NB)
-							PP_CAT(PP_NAME,
-							    _step16)(eq[b],
-							    &VP[b], &VN[b],
-							    &HP[l], &HN[l]);
-						else
-							HP[l] = HN[l] = zero;
-					}
-					T8[q] = PP_DELTA8(T8[q], PP_PACKB(HP[0],
-					    HP[1]), PP_PACKB(HN[0], HN[1]));
+#pragma GCC unroll 8
+				for (int q = 0; q < NT; q++)
+					T[q] = T0[q];
+			} else if (kind == PP_T32) {
+#pragma GCC unroll 8
+				for (int b = 0; b < NB; b++) {
+					PP_CAT(PP_NAME, _step)(eq[b], &VP[b],
+					    &VN[b], &HP, &HN, 0);
+					T[b] += PP_DELTA(HP, HN);
 				}
+			} else {
+#ifdef PP_PACK4
+#pragma GCC unroll 4
+				for (int q = 0; q < NT; q++)
+					T[q] = PP_CAT(PP_NAME, _packed)(eq, VP, VN,
+					    T[q], q, NB, kind);
+#endif
 			}
-#pragma GCC unroll 2
-			for (int q = 0; q < NQ; q++) {
-				acc2[2 * j + q] = T8[q];
-				any |= T8[q];
+			if (kind == PP_F16) {
+#pragma GCC unroll 4
+				for (int q = 0; q < NT; q++) {
+					acc[NT * j + q] = T[q];
+					any |= T[q];
+				}
+				continue;
 			}
+			PP_V a = T[0];
+#pragma GCC unroll 8
+			for (int q = 1; q < NT; q++)
+				a |= T[q];
+			acc[j] = a;
+			any |= a;
 		}
-		if (!PP_ANYNEG8(any))
+		if (!PP_NEG(kind, any))
 			continue;
+#ifdef PP_FILT16
+		if (kind == PP_F16) {
+			PP_CAT(PP_NAME, _fhits)(r, c0, e, acc, NT, h0, from,
+			    vdone);
+			continue;
+		}
+#endif
 		for (size_t j = 0; j < e; j++) {
 			const size_t i = c0 + j;
-			if (i < from)
-				continue;
-			for (int q = 0; q < NQ; q++) {
-				/* vpacksswb packs within 128-bit halves: bytes
-				 * 0-7 are lanes 0-7 of 16-bit group ha, 8-15
-				 * lanes 0-7 of ha + 1, 16-23 and 24-31 their
-				 * lanes 8-15; lanes 0-7 of 16-bit group h are
-				 * the patterns of 32-bit group 2 h, 8-15 of
-				 * 2 h + 1 */
-				const uint32_t m = (uint32_t)
-				    PP_MOVEMASK8(acc2[2 * j + q]);
-				const size_t ha = h0 + 2 * (size_t)q;
-				if (m == 0)
-					continue;
-				if (m & 0xff)
-					PP_CAT(PP_NAME, _cand)(r, 2 * ha, i,
-					    vdone);
-				if (m & 0xff0000)
-					PP_CAT(PP_NAME, _cand)(r, 2 * ha + 1,
-					    i, vdone);
-				if (m & 0xff00)
-					PP_CAT(PP_NAME, _cand)(r, 2 * ha + 2,
-					    i, vdone);
-				if (m & 0xff000000)
-					PP_CAT(PP_NAME, _cand)(r, 2 * ha + 3,
-					    i, vdone);
-			}
+			if (PP_NEG(kind, acc[j]) && i >= r->warm)
+				r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
+				    ((i - r->warm) % 64);
 		}
 	}
-#pragma GCC unroll 4
+}
+
+/*
+ * Loads the state of groups [x0, x0 + NB) from st (VP, VN, T a group; the
+ * scores by kind, _walk: T of groups x0, x0 + 1, ... hold the packed
+ * ones), or the reset state when fresh, and their reset values VP0 and T0
+ * (packed by kind) from init ([2][Ginit]: VP, then T).
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _load)(const PP_V *st, size_t x0, const PP_V *init,
+    size_t Ginit, int fresh, PP_V *VP0, PP_V *VP, PP_V *VN, PP_V *T0,
+    PP_V *T, const int NB, const int kind)
+{
+	const int NT = kind == PP_T32 ? NB : kind == PP_T8 ? (NB + 3) / 4 :
+	    (NB + 1) / 2;
+	const PP_V zero = init[0] ^ init[0];
+
+#pragma GCC unroll 8
 	for (int b = 0; b < NB; b++) {
-		st16[3 * (h0 + b)] = VP[b];
-		st16[3 * (h0 + b) + 1] = VN[b];
+		VP0[b] = init[x0 + b];
+		VP[b] = fresh ? VP0[b] : st[3 * (x0 + b)];
+		VN[b] = fresh ? zero : st[3 * (x0 + b) + 1];
 	}
-#pragma GCC unroll 2
-	for (int q = 0; q < NQ; q++)
-		st16[3 * (h0 + q) + 2] = (PP_W)T8[q];
+#pragma GCC unroll 8
+	for (int q = 0; q < NT; q++) {
+		const int n = kind == PP_T32 ? 1 : kind == PP_T8 ? 4 : 2;
+		PP_V t[4];
+		/* (a group past NB: 100, large, never moves, never hits;
+		 * in each 16-bit lane for PP_F16) */
+#pragma GCC unroll 4
+		for (int l = 0; l < n; l++)
+			t[l] = n * q + l < NB ? init[Ginit + x0 + n * q + l] :
+			    zero + (kind == PP_F16 ? 0x640064u : 100);
+#ifdef PP_PACK4
+		if (kind == PP_T8)
+			t[0] = PP_PACKB(PP_PACKW(t[0], t[1]), PP_PACKW(t[2],
+			    t[3]));
+		else if (kind == PP_F16)
+			t[0] = PP_PACKB(t[0], t[1]);
+#endif
+		T0[q] = t[0];
+		T[q] = fresh ? T0[q] : st[3 * (x0 + q) + 2];
+	}
+}
+
+/* Saves the state of groups [x0, x0 + NB) in st, as _load reads it. */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _save)(PP_V *st, size_t x0, const PP_V *VP, const PP_V *VN,
+    const PP_V *T, const int NB, const int kind)
+{
+	const int NT = kind == PP_T32 ? NB : kind == PP_T8 ? (NB + 3) / 4 :
+	    (NB + 1) / 2;
+
+#pragma GCC unroll 8
+	for (int b = 0; b < NB; b++) {
+		st[3 * (x0 + b)] = VP[b];
+		st[3 * (x0 + b) + 1] = VN[b];
+	}
+#pragma GCC unroll 8
+	for (int q = 0; q < NT; q++)
+		st[3 * (x0 + q) + 2] = T[q];
+}
+
+/*
+ * Groups [g0, g0 + NB) over text[b0, b1), their state in st (_load), from
+ * the reset state when b0 == r->fresh: NB is a constant once inlined.
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _batch)(const struct pp_run *r, size_t g0, void *stv,
+    size_t b0, size_t b1, void *accv, const int NB)
+{
+#ifdef PP_PACK4
+	const int kind = PP_T8;
+#else
+	const int kind = PP_T32;
+#endif
+	const PP_V *tab = (const PP_V *)r->tab + g0;
+	PP_V *st = stv, *acc = accv;
+	PP_V VP[PP_NBMAX], VN[PP_NBMAX], T[PP_NBMAX], VP0[PP_NBMAX],
+	    T0[PP_NBMAX];
+
+	PP_CAT(PP_NAME, _load)(st, g0, r->init, r->G, b0 == r->fresh, VP0, VP,
+	    VN, T0, T, NB, kind);
+	PP_CAT(PP_NAME, _walk)(r, tab, r->G * sizeof(PP_V), VP0, T0, VP, VN,
+	    T, b0, b1, acc, NB, kind, 0, 0, NULL);
+	PP_CAT(PP_NAME, _save)(st, g0, VP, VN, T, NB, kind);
+}
+
+#define PP_BATCHF(NB)							\
+PP_ATTR static void							\
+PP_CAT(PP_NAME, _##NB)(const struct pp_run *r, size_t g0, void *st,	\
+    size_t b0, size_t b1, void *acc)					\
+{									\
+	PP_CAT(PP_NAME, _batch)(r, g0, st, b0, b1, acc, NB);		\
+}
+PP_BATCHF(1)
+PP_BATCHF(2)
+PP_BATCHF(3)
+PP_BATCHF(4)
+#if PP_NBMAX > 4
+PP_BATCHF(5)
+PP_BATCHF(6)
+PP_BATCHF(7)
+PP_BATCHF(8)
+#endif
+#undef PP_BATCHF
+
+static void (*const PP_CAT(PP_NAME, _batches)[])(const struct pp_run *,
+    size_t, void *, size_t, size_t, void *) = {
+	PP_CAT(PP_NAME, _1), PP_CAT(PP_NAME, _2), PP_CAT(PP_NAME, _3),
+	PP_CAT(PP_NAME, _4),
+#if PP_NBMAX > 4
+	PP_CAT(PP_NAME, _5), PP_CAT(PP_NAME, _6), PP_CAT(PP_NAME, _7),
+	PP_CAT(PP_NAME, _8),
+#endif
+};
+
+#ifdef PP_FILT16
+/*
+ * The prefix filter (PP_FILT16, with PP_PACK4): 16-bit lanes, PP_VBYTES / 2
+ * patterns a vector, each running the first 16 bytes of its pattern (all
+ * of it when shorter), so twice the patterns an instruction.  A match of a
+ * pattern within k ends no earlier than a match of its prefix within k, at
+ * most len - 16 + k bytes later: where a lane's prefix scores k or less at
+ * text[i], the 32-bit group of its pattern (PP_VBYTES / 4) runs the exact
+ * step over text[i - 15 - k, i + 17 + k) from the reset state (_verify).
+ * A match within k crosses the prefix's last row at some i where the
+ * prefix scores k or less, it ends in [i, i + len - 16 + k] and starts
+ * after i - 16 - k (the prefix spans 16 + k bytes at most), so that run
+ * finds it; a run from a later start than the record's finds no match
+ * that is not one.  A group whose patterns are all 16 bytes or shorter
+ * takes the filter's hits as they are.
+ */
+/*
+ * Runs m <= 4 queued verifications (_cand) side by side, each a group over
+ * its own bytes text[from, t), from the reset state if fresh, else from
+ * its state in vst (VP, VN, T a group: one run at a time continues it, the
+ * first of its group in the queue); each one's hits (none false) into the
+ * bitmap; the group's state kept when its run is the last of the group
+ * (t == vdone[g]).  Side by side: one group alone waits on its step's
+ * latency.
+ */
+PP_ATTR static void
+PP_CAT(PP_NAME, _verify)(const struct pp_run *r, const struct pp_ve *e,
+    int m, PP_V *vst, const size_t *vdone)
+{
+	const PP_V *init = r->init;
+	const size_t stride = r->G * sizeof(PP_V);
+	PP_V VP[4], VN[4], T[4], VP0[4], T0[4], HP, HN;
+	const PP_V *tab[4];
+	size_t len[4], most = 0;
+
+#pragma GCC unroll 4
+	for (int b = 0; b < 4; b++) {
+		const struct pp_ve *x = &e[b < m ? b : 0];
+		PP_V *v = vst + 3 * x->g;
+		VP0[b] = init[x->g];
+		T0[b] = init[r->G + x->g];
+		VP[b] = x->fresh ? VP0[b] : v[0];
+		VN[b] = x->fresh ? VP0[b] ^ VP0[b] : v[1];
+		T[b] = x->fresh ? T0[b] : v[2];
+		tab[b] = (const PP_V *)r->tab + x->g;
+		len[b] = b < m ? x->t - x->from : 0;
+		most = len[b] > most ? len[b] : most;
+	}
+	for (size_t j = 0; j < most; j++) {
+#pragma GCC unroll 4
+		for (int b = 0; b < 4; b++) {
+			if (j >= len[b])
+				continue;
+			const size_t i = e[b].from + j;
+			const unsigned char c = r->text[i];
+			if (c == r->eol) {
+				/* (a terminator is a hit where the reset
+				 * score is: patterns of k bytes or fewer) */
+				VP[b] = VP0[b];
+				VN[b] = VN[b] ^ VN[b];
+				T[b] = T0[b];
+			} else {
+				PP_CAT(PP_NAME, _step)(*(const PP_V *)
+				    (const void *)((const char *)tab[b] + c *
+				    stride), &VP[b], &VN[b], &HP, &HN, 0);
+				T[b] += PP_DELTA(HP, HN);
+			}
+			if (PP_ANYNEG(T[b]) && i >= r->warm)
+				r->bitmap[(i - r->warm) / 64] |= (uint64_t)1 <<
+				    ((i - r->warm) % 64);
+		}
+	}
+	for (int b = 0; b < m; b++)
+		if (e[b].t == vdone[e[b].g]) {
+			PP_V *v = vst + 3 * e[b].g;
+			v[0] = VP[b];
+			v[1] = VN[b];
+			v[2] = T[b];
+		}
+}
+
+/*
+ * The filter over text[b0, b1) for 16-bit groups [h0, h0 + NB), NB <=
+ * PP_NBF, their state in st16 (VP, VN a group, then T8 for each pair from
+ * h0): from the reset state when b0 == r->fresh; hits at text[from] or
+ * later go to _cand.
+ */
+PP_ATTR static inline __attribute__((always_inline)) void
+PP_CAT(PP_NAME, _filt)(const struct pp_run *r, size_t h0, PP_V *st16,
+    size_t b0, size_t b1, size_t from, size_t *vdone, PP_V *acc2,
+    const int NB)
+{
+	const PP_V *tab = (const PP_V *)r->tab16 + h0;
+	PP_V VP[PP_NBF], VN[PP_NBF], VP0[PP_NBF], T8[PP_NBF / 2],
+	    T0q[PP_NBF / 2];
+
+	PP_CAT(PP_NAME, _load)(st16, h0, r->init16, r->G16, b0 == r->fresh,
+	    VP0, VP, VN, T0q, T8, NB, PP_F16);
+	PP_CAT(PP_NAME, _walk)(r, tab, r->G16 * sizeof(PP_V), VP0, T0q, VP, VN,
+	    T8, b0, b1, acc2, NB, PP_F16, h0, from, vdone);
+	PP_CAT(PP_NAME, _save)(st16, h0, VP, VN, T8, NB, PP_F16);
 }
 
 #define PP_FILTF(NB)							\
 PP_ATTR static void							\
-PP_CAT(PP_NAME, _f##NB)(const struct pp_run *r, size_t h0, PP_W *st16,	\
+PP_CAT(PP_NAME, _f##NB)(const struct pp_run *r, size_t h0, PP_V *st16,	\
     size_t b0, size_t b1, size_t from, size_t *vdone, PP_V *acc2)	\
 {									\
 	PP_CAT(PP_NAME, _filt)(r, h0, st16, b0, b1, from, vdone, acc2, NB); \
@@ -746,38 +624,36 @@ PP_FILTF(1)
 PP_FILTF(2)
 PP_FILTF(3)
 PP_FILTF(4)
+#if PP_NBF > 4
+PP_FILTF(5)
+PP_FILTF(6)
+PP_FILTF(7)
+PP_FILTF(8)
+#endif
 #undef PP_FILTF
 
 /* The filter over text[b0, b1) for every 16-bit group, in batches of up to
- * 4 (as even as can be), its verifications queued in r->vq. */
+ * PP_NBF (as even as can be), its verifications queued in r->vq. */
 PP_ATTR static void
-PP_CAT(PP_NAME, _filter)(const struct pp_run *r, PP_W *st16, size_t b0,
+PP_CAT(PP_NAME, _filter)(const struct pp_run *r, PP_V *st16, size_t b0,
     size_t b1, size_t from, size_t *vdone, PP_V *acc2)
 {
-	const size_t G16 = r->G16, nbat = (G16 + 3) / 4;
+	static void (*const f[])(const struct pp_run *, size_t, PP_V *,
+	    size_t, size_t, size_t, size_t *, PP_V *) = {
+		PP_CAT(PP_NAME, _f1), PP_CAT(PP_NAME, _f2),
+		PP_CAT(PP_NAME, _f3), PP_CAT(PP_NAME, _f4),
+#if PP_NBF > 4
+		PP_CAT(PP_NAME, _f5), PP_CAT(PP_NAME, _f6),
+		PP_CAT(PP_NAME, _f7), PP_CAT(PP_NAME, _f8),
+#endif
+	};
+	const size_t G16 = r->G16, nbat = (G16 + PP_NBF - 1) / PP_NBF;
 
 	for (size_t q = 0, h0 = 0, nb; q < nbat; q++, h0 += nb) {
 		nb = (G16 - h0) / (nbat - q);
-		switch (nb) {
-		case 4:
-			PP_CAT(PP_NAME, _f4)(r, h0, st16, b0, b1, from, vdone,
-			    acc2);
-			break;
-		case 3:
-			PP_CAT(PP_NAME, _f3)(r, h0, st16, b0, b1, from, vdone,
-			    acc2);
-			break;
-		case 2:
-			PP_CAT(PP_NAME, _f2)(r, h0, st16, b0, b1, from, vdone,
-			    acc2);
-			break;
-		default:
-			PP_CAT(PP_NAME, _f1)(r, h0, st16, b0, b1, from, vdone,
-			    acc2);
-		}
+		f[nb - 1](r, h0, st16, b0, b1, from, vdone, acc2);
 	}
 }
-#undef PP_ANDNW
 #endif
 
 /*
@@ -792,7 +668,6 @@ PP_NAME(const struct pp_run *r)
 	const PP_V *init = r->init;
 	PP_V *st = aligned_alloc(64, (3 * G * sizeof(PP_V) + 63) / 64 * 64);
 	PP_V acc[64];
-	size_t *wait = xcalloc(G, sizeof(*wait));	/* a batch's, at g0 */
 
 	if (st == NULL)
 		fatalx("out of memory");
@@ -810,16 +685,15 @@ PP_NAME(const struct pp_run *r)
 	 * A switch warms the state of the one to run from the reset state
 	 * over the bytes before the block that its matches can span. */
 	struct pp_run rr = *r;
-	PP_W *st16 = NULL;
-	PP_V *acc2 = NULL, *vst = NULL;
+	PP_V *st16 = NULL, *acc2 = NULL, *vst = NULL;
 	size_t *vdone = NULL, fwait = 0, fback = PP_WAIT;
 	struct pp_vq *vq = r->vq;
 	int prev = 1;	/* the filter ran the block before */
 
 	if (r->tab16 != NULL) {
-		st16 = aligned_alloc(64, (3 * r->G16 * sizeof(PP_W) + 63) / 64 *
+		st16 = aligned_alloc(64, (3 * r->G16 * sizeof(PP_V) + 63) / 64 *
 		    64);
-		acc2 = aligned_alloc(64, 128 * sizeof(PP_V));
+		acc2 = aligned_alloc(64, 64 * PP_NBF / 2 * sizeof(PP_V));
 		vst = aligned_alloc(64, (3 * G * sizeof(PP_V) + 63) / 64 * 64);
 		if (st16 == NULL || acc2 == NULL || vst == NULL)
 			fatalx("out of memory");
@@ -887,45 +761,11 @@ PP_NAME(const struct pp_run *r)
 		const size_t nbat = (G + PP_NBMAX - 1) / PP_NBMAX;
 		for (size_t q = 0, g0 = 0, nb; q < nbat; q++, g0 += nb) {
 			nb = (G - g0) / (nbat - q);
-			switch (nb) {
-#if PP_NBMAX > 4
-			case 8:
-				PP_CAT(PP_NAME, _8)(r, g0, st, from, b1, acc,
-				    wait + g0);
-				break;
-			case 7:
-				PP_CAT(PP_NAME, _7)(r, g0, st, from, b1, acc,
-				    wait + g0);
-				break;
-			case 6:
-				PP_CAT(PP_NAME, _6)(r, g0, st, from, b1, acc,
-				    wait + g0);
-				break;
-			case 5:
-				PP_CAT(PP_NAME, _5)(r, g0, st, from, b1, acc,
-				    wait + g0);
-				break;
-#endif
-			case 4:
-				PP_CAT(PP_NAME, _4)(r, g0, st, from, b1, acc,
-				    wait + g0);
-				break;
-			case 3:
-				PP_CAT(PP_NAME, _3)(r, g0, st, from, b1, acc,
-				    wait + g0);
-				break;
-			case 2:
-				PP_CAT(PP_NAME, _2)(r, g0, st, from, b1, acc,
-				    wait + g0);
-				break;
-			default:
-				PP_CAT(PP_NAME, _1)(r, g0, st, from, b1, acc,
-				    wait + g0);
-			}
+			PP_CAT(PP_NAME, _batches)[nb - 1](r, g0, st, from, b1,
+			    acc);
 		}
 	}
 	free(st);
-	free(wait);
 #ifdef PP_FILT16
 	free(st16);
 	free(acc2);
@@ -942,6 +782,11 @@ PP_NAME(const struct pp_run *r)
 #undef PP_ORNOR
 #undef PP_ANDN
 #undef PP_NBMAX
+#undef PP_NBF
+#undef PP_NEG
+#undef PP_ADDW
+#undef PP_SHLW
+#undef PP_GBITS
 #undef PP_DELTA
 #undef PP_ANYNEG
 #undef PP_PACK4
@@ -952,7 +797,3 @@ PP_NAME(const struct pp_run *r)
 #undef PP_PACKB
 #undef PP_DELTA8
 #undef PP_ANYNEG8
-#undef PP_POPCNT
-#undef PP_SCORE
-#undef PP_MINU
-#undef PP_ANYLE
