@@ -9,7 +9,6 @@
 #include "hplan.h"
 #include "pp.h"
 #include "pattern.h"
-#include "sites.h"
 #include "../regex/regex.h"
 #include "../base/utf8.h"
 #include "../base/util.h"
@@ -618,7 +617,7 @@ caches_free(struct patset *ps)
 	hplan_free(ps->hplan);
 	pp_cache_free(ps->ppcache[0]);
 	pp_cache_free(ps->ppcache[1]);
-	sites_lanes_free(ps->sitelanes);
+	free(ps->sitelanes);	/* (one block: sites.c) */
 }
 
 void

@@ -83,7 +83,7 @@ struct patset {
 	struct pp_cache *ppcache[2]; /* the pattern-parallel engine's
 				 * tables (pp.c), made on first use */
 	struct sitelanes *sitelanes; /* the hit table's lanes (sites.c),
-				 * made on first use */
+				 * made on first use; one block */
 	int syntax;		/* enum re_syntax: -F, -G (default), -E */
 	int iupac;		/* --dna: IUPAC codes are classes */
 	int no_expand;		/* no small languages as words (regex.c;

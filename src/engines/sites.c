@@ -171,18 +171,6 @@ costs(const struct patset *ps, const struct pattern *p, const unsigned char *t,
 	column_costs(ps, p, t, ws, we, c);	/* longer patterns */
 }
 
-void
-sites_lanes_free(struct sitelanes *sl)
-{
-	if (sl == NULL)
-		return;
-	free(sl->pat);
-	free(sl->tab);
-	free(sl->init);
-	free(sl->out);
-	free(sl);
-}
-
 /* SITES_LANES, or AGREP_GPU_SITES_LANES (tests: 1, the lanes for every
  * set). */
 static size_t
@@ -197,6 +185,13 @@ lanes_min(void)
 		__atomic_store_n(&v, m, __ATOMIC_RELAXED);
 	}
 	return m;
+}
+
+/* Whether a pattern runs in the lanes: one word of PEq, 1-32 bytes. */
+static int
+lanes_take(const struct pattern *p)
+{
+	return p->nwords == 1 && p->len >= 1 && p->len <= 32;
 }
 
 /* ps's lanes, made on first use (NULL: none; the set's costs are not
@@ -214,41 +209,41 @@ lanes_get(const struct patset *ps)
 	pthread_mutex_lock(&mu);
 	if ((sl = *slot) != NULL)
 		goto done;
-	sl = xcalloc(1, sizeof(*sl));
-	sl->out = xmalloc(ps->npat);
-	for (size_t x = 0; x < ps->npat; x++) {
-		const struct pattern *p = &ps->pat[x];
-		sl->out[x] = p->nwords != 1 || p->len < 1 || p->len > 32;
-		n += !sl->out[x];
+	for (size_t x = 0; x < ps->npat; x++)
+		n += lanes_take(&ps->pat[x]);
+	if (n < lanes_min())
+		n = 0;
+	/* One block (pat_free frees it): the vectors, then the rest */
+	const size_t G = (n + SL_NL - 1) / SL_NL, V = sizeof(sl_v),
+	    head = (sizeof(*sl) + V - 1) / V * V;
+	const size_t bytes = head + (256 + 2) * G * V + G * SL_NL *
+	    sizeof(size_t) + ps->npat;
+	char *blk = aligned_alloc(V, (bytes + V - 1) / V * V);
+	if (blk == NULL)
+		fatalx("out of memory");
+	sl = (struct sitelanes *)(void *)blk;
+	sl->G = G;
+	sl->tab = (sl_v *)(void *)(blk + head);
+	sl->init = sl->tab + 256 * G;
+	sl->pat = (size_t *)(void *)(sl->init + 2 * G);
+	sl->out = (unsigned char *)(sl->pat + G * SL_NL);
+	for (size_t x = 0, i = 0; x < ps->npat; x++) {
+		sl->out[x] = n == 0 || !lanes_take(&ps->pat[x]);
+		if (!sl->out[x])
+			sl->pat[i++] = x;
 	}
-	if (n > 0 && n >= lanes_min()) {
-		sl->G = (n + SL_NL - 1) / SL_NL;
-		sl->pat = xreallocarray(NULL, sl->G * SL_NL, sizeof(*sl->pat));
-		sl->tab = aligned_alloc(sizeof(sl_v), 256 * sl->G *
-		    sizeof(sl_v));
-		sl->init = aligned_alloc(sizeof(sl_v), 2 * sl->G *
-		    sizeof(sl_v));
-		if (sl->tab == NULL || sl->init == NULL)
-			fatalx("out of memory");
-		for (size_t x = 0, i = 0; x < ps->npat; x++)
-			if (!sl->out[x])
-				sl->pat[i++] = x;
-		for (size_t i = n; i < sl->G * SL_NL; i++)
-			sl->pat[i] = sl->pat[n - 1];
-		for (size_t i = 0; i < sl->G * SL_NL; i++) {
-			const struct pattern *p = &ps->pat[sl->pat[i]];
-			const unsigned sh = 32 - (unsigned)p->len;
-			const uint32_t ph = (uint32_t)(((uint64_t)1 << sh) - 1);
-			const size_t g = i / SL_NL, l = i % SL_NL;
-			for (size_t c = 0; c < 256; c++)
-				sl->tab[c * sl->G + g][l] =
-				    (uint32_t)(p->peq[c] << sh) | ph;
-			sl->init[g][l] = ~ph;
-			sl->init[sl->G + g][l] = (uint32_t)((long)p->len -
-			    ps->k - 1);
-		}
-	} else
-		memset(sl->out, 1, ps->npat);
+	for (size_t i = n; i < G * SL_NL; i++)
+		sl->pat[i] = sl->pat[n - 1];
+	for (size_t i = 0; i < G * SL_NL; i++) {
+		const struct pattern *p = &ps->pat[sl->pat[i]];
+		const unsigned sh = 32 - (unsigned)p->len;
+		const uint32_t ph = (uint32_t)(((uint64_t)1 << sh) - 1);
+		const size_t g = i / SL_NL, l = i % SL_NL;
+		for (size_t c = 0; c < 256; c++)
+			sl->tab[c * G + g][l] = (uint32_t)(p->peq[c] << sh) | ph;
+		sl->init[g][l] = ~ph;
+		sl->init[G + g][l] = (uint32_t)((long)p->len - ps->k - 1);
+	}
 	__atomic_store_n(slot, sl, __ATOMIC_RELEASE);
 done:
 	pthread_mutex_unlock(&mu);

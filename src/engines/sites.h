@@ -27,6 +27,5 @@ void	sites_find(const struct patset *, const unsigned char *t, size_t n,
 	    size_t own0, size_t own1, unsigned char eol, const uint64_t *bitmap,
 	    size_t bitoff, struct sitelist *);
 void	sites_free(struct sitelist *);
-void	sites_lanes_free(struct sitelanes *);
 
 #endif
