@@ -16,7 +16,8 @@
 # through the environment: RUNS (2), PP512_SIZE (bytes of reads, 8 MiB),
 # PP512_TESTS=0 (the timings alone), PP512_VARIANTS ("avx512 avx2
 # base512"; also base512bw, and avx512x: AVX-512 with the prefix filter
-# off, AGREP_GPU_PP16=0), PP512_BASE (64fa01f; empty: none).  On a CPU
+# off, AGREP_GPU_PP16=0), PP512_BASE (64fa01f; empty: none), PP512_BASE_TAR
+# (the base as a tar of git archive's, where the copy has no git).  On a CPU
 # without AVX-512 the avx512 columns are empty ("-"); every column's hits
 # must agree ("DIFFER" otherwise).
 set -u
@@ -81,7 +82,13 @@ trap 'rm -rf "$D"' EXIT
 cc -O2 -o "$D/gen_dna" bench/gen_dna.c || exit 2
 case " $VARIANTS " in
 *" base"*)
-	if [ -n "$BASE" ] && git cat-file -e "$BASE^{commit}" 2>/dev/null; then
+	if [ -n "${PP512_BASE_TAR:-}" ] && [ -s "$PP512_BASE_TAR" ]; then
+		# (a copy without git: the base as a tar, git archive's)
+		mkdir "$D/base"
+		tar -xf "$PP512_BASE_TAR" -C "$D/base"
+		make -C "$D/base" -j"$(nproc)" bench/bin/ppengine >"$D/base.log" 2>&1 ||
+		    { echo "(base $PP512_BASE_TAR: the build failed: $(tail -1 "$D/base.log"))"; }
+	elif [ -n "$BASE" ] && git cat-file -e "$BASE^{commit}" 2>/dev/null; then
 		mkdir "$D/base"
 		git archive "$BASE" | tar -x -C "$D/base"
 		make -C "$D/base" -j"$(nproc)" bench/bin/ppengine >"$D/base.log" 2>&1 ||
