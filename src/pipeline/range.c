@@ -978,8 +978,9 @@ span_give_up(struct bigfile *f, const unsigned char *p, size_t n,
 	}
 }
 
-/* The last job of a spanned input: the carry as the last range, or the
- * ring's tail after the stream decoder took over. */
+/* The last job of a spanned input (f->mu held): the carry as the last
+ * range (rj->len set, rj->data not yet), or the ring's tail after the
+ * stream decoder took over. */
 static void
 span_last(struct spanjob *sj, struct rangejob *rj)
 {
@@ -1003,14 +1004,8 @@ span_last(struct spanjob *sj, struct rangejob *rj)
 		}
 		return;
 	}
-	if (stop || f->ncarry == 0)
-		return;
-	/* (a buffer of the file's size: the range's goes back to its
-	 * spares) */
-	unsigned char *b = stream_buf_get(f);
-	memcpy(b, f->carry + f->pad, f->ncarry);
-	rj->data = b;
-	rj->len = f->ncarry;
+	if (!stop)
+		rj->len = f->ncarry;	/* (span_job copies it) */
 }
 
 static void
@@ -1020,6 +1015,7 @@ span_job(void *arg, int worker)
 	struct bigfile *f = sj->f;
 	struct rangejob *rj = xcalloc(1, sizeof(*rj));
 	const size_t head = span_head(f);
+	const int last = sj->sp == NULL;
 	unsigned char *b = NULL;
 	size_t got = 0;
 	int bad = -1;
@@ -1036,7 +1032,7 @@ span_job(void *arg, int worker)
 		pthread_cond_wait(&f->cv, &f->mu);
 	*rj = (struct rangejob){ f, sj->idx, NULL, 0, f->zoff, 0, sj->ticket,
 	    NULL };
-	if (sj->sp == NULL)
+	if (last)
 		span_last(sj, rj);
 	else if (f->ztaken) {
 		/* (an empty range: the stream decoder has it) */
@@ -1087,6 +1083,12 @@ span_job(void *arg, int worker)
 	pthread_mutex_unlock(&f->mu);
 	if (b != NULL)
 		stream_buf_put(f, b);
+	if (last && !rj->tail && rj->len > 0) {
+		/* The carry, last: in a buffer of the file's (the range's
+		 * goes back to its spares); no job changes it now. */
+		rj->data = stream_buf_get(f);
+		memcpy(rj->data, f->carry + f->pad, rj->len);
+	}
 	dzs_free(sj->sp);
 	free(sj);
 	range_job(rj, worker);
