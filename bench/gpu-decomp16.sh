@@ -13,7 +13,8 @@
 # (--device=host):
 #  - "decode": --decompress -c of a string that never occurs (the exact
 #    search costs next to nothing: the rate of the decoding);
-#  - "search": --decompress -c -k2 of a 14-base pattern (a cheap
+#  - "search": --decompress -c -k2 of a 14-base pattern (gen_dna writes
+#    lower case; a cheap
 #    approximate scan beside the decoding, the 2-core case's kind);
 # at -j1, -j8 and -jN (N = nproc), with the plain file's times and the
 # ratio -j1 / -jN.  Environment: RUNS (3), A (./agrep-gpu), R (the reads).
@@ -57,7 +58,7 @@ for f in "" .bgz .zst; do
 	for c in decode search; do
 		case $c in
 		decode) pat=(-c ZZZZZZZZZZ) ;;
-		search) pat=(-c -k2 GATTACAGATTACA) ;;
+		search) pat=(-c -k2 gattacagattaca) ;;
 		esac
 		row="| reads1g$f | $c |"
 		for j in 1 8 "$N"; do
