@@ -906,7 +906,15 @@ stream_tail(struct searcher *w, struct rangejob *rj)
 	if (rj->data != NULL)
 		free(rj->data - f->pad);
 	free(rj);
+	/* A decoder's fault is told after the file's output, here (the last
+	 * reference, which would tell it, may be any range's job: the
+	 * message moved about the count with the timing) */
+	bigfile_ref(f);
 	range_done(f, &fs, 0);	/* (after every range: range_state) */
+	if (f->dz != NULL)
+		zin_close(f->dz, f->name);
+	f->dz = NULL;
+	bigfile_unref(f);
 }
 
 
@@ -990,8 +998,11 @@ span_last(struct spanjob *sj, struct rangejob *rj)
 	if (!stop && (f->ztaken || sj->end == 2)) {
 		if (!f->ztaken)
 			span_give_up(f, NULL, 0, NULL, 0);
+		/* (zstd's on 2 threads at least: its units, not the stream
+		 * decoder, for every -j, which may name another byte of a
+		 * frame that fails its checksum) */
 		f->dz = dzs_rest(f->split, f->zrest, f->nzrest, f->zunit,
-		    pool_workers());
+		    pool_workers() > 2 ? pool_workers() : 2);
 		if (f->dz == NULL) {
 			if (!opt->silent)
 				warnx_("%s: %s", f->name, strerror(errno));
