@@ -1,9 +1,11 @@
 /*
  * zin.c: compressed inputs in the pipeline (--decompress).  An input whose
  * first bytes name a format decomp.c decodes is read through its decoder:
- * a pipe that background threads fill with the decoded bytes, which the
+ * a ring that a background thread fills with the decoded bytes, which the
  * pipeline streams as it streams standard input (ranges for the workers,
- * or the ring of one job).  Names stay the file names; line numbers, byte
+ * or the ring of one job).  BGZF and zstd go to the ranges as spans of
+ * whole blocks or frames that the workers decode themselves (range.c,
+ * submit_spans).  Names stay the file names; line numbers, byte
  * offsets and everything printed are those of the decoded text.  A decoding
  * fault is reported when the input is done, after everything decoded
  * before it was searched: the name, what went wrong and the byte where,
