@@ -13,7 +13,10 @@
  * in flight and pipe writes block, so
  * memory is bounded whatever the size or the ratio of the input.
  * (libdeflate decoded BGZF blocks some 10% slower than ISA-L's stateless
- * inflate on the 2-core machine: bench/results/2core-decomp.md.)
+ * inflate on the 2-core machine: bench/results/2core-decomp.md.)  The
+ * pipeline's ranges take BGZF and zstd another way, without the driver:
+ * the splitter (dzs_*, at the end) cuts them into spans of units that its
+ * workers decode where they scan them.
  *
  * Built with AGREP_NO_DECOMPRESS (the aarch64 cross build, which has no
  * arm64 copies of the libraries), the formats are recognised and decoding
