@@ -1062,6 +1062,15 @@ span_job(void *arg, int worker)
 			if (nc > 0)
 				memcpy(data, f->carry + f->pad, nc);
 			t = memrchr(data, opt->eol, have);
+			if (t == NULL && have <= f->range) {
+				/* No record ends in it, yet none is longer
+				 * than a range (a small last frame, bgzip's
+				 * empty last block): all of it goes on */
+				free(f->carry);
+				f->carry = span_copy(f, data, have);
+				f->ncarry = have;
+				goto cut;
+			}
 			if (t == NULL)
 				data += nc;	/* (the carry is f's still) */
 		} else
@@ -1089,6 +1098,7 @@ span_job(void *arg, int worker)
 				devices_start();
 		}
 	}
+cut:
 	f->zat++;
 	pthread_cond_broadcast(&f->cv);
 	pthread_mutex_unlock(&f->mu);
