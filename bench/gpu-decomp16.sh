@@ -13,11 +13,13 @@
 # (--device=host):
 #  - "decode": --decompress -c of a string that never occurs (the exact
 #    search costs next to nothing: the rate of the decoding);
-#  - "search": --decompress -c -k2 of a 14-base pattern (gen_dna writes
-#    lower case; a cheap
-#    approximate scan beside the decoding, the 2-core case's kind);
+#  - "search": --decompress -c -k2 of a 14-base pattern in lower case, as
+#    gen_dna writes (a cheap approximate scan beside the decoding, the
+#    2-core case's kind);
 # at -j1, -j8 and -jN (N = nproc), with the plain file's times and the
-# ratio -j1 / -jN.  Environment: RUNS (3), A (./agrep-gpu), R (the reads).
+# ratio -j1 / -jN (the issue's target: 10x for .bgz and .zst).  The
+# reference decoders' times follow.  Environment: RUNS (3), A
+# (./agrep-gpu; another build's, to compare), R (the reads).
 set -u
 export LC_ALL=C
 N=$(nproc)
