@@ -103,6 +103,17 @@ check() {
 	then pass
 	else fail "-j2 stdin $f: $(head -c 200 "$W/err")"
 	fi
+	# BGZF and zstd: the splitter too (spans of 64 KB, one block each;
+	# the rest through its stream decoder), from the file and stdin
+	case $f in
+	*bgzip|*zstd|*zstdfile|*pzstd|*.gz|*.zst)
+		if "$T" -s 65536 -j3 "$f" >"$got" 2>"$W/err" &&
+		    cmp -s "$got" "$exp" && "$T" -s 200000 -j2 - <"$f" \
+		    >"$got" 2>"$W/err" && cmp -s "$got" "$exp"
+		then pass
+		else fail "-s $f: $(head -c 200 "$W/err")"
+		fi
+	esac
 }
 
 echo "== round trips"
@@ -159,6 +170,16 @@ bad() {
 			fail "$what -j$j: rc $rc, $n bytes, $(head -c 200 "$W/err")"
 		fi
 	done
+	# the splitter: the same output and message as -j2 -d's
+	case $f in
+	*bgzip|*zstd|*zstdfile|*pzstd|*.bgz|*.zst)
+		timeout 60 "$T" -d -j2 "$f" >"$W/got1" 2>"$W/err1"
+		timeout 60 "$T" -s 65536 -j3 "$f" >"$got" 2>"$W/err"
+		if [[ $? == 2 ]] && cmp -s "$got" "$W/got1" &&
+		    cmp -s "$W/err" "$W/err1"; then pass
+		else fail "$what -s: $(head -c 200 "$W/err")"
+		fi
+	esac
 }
 # flip FILE OFFSET OUT: OUT is FILE with the byte at OFFSET inverted.
 flip() {
@@ -197,8 +218,12 @@ bad "$C/garbage.gz" "$P/kjv" "gzip trailing garbage"
 echo "== early close (-m 100)"
 head -c 100 "$P/kjv" >"$W/first100"
 for t in gzip bgzip zstd zstdfile pzstd xz bzip2 lz4; do
-	for j in 1 2; do
-		timeout 20 "$T" ${DIRECT[$j]} -j$j -m 100 "$C/$k.$t" >"$W/got" 2>"$W/err"
+	for j in 1 2 s; do
+		if [[ $j == s ]]; then
+			timeout 20 "$T" -s 65536 -j2 -m 100 "$C/$k.$t" >"$W/got" 2>"$W/err"
+		else
+			timeout 20 "$T" ${DIRECT[$j]} -j$j -m 100 "$C/$k.$t" >"$W/got" 2>"$W/err"
+		fi
 		rc=$?
 		if [[ $rc == 0 ]] && cmp -s "$W/got" "$W/first100"; then pass
 		else fail "early close $t -j$j: rc $rc $(head -c 200 "$W/err")"

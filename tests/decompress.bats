@@ -185,6 +185,37 @@ MATRIX=(
     [ "$out" = "$exp" ]
 }
 
+@test "--decompress: BGZF and zstd frames as spans the workers decode: carries, a long record, a bad block mid-file" {
+    # ranges of 64 and 128 KB: a BGZF block (64 KB) or 40 KB zstd frame
+    # (sized and not) a span or two, records carried from span to span; a
+    # record of 200 KB (the stream decoder takes the rest); then a block
+    # made corrupt (the rest from it: its byte, status 2, -j1 as -j3)
+    local w="$BATS_TEST_TMPDIR" c j f
+    { cat "$D/plain/t"; head -c 150000 /dev/zero | tr '\0' 'y'; echo mercy
+      cat "$D/plain/t"; } > "$w/sp"
+    bgzip -c < "$w/sp" > "$w/sp.bgz"
+    split -b 40000 "$w/sp" "$w/piece."
+    for f in "$w"/piece.a[a-m]; do zstd -q -c "$f"; done > "$w/sp.zst"
+    for f in "$w"/piece.*[n-z]; do zstd -q -c --no-content-size "$f"; done >> "$w/sp.zst"
+    for f in bgz zst; do
+        for c in 131072 262144; do
+            for j in 1 3; do
+                exp=$(AGREP_GPU_CHUNK=$c agrep-gpu -j$j -n -b -k1 mercy < "$w/sp")
+                out=$(AGREP_GPU_CHUNK=$c agrep-gpu --decompress -j$j -n -b -k1 mercy < "$w/sp.$f")
+                [ "$out" = "$exp" ] || { echo "MISMATCH $f $c -j$j"; return 1; }
+            done
+        done
+    done
+    cp "$w/sp.bgz" "$w/bad.bgz"
+    printf '\x55\x55' | dd of="$w/bad.bgz" bs=1 seek=70000 conv=notrunc 2>/dev/null
+    run env AGREP_GPU_CHUNK=131072 agrep-gpu --decompress -j1 -c -k1 mercy "$w/bad.bgz"
+    assert_failure 2
+    assert_output --regexp "bad.bgz: .*byte [0-9]+"
+    one=$output
+    run env AGREP_GPU_CHUNK=131072 agrep-gpu --decompress -j3 -c -k1 mercy "$w/bad.bgz"
+    [ "$output" = "$one" ]
+}
+
 @test "--decompress: truncated and corrupt inputs: the byte, status 2, the decoded part searched, the other files too" {
     local w="$BATS_TEST_TMPDIR" name
     for name in gz bgzf zst xz bz2 lz4; do

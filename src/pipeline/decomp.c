@@ -13,7 +13,10 @@
  * in flight and pipe writes block, so
  * memory is bounded whatever the size or the ratio of the input.
  * (libdeflate decoded BGZF blocks some 10% slower than ISA-L's stateless
- * inflate on the 2-core machine: bench/results/2core-decomp.md.)
+ * inflate on the 2-core machine: bench/results/2core-decomp.md.)  The
+ * pipeline's ranges take BGZF and zstd another way, without the driver:
+ * the splitter (dzs_*, at the end) cuts them into spans of units that its
+ * workers decode where they scan them.
  *
  * Built with AGREP_NO_DECOMPRESS (the aarch64 cross build, which has no
  * arm64 copies of the libraries), the formats are recognised and decoding
@@ -50,6 +53,8 @@
 #include <isa-l/igzip_lib.h>
 #include <lz4frame.h>
 #include <lzma.h>
+/* (ZSTD_decompressBound: exported by Debian's libzstd 1.5) */
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 #include <zstd_errors.h>
 #endif
@@ -92,6 +97,13 @@ struct src {
 	uint64_t	 base;		/* input offset of buf[0] */
 	int		 eof;
 	int		 err;		/* errno of a failed read */
+	/* The splitter's: buf[mark, pos) is a span being made, kept when
+	 * room is made (held); reads of maxread bytes at most (0: no limit),
+	 * so that the bytes read past a span, which the next one's buffer
+	 * takes, are few. */
+	size_t		 mark;
+	int		 held;
+	size_t		 maxread;
 };
 
 enum { U_QUEUED, U_BUSY, U_DONE, U_BAD };
@@ -201,17 +213,23 @@ src_wait(struct src *s)
 static void
 src_room(struct src *s)
 {
-	if (s->pos == s->end) {
-		s->base += s->pos;
-		s->pos = s->end = 0;
+	const size_t lo = s->held ? s->mark : s->pos;
+
+	if (lo == s->end) {
+		s->base += lo;
+		s->pos -= lo;
+		s->mark = s->held ? 0 : s->mark;
+		s->end = 0;
 	}
 	if (s->end < s->cap)
 		return;
-	if (s->pos > 0) {
-		memmove(s->buf, s->buf + s->pos, s->end - s->pos);
-		s->base += s->pos;
-		s->end -= s->pos;
-		s->pos = 0;
+	if (lo > 0) {
+		memmove(s->buf, s->buf + lo, s->end - lo);
+		s->base += lo;
+		s->end -= lo;
+		s->pos -= lo;
+		if (s->held)
+			s->mark -= lo;
 	}
 	if (s->end == s->cap) {
 		s->cap *= 2;
@@ -232,9 +250,12 @@ src_fill(struct src *s)
 	}
 	src_room(s);
 	for (;;) {
+		size_t want = s->cap - s->end;
+		if (s->maxread > 0 && want > s->maxread)
+			want = s->maxread;
 		if (s->canblock && src_wait(s) < 0)
 			return -1;
-		n = read(s->fd, s->buf + s->end, s->cap - s->end);
+		n = read(s->fd, s->buf + s->end, want);
 		if (n >= 0)
 			break;
 		if (errno != EINTR) {
@@ -758,24 +779,25 @@ bgzf_bsize(const unsigned char *x, size_t xlen)
 	return 0;
 }
 
-/* The next BGZF block as a unit: 1, 0 at the end of the input, 2 when
- * the stream decoder must take over here, -1 to stop. */
+/* Whether the unread bytes start with a whole BGZF block: 1 with its
+ * size in *len and its decoded size in *outlen, 0 at the end of the input,
+ * 2 when the stream decoder must take over here, -1 when a read failed
+ * or a stop is due. */
 static int
-bgzf_next(struct dz *z, struct unit *u)
+bgzf_peek(struct src *s, size_t *len, size_t *outlen)
 {
-	struct src *s = &z->src;
 	const unsigned char *p;
 	ssize_t have;
 	size_t xlen, bsize;
 
 	if ((have = src_need(s, 18)) <= 0)
-		return have < 0 ? src_failed(z, s) : 0;
+		return have < 0 ? -1 : 0;
 	p = s->buf + s->pos;
 	if (have < 18 || memcmp(p, "\x1f\x8b\x08\x04", 4) != 0)
 		return 2;
 	xlen = le16(p + 10);
 	if ((have = src_need(s, 12 + xlen)) < 0)
-		return src_failed(z, s);
+		return -1;
 	p = s->buf + s->pos;
 	if ((size_t)have < 12 + xlen)
 		return 2;
@@ -783,12 +805,26 @@ bgzf_next(struct dz *z, struct unit *u)
 	if (bsize < 12 + xlen + 8)
 		return 2;
 	if ((have = src_need(s, bsize)) < 0)
-		return src_failed(z, s);
+		return -1;
 	p = s->buf + s->pos;
 	if ((size_t)have < bsize || le32(p + bsize - 4) > BGZF_MAXOUT)
 		return 2;
-	unit_take(s, u, bsize, le32(p + bsize - 4));
+	*len = bsize;
+	*outlen = le32(p + bsize - 4);
 	return 1;
+}
+
+/* The next BGZF block as a unit: 1, 0 at the end of the input, 2 when
+ * the stream decoder must take over here, -1 to stop. */
+static int
+bgzf_next(struct dz *z, struct unit *u)
+{
+	size_t len, outlen;
+	int r = bgzf_peek(&z->src, &len, &outlen);
+
+	if (r == 1)
+		unit_take(&z->src, u, len, outlen);
+	return r < 0 ? src_failed(z, &z->src) : r;
 }
 
 /* Skips a skippable zstd frame that is all there: 1, else 0. */
@@ -808,54 +844,103 @@ zstd_skip(struct src *s, ssize_t have)
 }
 
 /* The compressed size of the zstd frame at the unread bytes, with at
- * most bound of them read; 0 when it is not all there or not valid. */
+ * most bound of them read; 0 when it is not all there or not valid.  Its
+ * blocks' headers are walked as they come, so that no more is read than
+ * the frame and a read's worth (ZSTD_findFrameCompressedSize on twice as
+ * many bytes each time had read up to 4 MB for pzstd's 2.6 MB frames, the
+ * rest copied to the next span's buffer). */
 static size_t
 zstd_frame_len(struct src *s, size_t bound)
 {
-	size_t want = bound < (128 << 10) ? bound : (128 << 10), n;
+	size_t at, bs = 0;
 	ssize_t have;
+	uint32_t h;
+	int last = 0, sum;
 
-	for (;;) {
-		if ((have = src_need(s, want)) < 0)
+	if ((have = src_need(s, 18)) < 5)
+		return 0;
+	at = ZSTD_frameHeaderSize(s->buf + s->pos, (size_t)have);
+	if (ZSTD_isError(at))
+		return 0;
+	sum = s->buf[s->pos + 4] >> 2 & 1;	/* a checksum at the end */
+	for (; !last; at += 3 + bs) {
+		if (at + 3 > bound || (have = src_need(s, at + 3)) < 0 ||
+		    (size_t)have < at + 3)
 			return 0;
-		n = ZSTD_findFrameCompressedSize(s->buf + s->pos, have);
-		if (!ZSTD_isError(n))
-			return n;
-		if ((size_t)have < want || want >= bound)
+		h = le16(s->buf + s->pos + at) |
+		    (uint32_t)s->buf[s->pos + at + 2] << 16;
+		last = h & 1;
+		switch (h >> 1 & 3) {
+		case 0:		/* raw */
+		case 2:		/* compressed */
+			bs = h >> 3;
+			break;
+		case 1:		/* RLE: one byte */
+			bs = 1;
+			break;
+		default:
 			return 0;
-		want = want * 2 < bound ? want * 2 : bound;
+		}
 	}
+	at += sum ? 4 : 0;
+	if (at > bound || (have = src_need(s, at)) < 0 || (size_t)have < at)
+		return 0;
+	return at;
+}
+
+/* Whether the unread bytes start with a whole zstd frame that states its
+ * decoded size (*size), or does not (*size 0) and decodes to maxout bytes
+ * at most (*bound); skippable frames before it are skipped.  As bgzf_peek,
+ * with *len its compressed size. */
+static int
+zstd_peek(struct src *s, size_t *len, size_t *size, size_t *bound,
+    size_t maxout)
+{
+	unsigned long long sz;
+	ssize_t have;
+	size_t n;
+
+	do {
+		if ((have = src_need(s, 18)) <= 0)
+			return have < 0 ? -1 : 0;
+	} while (zstd_skip(s, have));
+	sz = ZSTD_getFrameContentSize(s->buf + s->pos, have);
+	if (sz == ZSTD_CONTENTSIZE_ERROR || (sz != ZSTD_CONTENTSIZE_UNKNOWN &&
+	    sz > maxout))
+		return 2;
+	/* pzstd's frames do not state their decoded size (zstd -T's do): a
+	 * worker decodes those into a buffer it grows, DZ_UNITMAX at most */
+	if (sz == ZSTD_CONTENTSIZE_UNKNOWN)
+		sz = 0;
+	n = zstd_frame_len(s, sz > 0 ? ZSTD_compressBound(sz) + 1024 :
+	    DZ_UNITMAX);
+	if (s->err)
+		return -1;
+	if (n == 0)
+		return 2;
+	*len = n;
+	*size = sz;
+	*bound = sz;
+	if (sz == 0) {
+		/* (the blocks' sizes: 128 KB a block but for RLE ones) */
+		unsigned long long b = ZSTD_decompressBound(s->buf + s->pos, n);
+		if (b == ZSTD_CONTENTSIZE_ERROR || b > maxout)
+			return 2;
+		*bound = (size_t)b;
+	}
+	return 1;
 }
 
 /* The next zstd frame that states its size as a unit; as bgzf_next. */
 static int
 zstd_next(struct dz *z, struct unit *u)
 {
-	struct src *s = &z->src;
-	unsigned long long size;
-	ssize_t have;
-	size_t len;
+	size_t len, size, bound;
+	int r = zstd_peek(&z->src, &len, &size, &bound, DZ_UNITMAX);
 
-	do {
-		if ((have = src_need(s, 18)) <= 0)
-			return have < 0 ? src_failed(z, s) : 0;
-	} while (zstd_skip(s, have));
-	size = ZSTD_getFrameContentSize(s->buf + s->pos, have);
-	if (size == ZSTD_CONTENTSIZE_ERROR || (size != ZSTD_CONTENTSIZE_UNKNOWN &&
-	    size > DZ_UNITMAX))
-		return 2;
-	/* pzstd's frames do not state their decoded size (zstd -T's do): a
-	 * worker decodes those into a buffer it grows, DZ_UNITMAX at most */
-	if (size == ZSTD_CONTENTSIZE_UNKNOWN)
-		size = 0;
-	len = zstd_frame_len(s, size > 0 ? ZSTD_compressBound(size) + 1024 :
-	    DZ_UNITMAX);
-	if (s->err)
-		return src_failed(z, s);
-	if (len == 0)
-		return 2;
-	unit_take(s, u, len, size);
-	return 1;
+	if (r == 1)
+		unit_take(&z->src, u, len, size);
+	return r < 0 ? src_failed(z, &z->src) : r;
 }
 
 /* Decodes a zstd frame that does not state its size into a buffer grown
@@ -889,36 +974,55 @@ zstd_unsized(ZSTD_DCtx *zd, struct unit *u)
 	return in.pos == in.size ? 0 : -1;
 }
 
-/* Decodes a unit whole: 0, or -1 when anything is wrong with it. */
+/* Decodes the BGZF block or zstd frame in[0, inlen) whole into out: cap
+ * bytes, exactly that many when sized (else at most; *got: how many).
+ * 0, or -1 when anything is wrong with it. */
 static int
-unit_decode(struct dz *z, struct wctx *w, struct unit *u)
+decode_into(struct wctx *w, enum dz_format fmt, const unsigned char *in,
+    size_t inlen, unsigned char *out, size_t cap, int sized, size_t *got)
 {
 	const unsigned char *body;
 	size_t n;
 
-	if (z->fmt == DZ_ZSTD) {
+	if (fmt == DZ_ZSTD) {
 		if (w->zd == NULL && (w->zd = ZSTD_createDCtx()) == NULL)
 			return -1;
-		if (!u->sized)
-			return zstd_unsized(w->zd, u);
-		n = ZSTD_decompressDCtx(w->zd, u->out, u->outlen, u->in,
-		    u->inlen);
-		return ZSTD_isError(n) || n != u->outlen ? -1 : 0;
+		n = ZSTD_decompressDCtx(w->zd, out, cap, in, inlen);
+		if (ZSTD_isError(n) || (sized && n != cap))
+			return -1;
+		*got = n;
+		return 0;
 	}
-	body = u->in + 12 + le16(u->in + 10);
-	n = u->in + u->inlen - 8 - body;
+	body = in + 12 + le16(in + 10);
+	n = in + inlen - 8 - body;
 	if (w->isal == NULL)
 		w->isal = xmalloc(sizeof *w->isal);
 	isal_inflate_init(w->isal);
 	w->isal->next_in = (unsigned char *)body;
 	w->isal->avail_in = n;
-	w->isal->next_out = u->out;
-	w->isal->avail_out = u->outlen;
+	w->isal->next_out = out;
+	w->isal->avail_out = cap;
 	if (isal_inflate_stateless(w->isal) != ISAL_DECOMP_OK ||
 	    w->isal->avail_out != 0 ||
-	    crc32_gzip_refl(0, u->out, u->outlen) != le32(body + n))
+	    crc32_gzip_refl(0, out, cap) != le32(body + n))
 		return -1;
+	*got = cap;
 	return 0;
+}
+
+/* Decodes a unit whole: 0, or -1 when anything is wrong with it. */
+static int
+unit_decode(struct dz *z, struct wctx *w, struct unit *u)
+{
+	size_t got;
+
+	if (z->fmt == DZ_ZSTD && !u->sized) {
+		if (w->zd == NULL && (w->zd = ZSTD_createDCtx()) == NULL)
+			return -1;
+		return zstd_unsized(w->zd, u);
+	}
+	return decode_into(w, z->fmt, u->in, u->inlen, u->out, u->outlen, 1,
+	    &got);
 }
 
 static void
@@ -1195,10 +1299,11 @@ dz_free(struct dz *z)
 	free(z);
 }
 
-/* Starts decoding fd (head: bytes already read from it); NULL with errno
- * when that fails.  fd stays the caller's to close. */
-struct dz *
-dz_open(int fd, const unsigned char *head, size_t headlen,
+/* Starts decoding fd (head: bytes already read from it, the first at
+ * input offset base); NULL with errno when that fails.  fd stays the
+ * caller's to close. */
+static struct dz *
+dz_open_at(int fd, const unsigned char *head, size_t headlen, uint64_t base,
     enum dz_format f, int threads, int direct)
 {
 	struct dz *z;
@@ -1224,6 +1329,7 @@ dz_open(int fd, const unsigned char *head, size_t headlen,
 	if (headlen > 0)
 		memcpy(z->src.buf, head, headlen);
 	z->src.end = headlen;
+	z->src.base = base;
 	z->obuf = xmalloc(DZ_CHUNK);
 	if (pipe2(z->wake, O_CLOEXEC) < 0 || pipe2(p, O_CLOEXEC) < 0)
 		goto fail;
@@ -1244,10 +1350,219 @@ fail:
 	return NULL;
 }
 
+struct dz *
+dz_open(int fd, const unsigned char *head, size_t headlen,
+    enum dz_format f, int threads, int direct)
+{
+	return dz_open_at(fd, head, headlen, 0, f, threads, direct);
+}
+
 int
 dz_fd(const struct dz *z)
 {
 	return z->rfd;
+}
+
+/*
+ * The splitter (dzs_*): BGZF blocks and zstd frames whole, in spans of
+ * about budget decoded bytes, for the pipeline's workers to decode each
+ * into the buffer it scans (range.c): no driver thread, no ring, no copy
+ * of the decoded bytes.  Its reader reads the input into a buffer that
+ * the span made of its bytes takes whole (the bytes read past the span go
+ * to a fresh one: at most DZ_CHUNK of them), so the compressed bytes are
+ * not copied either.
+ */
+struct dzunit {
+	size_t		 at, len;	/* in the span's bytes */
+	size_t		 out;		/* decoded bytes (sized), or at most */
+	int		 sized;
+};
+
+struct dzspan {
+	enum dz_format	 fmt;
+	unsigned char	*mem;		/* the buffer in lies in */
+	const unsigned char *in;	/* its compressed bytes */
+	size_t		 inlen;
+	uint64_t	 off;		/* input offset of in[0] */
+	size_t		 bound;		/* decoded bytes at most */
+	struct dzunit	*u;
+	int		 n, cap;
+};
+
+struct dzsplit {
+	enum dz_format	 fmt;
+	struct src	 src;
+	size_t		 budget, maxunit;
+};
+
+struct dzsplit *
+dzs_open(int fd, const unsigned char *head, size_t headlen,
+    enum dz_format f, size_t budget, size_t maxunit)
+{
+	struct dzsplit *p;
+	struct stat st;
+
+	if (f != DZ_BGZF && f != DZ_ZSTD) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = xcalloc(1, sizeof *p);
+	p->fmt = f;
+	p->budget = budget;
+	p->maxunit = maxunit;
+	p->src.fd = fd;
+	p->src.wake = -1;
+	p->src.canblock = fstat(fd, &st) < 0 || !S_ISREG(st.st_mode);
+	p->src.cap = headlen > DZ_CHUNK ? headlen : DZ_CHUNK;
+	p->src.buf = xmalloc(p->src.cap);
+	p->src.maxread = DZ_CHUNK;
+	if (headlen > 0)
+		memcpy(p->src.buf, head, headlen);
+	p->src.end = headlen;
+	return p;
+}
+
+/* The next span: 1 (*spp), 0 at the end of the input, 2 when the rest
+ * is not made of units the splitter takes (a member that is not BGZF, a
+ * frame too large, a unit cut short) or a read failed: dzs_rest gives it
+ * to the stream decoder, which decodes it, or says what is wrong and
+ * where. */
+int
+dzs_next(struct dzsplit *p, struct dzspan **spp)
+{
+	struct src *s = &p->src;
+	struct dzspan *sp = NULL;
+	size_t len, out, bound;
+	unsigned char *nb;
+	int r;
+
+	s->held = 1;
+	s->mark = s->pos;
+	for (;;) {
+		if (p->fmt == DZ_BGZF) {
+			r = bgzf_peek(s, &len, &out);
+			bound = out;
+			if (r == 1 && out > p->maxunit)
+				r = 2;
+		} else
+			r = zstd_peek(s, &len, &out, &bound, p->maxunit);
+		if (r != 1 || (sp != NULL && sp->bound + bound > p->budget))
+			break;
+		if (sp == NULL)
+			sp = xcalloc(1, sizeof *sp);
+		if (sp->n == sp->cap) {
+			sp->cap = sp->cap ? 2 * sp->cap : 64;
+			sp->u = xreallocarray(sp->u, sp->cap, sizeof *sp->u);
+		}
+		sp->u[sp->n++] = (struct dzunit){ s->pos - s->mark, len,
+		    bound, p->fmt == DZ_BGZF || out > 0 };
+		sp->bound += bound;
+		s->pos += len;
+	}
+	s->held = 0;
+	if (sp == NULL)
+		return r < 0 ? 2 : r;
+	sp->fmt = p->fmt;
+	sp->mem = s->buf;
+	sp->in = s->buf + s->mark;
+	sp->inlen = s->pos - s->mark;
+	sp->off = s->base + s->mark;
+	nb = xmalloc(s->cap);
+	memcpy(nb, s->buf + s->pos, s->end - s->pos);
+	s->buf = nb;
+	s->base += s->pos;
+	s->end -= s->pos;
+	s->pos = s->mark = 0;
+	*spp = sp;
+	return 1;
+}
+
+size_t
+dzs_bound(const struct dzspan *sp)
+{
+	return sp->bound;
+}
+
+/* Decodes span sp into out (dzs_bound bytes at most); returns the bytes
+ * decoded.  *bad: -1, or the unit that failed, the first: out holds what
+ * the units before it decoded to. */
+size_t
+dzs_decode(const struct dzspan *sp, unsigned char *out, int *bad)
+{
+	struct wctx w = { NULL, NULL };
+	size_t at = 0, got;
+	int i;
+
+	*bad = -1;
+	for (i = 0; i < sp->n; i++) {
+		const struct dzunit *u = &sp->u[i];
+		if (decode_into(&w, sp->fmt, sp->in + u->at, u->len, out + at,
+		    u->out, u->sized, &got) < 0) {
+			*bad = i;
+			break;
+		}
+		at += got;
+	}
+	wctx_free(&w);
+	return at;
+}
+
+void
+dzs_free(struct dzspan *sp)
+{
+	if (sp == NULL)
+		return;
+	free(sp->mem);
+	free(sp->u);
+	free(sp);
+}
+
+/*
+ * The rest of the input, decoded in order by a direct decoder (dz_fill):
+ * spans sp[0, n) (from sp[0]'s unit unit on: that one and the spans after
+ * it were not decoded, or not used), then what the splitter read and did
+ * not take, then its input.  Threads: as dz_open's.  NULL with errno when
+ * that fails.  The splitter has nothing left after it.
+ */
+struct dz *
+dzs_rest(struct dzsplit *p, struct dzspan *const *sp, int n, int unit,
+    int threads)
+{
+	struct src *s = &p->src;
+	size_t len = s->end - s->pos, at = 0;
+	uint64_t off = s->base + s->pos;
+	unsigned char *head;
+	struct dz *z;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const size_t from = i == 0 && unit < sp[0]->n ?
+		    sp[0]->u[unit].at : i == 0 ? sp[0]->inlen : 0;
+		if (i == 0)
+			off = sp[0]->off + from;
+		len += sp[i]->inlen - from;
+	}
+	head = xmalloc(len > 0 ? len : 1);
+	for (i = 0; i < n; i++) {
+		const size_t from = i == 0 && unit < sp[0]->n ?
+		    sp[0]->u[unit].at : i == 0 ? sp[0]->inlen : 0;
+		memcpy(head + at, sp[i]->in + from, sp[i]->inlen - from);
+		at += sp[i]->inlen - from;
+	}
+	memcpy(head + at, s->buf + s->pos, s->end - s->pos);
+	s->pos = s->end;
+	z = dz_open_at(s->fd, head, len, off, p->fmt, threads, 1);
+	free(head);
+	return z;
+}
+
+void
+dzs_close(struct dzsplit *p)
+{
+	if (p == NULL)
+		return;
+	free(p->src.buf);
+	free(p);
 }
 
 /* Reads up to want decoded bytes of a direct decoder into buf, until want
@@ -1353,5 +1668,58 @@ dz_close(struct dz *z, char *err, size_t errlen)
 {
 	(void)z, (void)err, (void)errlen;
 	return 0;
+}
+
+struct dzsplit *
+dzs_open(int fd, const unsigned char *head, size_t headlen,
+    enum dz_format f, size_t budget, size_t maxunit)
+{
+	(void)fd, (void)head, (void)headlen, (void)f, (void)budget;
+	(void)maxunit;
+	errno = ENOTSUP;
+	return NULL;
+}
+
+int
+dzs_next(struct dzsplit *p, struct dzspan **spp)
+{
+	(void)p, (void)spp;
+	return 0;
+}
+
+size_t
+dzs_bound(const struct dzspan *sp)
+{
+	(void)sp;
+	return 0;
+}
+
+size_t
+dzs_decode(const struct dzspan *sp, unsigned char *out, int *bad)
+{
+	(void)sp, (void)out;
+	*bad = -1;
+	return 0;
+}
+
+void
+dzs_free(struct dzspan *sp)
+{
+	(void)sp;
+}
+
+struct dz *
+dzs_rest(struct dzsplit *p, struct dzspan *const *sp, int n, int unit,
+    int threads)
+{
+	(void)p, (void)sp, (void)n, (void)unit, (void)threads;
+	errno = ENOTSUP;
+	return NULL;
+}
+
+void
+dzs_close(struct dzsplit *p)
+{
+	(void)p;
 }
 #endif /* AGREP_NO_DECOMPRESS */

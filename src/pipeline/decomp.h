@@ -31,4 +31,20 @@ ssize_t		 dz_fill(struct dz *, unsigned char *, size_t want, int *eof,
 		    int partial);
 int		 dz_close(struct dz *, char *err, size_t errlen);
 
+/* The splitter: a BGZF or zstd input cut into spans of whole blocks or
+ * frames, each decoded where the caller wants it, on whichever thread. */
+struct dzsplit;
+struct dzspan;
+
+struct dzsplit	*dzs_open(int fd, const unsigned char *head, size_t headlen,
+		    enum dz_format, size_t budget, size_t maxunit);
+int		 dzs_next(struct dzsplit *, struct dzspan **);
+size_t		 dzs_bound(const struct dzspan *);
+size_t		 dzs_decode(const struct dzspan *, unsigned char *out,
+		    int *bad);
+void		 dzs_free(struct dzspan *);
+struct dz	*dzs_rest(struct dzsplit *, struct dzspan *const *, int n,
+		    int unit, int threads);
+void		 dzs_close(struct dzsplit *);
+
 #endif

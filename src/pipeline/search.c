@@ -706,6 +706,19 @@ fill(struct searcher *w, int fd, unsigned char *buf, size_t want, int *eof)
 		w->prefill += n;
 		w->prefill_len -= (size_t)n;
 		w->read_pos += (uint64_t)n;
+		/* A decoder's: its bytes follow in the same read, so that
+		 * the prefill's end (where the spans gave up: range.c) is no
+		 * buffer's end, as it was none in the decoded stream (where
+		 * a NUL byte makes records binary depends on that) */
+		if ((size_t)n < want && w->dz != NULL && !opt->line_buffered) {
+			ssize_t m = dz_fill(w->dz, buf + n, want - (size_t)n,
+			    eof, 0);
+			if (m > 0) {
+				w->read_pos += (uint64_t)m;
+				w->read_left -= (uint64_t)m;
+				n += m;
+			}
+		}
 		return n;
 	}
 	n = w->dz != NULL ? dz_fill(w->dz, buf, want, eof,

@@ -113,5 +113,8 @@ void	 submit_ranges(const char *path, const char *name, int show_name,
 int	 submit_stream(int fd, const char *name, int show_name);
 int	 submit_stream_z(int fd, const char *name, int show_name,
 	    struct dz *, int zfd);
+struct dzsplit;
+int	 submit_spans(int fd, const char *name, int show_name,
+	    struct dzsplit *, int zfd);
 
 #endif

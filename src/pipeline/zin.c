@@ -1,9 +1,11 @@
 /*
  * zin.c: compressed inputs in the pipeline (--decompress).  An input whose
  * first bytes name a format decomp.c decodes is read through its decoder:
- * a pipe that background threads fill with the decoded bytes, which the
+ * a ring that a background thread fills with the decoded bytes, which the
  * pipeline streams as it streams standard input (ranges for the workers,
- * or the ring of one job).  Names stay the file names; line numbers, byte
+ * or the ring of one job).  BGZF and zstd go to the ranges as spans of
+ * whole blocks or frames that the workers decode themselves (range.c,
+ * submit_spans).  Names stay the file names; line numbers, byte
  * offsets and everything printed are those of the decoded text.  A decoding
  * fault is reported when the input is done, after everything decoded
  * before it was searched: the name, what went wrong and the byte where,
@@ -45,6 +47,52 @@ zin_note(const char *name, const unsigned char *buf, size_t len)
 }
 
 /*
+ * The first bytes of input fd (named name): head[0, *n), and their format.
+ * reg: fd is a regular file, whose first bytes are read without moving its
+ * offset (*reg cleared when it cannot be told); from anything else they
+ * are read, so the decoder gets them.  Returns 0, or -1 after a message.
+ */
+static int
+zin_head(int fd, const char *name, int *reg, unsigned char *head, size_t *n,
+    enum dz_format *f)
+{
+	ssize_t r;
+	int eof = 0;
+	off_t at = *reg ? lseek(fd, 0, SEEK_CUR) : (off_t)-1;
+
+	*reg = *reg && at != (off_t)-1;
+	r = *reg ? in_pread(fd, head, DZ_SNIFFLEN, (uint64_t)at) :
+	    in_fill(fd, head, DZ_SNIFFLEN, &eof, 0, 1);
+	if (r < 0) {
+		if (!opt->silent)
+			warnx_("%s: %s", name, strerror(errno));
+		return -1;
+	}
+	*n = (size_t)r;
+	*f = dz_sniff(head, *n);
+	return 0;
+}
+
+/* Opens the decoder of format f for fd (name, reg and head as zin_head
+ * left them); NULL after a message. */
+static struct dz *
+zin_dz(int fd, const char *name, int reg, const unsigned char *head,
+    size_t n, enum dz_format f)
+{
+	struct dz *z = dz_open(fd, reg ? NULL : head, reg ? 0 : n, f,
+	    pool_workers(), 1);
+
+	if (z == NULL) {
+		if (!opt->silent && errno == ENOTSUP)
+			warnx_("%s: %s: this agrep-gpu was built without the "
+			    "decompression libraries", name, dz_name(f));
+		else if (!opt->silent)
+			warnx_("%s: %s", name, strerror(errno));
+	}
+	return z;
+}
+
+/*
  * The decoder for input fd (named name), or NULL when it is not
  * compressed and can be read as it is.  reg: fd is a regular file, whose
  * first bytes are read without moving its offset; from anything else they
@@ -55,34 +103,19 @@ struct dz *
 zin_open(int fd, const char *name, int reg, int *err)
 {
 	unsigned char head[DZ_SNIFFLEN];
-	ssize_t n;
-	int eof = 0;
-	off_t at = reg ? lseek(fd, 0, SEEK_CUR) : (off_t)-1;
+	enum dz_format f;
+	size_t n;
 	struct dz *z;
 
 	*err = 0;
-	reg = reg && at != (off_t)-1;
-	n = reg ? in_pread(fd, head, sizeof(head), (uint64_t)at) :
-	    in_fill(fd, head, sizeof(head), &eof, 0, 1);
-	if (n < 0) {
-		if (!opt->silent)
-			warnx_("%s: %s", name, strerror(errno));
+	if (zin_head(fd, name, &reg, head, &n, &f) == -1) {
 		*err = 1;
 		return NULL;
 	}
-	enum dz_format f = dz_sniff(head, (size_t)n);
 	if (f == DZ_NONE && reg)
 		return NULL;
-	z = dz_open(fd, reg ? NULL : head, reg ? 0 : (size_t)n, f,
-	    pool_workers(), 1);
-	if (z == NULL) {
-		if (!opt->silent && errno == ENOTSUP)
-			warnx_("%s: %s: this agrep-gpu was built without the "
-			    "decompression libraries", name, dz_name(f));
-		else if (!opt->silent)
-			warnx_("%s: %s", name, strerror(errno));
+	if ((z = zin_dz(fd, name, reg, head, n, f)) == NULL)
 		*err = 1;
-	}
 	return z;
 }
 
@@ -113,25 +146,47 @@ int
 zin_submit(const char *path, const char *name, int show_name,
     void (*flush)(void))
 {
+	unsigned char head[DZ_SNIFFLEN];
+	enum dz_format f;
+	struct dzsplit *split = NULL;
+	struct dz *z;
 	struct stat st;
-	int fd = path != NULL ? open(path, O_RDONLY) : STDIN_FILENO, err;
+	size_t n;
+	int fd = path != NULL ? open(path, O_RDONLY) : STDIN_FILENO;
+	int reg = fd != -1 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 
 	if (fd == -1) {
 		/* (the ordinary path says why, in order) */
 		return 0;
 	}
-	struct dz *z = zin_open(fd, name, fstat(fd, &st) == 0 &&
-	    S_ISREG(st.st_mode), &err);
-	if (z == NULL) {
+	if (zin_head(fd, name, &reg, head, &n, &f) == -1) {
 		if (path != NULL)
 			close(fd);
-		if (err)
-			__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
-		return err;
+		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
+	if (f == DZ_NONE && reg) {
+		if (path != NULL)
+			close(fd);
+		return 0;
+	}
+	/* BGZF blocks and zstd frames: spans that the workers decode (a
+	 * range of decoded bytes each, a block or frame of up to 2) */
+	if (f == DZ_BGZF || f == DZ_ZSTD)
+		split = dzs_open(fd, reg ? NULL : head, reg ? 0 : n, f, S.range,
+		    2 * S.range);
+	z = split == NULL ? zin_dz(fd, name, reg, head, n, f) : NULL;
+	if (split == NULL && z == NULL) {
+		if (path != NULL)
+			close(fd);
+		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+		return 1;
 	}
 	flush();
-	if (submit_stream_z(dz_fd(z), name, show_name, z, path != NULL ? fd :
-	    -1) == -1)
+	if (split != NULL)
+		submit_spans(fd, name, show_name, split, path != NULL ? fd : -1);
+	else if (submit_stream_z(dz_fd(z), name, show_name, z, path != NULL ?
+	    fd : -1) == -1)
 		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
 	return 1;
 }

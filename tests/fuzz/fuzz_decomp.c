@@ -5,7 +5,10 @@
  * forced on whatever follows, so every decoder sees garbage; 7: dz_sniff
  * picks, as the tool does), bit 3 two threads, bit 4 the first bytes
  * handed over as the head (as for standard input), bit 5 a reader that
- * stops after a few bytes, bit 6 the direct reader (dz_fill, no pipe).  The rest is the input, in a memfd.  The
+ * stops after a few bytes, bit 6 the direct reader (dz_fill, no pipe), bit 7
+ * the splitter (dzs_*: BGZF or zstd spans of 64 KB, decoded here, the
+ * rest through dzs_rest), when the format is one of those.  The rest is
+ * the input, in a memfd.  The
  * output is read to the end (at most 8 MB: a small input may stand for
  * gigabytes) and dz_close must return; it must not crash, hang or leak,
  * and its message, if any, must name a byte offset.
@@ -60,6 +63,37 @@ memfd(const uint8_t *data, size_t size, size_t skip)
 	return fd;
 }
 
+/* The splitter over fd: spans decoded, then the rest's decoder (NULL:
+ * none). */
+static struct dz *
+split(int fd, const uint8_t *head, size_t headlen, enum dz_format f)
+{
+	struct dzsplit *p = dzs_open(fd, head, headlen, f, 65536, 131072);
+	struct dzspan *sp;
+	struct dz *z = NULL;
+	size_t total = 0;
+	int r, bad;
+
+	if (p == NULL)
+		abort();
+	while (total < OUTMAX && (r = dzs_next(p, &sp)) == 1) {
+		unsigned char *out = malloc(dzs_bound(sp) + 1);
+		if (out == NULL)
+			abort();
+		total += dzs_decode(sp, out, &bad);
+		free(out);
+		if (bad >= 0)
+			z = dzs_rest(p, &sp, 1, bad, 1);
+		dzs_free(sp);
+		if (bad >= 0)
+			break;
+	}
+	if (total < OUTMAX && r == 2 && z == NULL)
+		z = dzs_rest(p, NULL, 0, 0, 1);
+	dzs_close(p);
+	return z;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -78,6 +112,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)dz_name(f);
 	head = shape & 0x10 ? (size < DZ_SNIFFLEN ? size : DZ_SNIFFLEN) : 0;
 	fd = memfd(data, size, head);
+	if ((shape & 0x80) && (f == DZ_BGZF || f == DZ_ZSTD)) {
+		if ((z = split(fd, data, head, f)) != NULL) {
+			drain(z, 1, OUTMAX);
+			if (dz_close(z, err, sizeof err) < 0 &&
+			    strstr(err, " at byte ") == NULL)
+				abort();
+		}
+		close(fd);
+		return 0;
+	}
 	if ((z = dz_open(fd, data, head, f, shape & 8 ? 2 : 1,
 	    shape & 0x40)) == NULL)
 		abort();
