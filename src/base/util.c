@@ -153,3 +153,16 @@ util_cache_dir(char *dir, size_t len, int make)
 	}
 	return 0;
 }
+
+/* The path of the cache file name in util_cache_dir (made if make is
+ * set), or -1. */
+int
+util_cache_file(char *path, size_t len, const char *name, int make)
+{
+	char dir[4096];
+
+	if (util_cache_dir(dir, sizeof(dir), make) == -1 ||
+	    (size_t)snprintf(path, len, "%s/%s", dir, name) >= len)
+		return -1;
+	return 0;
+}

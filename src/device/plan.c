@@ -140,18 +140,6 @@ static struct {
 	double		 t0;		/* plan_init */
 } P = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
-/* The cache file's path, or -1. */
-static int
-cache_file(char *path, size_t len, int make)
-{
-	char dir[4096];
-
-	if (util_cache_dir(dir, sizeof(dir), make) == -1 ||
-	    (size_t)snprintf(path, len, "%s/plan.txt", dir) >= len)
-		return -1;
-	return 0;
-}
-
 /* Reads the cache: one device a line, "name<TAB>gpu feed wps start", the
  * one opened last first.  A damaged line is skipped. */
 static void
@@ -161,7 +149,7 @@ cache_read(void)
 	FILE *f;
 
 	if (getenv("AGREP_GPU_PLAN_RESET") != NULL ||
-	    cache_file(path, sizeof(path), 0) == -1 ||
+	    util_cache_file(path, sizeof(path), "plan.txt", 0) == -1 ||
 	    (f = fopen(path, "r")) == NULL)
 		return;
 	while (P.ncache < CACHE_MAX && fgets(line, sizeof(line), f) != NULL) {
@@ -188,7 +176,7 @@ cache_write(void)
 	char path[4200], tmp[4300];
 	FILE *f;
 
-	if (cache_file(path, sizeof(path), 1) == -1)
+	if (util_cache_file(path, sizeof(path), "plan.txt", 1) == -1)
 		return;
 	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
 	if ((f = fopen(tmp, "w")) == NULL)

@@ -165,18 +165,6 @@ text_kind(const unsigned char *t, size_t n)
 	return n > 0 && dna * 10 >= n * 9;
 }
 
-/* The cache file's path, or -1. */
-static int
-cache_path(char *path, size_t len, int make)
-{
-	char dir[4096];
-
-	if (util_cache_dir(dir, sizeof(dir), make) == -1 ||
-	    (size_t)snprintf(path, len, "%s/hplan.txt", dir) >= len)
-		return -1;
-	return 0;
-}
-
 /* The cached plan for key: its candidate (-1: none), rate and the runs
  * that took it from the cache since its probe. */
 static int
@@ -187,7 +175,7 @@ cache_find(uint64_t key, double *rate, int *uses)
 	int pick = -1;
 	FILE *f;
 
-	if (cache_path(path, sizeof(path), 0) == -1 ||
+	if (util_cache_file(path, sizeof(path), "hplan.txt", 0) == -1 ||
 	    (f = fopen(path, "r")) == NULL)
 		return -1;
 	while (pick < 0 && fgets(line, sizeof(line), f) != NULL) {
@@ -212,7 +200,7 @@ cache_put(uint64_t key, int pick, double rate, int uses)
 	FILE *in, *out;
 	int n = 1;
 
-	if (cache_path(path, sizeof(path), 1) == -1)
+	if (util_cache_file(path, sizeof(path), "hplan.txt", 1) == -1)
 		return;
 	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
 	if ((out = fopen(tmp, "w")) == NULL)

@@ -764,29 +764,20 @@ submit_stream(int fd, const char *name, int show_name)
 	return submit_stream_z(fd, name, show_name, NULL, -1);
 }
 
-/* The same for the decoded stream fd of decoder z (zin.c), which reads
- * zfd (-1: nothing to close): both ended with the file. */
-int
-submit_stream_z(int fd, const char *name, int show_name, struct dz *z,
-    int zfd)
+/* A streamed input's state (fd its input; zfd -1 or the file to close):
+ * ranges of S.range bytes, read on as they are finished (spare buffers for
+ * two a worker), its output begun. */
+static struct bigfile *
+stream_new(int fd, const char *name, int show_name, int zfd)
 {
 	struct bigfile *f = xcalloc(1, sizeof(*f));
-	struct rangejob *rj;
-	unsigned char *buf = NULL, *carry = NULL;
-	size_t ncarry = 0;
-	uint64_t off = 0;
-	int idx = 0, eof = 0, rc = 0;
-	struct stat st;
 
 	f->name = xstrdup(name);
 	f->show_name = show_name;
 	f->fd = fd;
-	f->dz = z;
 	f->zfd = zfd;
 	f->range = S.range;
 	f->bufsz = f->range;
-	f->tsize = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
-	    (long long)st.st_size : -1;
 	f->nranges = INT_MAX;
 	f->refs = 1;
 	f->maxspare = 2 * pool_workers() + 2;
@@ -795,6 +786,26 @@ submit_stream_z(int fd, const char *name, int show_name, struct dz *z,
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->cv, NULL);
 	out_file_start(&f->fs, f->name, show_name);
+	return f;
+}
+
+/* The same for the decoded stream fd of decoder z (zin.c), which reads
+ * zfd (-1: nothing to close): both ended with the file. */
+int
+submit_stream_z(int fd, const char *name, int show_name, struct dz *z,
+    int zfd)
+{
+	struct bigfile *f = stream_new(fd, name, show_name, zfd);
+	struct rangejob *rj;
+	unsigned char *buf = NULL, *carry = NULL;
+	size_t ncarry = 0;
+	uint64_t off = 0;
+	int idx = 0, eof = 0, rc = 0;
+	struct stat st;
+
+	f->dz = z;
+	f->tsize = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
+	    (long long)st.st_size : -1;
 	for (;;) {
 		size_t have = ncarry, len;
 		ssize_t n = 0;
@@ -1121,27 +1132,14 @@ int
 submit_spans(int fd, const char *name, int show_name, struct dzsplit *split,
     int zfd)
 {
-	struct bigfile *f = xcalloc(1, sizeof(*f));
+	struct bigfile *f = stream_new(fd, name, show_name, zfd);
 	struct spanjob *sj;
 	struct dzspan *sp;
 	int idx = 0, end = 0;
 
-	f->name = xstrdup(name);
-	f->show_name = show_name;
-	f->fd = fd;
-	f->zfd = zfd;
 	f->split = split;
-	f->range = S.range;
 	f->bufsz = span_head(f) + 2 * f->range;
 	f->tsize = -1;
-	f->nranges = INT_MAX;
-	f->refs = 1;
-	f->maxspare = 2 * pool_workers() + 2;
-	f->pad = S.w[0].host.pad;
-	f->spare = xreallocarray(NULL, (size_t)f->maxspare, sizeof(*f->spare));
-	pthread_mutex_init(&f->mu, NULL);
-	pthread_cond_init(&f->cv, NULL);
-	out_file_start(&f->fs, f->name, show_name);
 	for (;;) {
 		/* -q ended the run, -l or -L the file, or the stream decoder
 		 * takes the rest: nothing more is read here */
