@@ -62,28 +62,7 @@ done
 # Genome
 G=$T/genome$GENOME_MBP.fa
 if [ ! -s "$G" ]; then
-	python3 - "$GENOME_MBP" "$G" "$T/guides312" <<'PY'
-import random, sys
-n = int(float(sys.argv[1]) * 1e6)
-random.seed(7)
-s = bytearray(random.choices(b'ACGT', k=n))
-for _ in range(n // 200000):       # soft-masked runs
-    a = random.randrange(n); s[a:a + 3000] = s[a:a + 3000].lower()
-for _ in range(n // 1000000):      # N runs
-    a = random.randrange(n); s[a:a + 10000] = b'N' * len(s[a:a + 10000])
-s = bytes(s[:n])
-with open(sys.argv[2], 'wb') as f:
-    f.write(b'>chrB bench\n')
-    for i in range(0, n, 60):
-        f.write(s[i:i + 60] + b'\n')
-g = []
-while len(g) < 312:
-    a = random.randrange(n - 23); w = s[a:a + 23]
-    if w.isupper() and b'N' not in w: g.append(w)
-with open(sys.argv[3], 'wb') as f:
-    for i, w in enumerate(g):
-        f.write(b'>g%d\n%s\n' % (i, w))
-PY
+	python3 bench/gen_genome.py "$GENOME_MBP" "$G" "$T/guides312"
 fi
 # -c of one record stops at its first site; the lines' -c reads them all.
 l=$(best $RUNS "$A" --dna --records=lines -c -k3 -f "$T/guides312" "$G")
