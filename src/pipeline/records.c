@@ -116,6 +116,10 @@ struct rfile {
 	char		*name;
 	int		 show_name;
 	int		 cont_hit;	/* the record continued has a hit */
+	int		 early;		/* a record may be selected by its
+					 * first hit (-q, -l, -L): not FASTQ,
+					 * whose record may still turn out
+					 * malformed at its end */
 	unsigned char	*carry;		/* and its text so far (record
 					 * output), the part not spooled */
 	size_t		 carrylen, carrycap;
@@ -768,9 +772,11 @@ batch_print(struct rbatch *b)
 			f->cont_hit = hit;
 			/* -q, -l, -L: a record across batches is selected by
 			 * its first hit, not at its end (a 40 MB chromosome,
-			 * -q: 3.65 s, the time of -c) */
-			if (hit && !opt->invert && (opt->quiet || opt->list ||
-			    opt->list_none)) {
+			 * -q: 3.65 s, the time of -c); a FASTA record with a
+			 * hit cannot turn out malformed later, a FASTQ one
+			 * can (fuzz_records found it) */
+			if (hit && f->early && !opt->invert && (opt->quiet ||
+			    opt->list || opt->list_none)) {
 				if (!select_rec(f))
 					break;
 				skip = f->done;
@@ -2136,6 +2142,7 @@ rec_submit(const char *path, const char *name, int show_name,
 	pthread_cond_init(&f->printed, NULL);
 	f->name = xstrdup(name);
 	f->show_name = show_name;
+	f->early = kind != REC_FASTQ;
 	/* A regular file read as it is: a long record's text is read again
 	 * from it when printed (a spool of its byte range). */
 	f->fd = reg && P.rd.z == NULL && need_raw() ? fcntl(fd, F_DUPFD_CLOEXEC,
