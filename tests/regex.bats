@@ -714,7 +714,7 @@ same_as_grep1() {
 }
 
 @test "UTF-8 mode: classes and word assertions with errors: lines, --show-cost and -x as the oracle over characters" {
-	local e k n=0
+	local e k n=0 ei=0 ks
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
 	for e in '[[:alpha:]]+e' 'caf\w' '\<caf' 'é\>' '[[:upper:]][[:lower:]]' '\w\W\w' \
@@ -722,7 +722,11 @@ same_as_grep1() {
 	    'a\sb' '\bx' 'b\B' '\<[[:alpha:]]+\>' 'x[[:digit:]]' '[[:cntrl:]]b' '[[:blank:]]b' \
 	    'a[[:graph:]]b' '[[:print:]]{3}' 'Κ[[:lower:]]+' 'мир\>' '\<日' 'te\w' 'a.b' \
 	    '[^é]t' '\S\s\S' '[[:xdigit:]]+'; do
-		for k in 0 1 2; do
+		# (the sanitizer build: two k an expression, in turn; CI's time)
+		ks="0 1 2"
+		case $AGREP_GPU in */san/*|*/tsan/*) ks="$((ei % 3)) $(((ei + 1) % 3))" ;; esac
+		ei=$((ei + 1))
+		for k in $ks; do
 			n=$((n + 1))
 			run agrep-gpu -E -k$k "$e" u
 			assert_output "$(reoracle -u -k$k "$e" u)"
