@@ -38,9 +38,9 @@ for cpu in "Nehalem:baseline" "Haswell-noTSX,-pcid,-x2apic,-tsc-deadline,-invpci
 		exit 1
 	fi
 	echo "== ${model%%,*}: $want"
-	# (the prefix filter's blocks over 256 KB, not 1 MB: minutes under
+	# (the prefix filter's blocks over 128 KB, not 1 MB: minutes under
 	# emulation)
-	EXH_PP_BLOCKS_KB=256 qemu-x86_64 -cpu "$model" tests/bin/exhaustive -q
+	EXH_PP_BLOCKS_KB=128 qemu-x86_64 -cpu "$model" tests/bin/exhaustive -q
 	# shellcheck disable=SC2086
 	AGREP_GPU="$run" AGREP_GPU_DEVICE=host bats $jobs $SUITES
 done
