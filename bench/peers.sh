@@ -66,24 +66,14 @@ if [ ! -s "$R.fq" ]; then
 	awk '{q = $0; gsub(/./, "I", q); print "@r" NR; print; print "+"; print q}' "$R.txt" > "$R.fq"
 fi
 P=$T/pr$NPRIMERS
-python3 - "$R.txt" "$NPRIMERS" "$P" <<'PY'
-import random, sys
-lines = [l for l in open(sys.argv[1], 'rb').read(8 << 20).split(b'\n') if len(l) == 150]
-random.seed(99)
-ps = set()
-while len(ps) < int(sys.argv[2]):
-    l = random.choice(lines); s = random.randrange(0, 150 - 24); ps.add(l[s:s + 24])
-ps = sorted(ps)
-open(sys.argv[3] + '.txt', 'wb').write(b'\n'.join(ps) + b'\n')
-open(sys.argv[3] + '.fa', 'wb').write(b''.join(b'>p%d\n%s\n' % (i, p) for i, p in enumerate(ps)))
-PY
+python3 bench/gen_primers.py "$R.txt" "$NPRIMERS" "$P"
 C="reads $READS_MB MB, $NPRIMERS primers, <= 2 errors, both strands"
 t=$(cap "$RUNS" "$A" --dna -c -k2 -f "$P.fa" "$R.fq")
 row "$C: reads with a hit" "agrep-gpu --dna -c -k2" "$t" "$(cat "$OUT1") reads" "edits, IUPAC"
 t=$(cap "$RUNS" "$A" --dna --hits -k2 -f "$P.fa" "$R.fq")
 row "$C: every site" "agrep-gpu --dna --hits -k2" "$t" "$(($(wc -l < "$OUT1") - 1)) sites" "edits, IUPAC; the site where the cost stops falling"
 if command -v seqkit >/dev/null; then
-	t=$(cap 1 seqkit grep -j "$J" -s -m 2 -f "$P.txt" "$R.fq")
+	t=$(cap 1 seqkit grep -j "$J" -s -m 2 -f "$P" "$R.fq")
 	row "$C: reads with a hit" "seqkit grep -s -m 2" "$t" "$(fq_count "$OUT1") reads" "mismatches only"
 	t=$(cap 1 seqkit locate -j "$J" -m 2 -f "$P.fa" "$R.fq")
 	row "$C: every site" "seqkit locate -m 2" "$t" "$(($(wc -l < "$OUT1") - 1)) sites" "mismatches only; every end position"

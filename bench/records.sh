@@ -38,18 +38,7 @@ if [ ! -s "$R.fq" ]; then
 	awk '{q = $0; gsub(/./, "I", q); print "@r" NR; print; print "+"; print q}' "$R.txt" > "$R.fq"
 fi
 for P in 100 1000; do
-	python3 - "$R.txt" "$P" "$T/pr$P" <<'PY'
-import random, sys
-lines = [l for l in open(sys.argv[1], 'rb').read(8 << 20).split(b'\n') if len(l) == 150]
-random.seed(99)
-ps = set()
-while len(ps) < int(sys.argv[2]):
-    l = random.choice(lines); s = random.randrange(0, 150 - 24); ps.add(l[s:s + 24])
-ps = sorted(ps)
-open(sys.argv[3], 'wb').write(b'\n'.join(ps) + b'\n')
-comp = bytes.maketrans(b'ACGT', b'TGCA')
-open(sys.argv[3] + '.both', 'wb').write(b'\n'.join(ps + [p.translate(comp)[::-1] for p in ps]) + b'\n')
-PY
+	python3 bench/gen_primers.py "$R.txt" "$P" "$T/pr$P"
 	for K in 2 4; do
 		l=$(best $RUNS "$A" -c -k$K -f "$T/pr$P.both" "$R.txt")
 		c=$(best $RUNS "$A" --dna -c -k$K -f "$T/pr$P" "$R.fq")
