@@ -12,7 +12,7 @@ RE_SRCS	 = src/regex/parse.c src/regex/build.c src/regex/scan.c \
 	   src/regex/scan_as.c src/regex/prefilter.c src/regex/relanes.c \
 	   src/regex/weighted.c \
 	   $(BASE_SRCS)
-ENGINE_SRCS = $(RE_SRCS) src/engines/filter.c src/engines/multi.c \
+ENGINE_SRCS = $(RE_SRCS) src/engines/filter.c src/engines/multi.c src/engines/seed.c \
 	   src/engines/hostmatch.c src/engines/hplan.c src/engines/simd.c src/engines/pp.c \
 	   src/engines/pattern.c src/pipeline/pool.c
 OCL_SRCS = src/device/scan.c src/device/ocl.c src/device/clload.c

@@ -68,6 +68,7 @@
 #include "../src/engines/filter.h"
 #include "../src/engines/multi.h"
 #include "../src/engines/pp.h"
+#include "../src/engines/seed.h"
 #include "exh_common.h"
 
 
@@ -877,6 +878,199 @@ pp_blocks(int quick)
 }
 
 /* Every pattern of length 1..maxn over alpha, every k, every text of ts. */
+/*
+ * The seed filter (seed.c) forced through hm_scan (AGREP_GPU_HOST_ENGINE=
+ * seed, keys as short as AGREP_GPU_SEED_QMIN), against hm_scan_scalar:
+ * with every end wanted (ps->all_ends) bit by bit, else record by record
+ * (one true end bit a selected record, as multi.c).  text[0, warm) is
+ * warm-up.  Returns whether the filter covered a pattern.
+ */
+static int
+seed_check(char (*pats)[40], size_t np, long k, int iupac,
+    const unsigned char *text, size_t warm, size_t len, unsigned qmin)
+{
+	struct patset ps;
+	char err[128], q[8];
+	size_t words = (len + 63) / 64;
+	uint64_t *want = calloc(words + 1, 8), *got = calloc(words + 1, 8);
+	int covered = 0;
+
+	snprintf(q, sizeof(q), "%u", qmin);
+	for (int all = 0; all <= 1; all++) {
+		pat_init(&ps, (int)k, 0);
+		ps.iupac = iupac;
+		for (size_t j = 0; j < np; j++)
+			pat_add(&ps, pats[j], strlen(pats[j]));
+		if (pat_compile(&ps, err, sizeof(err)) != 0) {
+			fprintf(stderr, "exhaustive: %s\n", err);
+			exit(2);
+		}
+		ps.all_ends = all;
+		hm_scan_scalar(&ps, text, warm, len, '\n', want);
+		setenv("AGREP_GPU_SEED_QMIN", q, 1);
+		setenv("AGREP_GPU_HOST_ENGINE", "seed", 1);
+		memset(got, 0, words * 8);
+		hm_scan(&ps, text, warm, len, '\n', got);
+		covered |= seed_covered(seed_get(&ps, '\n')) > 0;
+		unsetenv("AGREP_GPU_HOST_ENGINE");
+		unsetenv("AGREP_GPU_SEED_QMIN");
+		ncalls++;
+		size_t rs = 0;
+		for (size_t i = 0; i <= len; i++) {
+			if (i < len && text[warm + i] != '\n')
+				continue;
+			int wanted = 0, found = 0;
+			for (size_t j = rs; j < i; j++) {
+				int wb = want[j / 64] >> (j % 64) & 1;
+				int gb = got[j / 64] >> (j % 64) & 1;
+				if (gb != wb && (all || gb)) {
+					fprintf(stderr, "exhaustive: seed %s the "
+					    "end at %zu: k=%ld, %zu patterns (first "
+					    "\"%s\"), iupac %d, every end %d, qmin "
+					    "%u, warm %zu\n", gb ? "sets a false bit at"
+					    : "misses", j, k, np, pats[0], iupac, all,
+					    qmin, warm);
+					exit(1);
+				}
+				wanted |= wb;
+				found |= gb;
+			}
+			if (wanted && !found) {
+				fprintf(stderr, "exhaustive: seed misses the record "
+				    "at %zu-%zu: k=%ld, %zu patterns (first \"%s\"), "
+				    "iupac %d, qmin %u, warm %zu\n", rs, i, k, np,
+				    pats[0], iupac, qmin, warm);
+				exit(1);
+			}
+			rs = i + 1;
+		}
+		pat_free(&ps);
+	}
+	free(want);
+	free(got);
+	return covered;
+}
+
+/*
+ * The seed filter, bounded-exhaustive: every pattern of length 1-5 (-q:
+ * 1-4) over {A,C,M} (M: A or C under --dna's IUPAC codes, a byte of its own
+ * without) alone, and all of one length together, every k below the
+ * length, over every text of length 0-6 (-q: 0-5) over {A,C,N,\n} joined
+ * (N: another byte, which no pattern matches), keys of 1 base and up.
+ * Then random sets: 1-40 patterns of 8-32 bases cut from random DNA
+ * records (upper and lower case, N runs; one in 4 mutated), k 0-5, keys of
+ * 1-8 bases, the records cut at a random offset (warm-up before it).
+ */
+static void
+seed_cases(int quick)
+{
+	struct textset ts;
+	static char pats[1024][40];
+	size_t maxn = quick ? 4 : 5, big = 0, cov = 0, all = 0;
+
+	make_texts(&ts, "ACN\n", quick ? 5 : 6);
+	unsigned char *jb = join_texts(&ts, 0, &big);
+	for (size_t n = 1; n <= maxn; n++) {
+		size_t pw = 1, np = 0;
+		for (size_t j = 0; j < n; j++)
+			pw *= 3;
+		for (size_t v = 0; v < pw; v++, np++) {
+			size_t x = v;
+			for (size_t j = 0; j < n; j++, x /= 3)
+				pats[np][j] = "ACM"[x % 3];
+			pats[np][n] = '\0';
+		}
+		for (long k = 0; k < (long)n; k++)
+			for (int iupac = 0; iupac <= 1; iupac++) {
+				for (size_t p = 0; p < np; p++) {
+					cov += (size_t)seed_check(&pats[p], 1, k,
+					    iupac, jb, 0, big, 1);
+					all++;
+				}
+				cov += (size_t)seed_check(pats, np, k, iupac, jb,
+				    0, big, 1);
+				all++;
+				ncases++;
+			}
+	}
+	free(jb);
+	free(ts.t);
+	free(ts.len);
+
+	uint64_t x = 4242;
+	size_t tl = 30000;
+	unsigned char *t = malloc(tl);
+	for (int r = 0; r < (quick ? 30 : 150); r++) {
+		size_t i = 0;
+		while (i < tl) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			size_t rl = (x >> 33) % (r % 2 ? 3000 : 200);
+			int nrun = (x >> 20) % 4 == 0;
+			for (size_t j = 0; j < rl && i < tl; j++) {
+				x = x * 6364136223846793005ULL + 1;
+				size_t run = 1;
+				unsigned char c = (unsigned char)
+				    "ACGTacgtACGTACGT"[(x >> 40) % 16];
+				if (nrun && (x >> 50) % 64 == 0)
+					c = 'N';
+				else if ((x >> 56) % 128 == 0)
+					c = (unsigned char)"NRY"[(x >> 30) % 3];
+				/* now and then a run of 1-150 N: matches
+				 * hold its first or last bytes only */
+				if (nrun && (x >> 50) % 512 == 1) {
+					c = 'N';
+					run = 1 + (x >> 20) % 150;
+				}
+				for (; run > 0 && i < tl; run--)
+					t[i++] = c;
+			}
+			if (i < tl)
+				t[i++] = '\n';
+		}
+		x = x * 6364136223846793005ULL + 1;
+		size_t np = 1 + (x >> 33) % 40;
+		long k = (long)((x >> 20) % 6);
+		unsigned qmin = 1 + (unsigned)((x >> 8) % 8);
+		size_t warm = (x >> 12) % 71;
+		for (size_t p = 0; p < np; p++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			size_t n = 8 + (x >> 33) % 25, at = (x >> 13) % (tl - n);
+			/* one in 4 begins with the last 0-k bytes of an N
+			 * run: its matches hold them (as substitutions) */
+			const unsigned char *nr = (x >> 62) == 1 ?
+			    memchr(t + at, 'N', tl - at) : NULL;
+			if (nr != NULL) {
+				size_t e = (size_t)(nr - t), d = (x >> 7) %
+				    ((size_t)k + 1);
+				while (e < tl && t[e] == 'N')
+					e++;
+				if (e >= d && e - d < tl - n)
+					at = e - d;
+			}
+			for (size_t j = 0; j < n; j++) {
+				char c = (char)t[at + j];
+				if (strchr("ACGTacgt", c) == NULL || c == '\0')
+					c = "ACGT"[(x >> (j % 40)) % 4];
+				c = (char)(c & ~0x20);
+				if ((x >> 62) == 0 && j == n / 2)
+					c = "ACGT"[(x >> 5) % 4];
+				pats[p][j] = c;
+			}
+			pats[p][n] = '\0';
+		}
+		cov += (size_t)seed_check(pats, np, k, 1, t, warm, tl - warm,
+		    qmin);
+		all++;
+		ncases++;
+	}
+	free(t);
+	if (cov * 2 < all) {
+		fprintf(stderr, "exhaustive: the seed filter covered a pattern "
+		    "in only %zu of %zu sets\n", cov, all);
+		exit(1);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -903,6 +1097,7 @@ main(int argc, char **argv)
 	pp_random(quick);
 	pp_long(quick);
 	pp_blocks(quick);
+	seed_cases(quick);
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	printf("exhaustive: %ld cases, %ld engine calls, variants:", ncases,
 	    ncalls);

@@ -42,7 +42,8 @@ agree() {
         "AGREP_GPU_HOST_PLAN=reprobe AGREP_GPU_CHUNK=20000" \
         "AGREP_GPU_HOST_ENGINE=nopp" "AGREP_GPU_HOST_ENGINE=pp" \
         "AGREP_GPU_HOST_ENGINE=nofilter" "AGREP_GPU_HOST_ENGINE=nomulti" \
-        "AGREP_GPU_HOST_ENGINE=multi"; do
+        "AGREP_GPU_HOST_ENGINE=multi" "AGREP_GPU_HOST_ENGINE=seed" \
+        "AGREP_GPU_HOST_ENGINE=seed AGREP_GPU_SEED_QMIN=3"; do
         # quick: -j1 and -j2 in turn (the probes shared out by -j2 in
         # every reprobe run); full: both for each
         i=$((i + 1))

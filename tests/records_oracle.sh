@@ -25,7 +25,7 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/records_oracle.XXXXXX") || exit 2
 keep=
 trap '[ -n "$keep" ] || rm -rf "$tmp"' EXIT
-engines=(scalar nofilter pp nopp)
+engines=(scalar nofilter pp nopp seed)
 
 fail() {
 	keep=1
@@ -60,7 +60,10 @@ for ((seed = first; seed < first + n; seed++)); do
 		envs+=("AGREP_GPU_REC_PIECE=$((RANDOM % 300 + 1))" "AGREP_GPU_REC_BATCH=$((RANDOM % 2000 + 1))")
 	fi
 	if ((RANDOM % 4 == 0)); then
-		envs+=("AGREP_GPU_HOST_ENGINE=${engines[RANDOM % 4]}")
+		envs+=("AGREP_GPU_HOST_ENGINE=${engines[RANDOM % 5]}")
+		# the seed filter with keys as short as 1-8 bases, so that
+		# the oracle's short patterns are covered too (seed.c)
+		envs+=("AGREP_GPU_SEED_QMIN=$((RANDOM % 8 + 1))")
 	fi
 	# the hit table's lanes (sites.c) for any number of patterns
 	if ((RANDOM % 2 == 0)); then

@@ -20,6 +20,7 @@
 #include "simd.h"
 #include "filter.h"
 #include "multi.h"
+#include "seed.h"
 #include "pp.h"
 #include "hplan.h"
 #include "../base/cpu.h"
@@ -717,6 +718,42 @@ multi_scan(const struct mflt *m, const struct patset *ps,
 }
 
 /*
+ * The seed filter (seed.c) over text[0, warm + len), as multi_scan: each
+ * window it proposes through the window engine the CPU runs best; a match
+ * sets its end bit and ends its record's walk (with ps->all_ends, the
+ * window is scanned whole and the walk goes on).  Returns seed_end's
+ * flags (every covered pattern, when the filter gave the chunk up) or
+ * NULL.
+ */
+static unsigned char *
+seed_scan(const struct seedf *sd, const struct patset *ps,
+    const unsigned char *text, size_t warm, size_t len, unsigned char eol,
+    uint64_t *bitmap)
+{
+	struct sd_walk w;
+	struct sd_win win;
+
+	if (!seed_start(&w, sd, text, warm, len))
+		return NULL;
+	while (seed_next(&w, &win)) {
+		const struct pattern *pat = &ps->pat[win.pat];
+		if (ps->all_ends) {
+			hm_scan_range(pat, ps->k, text, win.ws, win.we, warm,
+			    eol, bitmap);
+			continue;
+		}
+		size_t end = window_peq(pat, NULL, ps->k, ps->icase, text,
+		    win.ws, win.we, warm);
+		if (end == SIZE_MAX)
+			continue;
+		end -= warm;
+		bitmap[end / 64] |= (uint64_t)1 << (end % 64);
+		seed_found(&w);
+	}
+	return seed_end(&w);
+}
+
+/*
  * The engine hm_scan uses: HM_ENGINE_SCALAR, or a SIMD variant (simd.h),
  * from AGREP_GPU_HOST_ENGINE = scalar | simd | simd-generic | simd-avx2 |
  * simd-avx512 (a variant the CPU lacks falls back to the best it has), or
@@ -729,7 +766,10 @@ multi_scan(const struct mflt *m, const struct patset *ps,
  * (nomulti: the automatic choice without the shared filter),
  * HM_ENGINE_PP (pp: the pattern-parallel engine of pp.c for every pattern
  * it takes, any number, without the filters; the automatic choice for
- * the others), HM_ENGINE_NOPP (nopp: the automatic choice without it), or -1
+ * the others), HM_ENGINE_NOPP (nopp: the automatic choice without it),
+ * HM_ENGINE_SEED (seed: the seed filter of seed.c for every pattern it
+ * covers, never giving one up; the automatic choice without the shared
+ * filter for the others), or -1
  * (unset: choose by length and number, the filters where they pay).  A
  * forced scalar or SIMD engine runs without any filter.  Read at every
  * call: no static state.
@@ -755,6 +795,8 @@ hm_engine(void)
 		return HM_ENGINE_PP;
 	if (strcmp(e, "nopp") == 0)
 		return HM_ENGINE_NOPP;
+	if (strcmp(e, "seed") == 0)
+		return HM_ENGINE_SEED;
 	if (strcmp(e, "simd-generic") == 0)
 		return SIMD_GENERIC;
 	if (strcmp(e, "simd-avx2") == 0)
@@ -851,8 +893,12 @@ scan_one(const struct patset *ps, const struct pattern *pat,
 void
 hm_sel_forced(int e, struct hsel *s)
 {
-	*s = (struct hsel){ e, 0, 0, 0, NULL };
-	if (e == HM_ENGINE_PP || e == HM_ENGINE_NOPP) {
+	*s = (struct hsel){ e, 0, 0, 0, NULL, 0 };
+	if (e == HM_ENGINE_SEED) {
+		s->seed = 1;
+		s->multi = -1;
+		s->engine = -1;
+	} else if (e == HM_ENGINE_PP || e == HM_ENGINE_NOPP) {
 		s->pp = e == HM_ENGINE_PP ? 1 : -1;
 		if (s->pp > 0)
 			s->multi = -1;
@@ -963,11 +1009,21 @@ hm_scan_sel(const struct patset *ps, const struct hsel *s,
 	if (pp > 0 || (pp == 0 && !scalar))
 		ppidx = xcalloc(ps->npat, sizeof(*ppidx));
 	struct mflt *own;
+	const struct seedf *sd = s->seed > 0 ? seed_get(ps, eol) : NULL;
+	if (sd != NULL && seed_covered(sd) == 0)
+		sd = NULL;
+	if (sd != NULL)
+		multi = -1;
+	unsigned char *sleft = sd != NULL ? seed_scan(sd, ps, text, warm, len,
+	    eol, bitmap) : NULL;
 	const struct mflt *mf = multi_for(ps, eol, multi, s->mf, &own);
 	unsigned char *left = mf != NULL ? multi_scan(mf, ps, text, warm, len,
 	    eol, bitmap) : NULL;
 	for (size_t p = 0; p < ps->npat; p++) {
 		const struct pattern *pat = &ps->pat[p];
+		if (sd != NULL && seed_covers(sd, p) &&
+		    (sleft == NULL || !sleft[p]))
+			continue;
 		if (mf != NULL && mf_covers(mf, p) &&
 		    (left == NULL || !left[p]))
 			continue;
@@ -988,6 +1044,7 @@ hm_scan_sel(const struct patset *ps, const struct hsel *s,
 			    bitmap, engine, filter, scalar);
 	free(ppidx);
 	free(left);
+	free(sleft);
 	mf_free(own);
 	for (size_t r = 0; r < ps->nre; r++)
 		re_scan(ps->re[r].re, ps->k, text, 0, warm + len, warm, eol,

@@ -19,6 +19,8 @@
  * pattern it takes / off */
 #define HM_ENGINE_PP	105
 #define HM_ENGINE_NOPP	106
+/* hm_engine(): the seed filter (seed.c) for every pattern it covers */
+#define HM_ENGINE_SEED	107
 /* --no-indels: from this many patterns on, the shared filter (multi.c)
  * proposes their windows; below, each has its own pigeonhole filter. */
 #define HM_HAMMING_MULTI	8
@@ -41,12 +43,14 @@
  * 1 forced: engine, a SIMD variant or HM_ENGINE_SCALAR (-1: automatic);
  * filter, the pigeonhole filter of filter.c; multi, the shared filter of
  * multi.c (forced: covering every pattern it can, never giving one up);
- * pp, the pattern-parallel engine of pp.c. */
+ * pp, the pattern-parallel engine of pp.c; seed, the seed filter of seed.c
+ * (never in the rule: 1 runs it, without the shared filter). */
 struct mflt;
 struct hsel {
 	int	engine, filter, multi, pp;
 	const struct mflt *mf;	/* multi forced: this filter (NULL: one
 				 * built for the call) */
+	int	seed;
 };
 
 /* Myers' step over one text unit of Eq for one word of state (VP, VN);

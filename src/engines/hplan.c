@@ -6,7 +6,9 @@
  * hsel): the rule itself; without the pattern-parallel engine (the shared
  * and pigeonhole filters with the SIMD lanes behind them); the
  * pattern-parallel engine for every pattern it takes; without any filter;
- * without the shared filter.  Those that cannot differ from the rule for
+ * without the shared filter; the seed filter (seed.c) for the patterns it
+ * covers (DNA: pieces with an edit each), the rest as without the shared
+ * filter.  Those that cannot differ from the rule for
  * the pattern set are left out (the pattern-parallel engine for fewer than
  * PP_MINPAT patterns it takes, the shared filter for fewer than MF_MINPAT
  * patterns).
@@ -63,6 +65,7 @@
 
 #include "hostmatch.h"
 #include "hplan.h"
+#include "seed.h"
 #include "multi.h"
 #include "pp.h"
 #include "../base/cpu.h"
@@ -75,7 +78,7 @@
 #define HP_REFRESH	16			/* ... each probed again after
 						 * this many runs took it */
 
-enum { C_RULE, C_NOPP, C_PP, C_NOFILTER, C_NOMULTI, C_MULTI, NCAND };
+enum { C_RULE, C_NOPP, C_PP, C_NOFILTER, C_NOMULTI, C_MULTI, C_SEED, NCAND };
 
 static const struct cand {
 	const char	*name;
@@ -87,6 +90,7 @@ static const struct cand {
 	[C_NOFILTER] =	{ "nofilter",	{ -1, -1, -1, 0, NULL } },
 	[C_NOMULTI] =	{ "nomulti",	{ -1, 0, -1, 0, NULL } },
 	[C_MULTI] =	{ "multi",	{ -1, 0, 1, 0, NULL } },
+	[C_SEED] =	{ "seed",	{ -1, 0, -1, 0, NULL, 1 } },
 };
 
 struct hplan {
@@ -244,6 +248,9 @@ hplan_get(const struct patset *ps)
 		h->ok[C_NOPP] = npp >= PP_MINPAT || ps->sel != NULL;
 		h->ok[C_PP] = npp >= PP_MINPAT;
 		h->ok[C_NOMULTI] = h->ok[C_MULTI] = ps->npat >= MF_MINPAT;
+		/* (records end in '\n' but with -z: there the candidate
+		 * runs as nomulti) */
+		h->ok[C_SEED] = seed_covered(seed_get(ps, '\n')) > 0;
 		for (size_t c = 0; c < NCAND; c++)
 			h->sel[c] = cands[c].sel;
 		h->stats = getenv("AGREP_GPU_STATS") != NULL;

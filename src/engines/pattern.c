@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "multi.h"
+#include "seed.h"
 #include "hplan.h"
 #include "pp.h"
 #include "pattern.h"
@@ -433,6 +434,7 @@ weigh_patterns(struct patset *ps, char *errbuf, size_t errlen)
 	u->weighted = 0;
 	u->all_lines = 0;
 	u->multi = NULL;
+	u->seed = NULL;
 	u->hplan = NULL;
 	u->ppcache[0] = u->ppcache[1] = NULL;
 	u->re = NULL;
@@ -614,6 +616,7 @@ static void
 caches_free(struct patset *ps)
 {
 	mf_free(ps->multi);
+	seed_free(ps->seed);
 	hplan_free(ps->hplan);
 	pp_cache_free(ps->ppcache[0]);
 	pp_cache_free(ps->ppcache[1]);

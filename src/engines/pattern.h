@@ -38,6 +38,7 @@ struct mflt;
 struct hplan;
 struct pp_cache;
 struct sitelanes;
+struct seedf;
 
 struct patset {
 	struct pattern *pat;	/* the patterns */
@@ -82,6 +83,8 @@ struct patset {
 				 * made on first use; pat_free frees it */
 	struct pp_cache *ppcache[2]; /* the pattern-parallel engine's
 				 * tables (pp.c), made on first use */
+	struct seedf *seed;	/* the seed filter (seed.c), built on
+				 * first use; pat_free frees it */
 	struct sitelanes *sitelanes; /* the hit table's lanes (sites.c),
 				 * made on first use; one block */
 	int syntax;		/* enum re_syntax: -F, -G (default), -E */
