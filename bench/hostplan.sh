@@ -2,7 +2,7 @@
 # bench/hostplan.sh: the host planner's matrix (issue 36).  For each case,
 # agrep-gpu --device=host with its own choice of host engine (the default)
 # against every engine forced by AGREP_GPU_HOST_ENGINE (scalar simd filter
-# nofilter multi nomulti pp nopp, src/engines/hostmatch.c: hm_engine), wall
+# nofilter multi nomulti pp nopp seed, src/engines/hostmatch.c: hm_engine), wall
 # time, with a check that every engine prints the same bytes as the default.
 # One Markdown row a case: the default's seconds, the best forced engine and
 # its seconds, their ratio, OVER when the default is more than 10% (and more
@@ -28,7 +28,7 @@
 #   OUT               also write the header and table to this file
 #   HOSTPLAN_QUICK=1  a subset of the cases (marked q), one run each, cap 5 s
 #   HOSTPLAN_CASES    only the cases whose name matches this ERE
-#   HOSTPLAN_ENGINES  forced engines to time (default all eight)
+#   HOSTPLAN_ENGINES  forced engines to time (default all nine)
 #   HOSTPLAN_RUNS     runs per engine, best taken (default 3; 1 when quick)
 #   HOSTPLAN_FASTRUNS runs when the first is under 0.1 s (5; 3 when quick)
 #   HOSTPLAN_SLOW     a first run longer than this (s) is not repeated (1.5)
@@ -58,9 +58,9 @@ CAPMIN=${HOSTPLAN_CAPMIN:-0.5}
 COPIES=${HOSTPLAN_COPIES:-8}
 CONFIRM=${HOSTPLAN_CONFIRM:-$([[ -n $QUICK ]] && echo 0 || echo 4)}
 READS_MB=${HOSTPLAN_READS_MB:-32}
-ENGINES=(${HOSTPLAN_ENGINES:-scalar simd filter nofilter multi nomulti pp nopp})
+ENGINES=(${HOSTPLAN_ENGINES:-scalar simd filter nofilter multi nomulti pp nopp seed})
 # the order engines run in: the likely fast first, so the cap is tight early
-ORDER=(multi nopp pp filter simd nofilter nomulti scalar)
+ORDER=(multi nopp pp seed filter simd nofilter nomulti scalar)
 JOPT=()
 [[ -n ${JOBS:-} ]] && JOPT=(-j "$JOBS")
 unset AGREP_GPU_HOST_ENGINE

@@ -81,6 +81,9 @@ struct seedf {
 	unsigned char eol;
 	int	 force;
 	unsigned char code[256];
+	unsigned char rep[4];	/* the byte that stands for each base: A, C,
+				 * G, T, or in lower case where no pattern
+				 * matches the upper */
 	unsigned char *in;	/* in[p]: covered */
 	size_t	 npat, ncov;
 	size_t	*cov;		/* the covered patterns, in order */
@@ -173,15 +176,14 @@ cmp_var(const void *a, const void *b)
 	return (x->fwd > y->fwd) - (x->fwd < y->fwd);
 }
 
-/* The bases position i of pat matches (bit x: base "ACGT"[x]). */
+/* The bases position i of pat matches (bit x: base rep[x]). */
 static unsigned char
-pos_set(const struct pattern *pat, size_t i)
+pos_set(const struct pattern *pat, size_t i, const unsigned char *rep)
 {
-	static const char up[4] = { 'A', 'C', 'G', 'T' };
 	unsigned char s = 0;
 
 	for (unsigned x = 0; x < 4; x++)
-		s |= (unsigned char)(pat_has(pat, i, (unsigned char)up[x]) << x);
+		s |= (unsigned char)(pat_has(pat, i, rep[x]) << x);
 	return s;
 }
 
@@ -200,8 +202,8 @@ piece(size_t n, unsigned j, unsigned t, size_t *off, size_t *plen)
  * with e edits each (random bases), and the pieces' variants in *l (one
  * vlist a piece): -1 when a piece has too many. */
 static double
-plan_cut(const struct pattern *pat, unsigned j, unsigned e, unsigned q,
-    struct vlist *l)
+plan_cut(const struct pattern *pat, const unsigned char *rep, unsigned j,
+    unsigned e, struct vlist *l)
 {
 	unsigned char sets[SEED_PIECE];
 	double hits = 0;
@@ -210,7 +212,7 @@ plan_cut(const struct pattern *pat, unsigned j, unsigned e, unsigned q,
 		size_t off, plen;
 		piece(pat->len, j, t, &off, &plen);
 		for (size_t i = 0; i < plen; i++)
-			sets[i] = pos_set(pat, off + i);
+			sets[i] = pos_set(pat, off + i, rep);
 		l[t].n = 0;
 		l[t].over = 0;
 		variants(sets, (unsigned)plen, 0, e, 0, 0, &l[t]);
@@ -224,7 +226,6 @@ plan_cut(const struct pattern *pat, unsigned j, unsigned e, unsigned q,
 			hits += p;
 		}
 	}
-	(void)q;
 	return hits;
 }
 
@@ -258,12 +259,21 @@ seed_build(const struct patset *ps, unsigned char eol, int force)
 	sd->npat = ps->npat;
 	sd->in = xcalloc(ps->npat ? ps->npat : 1, 1);
 	sd->cov = xcalloc(ps->npat ? ps->npat : 1, sizeof(*sd->cov));
-	if (ps->u8 != NULL || ps->hamming || ps->weighted || k < 0)
+	if (ps->hamming || ps->weighted || k < 0)
 		return sd;
 
 	/* The text's bytes: a base where every pattern's PEq says it matches
 	 * as that base (both cases of A, C, G, T in --dna or -i; any byte
 	 * that behaves so), the terminator, or other. */
+	for (unsigned x = 0; x < 4; x++) {
+		sd->rep[x] = (unsigned char)up[x];
+		for (size_t p = 0; p < ps->npat; p++)
+			if (ps->pat[p].peq[(size_t)(unsigned char)up[x] *
+			    ps->pat[p].nwords] != 0)
+				goto upper;
+		sd->rep[x] = (unsigned char)(up[x] | 0x20);
+upper:		;
+	}
 	memset(sd->code, C_OTHER, sizeof(sd->code));
 	for (unsigned c = 0; c < 256; c++)
 		for (unsigned x = 0; x < 4 && sd->code[c] == C_OTHER; x++) {
@@ -272,8 +282,8 @@ seed_build(const struct patset *ps, unsigned char eol, int force)
 				const struct pattern *pat = &ps->pat[p];
 				for (size_t w = 0; w < pat->nwords; w++)
 					if (pat->peq[(size_t)c * pat->nwords +
-					    w] != pat->peq[(size_t)(unsigned char)
-					    up[x] * pat->nwords + w])
+					    w] != pat->peq[(size_t)sd->rep[x] *
+					    pat->nwords + w])
 						same = 0;
 			}
 			if (same)
@@ -301,7 +311,7 @@ seed_build(const struct patset *ps, unsigned char eol, int force)
 			unsigned j = (unsigned)k / (e + 1) + 1;
 			if (j > 8 || shortest(pat->len, j, e) < qmin)
 				continue;
-			double h = plan_cut(pat, j, e, q, l[e]);
+			double h = plan_cut(pat, sd->rep, j, e, l[e]);
 			if (h >= 0 && (best < 0 || h < best)) {
 				best = h;
 				cut[p] = e + 1;
@@ -324,7 +334,7 @@ seed_build(const struct patset *ps, unsigned char eol, int force)
 			continue;
 		const struct pattern *pat = &ps->pat[p];
 		unsigned e = cut[p] - 1, j = (unsigned)k / (e + 1) + 1;
-		(void)plan_cut(pat, j, e, q, l[0]);
+		(void)plan_cut(pat, sd->rep, j, e, l[0]);
 		size_t add = 0;
 		for (unsigned t = 0; t < j; t++)
 			add += l[0][t].n;
