@@ -8,7 +8,8 @@
  * pattern-parallel engine for every pattern it takes; without any filter;
  * without the shared filter; the seed filter (seed.c) for the patterns it
  * covers (DNA: pieces with an edit each), the rest as without the shared
- * filter.  Those that cannot differ from the rule for
+ * filter; the pigeonhole filter forced for up to 16 patterns (the rule
+ * takes it by thresholds).  Those that cannot differ from the rule for
  * the pattern set are left out (the pattern-parallel engine for fewer than
  * PP_MINPAT patterns it takes, the shared filter for fewer than MF_MINPAT
  * patterns).
@@ -78,7 +79,8 @@
 #define HP_REFRESH	16			/* ... each probed again after
 						 * this many runs took it */
 
-enum { C_RULE, C_NOPP, C_PP, C_NOFILTER, C_NOMULTI, C_MULTI, C_SEED, NCAND };
+enum { C_RULE, C_NOPP, C_PP, C_NOFILTER, C_NOMULTI, C_MULTI, C_SEED, C_FILTER,
+    NCAND };
 
 static const struct cand {
 	const char	*name;
@@ -91,6 +93,7 @@ static const struct cand {
 	[C_NOMULTI] =	{ "nomulti",	{ -1, 0, -1, 0, NULL } },
 	[C_MULTI] =	{ "multi",	{ -1, 0, 1, 0, NULL } },
 	[C_SEED] =	{ "seed",	{ -1, 0, -1, 0, NULL, 1 } },
+	[C_FILTER] =	{ "filter",	{ -1, 1, 0, 0, NULL, 0 } },
 };
 
 struct hplan {
@@ -251,6 +254,10 @@ hplan_get(const struct patset *ps)
 		/* (records end in '\n' but with -z: there the candidate
 		 * runs as nomulti) */
 		h->ok[C_SEED] = seed_covered(seed_get(ps, '\n')) > 0;
+		/* the pigeonhole filter wherever a pattern has pieces (the
+		 * rule takes it only where they are long and rare): a pass
+		 * a pattern, so for a few patterns */
+		h->ok[C_FILTER] = ps->npat <= 16;
 		for (size_t c = 0; c < NCAND; c++)
 			h->sel[c] = cands[c].sel;
 		h->stats = getenv("AGREP_GPU_STATS") != NULL;
