@@ -198,15 +198,35 @@ with open(sys.argv[2], 'wb') as f:
 PY
     agrep-gpu --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" > "$D/ref"
     [ "$(tail -n +2 "$D/ref" | awk '$3 == 0' | wc -l)" -ge 120 ]
-    for e in scalar pp multi nofilter; do
+    for e in scalar pp multi nofilter seed; do
         AGREP_GPU_HOST_ENGINE=$e agrep-gpu --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
+        AGREP_GPU_HOST_ENGINE=$e agrep-gpu --dna -c -k2 -f "$D/guides.fa" "$D/long.fa" | grep -qx 1
     done
+    # with N runs and soft-masked stretches: the seed filter's windows
+    # around the runs (seed.c)
+    awk 'NR > 1 && NR % 97 == 0 { $0 = "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN" }
+        NR > 1 && NR % 89 == 0 { $0 = tolower($0) } { print }' "$D/long.fa" > "$D/longn.fa"
+    AGREP_GPU_HOST_ENGINE=scalar agrep-gpu --dna --hits -k3 -f "$D/guides.fa" "$D/longn.fa" > "$D/refn"
+    AGREP_GPU_HOST_ENGINE=seed agrep-gpu --dna --hits -k3 -f "$D/guides.fa" "$D/longn.fa" | diff "$D/refn" -
     AGREP_GPU_REC_PIECE=3000 AGREP_GPU_REC_BATCH=10000 agrep-gpu -j3 --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
     agrep-gpu -j1 --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
     # the batches on POCL (the OpenCL device path)
     AGREP_GPU_HOST_MAX=0 agrep-gpu --device=cpu --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
     agrep-gpu --dna -k2 -f "$D/guides.fa" "$D/long.fa" > "$D/recs"
     AGREP_GPU_HOST_MAX=0 agrep-gpu --device=cpu --dna -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/recs" -
+}
+
+@test "the planners probe a FASTQ file's sequence lines, not its names and qualities" {
+    python3 - "$D/probe.fq" <<'PY'
+import random, sys
+r = random.Random(5)
+with open(sys.argv[1], 'w') as f:
+    for i in range(100):
+        s = ''.join(r.choice('ACGT') for _ in range(150))
+        f.write('@r%d\n%s\n+\n%s\n' % (i, s, 'I' * 150))
+PY
+    run env AGREP_GPU_STATS=1 agrep-gpu --dna -c -k1 ACGTACGTACGTAAAC "$D/probe.fq"
+    [[ "$output" == *"host probe: 15100 bytes"* ]]
 }
 
 @test "--delimiter: text records (paragraphs, mail), newlines inside them ordinary, printed whole" {

@@ -114,6 +114,9 @@ struct hplan {
 	uint64_t	 key;		/* the pattern set's part of the cache
 					 * key (0: no cache) */
 	int		 probed;	/* a probe ran (or the cache gave a plan) */
+	uint64_t	 runkey;	/* the whole key of the first probe: a
+					 * later one (a revision) replaces that
+					 * entry, whatever its chunk's kind */
 	int		 stats;
 	int		 off;		/* AGREP_GPU_HOST_PLAN=rule, or no
 					 * pattern to plan for */
@@ -359,8 +362,9 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 {
 	const size_t full = len < HP_SAMPLE ? len : HP_SAMPLE;
 	const double t0 = util_now();
-	const uint64_t key = h->key != 0 ? h->key ^
-	    (uint64_t)text_kind(text + warm, len) << 1 : 0;
+	if (h->key != 0 && h->runkey == 0)
+		h->runkey = h->key ^ (uint64_t)text_kind(text + warm, len) << 1;
+	const uint64_t key = h->runkey;
 	uint64_t *bm;
 	double secs[NCAND];	/* a candidate's time over its last sample */
 	size_t over[NCAND];	/* ... of this many bytes (0: not run) */

@@ -524,18 +524,18 @@ seed_next(struct sd_walk *w, struct sd_win *win)
 		if (w->gaveup)
 			return 0;
 		if (w->pend == 1) {
-			size_t i = w->i;
+			const struct sd_cand *c = &w->q[w->qh];
 			while (w->e < w->e1) {
 				const struct sent *en = &sd->ent[w->e++];
 				const unsigned vlen = VLEN(en);
 				const uint64_t m = ((uint64_t)1 << (2 * vlen)) - 1;
-				if (w->valid < vlen || (w->R & m) != VBITS(en))
+				if (c->valid < vlen || (c->R & m) != VBITS(en))
 					continue;
-				if (clip(w, en->pat, i, en->back, en->fwd, win))
+				if (clip(w, en->pat, c->i, en->back, en->fwd, win))
 					return 1;
 			}
 			w->pend = 0;
-			w->i++;
+			w->qh++;
 		}
 		if (w->pend == 2) {
 			/* a window around the run's first byte */
@@ -546,49 +546,75 @@ seed_next(struct sd_walk *w, struct sd_win *win)
 					return 1;
 			}
 			w->pend = 0;
-			w->i = w->rb;
 		}
-		size_t i = w->i;
+		if (w->qh < w->qt) {
+			/* the next position queued; the entries of the one
+			 * two places on are fetched meanwhile */
+			const struct sd_cand *c = &w->q[w->qh];
+			uint32_t b = bucket((uint32_t)c->R & sd->qmask, sd->hbits);
+			if (w->qh + 2 < w->qt)
+				__builtin_prefetch(&sd->ent[sd->start[bucket(
+				    (uint32_t)w->q[w->qh + 2].R & sd->qmask,
+				    sd->hbits)]]);
+			w->rs = c->rs;
+			w->e = sd->start[b];
+			w->e1 = sd->start[b + 1];
+			w->pend = 1;
+			continue;
+		}
+		if (w->runwait) {
+			w->runwait = 0;
+			w->rs = w->runrs;
+			w->t = 0;
+			w->pend = 2;
+			continue;
+		}
+		if (w->i >= w->end)
+			return 0;
+
+		/* the scan: up to SD_QUEUE positions whose key is set, or up
+		 * to a run of other bytes */
+		size_t i = w->i, rs = w->srs;
 		uint64_t R = w->R;
-		unsigned valid = w->valid;
+		unsigned valid = w->valid, n = 0;
 		for (; i < w->end; i++) {
 			unsigned c = code[text[i]];
 			if (c < 4) {
 				R = R << 2 | c;
 				valid++;
 				uint32_t key = (uint32_t)R & sd->qmask;
-				if (valid >= q && (bits[key / 64] >> (key % 64)
-				    & 1))
+				if (valid < q || !(bits[key / 64] >> (key % 64) & 1))
+					continue;
+				__builtin_prefetch(&sd->start[bucket(key,
+				    sd->hbits)]);
+				w->q[n++] = (struct sd_cand){ i, rs, R, valid };
+				if (n == SD_QUEUE) {
+					i++;
 					break;
+				}
 				continue;
 			}
 			valid = 0;
 			if (c == C_EOL) {
-				w->rs = i + 1;
+				rs = i + 1;
 				continue;
 			}
+			/* a run of other bytes */
+			w->ra = i;
+			while (i + 1 < w->end && code[text[i + 1]] == C_OTHER)
+				i++;
+			w->rb = i + 1;
+			w->runwait = 1;
+			w->runrs = rs;
+			i++;
 			break;
 		}
+		w->i = i;
+		w->srs = rs;
 		w->R = R;
 		w->valid = valid;
-		w->i = i;
-		if (i >= w->end)
-			return 0;
-		if (code[text[i]] < 4) {
-			uint32_t b = bucket((uint32_t)R & sd->qmask, sd->hbits);
-			w->e = sd->start[b];
-			w->e1 = sd->start[b + 1];
-			w->pend = 1;
-			continue;
-		}
-		/* a run of other bytes */
-		size_t a = i;
-		while (i + 1 < w->end && code[text[i + 1]] == C_OTHER)
-			i++;
-		w->ra = a;
-		w->rb = i + 1;
-		w->t = 0;
-		w->pend = 2;
+		w->qh = 0;
+		w->qt = n;
 	}
 }
 
@@ -596,16 +622,25 @@ seed_next(struct sd_walk *w, struct sd_win *win)
 void
 seed_found(struct sd_walk *w)
 {
-	size_t i = w->pend == 2 ? w->ra : w->i;
+	size_t i = w->pend == 2 ? w->ra : w->q[w->qh].i;
 
 	if (w->reol < i || w->reol == 0) {
 		const unsigned char *t = memchr(w->text + i, w->sd->eol,
 		    w->end - i);
 		w->reol = t != NULL ? (size_t)(t - w->text) : w->end;
 	}
+	if (w->pend == 1)
+		w->qh++;
 	w->pend = 0;
-	w->i = w->reol;		/* the terminator: the walk resets there */
-	w->valid = 0;
+	/* the record's other positions, queued or not, and its run */
+	while (w->qh < w->qt && w->q[w->qh].i < w->reol)
+		w->qh++;
+	if (w->runwait && w->ra < w->reol)
+		w->runwait = 0;
+	if (w->i < w->reol) {
+		w->i = w->reol;	/* the terminator: the scan resets there */
+		w->valid = 0;
+	}
 }
 
 /* The patterns the engines must scan over this chunk after all (every

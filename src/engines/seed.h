@@ -20,18 +20,32 @@ struct sd_win {
 	size_t	 ws, we;
 };
 
-/* The walk over one chunk (the caller's, on its stack). */
+/* The walk over one chunk (the caller's, on its stack): the scan runs
+ * ahead, queueing up to SD_QUEUE positions whose key is in the table (and
+ * prefetching their buckets), then their entries are compared in order. */
+#define SD_QUEUE 16
+struct sd_cand {
+	size_t	 i, rs;		/* the position, its record's first byte */
+	uint64_t R;		/* the register there */
+	unsigned valid;
+};
 struct sd_walk {
 	const struct seedf *sd;
 	const unsigned char *text;
 	size_t	 end;		/* text[0, end) */
 	size_t	 warm;
-	size_t	 i;		/* the next byte to read */
-	size_t	 rs;		/* the current record's first byte */
-	size_t	 reol;		/* its terminator (or end); < i: unknown */
-	uint64_t R;		/* the last 32 bases, 2 bits each */
-	unsigned valid;		/* bases since the last break */
-	int	 pend;		/* 1: entries e..e1 at i; 2: a run's windows */
+	size_t	 i;		/* the scan: the next byte to read */
+	size_t	 srs;		/* ... its record's first byte */
+	uint64_t R;		/* ... the last 32 bases, 2 bits each */
+	unsigned valid;		/* ... bases since the last break */
+	struct sd_cand q[SD_QUEUE];
+	unsigned qh, qt;	/* the queue: q[qh, qt) */
+	int	 runwait;	/* the scan stopped at a run of other bytes */
+	size_t	 runrs;		/* ... its record's first byte */
+	size_t	 rs;		/* the window's record's first byte */
+	size_t	 reol;		/* its terminator (or end); < the position:
+				 * unknown */
+	int	 pend;		/* 1: entries e..e1 of q[qh]; 2: a run's */
 	size_t	 e, e1;
 	size_t	 t;		/* the run's next window (a pattern) */
 	size_t	 ra, rb;	/* the run of other bytes [ra, rb) */

@@ -736,7 +736,7 @@ submit_ranges(const char *path, const char *name, int show_name,
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->cv, NULL);
 	out_file_start(&f->fs, f->name, show_name);
-	if (search_needs_scan() && devices_pay(path, size))
+	if (search_needs_scan() && devices_pay(path, size, 0))
 		devices_start();
 	/* Every range is submitted, even after -q: each one releases the
 	 * file, and one that quits early does nothing else. */

@@ -442,10 +442,33 @@ devices_pay_stream(void)
 	return pay_settled(UINT64_MAX / 2) > 0;
 }
 
+/* The sequence lines of n bytes of a FASTA or FASTQ file, in place (the
+ * records' text the engines will see, with its line ends: headers, '+'
+ * lines and qualities are not searched and would mislead the probes, the
+ * host planner's among them); returns the new length. */
+static size_t
+probe_seq(unsigned char *b, size_t n)
+{
+	const int fq = n > 0 && b[0] == '@';
+	size_t w = 0, line = 0;
+
+	for (size_t i = 0; i < n; line++) {
+		const unsigned char *e = memchr(b + i, '\n', n - i);
+		size_t end = e != NULL ? (size_t)(e - b) + 1 : n;
+		if (fq ? line % 4 == 1 : b[i] != '>' && b[i] != ';') {
+			memmove(b + w, b + i, end - i);
+			w += end - i;
+		}
+		i = end;
+	}
+	return w;
+}
+
 /* Do the devices pay for a file of size bytes?  (The planner's rule, with
- * the host probed on the file's first bytes.) */
+ * the host probed on the file's first bytes: of its sequence lines where
+ * it is read as records.) */
 int
-devices_pay(const char *path, uint64_t size)
+devices_pay(const char *path, uint64_t size, int records)
 {
 	int settled = pay_settled(size);
 
@@ -457,6 +480,8 @@ devices_pay(const char *path, uint64_t size)
 		unsigned char *b = xmalloc(PROBE_BYTES);
 		int fd = open(path, O_RDONLY);
 		ssize_t n = fd != -1 ? in_pread(fd, b, PROBE_BYTES, 0) : -1;
+		if (n > 0 && records)
+			n = (ssize_t)probe_seq(b, (size_t)n);
 		if (n > 0)
 			host_probe(b, (size_t)n);
 		if (fd != -1)
