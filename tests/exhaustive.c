@@ -261,6 +261,44 @@ run_pattern(const char *p, long k, const struct textset *ts)
 }
 
 /*
+ * Record by record over t[0, len) ('\n' ends a record): want's bit j for
+ * t[j], got's bit j - from for t[j], j >= from.  Returns 0 when they agree
+ * (with exact, bit by bit; else no false bit and every record with a bit
+ * of want has one of got), 1 for a false bit at *at, 2 for a missed end at
+ * *at (exact), 3 for a record [*at, *to) missed.
+ */
+static int
+rec_diff(const unsigned char *t, size_t len, size_t from,
+    const uint64_t *want, const uint64_t *got, int exact, size_t *at,
+    size_t *to)
+{
+	size_t rs = 0;
+
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && t[i] != '\n')
+			continue;
+		int wanted = 0, found = 0;
+		for (size_t j = rs > from ? rs : from; j < i; j++) {
+			int wb = want[j / 64] >> (j % 64) & 1;
+			int gb = got[(j - from) / 64] >> ((j - from) % 64) & 1;
+			if (gb != wb && (exact || gb)) {
+				*at = j;
+				return gb ? 1 : 2;
+			}
+			wanted |= wb;
+			found |= gb;
+		}
+		if (wanted && !found) {
+			*at = rs;
+			*to = i;
+			return 3;
+		}
+		rs = i + 1;
+	}
+	return 0;
+}
+
+/*
  * The filter's verification of long records (at least HM_SIMD_VERIFY bytes:
  * the SIMD engine, from a bitmap word boundary before the record), bit by
  * bit against hm_scan_scalar: records of 1..12000 bytes over {a,b,c,d}
@@ -369,36 +407,22 @@ multi_set(char (*pats)[8], const size_t *idx, size_t np, long k,
 			hm_scan(icase ? &psi : &ps, text, warm, big - from,
 			    '\n', bm);
 			ncalls++;
-			size_t rs = 0;
-			for (size_t i = 0; i <= big; i++) {
-				if (i < big && jb[pad + i] != '\n')
-					continue;
-				/* record [rs, i): want and got among its bytes
-				 * from 'from' on */
-				int wanted = 0, got = 0;
-				for (size_t j = rs > from ? rs : from; j < i; j++) {
-					int wb = w[j / 64] >> (j % 64) & 1;
-					int gb = bm[(j - from) / 64] >>
-					    ((j - from) % 64) & 1;
-					if (gb && !wb) {
-						fprintf(stderr, "exhaustive: multi sets a "
-						    "false bit at %zu: k=%ld, %zu patterns "
-						    "(first \"%s\"), -i %d, cut %zu\n",
-						    j, k, np, pats[idx[0]], icase, from);
-						exit(1);
-					}
-					wanted |= wb;
-					got |= gb;
-				}
-				if (wanted && !got) {
-					fprintf(stderr, "exhaustive: multi misses the "
-					    "record at %zu-%zu: k=%ld, %zu patterns "
-					    "(first \"%s\"%s%s), -i %d, cut %zu\n", rs, i,
-					    k, np, pats[idx[0]], np > 1 ? ", second \"" :
-					    "", np > 1 ? pats[idx[1]] : "", icase, from);
-					exit(1);
-				}
-				rs = i + 1;
+			size_t at = 0, to = 0;
+			int d = rec_diff(jb + pad, big, from, w, bm, 0, &at, &to);
+			if (d == 1) {
+				fprintf(stderr, "exhaustive: multi sets a "
+				    "false bit at %zu: k=%ld, %zu patterns "
+				    "(first \"%s\"), -i %d, cut %zu\n",
+				    at, k, np, pats[idx[0]], icase, from);
+				exit(1);
+			}
+			if (d == 3) {
+				fprintf(stderr, "exhaustive: multi misses the "
+				    "record at %zu-%zu: k=%ld, %zu patterns "
+				    "(first \"%s\"%s%s), -i %d, cut %zu\n", at, to,
+				    k, np, pats[idx[0]], np > 1 ? ", second \"" :
+				    "", np > 1 ? pats[idx[1]] : "", icase, from);
+				exit(1);
 			}
 		}
 	}
@@ -915,34 +939,22 @@ seed_check(char (*pats)[40], size_t np, long k, int iupac,
 		unsetenv("AGREP_GPU_HOST_ENGINE");
 		unsetenv("AGREP_GPU_SEED_QMIN");
 		ncalls++;
-		size_t rs = 0;
-		for (size_t i = 0; i <= len; i++) {
-			if (i < len && text[warm + i] != '\n')
-				continue;
-			int wanted = 0, found = 0;
-			for (size_t j = rs; j < i; j++) {
-				int wb = want[j / 64] >> (j % 64) & 1;
-				int gb = got[j / 64] >> (j % 64) & 1;
-				if (gb != wb && (all || gb)) {
-					fprintf(stderr, "exhaustive: seed %s the "
-					    "end at %zu: k=%ld, %zu patterns (first "
-					    "\"%s\"), iupac %d, every end %d, qmin "
-					    "%u, warm %zu\n", gb ? "sets a false bit at"
-					    : "misses", j, k, np, pats[0], iupac, all,
-					    qmin, warm);
-					exit(1);
-				}
-				wanted |= wb;
-				found |= gb;
-			}
-			if (wanted && !found) {
-				fprintf(stderr, "exhaustive: seed misses the record "
-				    "at %zu-%zu: k=%ld, %zu patterns (first \"%s\"), "
-				    "iupac %d, qmin %u, warm %zu\n", rs, i, k, np,
-				    pats[0], iupac, qmin, warm);
-				exit(1);
-			}
-			rs = i + 1;
+		size_t at = 0, to = 0;
+		int d = rec_diff(text + warm, len, 0, want, got, all, &at, &to);
+		if (d == 1 || d == 2) {
+			fprintf(stderr, "exhaustive: seed %s the end at %zu: "
+			    "k=%ld, %zu patterns (first \"%s\"), iupac %d, every "
+			    "end %d, qmin %u, warm %zu\n", d == 1 ? "sets a false "
+			    "bit at" : "misses", at, k, np, pats[0], iupac, all,
+			    qmin, warm);
+			exit(1);
+		}
+		if (d == 3) {
+			fprintf(stderr, "exhaustive: seed misses the record at "
+			    "%zu-%zu: k=%ld, %zu patterns (first \"%s\"), iupac "
+			    "%d, qmin %u, warm %zu\n", at, to, k, np, pats[0],
+			    iupac, qmin, warm);
+			exit(1);
 		}
 		pat_free(&ps);
 	}
