@@ -285,7 +285,8 @@ for c in "${CASES[@]}"; do
 	# Confirm: the default and the engines near the best run again in
 	# interleaved rounds, each keeping its best, so that a drift of the
 	# machine (seen: 15-20% between minutes on the 2-core VM) does not
-	# fall on the default alone, which ran first.
+	# fall on the default alone, which ran first; the rounds rotate who
+	# runs first.
 	if [[ -n $bestf ]] && (( CONFIRM > 0 )) &&
 	    awk -v a="$def" -v b="$bestf" 'BEGIN { exit !(a < 1.5) }'; then
 		near=()
@@ -293,12 +294,19 @@ for c in "${CASES[@]}"; do
 			[[ -n ${ET[$e]:-} && ${ET[$e]} != ">"* && ${ET[$e]} != *MISMATCH ]] || continue
 			awk -v a="${ET[$e]}" -v b="$bestf" 'BEGIN { exit !(a <= 1.3 * b) }' && near+=("$e")
 		done
+		# each round starts one further along the list, so that no
+		# engine always runs first (after the bookkeeping's pause)
+		local_list=(default "${near[@]}")
 		for ((r = 0; r < CONFIRM; r++)); do
-			run1 "" 600 "$TMP/out.again" "${args[@]}"
-			def=$(awk -v a="$def" -v b="$T" 'BEGIN { print (b < a ? b : a) }')
-			for e in "${near[@]}"; do
-				run1 "$e" 600 "$TMP/out.again" "${args[@]}"
-				ET[$e]=$(awk -v a="${ET[$e]}" -v b="$T" 'BEGIN { print (b < a ? b : a) }')
+			for ((x = 0; x < ${#local_list[@]}; x++)); do
+				e=${local_list[(x + r) % ${#local_list[@]}]}
+				if [[ $e == default ]]; then
+					run1 "" 600 "$TMP/out.again" "${args[@]}"
+					def=$(awk -v a="$def" -v b="$T" 'BEGIN { print (b < a ? b : a) }')
+				else
+					run1 "$e" 600 "$TMP/out.again" "${args[@]}"
+					ET[$e]=$(awk -v a="${ET[$e]}" -v b="$T" 'BEGIN { print (b < a ? b : a) }')
+				fi
 			done
 		done
 		bestf="" beste=""

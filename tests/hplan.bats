@@ -71,7 +71,7 @@ agree() {
 @test "host planner: AGREP_GPU_STATS says what it chose and why" {
     run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 AGREP_GPU_HOST_PLAN=probe agrep-gpu -c -k1 -f "$BATS_FILE_TMPDIR/words" "$KJV"
     assert_success
-    assert_line --regexp '^agrep-gpu: host plan: (rule|nopp|pp|nofilter|nomulti|multi) \( rule [0-9.]+ ms/[0-9]+ KB,.* \); the probe took [0-9.]+ ms$'
+    assert_line --regexp '^agrep-gpu: host plan: (rule|nopp|pp|nofilter|nomulti|multi|seed|filter) \( rule [0-9.]+ ms/[0-9]+ KB,.* \); the probe took [0-9.]+ ms$'
     # off: the rule's engines, no probe
     run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 AGREP_GPU_HOST_PLAN=rule agrep-gpu -c -k1 -f "$BATS_FILE_TMPDIR/words" "$KJV"
     refute_line --partial "host plan"

@@ -17,8 +17,9 @@
  * The rule: the first chunk of HP_MIN bytes or more is the probe.  Every
  * candidate scans its first 256 bytes, those within 8x of the fastest its
  * first 2 KB, those within 4x of the fastest there its first HP_SMALL,
- * those within 3x of the fastest there its first HP_SAMPLE bytes, and the
- * fastest there is the plan: a candidate 30x slower than the best costs
+ * those within 3x of the fastest there its first HP_SAMPLE bytes, those
+ * within 15% of the fastest there (a close call) its first HP_FINAL, and
+ * the fastest of the last tier is the plan: a candidate 30x slower than the best costs
  * the probe its scan of 256 bytes, 10-25 ms with 10,000 patterns (each
  * time the best of two passes when a pass is short, so one interruption
  * does not decide).  Where the filters win, they win by 10-100x (a list of
@@ -76,6 +77,9 @@
 #define HP_REVISE	4			/* revisions a run at most */
 #define HP_SLOWER	2			/* ... when this much slower */
 #define HP_CACHE	64			/* plans remembered */
+#define HP_TRIAL	((uint64_t)2 << 20)	/* a close call's trial: bytes
+						 * each of the two scans */
+#define HP_CLOSE	1.15			/* ... within this factor */
 #define HP_REFRESH	16			/* ... each probed again after
 						 * this many runs took it */
 
@@ -111,6 +115,12 @@ struct hplan {
 	uint64_t	 bytes;		/* run by the plan since it was made */
 	double		 secs;
 	int		 revised;
+	int		 alt;		/* a runner-up within HP_CLOSE of the
+					 * pick in the probe, tried on the next
+					 * chunks in turn with it (-1: none) */
+	unsigned	 turn;		/* ... whose turn (atomic) */
+	uint64_t	 pbytes, abytes; /* ... the trial's bytes and CPU */
+	double		 psecs, asecs;	/* seconds: pick's, alt's */
 	uint64_t	 key;		/* the pattern set's part of the cache
 					 * key (0: no cache) */
 	int		 probed;	/* a probe ran (or the cache gave a plan) */
@@ -246,6 +256,7 @@ hplan_get(const struct patset *ps)
 	if ((h = *slot) == NULL) {
 		size_t npp = 0;
 		h = xcalloc(1, sizeof(*h));
+		h->alt = -1;
 		pthread_mutex_init(&h->mu, NULL);
 		pthread_cond_init(&h->cv, NULL);
 		for (size_t p = 0; p < ps->npat; p++)
@@ -329,7 +340,8 @@ static const struct tier {
 	{ (size_t)256, 8 },
 	{ (size_t)2 << 10, 4 },
 	{ HP_SMALL, 3 },
-	{ HP_SAMPLE, 0 },
+	{ HP_SAMPLE, 1.15 },
+	{ HP_FINAL, 0 },
 };
 #define NTIER	(sizeof(tiers) / sizeof(tiers[0]))
 
@@ -360,7 +372,7 @@ static void
 probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
     size_t warm, size_t len, unsigned char eol)
 {
-	const size_t full = len < HP_SAMPLE ? len : HP_SAMPLE;
+	const size_t full = len < HP_FINAL ? len : HP_FINAL;
 	const double t0 = util_now();
 	if (h->key != 0 && h->runkey == 0)
 		h->runkey = h->key ^ (uint64_t)text_kind(text + warm, len) << 1;
@@ -372,6 +384,7 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 
 	h->bytes = 0;
 	h->secs = 0;
+	__atomic_store_n(&h->alt, -1, __ATOMIC_RELEASE);
 	if (key != 0 && !h->probed++ && (pick = cache_find(key, &h->expect,
 	    &uses)) >= 0 && h->ok[pick] && uses + 1 < HP_REFRESH) {
 		cache_put(key, pick, h->expect, uses + 1);
@@ -387,7 +400,7 @@ probe(struct hplan *h, const struct patset *ps, const unsigned char *text,
 	}
 	pick = -1;
 build:
-	bm = xmalloc((HP_SAMPLE + 63) / 64 * sizeof(*bm));
+	bm = xmalloc((HP_FINAL + 63) / 64 * sizeof(*bm));
 	pthread_mutex_unlock(&h->mu);
 	/* (built untimed: the shared filters, once a run) */
 	if (h->ok[C_MULTI] && h->forced == NULL) {
@@ -435,6 +448,17 @@ build:
 	h->expect = secs[pick] > 0 ? (double)over[pick] / secs[pick] : 0;
 	if (key != 0 && h->expect > 0)
 		cache_put(key, pick, h->expect, 0);
+	/* A close call (the 2-core EPYC: seed against nofilter within 5%
+	 * over 256 KB, 18% apart over 32 MB) is settled on the run's own
+	 * chunks: the two take turns until each has scanned HP_TRIAL. */
+	int alt = -1;
+	for (int c = 0; c < (int)NCAND; c++)
+		if (c != pick && over[c] == over[pick] && secs[c] <=
+		    HP_CLOSE * secs[pick] && (alt < 0 || secs[c] < secs[alt]))
+			alt = c;
+	h->pbytes = h->abytes = 0;
+	h->psecs = h->asecs = 0;
+	__atomic_store_n(&h->alt, alt, __ATOMIC_RELEASE);
 	if (h->stats) {
 		char buf[512];
 		size_t n = 0;
@@ -460,6 +484,32 @@ static void
 account(struct hplan *h, int pick, size_t len, double secs)
 {
 	pthread_mutex_lock(&h->mu);
+	if (h->state == 1 && h->alt >= 0 && (pick == h->alt ||
+	    pick == h->pick)) {
+		if (pick == h->alt)
+			h->abytes += len, h->asecs += secs;
+		else
+			h->pbytes += len, h->psecs += secs;
+		if (h->abytes >= HP_TRIAL && h->pbytes >= HP_TRIAL) {
+			const double pr = (double)h->pbytes / h->psecs,
+			    ar = (double)h->abytes / h->asecs;
+			if (h->stats)
+				fprintf(stderr, "agrep-gpu: host plan: the "
+				    "trial: %s %.1f, %s %.1f MB a CPU second: "
+				    "%s\n", cands[h->pick].name, pr / 1e6,
+				    cands[h->alt].name, ar / 1e6, cands[ar > pr ?
+				    h->alt : h->pick].name);
+			if (ar > pr) {
+				h->expect = h->expect * ar / pr;
+				__atomic_store_n(&h->pick, h->alt,
+				    __ATOMIC_RELEASE);
+				if (h->runkey != 0)
+					cache_put(h->runkey, h->alt, h->expect,
+					    0);
+			}
+			__atomic_store_n(&h->alt, -1, __ATOMIC_RELEASE);
+		}
+	}
 	if (h->reprobe && h->state == 1)
 		__atomic_store_n(&h->state, 2, __ATOMIC_RELEASE);
 	else if (!h->reprobe && h->state == 1 && h->pick == pick) {
@@ -510,7 +560,7 @@ hplan_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 			pthread_cond_broadcast(&h->cv);
 		} else if (h->state == 3) {
 			/* a probe is on: time its candidates until it ends */
-			uint64_t *bm = xmalloc((HP_SAMPLE + 63) / 64 *
+			uint64_t *bm = xmalloc((HP_FINAL + 63) / 64 *
 			    sizeof(*bm));
 			while (h->state == 3) {
 				help(h, ps, bm);
@@ -524,7 +574,10 @@ hplan_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 		if (state == 0)
 			return 0;	/* (a chunk too short to be the probe) */
 	}
-	const int pick = __atomic_load_n(&h->pick, __ATOMIC_ACQUIRE);
+	int pick = __atomic_load_n(&h->pick, __ATOMIC_ACQUIRE);
+	const int alt = __atomic_load_n(&h->alt, __ATOMIC_ACQUIRE);
+	if (alt >= 0 && __atomic_fetch_add(&h->turn, 1, __ATOMIC_RELAXED) % 2)
+		pick = alt;
 	const double t0 = cpu_now();
 	hm_scan_sel(ps, &h->sel[pick], text, warm, len, eol, bitmap);
 	account(h, pick, len, cpu_now() - t0);

@@ -14,6 +14,9 @@
  * of the chunk, the close ones over the first HP_SAMPLE. */
 #define HP_SMALL	((size_t)8 << 10)
 #define HP_SAMPLE	((size_t)64 << 10)
+/* ... and those within 15% of the fastest there this much more (a close
+ * call: over 64 KB the tables are still coming into the cache) */
+#define HP_FINAL	((size_t)256 << 10)
 
 struct hplan;
 
