@@ -225,7 +225,9 @@ with open(sys.argv[1], 'w') as f:
         s = ''.join(r.choice('ACGT') for _ in range(150))
         f.write('@r%d\n%s\n+\n%s\n' % (i, s, 'I' * 150))
 PY
-    run env AGREP_GPU_STATS=1 agrep-gpu --dna -c -k1 ACGTACGTACGTAAAC "$D/probe.fq"
+    # (the planner probes in automatic mode: --device=auto whatever the
+    # environment names)
+    run env AGREP_GPU_STATS=1 agrep-gpu --device=auto --dna -c -k1 ACGTACGTACGTAAAC "$D/probe.fq"
     [[ "$output" == *"host probe: 15100 bytes"* ]]
 }
 
