@@ -60,7 +60,7 @@
 #define SEED_QMIN	8	/* ... at least (shorter keys hit everywhere) */
 #define SEED_PIECE	20	/* a piece's bases at most */
 #define SEED_VARS	4096	/* variants of one piece at most */
-#define SEED_ENTS	((size_t)1 << 21)	/* entries at most (32 MB) */
+#define SEED_ENTS	((size_t)1 << 20)	/* entries at most (16 MB) */
 
 enum { C_OTHER = 4, C_EOL = 5 };
 
@@ -291,12 +291,15 @@ upper:		;
 		}
 	sd->code[eol] = C_EOL;
 
-	/* Which patterns, and their cuts. */
-	unsigned *cut = xcalloc(ps->npat ? ps->npat : 1, sizeof(*cut));
+	/* Which patterns, their cuts and their entries, in one pass (a
+	 * piece's variants listed once for each cut tried, kept for the one
+	 * chosen), until SEED_ENTS entries: 10,000 primers at k = 3 filled
+	 * it, and listing every pattern three times took a second. */
 	struct vlist l[2][8];
 	memset(l, 0, sizeof(l));
 	unsigned q = SEED_QMAX;
-	for (size_t p = 0; p < ps->npat; p++) {
+	size_t cap = 0;
+	for (size_t p = 0; p < ps->npat && sd->nent < SEED_ENTS; p++) {
 		const struct pattern *pat = &ps->pat[p];
 		if (pat->nwords != 1 || (long)pat->len <= k || k > 13)
 			continue;
@@ -307,6 +310,7 @@ upper:		;
 		if (other)
 			continue;
 		double best = -1;
+		int cut = -1;
 		for (unsigned e = 0; e <= 1 && e <= (unsigned)k; e++) {
 			unsigned j = (unsigned)k / (e + 1) + 1;
 			if (j > 8 || shortest(pat->len, j, e) < qmin)
@@ -314,32 +318,18 @@ upper:		;
 			double h = plan_cut(pat, sd->rep, j, e, l[e]);
 			if (h >= 0 && (best < 0 || h < best)) {
 				best = h;
-				cut[p] = e + 1;
+				cut = (int)e;
 			}
 		}
-		if (cut[p] == 0)
+		if (cut < 0)
 			continue;
-		size_t s = shortest(pat->len, (unsigned)k / cut[p] + 1,
-		    cut[p] - 1);
-		if (s < q)
-			q = (unsigned)s;
-	}
-	sd->q = q;
-	sd->qmask = (uint32_t)(((uint64_t)1 << (2 * q)) - 1);
-
-	/* The entries. */
-	size_t cap = 0;
-	for (size_t p = 0; p < ps->npat; p++) {
-		if (cut[p] == 0)
-			continue;
-		const struct pattern *pat = &ps->pat[p];
-		unsigned e = cut[p] - 1, j = (unsigned)k / (e + 1) + 1;
-		(void)plan_cut(pat, sd->rep, j, e, l[0]);
+		const unsigned e = (unsigned)cut, j = (unsigned)k / (e + 1) + 1;
+		const struct vlist *vl = l[e];
 		size_t add = 0;
 		for (unsigned t = 0; t < j; t++)
-			add += l[0][t].n;
+			add += vl[t].n;
 		if (sd->nent + add > SEED_ENTS)
-			continue;
+			break;		/* (the rest to the engines) */
 		if (sd->nent + add > cap) {
 			cap = 2 * (sd->nent + add);
 			sd->ent = xrealloc(sd->ent, cap * sizeof(*sd->ent));
@@ -348,10 +338,10 @@ upper:		;
 		for (unsigned t = 0; t < j; t++) {
 			size_t off, plen;
 			piece(pat->len, j, t, &off, &plen);
-			for (size_t x = 0; x < l[0][t].n; x++) {
+			for (size_t x = 0; x < vl[t].n; x++) {
 				struct sent *en = &sd->ent[sd->nent++];
-				unsigned vlen = l[0][t].len[x];
-				en->v = l[0][t].v[x] | (uint64_t)vlen << 56;
+				unsigned vlen = vl[t].len[x];
+				en->v = vl[t].v[x] | (uint64_t)vlen << 56;
 				en->pat = (uint32_t)p;
 				en->back = (uint16_t)(vlen - 1 + off +
 				    (size_t)k);
@@ -371,13 +361,17 @@ upper:		;
 		sd->in[p] = 1;
 		sd->cov[sd->ncov++] = p;
 		sd->e1 += e;
+		size_t sh = shortest(pat->len, j, e);
+		if (sh < q)
+			q = (unsigned)sh;
 	}
+	sd->q = q;
+	sd->qmask = (uint32_t)(((uint64_t)1 << (2 * q)) - 1);
 	for (unsigned e = 0; e < 2; e++)
 		for (unsigned t = 0; t < 8; t++) {
 			free(l[e][t].v);
 			free(l[e][t].len);
 		}
-	free(cut);
 	if (sd->ncov == 0)
 		return sd;
 
