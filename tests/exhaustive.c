@@ -965,20 +965,21 @@ seed_check(char (*pats)[40], size_t np, long k, int iupac,
 
 /*
  * The seed filter, bounded-exhaustive: every pattern of length 1-5 (-q:
- * 1-4) over {A,C,M} (M: A or C under --dna's IUPAC codes, a byte of its own
+ * 1-3) over {A,C,M} (M: A or C under --dna's IUPAC codes, a byte of its own
  * without) alone, and all of one length together, every k below the
  * length, over every text of length 0-6 (-q: 0-5) over {A,C,N,\n} joined
  * (N: another byte, which no pattern matches), keys of 1 base and up.
- * Then random sets: 1-40 patterns of 8-32 bases cut from random DNA
- * records (upper and lower case, N runs; one in 4 mutated), k 0-5, keys of
- * 1-8 bases, the records cut at a random offset (warm-up before it).
+ * Then 150 random sets (-q: 12, of 12 KB and 12 patterns at most): 1-40
+ * patterns of 8-32 bases cut from random DNA records (upper and lower case,
+ * N runs; one in 4 mutated), k 0-5, keys of 1-8 bases, the records cut at a
+ * random offset (warm-up before it).
  */
 static void
 seed_cases(int quick)
 {
 	struct textset ts;
 	static char pats[1024][40];
-	size_t maxn = quick ? 4 : 5, big = 0, cov = 0, all = 0;
+	size_t maxn = quick ? 3 : 5, big = 0, cov = 0, all = 0;
 
 	make_texts(&ts, "ACN\n", quick ? 5 : 6);
 	unsigned char *jb = join_texts(&ts, 0, &big);
@@ -1010,9 +1011,9 @@ seed_cases(int quick)
 	free(ts.len);
 
 	uint64_t x = 4242;
-	size_t tl = 30000;
+	size_t tl = quick ? 12000 : 30000;
 	unsigned char *t = malloc(tl);
-	for (int r = 0; r < (quick ? 30 : 150); r++) {
+	for (int r = 0; r < (quick ? 12 : 150); r++) {
 		size_t i = 0;
 		while (i < tl) {
 			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -1040,7 +1041,7 @@ seed_cases(int quick)
 				t[i++] = '\n';
 		}
 		x = x * 6364136223846793005ULL + 1;
-		size_t np = 1 + (x >> 33) % 40;
+		size_t np = 1 + (x >> 33) % (quick ? 12 : 40);
 		long k = (long)((x >> 20) % 6);
 		unsigned qmin = 1 + (unsigned)((x >> 8) % 8);
 		size_t warm = (x >> 12) % 71;
