@@ -265,9 +265,9 @@ hplan_get(const struct patset *ps)
 		h->ok[C_NOPP] = npp >= PP_MINPAT || ps->sel != NULL;
 		h->ok[C_PP] = npp >= PP_MINPAT;
 		h->ok[C_NOMULTI] = h->ok[C_MULTI] = ps->npat >= MF_MINPAT;
-		/* (records end in '\n' but with -z: there the candidate
-		 * runs as nomulti) */
-		h->ok[C_SEED] = seed_covered(seed_get(ps, '\n')) > 0;
+		/* (the table is built when the candidate first runs; with
+		 * -z, or where no variant list fits, it runs as nomulti) */
+		h->ok[C_SEED] = seed_applies(ps);
 		/* the pigeonhole filter wherever a pattern has pieces (the
 		 * rule takes it only where they are long and rare): a pass
 		 * a pattern, so for a few patterns */
@@ -409,6 +409,8 @@ build:
 	}
 	if (ps->npat >= MF_MINPAT)
 		(void)mf_get(ps, eol);
+	if (h->ok[C_SEED])
+		(void)seed_get(ps, eol);
 	pthread_mutex_lock(&h->mu);
 	if (pick >= 0) {	/* (cached) */
 		__atomic_store_n(&h->pick, pick, __ATOMIC_RELEASE);

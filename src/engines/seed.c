@@ -244,10 +244,62 @@ shortest(size_t n, unsigned j, unsigned e)
 	return best > e ? best - e : 0;
 }
 
+/* The text's bytes (code[c]: a base, C_OTHER; the caller sets the
+ * terminator's) and the byte that stands for each base (rep[x]): a base
+ * where every pattern's PEq says it matches as that base (both cases of A,
+ * C, G, T in --dna or -i; any byte that behaves so), else other. */
+static void
+code_map(const struct patset *ps, unsigned char *rep, unsigned char *code)
+{
+	static const char up[4] = { 'A', 'C', 'G', 'T' };
+
+	for (unsigned x = 0; x < 4; x++) {
+		rep[x] = (unsigned char)up[x];
+		for (size_t p = 0; p < ps->npat; p++)
+			if (ps->pat[p].peq[(size_t)(unsigned char)up[x] *
+			    ps->pat[p].nwords] != 0)
+				goto upper;
+		rep[x] = (unsigned char)(up[x] | 0x20);
+upper:		;
+	}
+	memset(code, C_OTHER, 256);
+	for (unsigned c = 0; c < 256; c++)
+		for (unsigned x = 0; x < 4 && code[c] == C_OTHER; x++) {
+			int same = 1;
+			for (size_t p = 0; p < ps->npat && same; p++) {
+				const struct pattern *pat = &ps->pat[p];
+				for (size_t w = 0; w < pat->nwords; w++)
+					if (pat->peq[(size_t)c * pat->nwords +
+					    w] != pat->peq[(size_t)rep[x] *
+					    pat->nwords + w])
+						same = 0;
+			}
+			if (same)
+				code[c] = (unsigned char)x;
+		}
+}
+
+/* The cut (0: exact pieces, 1: one edit each) pattern p may take, or -1
+ * where it cannot be covered: its shape alone (one Myers word, longer
+ * than k, no other byte matched, the shortest variant at least qmin), not
+ * its variants' number. */
+static int
+cut_shape(const struct pattern *pat, long k, const unsigned char *code,
+    unsigned qmin, unsigned e)
+{
+	if (pat->nwords != 1 || (long)pat->len <= k || k > 13 ||
+	    e > (unsigned)k)
+		return 0;
+	for (unsigned c = 0; c < 256; c++)
+		if (code[c] == C_OTHER && pat->peq[c] != 0)
+			return 0;
+	unsigned j = (unsigned)k / (e + 1) + 1;
+	return j <= 8 && shortest(pat->len, j, e) >= qmin;
+}
+
 struct seedf *
 seed_build(const struct patset *ps, unsigned char eol, int force)
 {
-	static const char up[4] = { 'A', 'C', 'G', 'T' };
 	struct seedf *sd = xcalloc(1, sizeof(*sd));
 	const unsigned qmin = qmin_env();
 	const long k = ps->k;
@@ -262,33 +314,7 @@ seed_build(const struct patset *ps, unsigned char eol, int force)
 	if (ps->hamming || ps->weighted || k < 0)
 		return sd;
 
-	/* The text's bytes: a base where every pattern's PEq says it matches
-	 * as that base (both cases of A, C, G, T in --dna or -i; any byte
-	 * that behaves so), the terminator, or other. */
-	for (unsigned x = 0; x < 4; x++) {
-		sd->rep[x] = (unsigned char)up[x];
-		for (size_t p = 0; p < ps->npat; p++)
-			if (ps->pat[p].peq[(size_t)(unsigned char)up[x] *
-			    ps->pat[p].nwords] != 0)
-				goto upper;
-		sd->rep[x] = (unsigned char)(up[x] | 0x20);
-upper:		;
-	}
-	memset(sd->code, C_OTHER, sizeof(sd->code));
-	for (unsigned c = 0; c < 256; c++)
-		for (unsigned x = 0; x < 4 && sd->code[c] == C_OTHER; x++) {
-			int same = 1;
-			for (size_t p = 0; p < ps->npat && same; p++) {
-				const struct pattern *pat = &ps->pat[p];
-				for (size_t w = 0; w < pat->nwords; w++)
-					if (pat->peq[(size_t)c * pat->nwords +
-					    w] != pat->peq[(size_t)sd->rep[x] *
-					    pat->nwords + w])
-						same = 0;
-			}
-			if (same)
-				sd->code[c] = (unsigned char)x;
-		}
+	code_map(ps, sd->rep, sd->code);
 	sd->code[eol] = C_EOL;
 
 	/* Which patterns, their cuts and their entries, in one pass (a
@@ -301,20 +327,12 @@ upper:		;
 	size_t cap = 0;
 	for (size_t p = 0; p < ps->npat && sd->nent < SEED_ENTS; p++) {
 		const struct pattern *pat = &ps->pat[p];
-		if (pat->nwords != 1 || (long)pat->len <= k || k > 13)
-			continue;
-		int other = 0;
-		for (unsigned c = 0; c < 256 && !other; c++)
-			if (sd->code[c] == C_OTHER && pat->peq[c] != 0)
-				other = 1;
-		if (other)
-			continue;
 		double best = -1;
 		int cut = -1;
-		for (unsigned e = 0; e <= 1 && e <= (unsigned)k; e++) {
-			unsigned j = (unsigned)k / (e + 1) + 1;
-			if (j > 8 || shortest(pat->len, j, e) < qmin)
+		for (unsigned e = 0; e <= 1; e++) {
+			if (!cut_shape(pat, k, sd->code, qmin, e))
 				continue;
+			unsigned j = (unsigned)k / (e + 1) + 1;
 			double h = plan_cut(pat, sd->rep, j, e, l[e]);
 			if (h >= 0 && (best < 0 || h < best)) {
 				best = h;
@@ -426,6 +444,25 @@ seed_get(const struct patset *ps, unsigned char eol)
 		pthread_mutex_unlock(&mu);
 	}
 	return sd->eol == eol ? sd : NULL;
+}
+
+/* Whether the seed filter may cover a pattern of ps, by the patterns'
+ * shapes alone: the host planner asks it of every set, and builds the
+ * table (seed_get) only where it runs the filter. */
+int
+seed_applies(const struct patset *ps)
+{
+	unsigned char rep[4], code[256];
+	const unsigned qmin = qmin_env();
+
+	if (ps->hamming || ps->weighted || ps->k < 0)
+		return 0;
+	code_map(ps, rep, code);
+	for (size_t p = 0; p < ps->npat; p++)
+		for (unsigned e = 0; e <= 1; e++)
+			if (cut_shape(&ps->pat[p], ps->k, code, qmin, e))
+				return 1;
+	return 0;
 }
 
 void

@@ -54,6 +54,7 @@ struct sd_walk {
 };
 
 struct seedf *seed_get(const struct patset *, unsigned char eol);
+int	 seed_applies(const struct patset *);
 struct seedf *seed_build(const struct patset *, unsigned char eol, int force);
 void	 seed_free(struct seedf *);
 size_t	 seed_covered(const struct seedf *);
