@@ -666,6 +666,41 @@ HM_WINDOW(window_avx512, __attribute__((target("avx512f,avx512bw"))),
 #endif
 
 /*
+ * A filter's window text[ws, we) for pat: Myers from a fresh state (the
+ * vector compares of pv, pattern as 64 bytes, at vector level vec: 2
+ * AVX-512BW, 1 AVX2, 0 the PEq table, also where pv is NULL).  A match
+ * sets the end bit of the first one at or after warm, and with
+ * ps->all_ends every end of the window gets its bit (Myers over it again,
+ * only where it holds one).  Returns whether it held a match.
+ */
+static int
+window_hit(const struct patset *ps, const struct pattern *pat,
+    const unsigned char *pv, int vec, const unsigned char *text, size_t ws,
+    size_t we, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	size_t end;
+
+#ifdef HM_X86
+	if (vec > 1 && pv != NULL)
+		end = window_avx512(pat, pv, ps->k, ps->icase, text, ws, we,
+		    warm);
+	else if (vec && pv != NULL)
+		end = window_avx2(pat, pv, ps->k, ps->icase, text, ws, we,
+		    warm);
+	else
+#endif
+		end = window_peq(pat, pv, ps->k, ps->icase, text, ws, we, warm);
+	(void)vec;
+	if (end == SIZE_MAX)
+		return 0;
+	end -= warm;
+	bitmap[end / 64] |= (uint64_t)1 << (end % 64);
+	if (ps->all_ends)
+		hm_scan_range(pat, ps->k, text, ws, we, warm, eol, bitmap);
+	return 1;
+}
+
+/*
  * The shared filter (multi.c) over text[0, warm + len): each window it
  * proposes goes through the window engine the CPU runs best; a match sets
  * its end bit and ends its record's walk (with ps->all_ends, every end of
@@ -686,42 +721,20 @@ multi_scan(const struct mflt *m, const struct patset *ps,
 		return NULL;
 #ifdef HM_X86
 	vec = cpu_has(CPU_AVX512BW) ? 2 : cpu_has(CPU_AVX2);
-#else
-	(void)vec;
 #endif
-	while (mf_next(&w, &win)) {
-		const struct pattern *pat = &ps->pat[win.pat];
-		const unsigned char *pv = mf_vector(m, win.pat);
-		size_t end;
-#ifdef HM_X86
-		if (vec > 1)
-			end = window_avx512(pat, pv, ps->k, ps->icase, text,
-			    win.ws, win.we, warm);
-		else if (vec)
-			end = window_avx2(pat, pv, ps->k, ps->icase, text,
-			    win.ws, win.we, warm);
-		else
-#endif
-			end = window_peq(pat, pv, ps->k, ps->icase, text,
-			    win.ws, win.we, warm);
-		if (end == SIZE_MAX)
-			continue;
-		end -= warm;
-		bitmap[end / 64] |= (uint64_t)1 << (end % 64);
-		if (!ps->all_ends)
+	while (mf_next(&w, &win))
+		if (window_hit(ps, &ps->pat[win.pat], mf_vector(m, win.pat),
+		    vec, text, win.ws, win.we, warm, eol, bitmap) &&
+		    !ps->all_ends)
 			mf_found(&w);
-		else	/* every end of the window: Myers over it again */
-			hm_scan_range(pat, ps->k, text, win.ws, win.we, warm,
-			    eol, bitmap);
-	}
 	return mf_end(&w);
 }
 
 /*
  * The seed filter (seed.c) over text[0, warm + len), as multi_scan: each
- * window it proposes through the window engine the CPU runs best; a match
- * sets its end bit and ends its record's walk (with ps->all_ends, the
- * window is scanned whole and the walk goes on).  Returns seed_end's
+ * window it proposes through window_hit (the PEq table: no pattern
+ * vectors here); a match ends its record's walk (with ps->all_ends, the
+ * walk goes on).  Returns seed_end's
  * flags (every covered pattern, when the filter gave the chunk up) or
  * NULL.
  */
@@ -735,21 +748,10 @@ seed_scan(const struct seedf *sd, const struct patset *ps,
 
 	if (!seed_start(&w, sd, text, warm, len))
 		return NULL;
-	while (seed_next(&w, &win)) {
-		const struct pattern *pat = &ps->pat[win.pat];
-		if (ps->all_ends) {
-			hm_scan_range(pat, ps->k, text, win.ws, win.we, warm,
-			    eol, bitmap);
-			continue;
-		}
-		size_t end = window_peq(pat, NULL, ps->k, ps->icase, text,
-		    win.ws, win.we, warm);
-		if (end == SIZE_MAX)
-			continue;
-		end -= warm;
-		bitmap[end / 64] |= (uint64_t)1 << (end % 64);
-		seed_found(&w);
-	}
+	while (seed_next(&w, &win))
+		if (window_hit(ps, &ps->pat[win.pat], NULL, 0, text, win.ws,
+		    win.we, warm, eol, bitmap) && !ps->all_ends)
+			seed_found(&w);
 	return seed_end(&w);
 }
 
