@@ -19,6 +19,7 @@
 #include "../output/output.h"
 #include "../device/plan.h"
 #include "pool.h"
+#include "records.h"
 #include "../device/scan.h"
 #include "search.h"
 #include "search_int.h"
@@ -736,7 +737,7 @@ submit_ranges(const char *path, const char *name, int show_name,
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->cv, NULL);
 	out_file_start(&f->fs, f->name, show_name);
-	if (search_needs_scan() && devices_pay(path, size, 0))
+	if (search_needs_scan() && devices_pay(path, size, REC_LINES))
 		devices_start();
 	/* Every range is submitted, even after -q: each one releases the
 	 * file, and one that quits early does nothing else. */

@@ -2151,7 +2151,8 @@ rec_submit(const char *path, const char *name, int show_name,
 	/* The devices, as the planner says for the file (a stream, or a
 	 * compressed file: only when asked for). */
 	f->dev = reg && P.rd.z == NULL && path != NULL ?
-	    devices_pay(path, (uint64_t)st.st_size, 1) : devices_pay_stream();
+	    devices_pay(path, (uint64_t)st.st_size, kind) :
+	    devices_pay_stream();
 	if (f->dev)
 		devices_start();	/* (in the background, as range.c) */
 	if (kind == REC_FASTA && reg && path != NULL && P.rd.z == NULL &&

@@ -29,6 +29,7 @@
 #include "../output/output.h"
 #include "../device/plan.h"
 #include "pool.h"
+#include "records.h"
 #include "../device/scan.h"
 #include "search.h"
 #include "search_int.h"
@@ -442,20 +443,22 @@ devices_pay_stream(void)
 	return pay_settled(UINT64_MAX / 2) > 0;
 }
 
-/* The sequence lines of n bytes of a FASTA or FASTQ file, in place (the
- * records' text the engines will see, with its line ends: headers, '+'
- * lines and qualities are not searched and would mislead the probes, the
- * host planner's among them); returns the new length. */
+/* The sequence lines of n bytes of a file of records of kind (records.h;
+ * in place: the records' text the engines will see, with its line ends:
+ * headers, '+' lines and qualities are not searched and would mislead the
+ * probes, the host planner's among them); returns the new length. */
 static size_t
-probe_seq(unsigned char *b, size_t n)
+probe_seq(unsigned char *b, size_t n, int kind)
 {
-	const int fq = n > 0 && b[0] == '@';
 	size_t w = 0, line = 0;
 
+	if (kind != REC_FASTA && kind != REC_FASTQ)
+		return n;
 	for (size_t i = 0; i < n; line++) {
 		const unsigned char *e = memchr(b + i, '\n', n - i);
 		size_t end = e != NULL ? (size_t)(e - b) + 1 : n;
-		if (fq ? line % 4 == 1 : b[i] != '>' && b[i] != ';') {
+		if (kind == REC_FASTQ ? line % 4 == 1 : b[i] != '>' &&
+		    b[i] != ';') {
 			memmove(b + w, b + i, end - i);
 			w += end - i;
 		}
@@ -464,11 +467,11 @@ probe_seq(unsigned char *b, size_t n)
 	return w;
 }
 
-/* Do the devices pay for a file of size bytes?  (The planner's rule, with
- * the host probed on the file's first bytes: of its sequence lines where
- * it is read as records.) */
+/* Do the devices pay for a file of size bytes, read as records of kind
+ * (REC_LINES: lines)?  (The planner's rule, with the host probed on the
+ * file's first bytes: of their sequence lines for FASTA and FASTQ.) */
 int
-devices_pay(const char *path, uint64_t size, int records)
+devices_pay(const char *path, uint64_t size, int kind)
 {
 	int settled = pay_settled(size);
 
@@ -480,8 +483,8 @@ devices_pay(const char *path, uint64_t size, int records)
 		unsigned char *b = xmalloc(PROBE_BYTES);
 		int fd = open(path, O_RDONLY);
 		ssize_t n = fd != -1 ? in_pread(fd, b, PROBE_BYTES, 0) : -1;
-		if (n > 0 && records)
-			n = (ssize_t)probe_seq(b, (size_t)n);
+		if (n > 0)
+			n = (ssize_t)probe_seq(b, (size_t)n, kind);
 		if (n > 0)
 			host_probe(b, (size_t)n);
 		if (fd != -1)

@@ -93,7 +93,7 @@ extern struct search S;
 /* search.c */
 int	 device(struct searcher *, int wait);
 int	 devices_wait(void);
-int	 devices_pay(const char *path, uint64_t size, int records);
+int	 devices_pay(const char *path, uint64_t size, int kind);
 int	 devices_pay_stream(void);
 int	 stream_pays(const unsigned char *, size_t, uint64_t total);
 void	 devices_start(void);
