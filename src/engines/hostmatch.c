@@ -734,9 +734,8 @@ multi_scan(const struct mflt *m, const struct patset *ps,
  * The seed filter (seed.c) over text[0, warm + len), as multi_scan: each
  * window it proposes through window_hit (the PEq table: no pattern
  * vectors here); a match ends its record's walk (with ps->all_ends, the
- * walk goes on).  Returns seed_end's
- * flags (every covered pattern, when the filter gave the chunk up) or
- * NULL.
+ * walk goes on).  Returns seed_end's flags (every covered pattern, when
+ * the filter gave the chunk up) or NULL.
  */
 static unsigned char *
 seed_scan(const struct seedf *sd, const struct patset *ps,
