@@ -113,9 +113,10 @@ MATRIX=(
     FAILED=0
     local f name args fi=0 ai
     # quick: each format half of the matrix, the halves alternating, so
-    # that every option meets every other format (full: all of it)
+    # that every option meets every other format (full: all of it; slow
+    # builds, a third)
     local every
-    every=$(depth 2 1)
+    every=$(depth 2 1 3)
     for f in "${FORMATS[@]}" "gzm:" "zstm:" "xzm:" "bz2m:" "lz4m:" "pzstd:"; do
         name=${f%%:*}
         fi=$((fi + 1)) ai=0

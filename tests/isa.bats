@@ -139,7 +139,9 @@ same() {
     # (the last three: rows of two bytes, 9-16 positions)
     for e in 'j[aeiou]*b' 'wh(o|ic)h?' '[A-Z][a-z]+ of [A-Z][a-z]+' 'se(r|v)+ant' '(a|e)[^ ]*th' \
         'mercy.*ever' 'the (LORD|Lord)+ God' '[Ss]on of [A-Z][a-z]+'; do
-        for k in 0 1 2 3; do
+        # (slow builds: two k an expression, in turns)
+        l=$((l + 1))
+        for k in $(depth "0 1 2 3" "0 1 2 3" "$((l % 4)) $(((l + 2) % 4))"); do
             same -n -E -k$k "$e" "$K"
         done
     done

@@ -211,14 +211,19 @@ runcase() {
     # tiny chunks (each chunk size once), the host and OpenCL defaults
     # on every other case, by turns (each on three; the oracle's time on
     # these patterns is the cost)
-    local s full=
-    [ "$(depth quick full)" = quick ] || full=1
+    # (slow builds: one path a case, in turns)
+    local s full= how
+    how=$(depth quick full slow)
     for s in 1001 1002 1003 1004 1005 1006; do
-        if [ -n "$full" ] || [ $((s % 2)) = 1 ]; then
+        if [ "$how" = full ] || { [ "$how" = quick ] && [ $((s % 2)) = 1 ]; } ||
+            { [ "$how" = slow ] && [ $((s % 3)) = 0 ]; }; then
             runcase "$s" "AGREP_GPU_DEVICE=host" "${FLAGSETS[s % 12]}"
         fi
-        runcase "$s" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=${CHUNKS[s % 6]}" "${FLAGSETS[(s + 1) % 12]}"
-        if [ -n "$full" ] || [ $((s % 2)) = 0 ]; then
+        if [ "$how" != slow ] || [ $((s % 3)) = 1 ]; then
+            runcase "$s" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=${CHUNKS[s % 6]}" "${FLAGSETS[(s + 1) % 12]}"
+        fi
+        if [ "$how" = full ] || { [ "$how" = quick ] && [ $((s % 2)) = 0 ]; } ||
+            { [ "$how" = slow ] && [ $((s % 3)) = 2 ]; }; then
             runcase "$s" "AGREP_GPU_HOST_MAX=0" "-n"
         fi
     done

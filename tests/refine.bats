@@ -492,7 +492,7 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     # flag set, which still covers -o, --json, -x, -v and --show-edits)
     local f1=("-o -n" "--show-cost" "--json" "-w -o" "-x --show-cost" "--color=always -i" "-o --show-edits"
         "-v --show-cost" "-v -w --show-edits") f2=("-o" "-n --show-cost" "-w --json" "-x") step=1
-    case $AGREP_GPU in */san/*) step=2 ;; esac
+    ! slow_build || step=2
     for ((i = 0; i < ${#f1[@]}; i += step)); do
         FL=${f1[i]}
         slow_vs_fast "$W/t1"

@@ -20,6 +20,20 @@ unset GREP_COLORS NO_COLOR AGREP_GPU_CHUNK AGREP_GPU_SLICE AGREP_GPU_HOST_MAX
 # depth QUICK FULL: the default of a suite's random-case knob: QUICK for
 # `make check` (a contributor's run, minutes), FULL when AGREP_GPU_TESTS=full
 # (`make check-full`: every seed the suites had before they were trimmed).
+# depth QUICK FULL SLOW: SLOW on a slow build (below), when the suite is not
+# run whole.
 depth() {
-	if [ "${AGREP_GPU_TESTS:-quick}" = full ]; then echo "$2"; else echo "$1"; fi
+	if [ "${AGREP_GPU_TESTS:-quick}" = full ]; then echo "$2"
+	elif [ $# -gt 2 ] && slow_build; then echo "$3"
+	else echo "$1"; fi
+}
+# slow_build: whether agrep-gpu is a build that runs 3-10x slower than the
+# plain one: ASan/UBSan or TSan (make check-sanitize-pocl, check-tsan), or
+# an emulated CPU (tests/qemu.sh sets AGREP_GPU_SLOW).  CI runs the suites
+# on all three: the heaviest random-case loops take a sample there (CI's
+# 35 minutes), and run whole in make check and check-full.
+slow_build() {
+	[ -n "${AGREP_GPU_SLOW:-}" ] && return 0
+	case $AGREP_GPU in */san/*|*/tsan/*) return 0 ;; esac
+	return 1
 }
