@@ -157,3 +157,57 @@ setup() {
 	    agrep-gpu --device=host -c -k1 needle text
 	refute_regex "$stderr" 'GPUs present'
 }
+
+@test "plan: a GPU kept closed only by its cached start-up is opened again a few runs later" {
+	# The start-up is measured only where the GPU opens: one slow open (a
+	# fresh machine's first) once kept it closed for good.  A cached GPU
+	# (gpu 1, fast, the pattern-parallel kernel's) whose start alone declines it: the cache's figure
+	# moves halfway to the prior each run, until the devices start (here
+	# POCL's).  The text: 300 kbp of DNA for the host's probe, then
+	# zeros, sparse, to 400 MB; -q stops at the first line.  The scalar
+	# engine, for a host slow enough that a GPU could pay.
+	export AGREP_GPU_HOST_ENGINE=scalar
+	python3 - <<'PY'
+import random
+r = random.Random(3)
+s = ''.join(r.choice('ACGT') for _ in range(300000))
+open('g.txt', 'w').write('\n'.join(s[i:i + 150] for i in range(0, len(s), 150)) + '\n')
+open('p.txt', 'w').write('\n'.join(s[i * 5000 + 7:i * 5000 + 31] for i in range(40)) + '\n')
+PY
+	cp g.txt big
+	truncate -s 400M big
+	mkdir -p cache/agrep-gpu
+	local host start i
+	# the host alone's time here; the cached start-up three quarters of
+	# it (the GPU then never pays: opening beside the workers counts it
+	# twice)
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    AGREP_GPU_NO_CACHE=1 agrep-gpu -q -k2 -f p.txt big
+	host=$(printf '%s\n' "$stderr" | sed -n 's/.*bytes: the host alone \([0-9.]*\) s;.*/\1/p')
+	[ -n "$host" ]
+	start=$(awk -v h="$host" 'BEGIN { printf "%.2f", h * 0.75 }')
+	awk -v h="$host" 'BEGIN { exit !(h > 1.6) }' || skip "the host alone takes $host s here: too fast to tell"
+	printf 'slowgpu [pattern-parallel]\t1 1e12 1e16 %s\n' "$start" > cache/agrep-gpu/plan.txt
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    agrep-gpu -q -k2 -f p.txt big
+	assert_regex "$stderr" "start $start s: the host alone"
+	assert_regex "$stderr" 'only the cached start-up keeps the GPU closed: the cache.s figure moves to [0-9.]+ s'
+	# halfway to the prior (0.5 s)
+	run -0 awk -F '\t' -v s="$start" '$1 == "slowgpu [pattern-parallel]" { split($2, f, " ");
+	    d = f[4] - (0.5 + (s - 0.5) / 2); print (d < 0.01 && d > -0.01) }' \
+	    cache/agrep-gpu/plan.txt
+	assert_output 1
+	for i in 1 2 3 4 5; do
+		run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+		    agrep-gpu -q -k2 -f p.txt big
+		[[ $stderr != *"slowgpu [pattern-parallel] (cached)"*": start the devices"* ]] || break
+	done
+	assert_regex "$stderr" 'slowgpu \[pattern-parallel\] \(cached\).*: start the devices'
+	# where the prior's start-up would not pay either, the figure stays
+	printf 'slowgpu [pattern-parallel]\t1 1e3 1e4 %s\n' "$start" > cache/agrep-gpu/plan.txt
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    agrep-gpu -q -k2 -f p.txt big
+	refute_regex "$stderr" 'only the cached start-up'
+	run -0 cut -f2 cache/agrep-gpu/plan.txt
+	assert_output "1 1e3 1e4 $start"
+}
