@@ -113,6 +113,47 @@ edits() {
     end_checks
 }
 
+@test "filter (forced): the nibble search (AVX2) from one piece on, as the oracle" {
+    # (filter.c's search_nibble: 4-8 pieces of 3 bytes or more by default;
+    # AGREP_GPU_FLT_NIBBLE=1 from one piece: every piece count, starts
+    # lagging their fingerprints, the tail, small chunks)
+    begin_checks
+    local flagsets=("-n" "-i -c" "-w" "-x" "-v -c" "-n -i")
+    local s k desc f i=0 e p
+    for ((s = 1; s <= NSEEDS; s++)); do
+        read -r k desc < "$CASES/k.$s"
+        GEN=$(cat "$CASES/g.$s")
+        f=${flagsets[i++ % ${#flagsets[@]}]}
+        # shellcheck disable=SC2086
+        check "$FORCE AGREP_GPU_FLT_NIBBLE=1" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        # shellcheck disable=SC2086
+        check "$FORCE AGREP_GPU_FLT_NIBBLE=1 AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+    done
+    GEN=
+    # a match at the text's end whose one exact piece (wxyz: its
+    # fingerprint xyz, one byte in) starts just before the vector loop's
+    # end and is known by bytes after it (the tail takes the starts that
+    # loop left untested): the line at every offset of 40
+    local pad
+    for ((pad = 0; pad < 40; pad++)); do
+        { printf 'a line before\n'; printf '%*s' "$pad" '' | tr ' ' x
+          printf ' abXdwxyz\n'; } > "$BATS_TEST_TMPDIR/end"
+        run -0 env $FORCE AGREP_GPU_FLT_NIBBLE=1 agrep-gpu -c -k1 abcdwxyz "$BATS_TEST_TMPDIR/end"
+        [ "$output" = 1 ] || { echo "pad $pad: $output lines"; return 1; }
+    done
+    for e in 1 2; do
+        case $e in
+            1) p="for his mercy endureth for ever" ;;
+            2) p="And God saw the light, that it was good: and God divided the" ;;
+        esac
+        for k in 1 2 3 4 5; do
+            check "$FORCE AGREP_GPU_FLT_NIBBLE=1" "" -n -i -k "$k" "$p" "$CASES/e$e"
+            check "$FORCE AGREP_GPU_FLT_NIBBLE=1 AGREP_GPU_CHUNK=1000" "$CASES/e$e" -c -k "$k" "$p"
+        done
+    done
+    end_checks
+}
+
 @test "filter (forced): -o and --show-cost as the scalar engine gives them" {
     begin_checks
     local s k desc f

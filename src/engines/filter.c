@@ -56,6 +56,10 @@
 #ifndef FLT_DENSITY_FAST
 #define FLT_DENSITY_FAST	16
 #endif
+/* The nibble search (search_nibble) from this many pieces on (AVX2) */
+#ifndef FLT_NIBBLE_MIN
+#define FLT_NIBBLE_MIN	4
+#endif
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define FLT_X86 1
@@ -264,6 +268,126 @@ NAME(struct flt *f, struct flist *l, size_t *at)			\
 	return search_scalar(f, l, at);					\
 }
 
+/*
+ * The nibble search (AVX2; Hyperscan's "Teddy" idea): 3 to 8 pieces, each
+ * a bucket (a bit of a byte), each known by 3 bytes of its own, the rarest
+ * (s[fo, fo + 3)).  Tables per fingerprint byte b: lo[b][x], hi[b][x], the
+ * buckets whose byte b has low (high) nibble x (both cases with -i); for
+ * 32 text positions P + i at once, the byte
+ *   AND over b of lo[b][t[P+i+b] & 15] & hi[b][t[P+i+b] >> 4]
+ * holds every bucket whose fingerprint may start there (a superset: the
+ * nibbles are tested apart), and its piece may start at P + i - fo.  That
+ * is 3 loads, 6 shuffles and some ands a step for all the pieces, where
+ * the packed pairs cost 2 loads, 2 compares and more a piece.
+ *
+ * The pieces' starts lag their fingerprints by up to maxfo bytes, so a
+ * start found is proposed only when every start up to it has been tested
+ * (fingerprints up to it + maxfo scanned): the records go out in text
+ * order, as the packed pairs' do.  lo: no start below it is to be tested
+ * (f->pos at the call, then the end of the last record proposed).
+ */
+__attribute__((target("avx2"))) static int
+search_nibble(struct flt *f, struct flist *l, size_t *at)
+{
+	const unsigned char *t = f->text;
+	unsigned char lt[3][32], ht[3][32];
+	size_t P = f->pos, rs = f->rs, lo = f->pos, best = SIZE_MAX;
+	const size_t maxfo = f->maxfo;
+
+	memset(lt, 0, sizeof(lt));
+	memset(ht, 0, sizeof(ht));
+	for (size_t j = 0; j < f->npc; j++)
+		for (int b = 0; b < 3; b++) {
+			unsigned char c = f->pc[j].s[f->pc[j].fo + b];
+			for (int v = 0; v < (f->icase && ascii_letter(c) ? 2 : 1);
+			    v++) {
+				unsigned char x = v ? c ^ 0x20 : c;
+				lt[b][x & 15] |= (unsigned char)(1u << j);
+				lt[b][16 + (x & 15)] |= (unsigned char)(1u << j);
+				ht[b][x >> 4] |= (unsigned char)(1u << j);
+				ht[b][16 + (x >> 4)] |= (unsigned char)(1u << j);
+			}
+		}
+	const __m256i L0 = _mm256_loadu_si256((const void *)lt[0]);
+	const __m256i L1 = _mm256_loadu_si256((const void *)lt[1]);
+	const __m256i L2 = _mm256_loadu_si256((const void *)lt[2]);
+	const __m256i H0 = _mm256_loadu_si256((const void *)ht[0]);
+	const __m256i H1 = _mm256_loadu_si256((const void *)ht[1]);
+	const __m256i H2 = _mm256_loadu_si256((const void *)ht[2]);
+	const __m256i nib = _mm256_set1_epi8(15), zero = _mm256_setzero_si256();
+
+	while (P + 34 <= f->all) {
+		__m256i v0 = _mm256_loadu_si256((const void *)(t + P));
+		__m256i v1 = _mm256_loadu_si256((const void *)(t + P + 1));
+		__m256i v2 = _mm256_loadu_si256((const void *)(t + P + 2));
+		__m256i m = _mm256_and_si256(
+		    _mm256_shuffle_epi8(L0, _mm256_and_si256(v0, nib)),
+		    _mm256_shuffle_epi8(H0, _mm256_and_si256(
+		    _mm256_srli_epi16(v0, 4), nib)));
+		m = _mm256_and_si256(m, _mm256_and_si256(
+		    _mm256_shuffle_epi8(L1, _mm256_and_si256(v1, nib)),
+		    _mm256_shuffle_epi8(H1, _mm256_and_si256(
+		    _mm256_srli_epi16(v1, 4), nib))));
+		m = _mm256_and_si256(m, _mm256_and_si256(
+		    _mm256_shuffle_epi8(L2, _mm256_and_si256(v2, nib)),
+		    _mm256_shuffle_epi8(H2, _mm256_and_si256(
+		    _mm256_srli_epi16(v2, 4), nib))));
+		uint32_t cand = ~(uint32_t)_mm256_movemask_epi8(
+		    _mm256_cmpeq_epi8(m, zero));
+		if (cand) {
+			unsigned char mb[32];
+			_mm256_storeu_si256((void *)mb, m);
+			while (cand) {
+				size_t i = (size_t)__builtin_ctz(cand);
+				unsigned bk = mb[i];
+				cand &= cand - 1;
+				while (bk) {
+					size_t j = (size_t)__builtin_ctz(bk);
+					const struct flt_piece *p = &f->pc[j];
+					bk &= bk - 1;
+					if (P + i < lo + p->fo)
+						continue;	/* tested */
+					size_t c = P + i - p->fo;
+					if (c >= best)
+						continue;
+					if (c + p->len <= f->all &&
+					    piece_at(p, t + c, f->icase))
+						best = c;
+					else
+						f->misses++;
+				}
+			}
+		}
+		P += 32;
+		if (best != SIZE_MAX && best + maxfo < P) {
+			/* every start up to best tested: propose it */
+			P = lo = rs = candidate(f, l, rs, best);
+			best = SIZE_MAX;
+			if (too_dense(f, P)) {
+				*at = rs;
+				return FLT_GAVEUP;
+			}
+			if (l->n == l->max) {
+				f->pos = P;
+				f->rs = rs;
+				return FLT_MORE;
+			}
+		}
+		if (too_noisy(f, P)) {
+			*at = rs;
+			return FLT_GAVEUP;
+		}
+	}
+	/* The tail, every piece at every start: from the first start not
+	 * tested whole (or the one found, pending). */
+	P = P > maxfo ? P - maxfo : 0;
+	if (best < P)
+		P = best;
+	f->pos = P > lo ? P : lo;
+	f->rs = rs;
+	return search_scalar(f, l, at);
+}
+
 FLT_SEARCH(search_avx2, __attribute__((target("avx2"))), __m256i, 32,
     _mm256_loadu_si256, _mm256_set1_epi8, _mm256_or_si256, _mm256_and_si256,
     _mm256_cmpeq_epi8, _mm256_movemask_epi8)
@@ -296,6 +420,38 @@ pick(struct flt_piece *p, int icase)
 	p->m2 = icase && ascii_letter(p->s[i2]) ? 0x20 : 0;
 	p->b1 = p->s[i1] | p->m1;
 	p->b2 = p->s[i2] | p->m2;
+}
+
+/* Whether the nibble search runs (4 to 8 pieces of 3 bytes or more,
+ * AGREP_GPU_FLT_NIBBLE=0: never, 1: from 1 piece on), and each piece's
+ * rarest 3 bytes (the least product of flt_byte_rank). */
+static void
+nibble_setup(struct flt *f)
+{
+	const char *e = getenv("AGREP_GPU_FLT_NIBBLE");
+	size_t min = e != NULL && *e == '1' ? 1 : FLT_NIBBLE_MIN;
+
+	f->nibble = 0;
+	f->maxfo = 0;
+	if ((e != NULL && *e == '0') || f->npc < min || f->npc > 8)
+		return;
+	for (size_t j = 0; j < f->npc; j++) {
+		struct flt_piece *p = &f->pc[j];
+		double bestr = 0;
+		if (p->len < 3)
+			return;
+		p->fo = 0;
+		for (size_t o = 0; o + 3 <= p->len; o++) {
+			double r = (double)flt_byte_rank(p->s[o], f->icase) *
+			    flt_byte_rank(p->s[o + 1], f->icase) *
+			    flt_byte_rank(p->s[o + 2], f->icase);
+			if (o == 0 || r < bestr)
+				bestr = r, p->fo = o;
+		}
+		if (p->fo > f->maxfo)
+			f->maxfo = p->fo;
+	}
+	f->nibble = 1;
 }
 
 /*
@@ -349,6 +505,7 @@ flt_start(struct flt *f, const struct pattern *pat, long k, int icase,
 			f->maxlen = p->len;
 		f->npc++;
 	}
+	nibble_setup(f);
 	if (f->npc == 0)
 		f->pos = f->rs = f->all;	/* no match can lie inside a
 						 * record (or no text) */
@@ -375,7 +532,9 @@ flt_propose(struct flt *f, struct flt_win *w, size_t max, size_t *n,
 		r = FLT_DONE;
 	else
 #ifdef FLT_X86
-	if (cpu_has(CPU_AVX2))
+	if (f->nibble && cpu_has(CPU_AVX2))
+		r = search_nibble(f, &l, at);
+	else if (cpu_has(CPU_AVX2))
 		r = search_avx2(f, &l, at);
 	else
 		r = search_sse2(f, &l, at);

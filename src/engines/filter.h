@@ -93,6 +93,8 @@ struct flt_piece {
 	size_t len;
 	size_t i1, i2;
 	unsigned char b1, b2, m1, m2;
+	size_t fo;		/* its rarest 3 bytes start at s[fo] (the
+				 * nibble search: filter.c) */
 };
 
 /* One search, on the caller's stack (filter.c's fields). */
@@ -103,6 +105,8 @@ struct flt {
 	unsigned char eol;
 	struct flt_piece pc[FLT_MAXPIECES];
 	size_t npc, maxlen;
+	size_t maxfo;		/* the largest fo; 0 with no nibble search */
+	int nibble;		/* the nibble search (filter.c) applies */
 	size_t pos, rs;		/* where the search goes on; the last record
 				 * start known, no candidate in [rs, pos) */
 	size_t proposed;	/* record bytes proposed so far */
