@@ -154,6 +154,38 @@ edits() {
     end_checks
 }
 
+@test "the tail prefilter (hostmatch.c: a pattern's last 15 bytes first) as the oracle" {
+    # AGREP_GPU_TAIL=1: wherever it can run (16-63 bytes, k < 15, any
+    # range), alone (nofilter) and behind the filter's give-up, at the
+    # native level and at AVX2
+    begin_checks
+    local flagsets=("-n" "-i -c" "-w" "-x" "-v -c" "-n -i")
+    local s k desc f i=0 isa
+    for ((s = 1; s <= NSEEDS; s++)); do
+        read -r k desc < "$CASES/k.$s"
+        GEN=$(cat "$CASES/g.$s")
+        f=${flagsets[i++ % ${#flagsets[@]}]}
+        for isa in "" avx2; do
+            # shellcheck disable=SC2086
+            check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nofilter AGREP_GPU_TAIL=1 AGREP_GPU_ISA=$isa" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        done
+        # shellcheck disable=SC2086
+        check "AGREP_GPU_DEVICE=host AGREP_GPU_TAIL=1 AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+    done
+    GEN=
+    local e p
+    for e in 1 2; do
+        case $e in
+            1) p="for his mercy endureth for ever" ;;
+            2) p="And God saw the light, that it was good: and God divided the" ;;
+        esac
+        for k in 0 1 2 3 4 5; do
+            check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nofilter AGREP_GPU_TAIL=1" "" -n -i -k "$k" "$p" "$CASES/e$e"
+        done
+    done
+    end_checks
+}
+
 @test "filter (forced): -o and --show-cost as the scalar engine gives them" {
     begin_checks
     local s k desc f

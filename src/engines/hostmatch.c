@@ -538,7 +538,7 @@ hm_least(const struct pattern *pat, const unsigned char *text, size_t m,
  * only finds true matches, and the terminator before from resets it).
  */
 static void
-verify_range(const struct pattern *pat, long k, const unsigned char *text,
+verify_direct(const struct pattern *pat, long k, const unsigned char *text,
     size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
     int variant)
 {
@@ -553,6 +553,103 @@ verify_range(const struct pattern *pat, long k, const unsigned char *text,
 	size_t st = warm + h0 < from ? warm + h0 : from;
 	simd_scan_pattern(pat, k, text + st, warm + h0 - st,
 	    to - (warm + h0), eol, bitmap + h0 / 64, 0, variant);
+}
+
+/*
+ * The tail prefilter.  A match of pat (n bytes) with at most k edits
+ * ending at j holds a match of its last HM_TAIL bytes with at most k
+ * edits ending at j (the alignment's last HM_TAIL rows).  Where the
+ * pattern is too long for the 16-bit lanes (16-63 bytes: 8 or 4 lanes a
+ * vector on AVX2 against 16), those bytes run there first (eng_avx2_16,
+ * about 2.5x the rate) and only the records holding one of their ends are
+ * verified whole; past a third of the range verified, the rest is
+ * verified whole.  The AVX2 level, or AVX-512 without VBMI (whose engines
+ * have no 16-bit lanes); ranges of HM_TAIL_MIN bytes or more;
+ * AGREP_GPU_TAIL=0 never, =1 wherever it can run (tests).  Read at every
+ * call: no static state.
+ */
+#define HM_TAIL		15
+#define HM_TAIL_MIN	((size_t)64 << 10)
+
+static int
+tail_applies(const struct pattern *pat, long k, size_t bytes, int variant)
+{
+	const char *e = getenv("AGREP_GPU_TAIL");
+	int force = e != NULL && *e == '1';
+
+	if ((e != NULL && *e == '0') || pat->len <= HM_TAIL ||
+	    pat->len > SIMD_MAXLEN || k >= HM_TAIL || variant < 0 ||
+	    (!force && (bytes < HM_TAIL_MIN || k > HM_TAIL / 4)) ||
+	    !simd_supported(SIMD_AVX2))
+		return 0;
+	if (variant == SIMD_AUTO || !simd_supported(variant))
+		variant = simd_supported(SIMD_AVX512) ? SIMD_AVX512 : SIMD_AVX2;
+	return variant == SIMD_AVX2 || (variant == SIMD_AVX512 &&
+	    !simd_fast(SIMD_AVX512, pat->len));
+}
+
+static void
+tail_scan(const struct pattern *pat, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    int variant)
+{
+	const size_t n = pat->len, h0 = (from > warm ? from - warm : 0) &
+	    ~(size_t)63, base = warm + h0;
+	const size_t st = base < from ? base : from;
+	const size_t nw = (to - base + 63) / 64;
+	uint64_t *peq = xmalloc(256 * sizeof(*peq));
+	uint64_t *tb = xcalloc(nw > 0 ? nw : 1, sizeof(*tb));
+	struct pattern t = *pat;
+	size_t verified = 0, done = from;
+
+	for (int c = 0; c < 256; c++)
+		peq[c] = pat->peq[c] >> (n - HM_TAIL);
+	t.str = pat->str + n - HM_TAIL;
+	t.len = HM_TAIL;
+	t.nwords = 1;
+	t.peq = peq;
+	simd_scan_pattern(&t, k, text + st, base - st, to - base, eol, tb, 0,
+	    SIMD_AVX2);
+	for (size_t w = 0; w < nw; w++) {
+		while (tb[w]) {
+			size_t pos = base + 64 * w + (size_t)__builtin_ctzll(tb[w]);
+			tb[w] &= tb[w] - 1;
+			if (pos < done)
+				continue;	/* in a record verified */
+			const unsigned char *e = pos > done ?
+			    memrchr(text + done, eol, pos - done) : NULL;
+			size_t rs = e != NULL ? (size_t)(e - text) + 1 : done;
+			e = memchr(text + pos, eol, to - pos);
+			size_t re = e != NULL ? (size_t)(e - text) : to;
+			if (verified > (to - from) / 3) {
+				/* most of it: the rest whole */
+				verify_direct(pat, k, text, rs, to, warm, eol,
+				    bitmap, variant);
+				goto out;
+			}
+			verify_direct(pat, k, text, rs, re, warm, eol, bitmap,
+			    variant);
+			verified += re - rs;
+			done = re + 1;
+			if (done >= to)
+				goto out;
+		}
+	}
+out:
+	free(tb);
+	free(peq);
+}
+
+static void
+verify_range(const struct pattern *pat, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    int variant)
+{
+	if (to > warm && tail_applies(pat, k, to - from, variant))
+		tail_scan(pat, k, text, from, to, warm, eol, bitmap, variant);
+	else
+		verify_direct(pat, k, text, from, to, warm, eol, bitmap,
+		    variant);
 }
 
 /*
@@ -879,7 +976,11 @@ scan_one(const struct patset *ps, const struct pattern *pat,
 	if (filter >= 0 && hm_filter_pattern(pat, ps->k, ps->icase, text, warm,
 	    len, eol, bitmap, scalar ? -1 : engine, filter > 0))
 		return;
-	if (!scalar && pat->len <= SIMD_MAXLEN)
+	if (!scalar && pat->len <= SIMD_MAXLEN && tail_applies(pat, ps->k,
+	    warm + len, engine))
+		tail_scan(pat, ps->k, text, 0, warm + len, warm, eol, bitmap,
+		    engine);
+	else if (!scalar && pat->len <= SIMD_MAXLEN)
 		simd_scan_pattern(pat, ps->k, text, warm, len, eol, bitmap, 0,
 		    engine);
 	else
