@@ -165,6 +165,24 @@ too_dense(const struct flt *f, size_t pos)
 	return !f->force && f->proposed > pos / f->density + FLT_SLACK;
 }
 
+/* Proposes the record of a piece found at c (rs: as candidate's) and
+ * moves *rs past it; returns FLT_GAVEUP (*at set) or FLT_MORE (f->pos,
+ * f->rs set: the list is full) where the search stops there, else -1. */
+static inline int
+propose(struct flt *f, struct flist *l, size_t *rs, size_t c, size_t *at)
+{
+	*rs = candidate(f, l, *rs, c);
+	if (too_dense(f, *rs)) {
+		*at = *rs;
+		return FLT_GAVEUP;
+	}
+	if (l->n == l->max) {
+		f->pos = f->rs = *rs;
+		return FLT_MORE;
+	}
+	return -1;
+}
+
 /* Whether the pair tests agree so often without a piece behind them that
  * the engines would be faster (DNA: 2 bytes of 4 letters agree at 1/16 of
  * the positions, for each piece). */
@@ -187,16 +205,10 @@ search_scalar(struct flt *f, struct flist *l, size_t *at)
 
 	while (pos < f->all) {
 		if (any_piece(f, pos)) {
-			pos = rs = candidate(f, l, rs, pos);
-			if (too_dense(f, pos)) {
-				*at = rs;
-				return FLT_GAVEUP;
-			}
-			if (l->n == l->max) {
-				f->pos = pos;
-				f->rs = rs;
-				return FLT_MORE;
-			}
+			int r = propose(f, l, &rs, pos, at);
+			if (r >= 0)
+				return r;
+			pos = rs;
 		} else
 			pos++;
 	}
@@ -361,17 +373,11 @@ search_nibble(struct flt *f, struct flist *l, size_t *at)
 		P += 32;
 		if (best != SIZE_MAX && best + maxfo < P) {
 			/* every start up to best tested: propose it */
-			P = lo = rs = candidate(f, l, rs, best);
+			int r = propose(f, l, &rs, best, at);
+			if (r >= 0)
+				return r;
+			P = lo = rs;
 			best = SIZE_MAX;
-			if (too_dense(f, P)) {
-				*at = rs;
-				return FLT_GAVEUP;
-			}
-			if (l->n == l->max) {
-				f->pos = P;
-				f->rs = rs;
-				return FLT_MORE;
-			}
 		}
 		if (too_noisy(f, P)) {
 			*at = rs;
