@@ -79,6 +79,12 @@
 #define HP_CACHE	64			/* plans remembered */
 #define HP_TRIAL	((uint64_t)2 << 20)	/* a close call's trial: bytes
 						 * each of the two scans */
+/* A time in the first tiers below which no candidate is left out: the
+ * pattern-parallel engine's 100 Bible phrases cost 50 us a call over
+ * 256 bytes (its tables), where the filters skip them in 5, and it went
+ * no further, though it scanned the Bible 1.35x faster than the plan
+ * (the 2-core Xeon, bench/hostplan.sh, 2026-11-28). */
+#define HP_FLOOR	1e-4			/* s */
 #define HP_CLOSE	1.15			/* ... within this factor */
 #define HP_REFRESH	16			/* ... each probed again after
 						 * this many runs took it */
@@ -442,8 +448,13 @@ build:
 			if (secs[c] < best)
 				best = secs[c], pick = c;
 		}
+		/* (the elimination tiers count a time under HP_FLOOR as
+		 * HP_FLOOR: a fixed cost a call does not say how a chunk
+		 * will go) */
+		const double base = tiers[i].keep >= 3 && best < HP_FLOOR ?
+		    HP_FLOOR : best;
 		for (size_t c = 0; c < NCAND; c++)
-			left[c] = left[c] && secs[c] <= tiers[i].keep * best;
+			left[c] = left[c] && secs[c] <= tiers[i].keep * base;
 	}
 	h->ntodo = h->next = h->ndone = 0;
 	h->text = NULL;
