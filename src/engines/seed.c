@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter.h"
 #include "seed.h"
 #include "../base/util.h"
 
@@ -452,16 +453,39 @@ seed_get(const struct patset *ps, unsigned char eol)
 int
 seed_applies(const struct patset *ps)
 {
-	unsigned char rep[4], code[256];
+	unsigned char rep[4], code[256], other[256];
 	const unsigned qmin = qmin_env();
+	size_t no = 0;
 
 	if (ps->hamming || ps->weighted || ps->k < 0)
 		return 0;
 	code_map(ps, rep, code);
-	for (size_t p = 0; p < ps->npat; p++)
+	/* The bytes that are no base, the most frequent in text first: a
+	 * list of 10,000 words is told apart at its words' first letters
+	 * (cut_shape's 256 tests a pattern and cut took 2 ms of a 50 ms
+	 * run), a DNA set is looked at whole as before. */
+	for (unsigned c = 0; c < 256; c++)
+		if (code[c] == C_OTHER)
+			other[no++] = (unsigned char)c;
+	for (size_t i = 1; i < no; i++)
+		for (size_t j = i; j > 0 && flt_byte_rank(other[j], 0) >
+		    flt_byte_rank(other[j - 1], 0); j--) {
+			unsigned char t = other[j];
+			other[j] = other[j - 1];
+			other[j - 1] = t;
+		}
+	for (size_t p = 0; p < ps->npat; p++) {
+		const struct pattern *pat = &ps->pat[p];
+		size_t i = 0;
+		if (pat->nwords == 1)
+			while (i < no && pat->peq[other[i]] == 0)
+				i++;
+		if (i < no)
+			continue;	/* (an other byte matched: cut_shape's no) */
 		for (unsigned e = 0; e <= 1; e++)
-			if (cut_shape(&ps->pat[p], ps->k, code, qmin, e))
+			if (cut_shape(pat, ps->k, code, qmin, e))
 				return 1;
+	}
 	return 0;
 }
 
