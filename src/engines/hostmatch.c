@@ -645,7 +645,10 @@ verify_range(const struct pattern *pat, long k, const unsigned char *text,
     size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
     int variant)
 {
-	if (to > warm && tail_applies(pat, k, to - from, variant))
+	/* (the filter's records are mostly short: they go to the scalar
+	 * engine without asking the environment) */
+	if (to > warm && to - from >= HM_SIMD_VERIFY &&
+	    tail_applies(pat, k, to - from, variant))
 		tail_scan(pat, k, text, from, to, warm, eol, bitmap, variant);
 	else
 		verify_direct(pat, k, text, from, to, warm, eol, bitmap,
