@@ -280,20 +280,49 @@ upper:		;
 		}
 }
 
-/* The cut (0: exact pieces, 1: one edit each) pattern p may take, or -1
- * where it cannot be covered: its shape alone (one Myers word, longer
- * than k, no other byte matched, the shortest variant at least qmin), not
- * its variants' number. */
-static int
-cut_shape(const struct pattern *pat, long k, const unsigned char *code,
-    unsigned qmin, unsigned e)
+/* The bytes that are no base (code), into other[]: the most frequent in
+ * text first, so that takes_other tells a word from a primer at its first
+ * letters (10,000 Bible words: 256 tests a pattern took 2 ms of a 50 ms
+ * run).  Returns their number. */
+static size_t
+other_bytes(const unsigned char *code, unsigned char *other)
 {
-	if (pat->nwords != 1 || (long)pat->len <= k || k > 13 ||
-	    e > (unsigned)k)
-		return 0;
+	size_t no = 0;
+
 	for (unsigned c = 0; c < 256; c++)
-		if (code[c] == C_OTHER && pat->peq[c] != 0)
-			return 0;
+		if (code[c] == C_OTHER)
+			other[no++] = (unsigned char)c;
+	for (size_t i = 1; i < no; i++)
+		for (size_t j = i; j > 0 && flt_byte_rank(other[j], 0) >
+		    flt_byte_rank(other[j - 1], 0); j--) {
+			unsigned char t = other[j];
+			other[j] = other[j - 1];
+			other[j - 1] = t;
+		}
+	return no;
+}
+
+/* Whether pat cannot be covered for the bytes it matches: more than one
+ * Myers word, or a byte of other[0, no) (other_bytes). */
+static int
+takes_other(const struct pattern *pat, const unsigned char *other, size_t no)
+{
+	if (pat->nwords != 1)
+		return 1;
+	for (size_t i = 0; i < no; i++)
+		if (pat->peq[other[i]] != 0)
+			return 1;
+	return 0;
+}
+
+/* Whether pattern p (takes_other's no) may take cut e (0: exact pieces,
+ * 1: one edit each) by its shape alone (longer than k, the shortest
+ * variant at least qmin), not its variants' number. */
+static int
+cut_shape(const struct pattern *pat, long k, unsigned qmin, unsigned e)
+{
+	if ((long)pat->len <= k || k > 13 || e > (unsigned)k)
+		return 0;
 	unsigned j = (unsigned)k / (e + 1) + 1;
 	return j <= 8 && shortest(pat->len, j, e) >= qmin;
 }
@@ -317,6 +346,8 @@ seed_build(const struct patset *ps, unsigned char eol, int force)
 
 	code_map(ps, sd->rep, sd->code);
 	sd->code[eol] = C_EOL;
+	unsigned char other[256];
+	const size_t no = other_bytes(sd->code, other);
 
 	/* Which patterns, their cuts and their entries, in one pass (a
 	 * piece's variants listed once for each cut tried, kept for the one
@@ -330,8 +361,10 @@ seed_build(const struct patset *ps, unsigned char eol, int force)
 		const struct pattern *pat = &ps->pat[p];
 		double best = -1;
 		int cut = -1;
+		if (takes_other(pat, other, no))
+			continue;
 		for (unsigned e = 0; e <= 1; e++) {
-			if (!cut_shape(pat, k, sd->code, qmin, e))
+			if (!cut_shape(pat, k, qmin, e))
 				continue;
 			unsigned j = (unsigned)k / (e + 1) + 1;
 			double h = plan_cut(pat, sd->rep, j, e, l[e]);
@@ -455,35 +488,16 @@ seed_applies(const struct patset *ps)
 {
 	unsigned char rep[4], code[256], other[256];
 	const unsigned qmin = qmin_env();
-	size_t no = 0;
 
 	if (ps->hamming || ps->weighted || ps->k < 0)
 		return 0;
 	code_map(ps, rep, code);
-	/* The bytes that are no base, the most frequent in text first: a
-	 * list of 10,000 words is told apart at its words' first letters
-	 * (cut_shape's 256 tests a pattern and cut took 2 ms of a 50 ms
-	 * run), a DNA set is looked at whole as before. */
-	for (unsigned c = 0; c < 256; c++)
-		if (code[c] == C_OTHER)
-			other[no++] = (unsigned char)c;
-	for (size_t i = 1; i < no; i++)
-		for (size_t j = i; j > 0 && flt_byte_rank(other[j], 0) >
-		    flt_byte_rank(other[j - 1], 0); j--) {
-			unsigned char t = other[j];
-			other[j] = other[j - 1];
-			other[j - 1] = t;
-		}
+	const size_t no = other_bytes(code, other);
 	for (size_t p = 0; p < ps->npat; p++) {
-		const struct pattern *pat = &ps->pat[p];
-		size_t i = 0;
-		if (pat->nwords == 1)
-			while (i < no && pat->peq[other[i]] == 0)
-				i++;
-		if (i < no)
-			continue;	/* (an other byte matched: cut_shape's no) */
+		if (takes_other(&ps->pat[p], other, no))
+			continue;
 		for (unsigned e = 0; e <= 1; e++)
-			if (cut_shape(pat, ps->k, code, qmin, e))
+			if (cut_shape(&ps->pat[p], ps->k, qmin, e))
 				return 1;
 	}
 	return 0;
