@@ -228,7 +228,7 @@ has_gpu() {
 		s = substr(s, 1, n)
 		if (i % 5 == 0) s = s "needle"; else if (i % 7 == 0) s = "nedle" s
 		print s } printf "last neXdle" }' > long
-	local args f want j fx=0 ai ji full=0
+	local args f want j fx=0 ai ji full=0 sub
 	# Full: the device with every -j for every file and form.  Quick: two
 	# -j of three, the one left out turning with the file and the form, so
 	# that every file and every form still meets every -j on the device.
@@ -246,11 +246,15 @@ has_gpu() {
 			for j in 1 2 4; do
 				if ((full || (fx + ai) % 3 != ji++)); then
 				# shellcheck disable=SC2086
+				# (the scans started by the workers, -j 1,
+				# or by one or two submitting threads)
+				sub=$((j == 1 ? 0 : j == 2 ? 2 : 1))
 				run --separate-stderr env AGREP_GPU_HOST_MAX=0 \
 				    AGREP_GPU_CHUNK=4096 AGREP_GPU_DEVICE_COPIES=2 \
+				    AGREP_GPU_SUBMITTERS=$sub \
 				    agrep-gpu -j $j --device=cpu $args $f
 				[ "$output/$status" = "$want" ] ||
-				    { echo "$f $args -j $j: '$output/$status', want '$want'"; return 1; }
+				    { echo "$f $args -j $j, $sub submitters: '$output/$status', want '$want'"; return 1; }
 				assert_equal "$stderr" ''
 				fi
 				# shellcheck disable=SC2086

@@ -36,11 +36,11 @@ TEST_PROGS += tests/bin/exhaustive-ocl tests/bin/reocl
 
 tests/bin/exhaustive-ocl: tests/exhaustive_ocl.c tests/exh_common.h $(OCL_TEST_OBJS)
 	@mkdir -p tests/bin
-	$(CC) $(CFLAGS) -o $@ tests/exhaustive_ocl.c $(OCL_TEST_OBJS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tests/exhaustive_ocl.c $(OCL_TEST_OBJS) $(LDLIBS)
 
 tests/bin/reocl: tests/reocl.c tests/reoracle.c tests/re_common.h tests/exh_common.h $(OCL_TEST_OBJS)
 	@mkdir -p tests/bin
-	$(CC) $(CFLAGS) -o $@ tests/reocl.c $(OCL_TEST_OBJS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tests/reocl.c $(OCL_TEST_OBJS) $(LDLIBS)
 
 # tests/regex.bats: the expression automaton (src/regex/) against the naive
 # oracle of tests/reoracle.c on every small case (tests/reexh.c); the

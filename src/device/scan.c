@@ -1106,15 +1106,29 @@ hits_of(struct scanner *s, struct scan_slot *sl)
 int
 scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int flags)
 {
+	const int r = scan_prepare(s, slot, len, valid, flags);
+
+	return r <= 0 ? r : scan_launch(s, slot);
+}
+
+/*
+ * scan_submit's first half, on the caller's thread: the pad and the tail,
+ * UTF-8 symbols, the launch's arguments (the host matcher runs here).
+ * Returns 1 when the slot is ready for scan_launch (a device), 0 when the
+ * scan is done already (the host), -1 after a message.  Another thread
+ * may then launch it (devq.c: the device's submitter).
+ */
+int
+scan_prepare(struct scanner *s, int slot, size_t len, size_t valid,
+    int flags)
+{
 	const int warm = flags & SCAN_WARM;
 	struct scan_slot *sl = &s->slot[slot];
-	cl_uint pad_blocks, slice_blocks, nslices, npat, k, eol;
-	size_t slice, items, span, bbytes, tail, nsym;
+	struct scan_args *a = &sl->args;
+	size_t slice, span, nsym;
 	unsigned char *host;
-	cl_mem text, bm;
-	cl_int err;
 
-	const double te = s->stats ? util_now() : 0;
+	a->t_prep = s->stats ? util_now() : 0;
 	if (!warm)
 		memset(sl->buf, s->eol, s->pad);
 	sl->len = len;
@@ -1132,23 +1146,22 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int flags)
 		return 0;
 	}
 	slice = slice_for(s, len);
-	items = items_for(s, len, slice);
-	span = s->pp ? round_up(len, slice) : items * s->lanes * slice;
-	bbytes = span / 8;
+	a->items = items_for(s, len, slice);
+	span = s->pp ? round_up(len, slice) : a->items * s->lanes * slice;
+	a->bbytes = span / 8;
 	/* The last work-items read past the chunk: past the input bytes,
 	 * give them terminators rather than uninitialised memory (their hits
 	 * are cut off anyway). */
-	tail = span - len;
-	if (valid < len + tail)
-		memset(host + s->pad + valid, s->eol, len + tail - valid);
-	text = s->zero_copy ? (nsym ? sl->hsym : sl->hbuf) : sl->dbuf;
-	bm = s->zero_copy ? sl->hbm : sl->dbm;
-	pad_blocks = (cl_uint)(s->pad / s->wbits);
-	slice_blocks = (cl_uint)(slice / s->wbits);
-	nslices = (cl_uint)((len + slice - 1) / slice);
-	npat = (cl_uint)s->ps->npat;
-	k = (cl_uint)s->ps->k;
-	eol = s->eol;
+	a->tail = span - len;
+	if (valid < len + a->tail)
+		memset(host + s->pad + valid, s->eol, len + a->tail - valid);
+	a->host = host;
+	a->text = s->zero_copy ? (nsym ? sl->hsym : sl->hbuf) : sl->dbuf;
+	a->bm = s->zero_copy ? sl->hbm : sl->dbm;
+	a->pad_blocks = (cl_uint)(s->pad / s->wbits);
+	a->slice_blocks = (cl_uint)(slice / s->wbits);
+	a->nslices = (cl_uint)((len + slice - 1) / slice);
+	a->len = len;
 	/* Records counted on the device: bytes (not symbols) only. */
 	sl->rc_done = sl->rc_want && nsym == 0 && rc_ready(s, sl, len);
 	sl->rc_want = 0;
@@ -1156,6 +1169,18 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int flags)
 		warnx_("OpenCL: a fault injected (AGREP_GPU_FAULT)");
 		return -1;
 	}
+	return 1;
+}
+
+/* scan_submit's second half: the OpenCL calls that start a prepared
+ * slot's scan.  Returns 0, or -1 after a message. */
+int
+scan_launch(struct scanner *s, int slot)
+{
+	struct scan_slot *sl = &s->slot[slot];
+	const struct scan_args *a = &sl->args;
+	cl_int err;
+
 	/* (the statistics add up in the scanner, a clone's in its parent's
 	 * when it closes) */
 	double t0 = s->stats ? util_now() : 0;
@@ -1164,12 +1189,13 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int flags)
 	if (s->stats) {
 		double t1 = util_now();
 		s->sub_lock += t1 - t0;
-		s->sub_pre += t0 - te;
+		s->sub_pre += t0 - a->t_prep;
 		s->nsub++;
 		t0 = t1;
 	}
-	err = submit_locked(s, sl, host, text, bm, pad_blocks, slice_blocks,
-	    nslices, npat, k, eol, len, tail, bbytes, items);
+	err = submit_locked(s, sl, a->host, a->text, a->bm, a->pad_blocks,
+	    a->slice_blocks, a->nslices, (cl_uint)s->ps->npat,
+	    (cl_uint)s->ps->k, s->eol, a->len, a->tail, a->bbytes, a->items);
 	if (s->stats)
 		s->sub_all += util_now() - t0;
 	if (!s->own_kern)

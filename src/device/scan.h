@@ -14,6 +14,15 @@
 #define RE_DEV_MAXEXPR 8	/* expressions the automaton kernel scans in
 				 * one submission, a launch each */
 
+/* A prepared scan's launch (scan_prepare, scan_launch). */
+struct scan_args {
+	const unsigned char *host;	/* the bytes or symbols, after pad */
+	cl_mem		 text, bm;
+	cl_uint		 pad_blocks, slice_blocks, nslices;
+	size_t		 len, tail, bbytes, items;
+	double		 t_prep;	/* (statistics) */
+};
+
 struct scan_slot {
 	unsigned char	*buf;	/* host view: pad bytes, then the chunk */
 	unsigned char	*own;	/* its own buf while another is lent
@@ -40,6 +49,7 @@ struct scan_slot {
 	size_t		 rc_groups;	/* its work-groups' summaries */
 	cl_uint		*rc;		/* host view of the summaries */
 	cl_mem		 hrc, drc;
+	struct scan_args args;		/* set by scan_prepare */
 };
 
 struct scanner {
@@ -116,6 +126,9 @@ void	 scan_unlend(struct scanner *, int slot);
 #define SCAN_ASCII	2	/* the chunk is known to be all ASCII */
 int	 scan_submit(struct scanner *, int slot, size_t len, size_t valid,
 	    int flags);
+int	 scan_prepare(struct scanner *, int slot, size_t len, size_t valid,
+	    int flags);
+int	 scan_launch(struct scanner *, int slot);
 const uint64_t *scan_wait(struct scanner *, int slot);
 void	 scan_count_from(struct scanner *, int slot, size_t from);
 int	 scan_counts(const struct scanner *, int slot, uint64_t *hit,

@@ -16,6 +16,7 @@
  * go to the others or the host (AGREP_GPU_FAULT, scan.c, fails one for the tests).
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +42,12 @@ struct dslot {
 	double		 t_take, t_cb, t_freed; /* (statistics) */
 	double		 fill;		/* seconds the worker took to fill it */
 	double		 submit;	/* and to start its scan */
+	int		 prep;		/* scan_prepare's answer (devq_post) */
 	devq_fn		 fn;
 	void		*arg;
 	struct job	*job;		/* the range's job, detached */
 	struct dslot	*next;		/* in the FIFO or the free list */
+	struct dslot	*lnext;		/* in the submitters' list */
 	pthread_cond_t	 cv;		/* its scan done (complete) */
 };
 
@@ -62,6 +65,10 @@ static struct {
 	struct dslot	*freel[OCL_MAXDEV];
 	int		 nfree[OCL_MAXDEV];
 	struct dslot	*head[OCL_MAXDEV], *tail[OCL_MAXDEV];
+	struct dslot	*lhead[OCL_MAXDEV], *ltail[OCL_MAXDEV];
+					/* filled, for the submitters */
+	pthread_cond_t	 lcv[OCL_MAXDEV]; /* one posted there */
+	int		 nsub;		/* submitting threads a device */
 	pthread_cond_t	 hcv[OCL_MAXDEV]; /* a slot handed over (to the
 					 * device's idle finishers; cv: a slot
 					 * asked for, made or freed) */
@@ -165,6 +172,39 @@ finisher(void *arg)
 	return NULL;
 }
 
+static void hand(struct dslot *, int scan);
+
+/*
+ * One of a device's submitting threads (AGREP_GPU_SUBMITTERS a device):
+ * it starts the scans of the slots the workers filled (devq_post), so
+ * that the OpenCL calls of a device come from a few threads rather than
+ * from every worker at once, and a worker goes back to reading as soon
+ * as its slot is full.  Lives as long as the process.
+ */
+static void *
+submitter(void *arg)
+{
+	const int d = (int)(intptr_t)arg;
+
+	for (;;) {
+		struct dslot *sl;
+
+		pthread_mutex_lock(&Q.mu);
+		while (Q.lhead[d] == NULL)
+			pthread_cond_wait(&Q.lcv[d], &Q.mu);
+		sl = Q.lhead[d];
+		if ((Q.lhead[d] = sl->lnext) == NULL)
+			Q.ltail[d] = NULL;
+		sl->lnext = NULL;
+		pthread_mutex_unlock(&Q.mu);
+		const double t0 = util_now();
+		const int r = scan_launch(&sl->sc, 0);
+		sl->submit = util_now() - t0;
+		hand(sl, r == 0 ? 1 : -1);
+	}
+	return NULL;
+}
+
 /* Sets up the slots of up to ndev devices (per device, made for chunks of
  * cap bytes; their scanners: devs); once, before devq_add. */
 void
@@ -181,8 +221,19 @@ devq_init(struct scanner *devs, int ndev, int slots, size_t cap)
 	Q.slots = xcalloc((size_t)(ndev * slots), sizeof(*Q.slots));
 	for (int i = 0; i < ndev * slots; i++)
 		pthread_cond_init(&Q.slots[i].cv, NULL);
-	for (int d = 0; d < OCL_MAXDEV; d++)
+	for (int d = 0; d < OCL_MAXDEV; d++) {
 		pthread_cond_init(&Q.hcv[d], NULL);
+		pthread_cond_init(&Q.lcv[d], NULL);
+	}
+	/* Two submitting threads a device: one H200 of two (32 workers,
+	 * 16 slots of 8 MiB ranges), 8.6 GB -c -k2 mercy on the GPU alone:
+	 * starting a scan 1.1 ms a range from the workers, 0.45 ms from two
+	 * submitters, 17.4-17.9 against 18.5-18.6 GB/s from ready; both
+	 * GPUs 1.66 against 1.56 s (bench/results/h200x2.md, run 14).
+	 * AGREP_GPU_SUBMITTERS=0: the workers start their scans. */
+	Q.nsub = 2;
+	if ((e = getenv("AGREP_GPU_SUBMITTERS")) != NULL)
+		Q.nsub = atoi(e) < 0 ? 0 : atoi(e) > 8 ? 8 : atoi(e);
 }
 
 /*
@@ -203,6 +254,13 @@ devq_add(int d)
 		if (pthread_create(&tid, NULL, finisher, sl) != 0)
 			fatalx("cannot create a thread");
 		pthread_detach(tid);	/* (one never asked ends) */
+	}
+	for (int t = 0; t < Q.nsub; t++) {
+		pthread_t tid;
+		if (pthread_create(&tid, NULL, submitter,
+		    (void *)(intptr_t)d) != 0)
+			fatalx("cannot create a thread");
+		pthread_detach(tid);
 	}
 	pthread_mutex_lock(&Q.mu);
 	Q.ndev = d + 1;
@@ -338,21 +396,10 @@ scan_done(cl_event ev, cl_int status, void *arg)
 	pthread_mutex_unlock(&Q.mu);
 }
 
-/* The worker took secs to read the range into the slot, and submit to
- * start its scan (statistics). */
-void
-devq_filled(struct dslot *sl, double secs, double submit)
-{
-	sl->fill = secs;
-	sl->submit = submit;
-}
-
-/* Hands a slot over: scan 1, its scan was started; -1, it failed to start;
- * 0, nothing to scan.  fn(arg, scanner, hits) finishes it, as job (detached:
- * ended after fn; NULL: none). */
-void
-devq_hand(struct dslot *sl, int scan, uint64_t bytes, devq_fn fn, void *arg,
-    struct job *job)
+/* Hands a slot over to its finisher: scan 1, its scan was started; -1,
+ * it failed to start; 0, nothing to scan. */
+static void
+hand(struct dslot *sl, int scan)
 {
 	cl_event ev = scan > 0 ? sl->sc.slot[0].done : NULL;
 
@@ -361,12 +408,8 @@ devq_hand(struct dslot *sl, int scan, uint64_t bytes, devq_fn fn, void *arg,
 	if (ev != NULL)
 		clRetainEvent(ev);
 	pthread_mutex_lock(&Q.mu);
-	sl->job = job;
 	sl->complete = ev == NULL;
 	sl->scan = scan;
-	sl->bytes = bytes;
-	sl->fn = fn;
-	sl->arg = arg;
 	sl->t_hand = util_now();
 	sl->handed = 1;
 	pthread_cond_broadcast(&Q.hcv[sl->dev]);
@@ -378,6 +421,42 @@ devq_hand(struct dslot *sl, int scan, uint64_t bytes, devq_fn fn, void *arg,
 			scan_done(ev, CL_COMPLETE, sl);
 		clReleaseEvent(ev);
 	}
+}
+
+/*
+ * A worker is done with a slot: prep is scan_prepare's answer for its
+ * scanner's slot 0 (1: ready to launch; 0: nothing to scan; -1: failed),
+ * fill the seconds it took to read the range in.  The scan is launched
+ * here or by one of the device's submitters; then fn(arg, scanner, hits)
+ * finishes it, as job (detached: ended after fn; NULL: none).
+ */
+void
+devq_post(struct dslot *sl, int prep, double fill, uint64_t bytes,
+    devq_fn fn, void *arg, struct job *job)
+{
+	sl->fill = fill;
+	sl->submit = 0;
+	sl->job = job;
+	sl->bytes = bytes;
+	sl->fn = fn;
+	sl->arg = arg;
+	if (prep > 0 && Q.nsub > 0) {
+		pthread_mutex_lock(&Q.mu);
+		if (Q.ltail[sl->dev] != NULL)
+			Q.ltail[sl->dev]->lnext = sl;
+		else
+			Q.lhead[sl->dev] = sl;
+		Q.ltail[sl->dev] = sl;
+		pthread_cond_signal(&Q.lcv[sl->dev]);
+		pthread_mutex_unlock(&Q.mu);
+		return;
+	}
+	if (prep > 0) {
+		const double t0 = util_now();
+		prep = scan_launch(&sl->sc, 0) == 0 ? 1 : -1;
+		sl->submit = util_now() - t0;
+	}
+	hand(sl, prep);
 }
 
 /* Releases the slots' buffers (every slot is free: the jobs drained). */

@@ -24,9 +24,8 @@ int	 devq_free(uint64_t bytes);
 uint64_t devq_queued(void);
 struct dslot *devq_take(uint64_t bytes, int wait);
 struct scanner *devq_scanner(struct dslot *);
-void	 devq_hand(struct dslot *, int scan, uint64_t bytes, devq_fn,
-	    void *arg, struct job *);
+void	 devq_post(struct dslot *, int prep, double fill, uint64_t bytes,
+	    devq_fn, void *arg, struct job *);
 void	 devq_end(void);
-void	 devq_filled(struct dslot *, double secs, double submit);
 
 #endif

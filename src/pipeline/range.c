@@ -644,21 +644,19 @@ range_job(void *arg, int worker)
 		c->rb.s = devq_scanner(ds);
 		range_load(c, data, dlen, 0);
 		stream_buf_put(c->f, mem);
-		const double t1 = util_now();
 		if (c->ok && c->rb.end > c->rb.first && out_counts_ok())
 			scan_count_from(c->rb.s, 0, c->rb.first);
 		if (c->ok && c->rb.end > c->rb.first)
-			sc = scan_submit(c->rb.s, 0, c->rb.end,
-			    c->rb.filled, c->rb.ascii ? SCAN_ASCII : 0) != 0 ?
-			    -1 : 1;
-		devq_filled(ds, t1 - t0, util_now() - t1);
+			sc = scan_prepare(c->rb.s, 0, c->rb.end,
+			    c->rb.filled, c->rb.ascii ? SCAN_ASCII : 0) > 0 ?
+			    1 : -1;
 		/* Once handed over, c belongs to the device's thread (it
 		 * frees it).  (Jobs may be detached whenever a device may be
 		 * used: agrep-gpu.c's pool_start.) */
 		if ((c->job = pool_detach()) == NULL)
 			fatalx("a device's range outside a detachable job");
-		devq_hand(ds, sc, c->rb.end - c->rb.first, range_resume, c,
-		    c->job);
+		devq_post(ds, sc, util_now() - t0, c->rb.end - c->rb.first,
+		    range_resume, c, c->job);
 		return;
 	}
 	const double t0 = util_now();

@@ -703,12 +703,10 @@ batch_job(void *arg, int worker)
 		if (sc->cap < len)
 			scan_grow(sc, len);
 		memcpy(scan_chunk(sc, 0), b->text + pad, len);
-		const double t1 = util_now();
-		int st = scan_submit(sc, 0, len, len, 0) == 0 ? 1 : -1;
-		devq_filled(ds, t1 - t0, util_now() - t1);
+		int st = scan_prepare(sc, 0, len, len, 0) > 0 ? 1 : -1;
 		if ((job = pool_detach()) == NULL)
 			fatalx("a device's batch outside a detachable job");
-		devq_hand(ds, st, len, batch_dev_done, b, job);
+		devq_post(ds, st, util_now() - t0, len, batch_dev_done, b, job);
 		return;
 	}
 	size_t words = len / 64 + 2;
