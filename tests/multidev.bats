@@ -16,13 +16,15 @@ setup() {
 }
 
 # Runs agrep-gpu with 1, 2 and 3 device copies and small chunks (so that
-# every device gets many), and the host matcher; all must agree.
+# every device gets many), and the host matcher; all must agree.  The
+# scans are started by the workers (one device) or by n - 1 submitting
+# threads a device (devq.c; the TSan pass runs this file).
 agree() {
 	run -- agrep-gpu --device=host "$@"
 	local want="$output" want_rc="$status" n
 	for n in 1 2 3; do
 		run -- env AGREP_GPU_DEVICE_COPIES=$n AGREP_GPU_CHUNK=65536 \
-		    agrep-gpu "$@"
+		    AGREP_GPU_SUBMITTERS=$((n - 1)) agrep-gpu "$@"
 		assert_equal "$status" "$want_rc"
 		assert_equal "$output" "$want"
 	done

@@ -225,13 +225,15 @@ devq_init(struct scanner *devs, int ndev, int slots, size_t cap)
 		pthread_cond_init(&Q.hcv[d], NULL);
 		pthread_cond_init(&Q.lcv[d], NULL);
 	}
-	/* Two submitting threads a device: one H200 of two (32 workers,
-	 * 16 slots of 8 MiB ranges), 8.6 GB -c -k2 mercy on the GPU alone:
-	 * starting a scan 1.1 ms a range from the workers, 0.45 ms from two
-	 * submitters, 17.4-17.9 against 18.5-18.6 GB/s from ready; both
-	 * GPUs 1.66 against 1.56 s (bench/results/h200x2.md, run 14).
-	 * AGREP_GPU_SUBMITTERS=0: the workers start their scans. */
-	Q.nsub = 2;
+	/* Submitting threads (AGREP_GPU_SUBMITTERS, default none: the
+	 * workers start their scans): they cut the time a scan takes to
+	 * start (8.6 GB -c -k2 mercy on the GPU alone, 8 MiB ranges, 16
+	 * slots: 1.1-1.5 ms a range from the workers, 0.3-0.5 ms from two
+	 * submitters), but the workers then wait for them as long, and the
+	 * rate from ready moved within the runs' spread: one H200 13.7-14.8
+	 * GB/s without, 13.2 with two; the first H200 of two 17.4-17.9
+	 * against 18.5-18.6 (bench/results/h200x2.md, run 14). */
+	Q.nsub = 0;
 	if ((e = getenv("AGREP_GPU_SUBMITTERS")) != NULL)
 		Q.nsub = atoi(e) < 0 ? 0 : atoi(e) > 8 ? 8 : atoi(e);
 }
