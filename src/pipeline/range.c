@@ -68,6 +68,11 @@ struct bigfile {
 	struct dz	*dz;		/* ... a decoder's (zin.c), ended with
 					 * the file, and the file it reads */
 	int		 zfd;		/* (-1: none to close) */
+	/* (AGREP_GPU_STATS, spans: seconds the reader spent splitting and
+	 * waiting for room, the workers decoding and waiting for their turn
+	 * to cut; f->mu held but for sp_split and sp_room) */
+	double		 sp_split, sp_room, sp_decode, sp_order;
+	int		 sp_n;
 	size_t		 bufsz;		/* a stream buffer's bytes after pad */
 	/* Spans (submit_spans): a BGZF or zstd input cut by decomp.c's
 	 * splitter, each span's job decoding it into its range's buffer.
@@ -165,13 +170,20 @@ bigfile_unref(struct bigfile *f)
 	pthread_cond_broadcast(&f->cv);	/* the stdin reader may wait */
 	pthread_mutex_unlock(&f->mu);
 	if (last) {
+		if (f->split != NULL && getenv("AGREP_GPU_STATS") != NULL)
+			fprintf(stderr, "%s: spans: %s: %d, the reader %.3f s "
+			    "splitting and %.3f s waiting for room; the "
+			    "workers %.3f s decoding, %.3f s waiting to cut "
+			    "in order\n", progname, f->name, f->sp_n,
+			    f->sp_split, f->sp_room, f->sp_decode,
+			    f->sp_order);
 		if (f->dz != NULL)
 			zin_close(f->dz, f->name);
 		if (f->zfd != -1)
 			close(f->zfd);
-		dzs_close(f->split);
 		for (int i = 0; i < f->nzrest; i++)
 			dzs_free(f->zrest[i]);
+		dzs_close(f->split);
 		free(f->zrest);
 		free(f->zpre);
 		free(f->carry);
@@ -1044,13 +1056,18 @@ span_job(void *arg, int worker)
 	pthread_mutex_lock(&f->mu);
 	const int skip = f->fs.done || f->ztaken;
 	pthread_mutex_unlock(&f->mu);
+	const double t0 = util_now();
 	if (sj->sp != NULL && !skip && !pool_quit()) {
 		b = stream_buf_get(f);
 		got = dzs_decode(sj->sp, b + head, &bad);
 	}
+	const double t1 = util_now();
 	pthread_mutex_lock(&f->mu);
 	while (f->zat < sj->idx)
 		pthread_cond_wait(&f->cv, &f->mu);
+	f->sp_decode += t1 - t0;
+	f->sp_order += util_now() - t1;
+	f->sp_n++;
 	*rj = (struct rangejob){ f, sj->idx, NULL, 0, f->zoff, 0, sj->ticket,
 	    NULL };
 	if (last)
@@ -1145,8 +1162,10 @@ submit_spans(int fd, const char *name, int show_name, struct dzsplit *split,
 		pthread_mutex_lock(&f->mu);
 		const int stop = f->fs.done || f->ztaken;
 		pthread_mutex_unlock(&f->mu);
+		const double t0 = util_now();
 		if (stop || pool_quit() || (end = dzs_next(split, &sp)) != 1)
 			break;
+		const double t1 = util_now();
 		sj = xmalloc(sizeof(*sj));
 		*sj = (struct spanjob){ f, idx++, sp, 0, gate_ticket() };
 		pthread_mutex_lock(&f->mu);
@@ -1155,6 +1174,8 @@ submit_spans(int fd, const char *name, int show_name, struct dzsplit *split,
 		while (f->refs > 2 * pool_workers())
 			pthread_cond_wait(&f->cv, &f->mu);
 		f->refs++;
+		f->sp_split += t1 - t0;
+		f->sp_room += util_now() - t1;
 		pthread_mutex_unlock(&f->mu);
 		pool_submit(span_job, sj);
 	}
