@@ -186,7 +186,7 @@ MATRIX=(
     [ "$out" = "$exp" ]
 }
 
-@test "--decompress: BGZF and zstd frames as spans the workers decode: carries, a long record, a bad block mid-file" {
+@test "--decompress: BGZF and zstd frames as spans the workers decode: carries, a long record, a bad block mid-file, a cut one" {
     # ranges of 64 and 128 KB: a BGZF block (64 KB) or 40 KB zstd frame
     # (sized and not) a span or two, records carried from span to span; a
     # record of 200 KB (the stream decoder takes the rest); then a block
@@ -202,8 +202,12 @@ MATRIX=(
         for c in 131072 262144; do
             for j in 1 3; do
                 exp=$(AGREP_GPU_CHUNK=$c agrep-gpu -j$j -n -b -k1 mercy < "$w/sp")
+                # a regular file: the reader reads the units' headers,
+                # the workers their bytes; a pipe: the reader reads all
                 out=$(AGREP_GPU_CHUNK=$c agrep-gpu --decompress -j$j -n -b -k1 mercy < "$w/sp.$f")
                 [ "$out" = "$exp" ] || { echo "MISMATCH $f $c -j$j"; return 1; }
+                out=$(cat "$w/sp.$f" | AGREP_GPU_CHUNK=$c agrep-gpu --decompress -j$j -n -b -k1 mercy)
+                [ "$out" = "$exp" ] || { echo "MISMATCH $f $c -j$j, a pipe"; return 1; }
             done
         done
     done
@@ -215,6 +219,19 @@ MATRIX=(
     one=$output
     run env AGREP_GPU_CHUNK=131072 agrep-gpu --decompress -j3 -c -k1 mercy "$w/bad.bgz"
     [ "$output" = "$one" ]
+    run env AGREP_GPU_CHUNK=131072 AGREP_GPU_DZ_SPARSE=0 agrep-gpu --decompress -j3 -c -k1 mercy "$w/bad.bgz"
+    [ "$output" = "$one" ]
+    # the same, cut short in a block, as a zstd frame
+    head -c 90000 "$w/sp.bgz" > "$w/cut.bgz"
+    head -c 90000 "$w/sp.zst" > "$w/cut.zst"
+    for f in bgz zst; do
+        run env AGREP_GPU_CHUNK=131072 agrep-gpu --decompress -j3 -n -k1 mercy "$w/cut.$f"
+        assert_failure 2
+        assert_output --regexp "cut.$f: .*byte 90000"
+        one=$output
+        run env AGREP_GPU_CHUNK=131072 AGREP_GPU_DZ_SPARSE=0 agrep-gpu --decompress -j3 -n -k1 mercy "$w/cut.$f"
+        [ "$output" = "$one" ]
+    done
 }
 
 @test "--decompress: truncated and corrupt inputs: the byte, status 2, the decoded part searched, the other files too" {

@@ -1395,7 +1395,7 @@ struct dzspan {
  * reader reads into pages it has touched before (fresh ones cost it a
  * page fault and a cleared page every 4 KiB: on 16 cores, 0.25-0.30 s of
  * its 0.30 s for 1 GiB of reads from pzstd; bench/results/h200-decomp.md). */
-#define DZS_SPARE	8
+#define DZS_SPARE	64
 
 struct dzsplit {
 	enum dz_format	 fmt;
@@ -1405,6 +1405,11 @@ struct dzsplit {
 	unsigned char	*spare[DZS_SPARE];
 	size_t		 sparecap[DZS_SPARE];
 	int		 nspare;
+	/* Sparse (a regular file): the reader reads the units' headers
+	 * alone (pread), the workers their spans' bytes (dzs_decode); at is
+	 * the next unit's offset, from the file offset at0. */
+	int		 sparse;
+	uint64_t	 at0, at;
 };
 
 /* A buffer of at least cap bytes for the reader (*got: its size). */
@@ -1428,6 +1433,179 @@ spare_get(struct dzsplit *p, size_t cap, size_t *got)
 		*got = cap;
 	}
 	return b;
+}
+
+/* Gives a buffer of cap bytes back (kept, or freed). */
+static void
+spare_put(struct dzsplit *p, unsigned char *b, size_t cap)
+{
+	pthread_mutex_lock(&p->mu);
+	if (p->nspare < DZS_SPARE) {
+		p->spare[p->nspare] = b;
+		p->sparecap[p->nspare++] = cap;
+		b = NULL;
+	}
+	pthread_mutex_unlock(&p->mu);
+	free(b);
+}
+
+/* n bytes at the splitter's offset at into b; the bytes read, or -1. */
+static ssize_t
+sparse_get(struct dzsplit *p, unsigned char *b, size_t n, uint64_t at)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(p->src.fd, b + got, n - got,
+		    (off_t)(p->at0 + at + got));
+		if (r == 0)
+			break;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		got += r > 0 ? (size_t)r : 0;
+	}
+	return (ssize_t)got;
+}
+
+/*
+ * The units at offset at for the sparse splitter, as bgzf_peek and
+ * zstd_peek tell them from the bytes (a BGZF block: its header, then its
+ * decoded size at its end; a zstd frame: its header, then its blocks'
+ * headers), each read where it lies.  Anything they would not take is
+ * left to the stream decoder (2), which says what is wrong, and where.
+ */
+static int
+bgzf_sparse(struct dzsplit *p, uint64_t at, size_t *len, size_t *out)
+{
+	unsigned char h[12 + 65535 + 4];
+	ssize_t have;
+	size_t xlen, bsize;
+
+	if ((have = sparse_get(p, h, 18, at)) <= 0)
+		return have < 0 ? -1 : 0;
+	if (have < 18 || memcmp(h, "\x1f\x8b\x08\x04", 4) != 0)
+		return 2;
+	xlen = le16(h + 10);
+	if (xlen > 6 && (have = sparse_get(p, h, 12 + xlen, at)) <
+	    (ssize_t)(12 + xlen))
+		return have < 0 ? -1 : 2;
+	bsize = bgzf_bsize(h + 12, xlen);
+	if (bsize < 12 + xlen + 8)
+		return 2;
+	if ((have = sparse_get(p, h, 4, at + bsize - 4)) < 4)
+		return have < 0 ? -1 : 2;
+	if (le32(h) > BGZF_MAXOUT)
+		return 2;
+	*len = bsize;
+	*out = le32(h);
+	return 1;
+}
+
+static int
+zstd_sparse(struct dzsplit *p, uint64_t at, size_t *len, size_t *size,
+    size_t *bound)
+{
+	unsigned char h[18];
+	unsigned long long sz;
+	size_t hs, bs, limit, pos, dec = 0;
+	ssize_t have;
+	uint32_t b;
+	int last = 0, sum;
+
+	for (;;) {
+		if ((have = sparse_get(p, h, 18, at)) <= 0)
+			return have < 0 ? -1 : 0;
+		if (have < 8 || (le32(h) & 0xfffffff0) != 0x184d2a50)
+			break;
+		/* skippable, and whole (as zstd_skip takes them) */
+		if (le32(h + 4) > (1 << 20) - 8 || sparse_get(p, h, 1, at + 8 +
+		    le32(h + 4) - 1) != 1)
+			return 2;
+		at += 8 + (uint64_t)le32(h + 4);
+		p->at = at;
+	}
+	sz = ZSTD_getFrameContentSize(h, (size_t)have);
+	hs = ZSTD_frameHeaderSize(h, (size_t)have);
+	if (sz == ZSTD_CONTENTSIZE_ERROR || ZSTD_isError(hs) ||
+	    (sz != ZSTD_CONTENTSIZE_UNKNOWN && sz > p->maxunit))
+		return 2;
+	if (sz == ZSTD_CONTENTSIZE_UNKNOWN)
+		sz = 0;
+	limit = sz > 0 ? ZSTD_compressBound(sz) + 1024 : DZ_UNITMAX;
+	sum = h[4] >> 2 & 1;
+	for (pos = hs; !last; pos += 3 + bs) {
+		if (pos + 3 > limit || (have = sparse_get(p, h, 3, at + pos)) <
+		    3)
+			return have < 0 ? -1 : 2;
+		b = le16(h) | (uint32_t)h[2] << 16;
+		last = b & 1;
+		switch (b >> 1 & 3) {
+		case 0:		/* raw */
+			bs = b >> 3;
+			dec += bs;
+			break;
+		case 1:		/* RLE: one byte, repeated */
+			bs = 1;
+			dec += b >> 3;
+			break;
+		case 2:		/* compressed */
+			bs = b >> 3;
+			dec += ZSTD_BLOCKSIZE_MAX;
+			break;
+		default:
+			return 2;
+		}
+	}
+	pos += sum ? 4 : 0;
+	/* (the frame whole in the file: its last byte is there) */
+	if (pos > limit || sparse_get(p, h, 1, at + pos - 1) != 1)
+		return 2;
+	if (sz == 0 && dec > p->maxunit)
+		return 2;
+	*len = pos;
+	*size = sz;
+	*bound = sz > 0 ? sz : dec;
+	return 1;
+}
+
+/* dzs_next for the sparse splitter. */
+static int
+sparse_next(struct dzsplit *p, struct dzspan **spp)
+{
+	struct dzspan *sp = NULL;
+	size_t len, out, bound;
+	int r;
+
+	for (;;) {
+		if (p->fmt == DZ_BGZF) {
+			r = bgzf_sparse(p, p->at, &len, &out);
+			bound = out;
+			if (r == 1 && out > p->maxunit)
+				r = 2;
+		} else
+			r = zstd_sparse(p, p->at, &len, &out, &bound);
+		if (r != 1 || (sp != NULL && sp->bound + bound > p->budget))
+			break;
+		if (sp == NULL) {
+			sp = xcalloc(1, sizeof *sp);
+			sp->off = p->at;
+		}
+		if (sp->n == sp->cap) {
+			sp->cap = sp->cap ? 2 * sp->cap : 64;
+			sp->u = xreallocarray(sp->u, sp->cap, sizeof *sp->u);
+		}
+		sp->u[sp->n++] = (struct dzunit){ p->at - sp->off, len,
+		    bound, p->fmt == DZ_BGZF || out > 0 };
+		sp->bound += bound;
+		p->at += len;
+	}
+	if (sp == NULL)
+		return r < 0 ? 2 : r;
+	sp->fmt = p->fmt;
+	sp->owner = p;
+	sp->inlen = p->at - sp->off;
+	*spp = sp;
+	return 1;
 }
 
 struct dzsplit *
@@ -1455,6 +1633,14 @@ dzs_open(int fd, const unsigned char *head, size_t headlen,
 	if (headlen > 0)
 		memcpy(p->src.buf, head, headlen);
 	p->src.end = headlen;
+	/* (AGREP_GPU_DZ_SPARSE=0, for tests: the reader reads it all) */
+	const char *e = getenv("AGREP_GPU_DZ_SPARSE");
+	off_t at = headlen == 0 && !p->src.canblock ? lseek(fd, 0, SEEK_CUR) :
+	    -1;
+	if (at >= 0 && (e == NULL || atoi(e) != 0)) {
+		p->sparse = 1;
+		p->at0 = (uint64_t)at;
+	}
 	return p;
 }
 
@@ -1472,6 +1658,8 @@ dzs_next(struct dzsplit *p, struct dzspan **spp)
 	unsigned char *nb;
 	int r;
 
+	if (p->sparse)
+		return sparse_next(p, spp);
 	s->held = 1;
 	s->mark = s->pos;
 	for (;;) {
@@ -1528,20 +1716,33 @@ size_t
 dzs_decode(const struct dzspan *sp, unsigned char *out, int *bad)
 {
 	struct wctx w = { NULL, NULL };
-	size_t at = 0, got;
+	const unsigned char *in = sp->in;
+	unsigned char *own = NULL;
+	size_t at = 0, got, cap = 0, have = sp->inlen;
 	int i;
 
+	/* A sparse span's bytes, read here (the units cut short by a file
+	 * that shrank fail: the stream decoder reads them again) */
+	if (in == NULL) {
+		ssize_t r;
+		own = spare_get(sp->owner, sp->inlen > 0 ? sp->inlen : 1, &cap);
+		r = sparse_get(sp->owner, own, sp->inlen, sp->off);
+		have = r > 0 ? (size_t)r : 0;
+		in = own;
+	}
 	*bad = -1;
 	for (i = 0; i < sp->n; i++) {
 		const struct dzunit *u = &sp->u[i];
-		if (decode_into(&w, sp->fmt, sp->in + u->at, u->len, out + at,
-		    u->out, u->sized, &got) < 0) {
+		if (u->at + u->len > have || decode_into(&w, sp->fmt,
+		    in + u->at, u->len, out + at, u->out, u->sized, &got) < 0) {
 			*bad = i;
 			break;
 		}
 		at += got;
 	}
 	wctx_free(&w);
+	if (own != NULL)
+		spare_put(sp->owner, own, cap);
 	return at;
 }
 
@@ -1555,14 +1756,8 @@ dzs_free(struct dzspan *sp)
 	if (sp == NULL)
 		return;
 	p = sp->owner;
-	pthread_mutex_lock(&p->mu);
-	if (p->nspare < DZS_SPARE) {
-		p->spare[p->nspare] = sp->mem;
-		p->sparecap[p->nspare++] = sp->memcap;
-		sp->mem = NULL;
-	}
-	pthread_mutex_unlock(&p->mu);
-	free(sp->mem);
+	if (sp->mem != NULL)
+		spare_put(p, sp->mem, sp->memcap);
 	free(sp->u);
 	free(sp);
 }
@@ -1585,6 +1780,16 @@ dzs_rest(struct dzsplit *p, struct dzspan *const *sp, int n, int unit,
 	struct dz *z;
 	int i;
 
+	if (p->sparse) {
+		/* the file from the first unit not decoded on */
+		off = n == 0 ? p->at : sp[0]->off + (unit < sp[0]->n ?
+		    sp[0]->u[unit].at : sp[0]->inlen);
+		if (lseek(s->fd, (off_t)(p->at0 + off), SEEK_SET) < 0)
+			return NULL;
+		p->at = off;
+		s->pos = s->end = 0;
+		return dz_open_at(s->fd, NULL, 0, off, p->fmt, threads, 1);
+	}
 	for (i = 0; i < n; i++) {
 		const size_t from = i == 0 && unit < sp[0]->n ?
 		    sp[0]->u[unit].at : i == 0 ? sp[0]->inlen : 0;
