@@ -20,6 +20,16 @@
  * len.  When S is a multiple of 64, each lane's words are whole bitmap words.
  * Two independent vectors per step hide the latency of Myers' dependency
  * chain.
+ *
+ * Without SB_VBMI the pattern lies in the lane's bits [s, W - 1), s = W -
+ * 1 - n, its last row at bit W - 2: the rows below are "phantom" rows whose
+ * Eq bits are always set and whose vertical deltas start (and stay) at 0,
+ * so they hand the first row Sellers' constant top row (pp_body.h does the
+ * same).  The score's change is then the top bit of HP << 1 and HN << 1
+ * (computed for the step anyway), it is kept as T = score - k - 1 (a hit:
+ * T's sign), and the hits of 64 steps go into a lane word by shifting it
+ * right and or-ing T's sign bit in.  Bit W - 1 of Eq marks the terminator
+ * (a reset), as with SB_VBMI.
  */
 
 SB_ATTR static void
@@ -38,22 +48,33 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	const size_t pad = n + (size_t)k - 1;
 	const ptrdiff_t end = (ptrdiff_t)(warm + len);
 	const vec zero = { 0 };
+#ifdef SB_VBMI
+	const vec ones = ~zero;
 	const vec last = zero + (SB_ET)((SB_ET)1 << (n - 1));
 	const vec nv = zero + (SB_ET)n;
 	const vec kv = zero + (SB_ET)k;
-	const vec ones = ~zero;
-#ifdef SB_VBMI
 	const vec one = zero + 1;
 	const vec top = zero + (SB_ET)((SB_ET)1 << (W - 1));
-#endif
-#ifndef SB_VBMI
-	typedef SB_SET svec __attribute__((vector_size(SB_VBYTES)));
-#endif
 
 	/* PEq as lane words, the top bit (above the pattern: n < W) set for
 	 * the terminator: it marks the resets. */
 	for (size_t c = 0; c < 256; c++)
 		tab[c] = (SB_ET)PEq[c];
+#else
+	typedef SB_SET svec __attribute__((vector_size(SB_VBYTES)));
+	/* (k >= n: every position matches, as with k = n) */
+	const long kk = k < (long)n ? k : (long)n;
+	const unsigned sh = W - 1 - (unsigned)n;	/* phantom rows */
+	const SB_ET ph = (SB_ET)(((SB_ET)1 << sh) - 1);
+	const vec sign = zero + (SB_ET)((SB_ET)1 << (W - 1));
+	const vec vp0 = zero + (SB_ET)~ph;	/* VP at a reset */
+	const vec t0 = zero + (SB_ET)(SB_SET)((long)n - kk - 1);
+
+	/* PEq as lane words over the phantom rows, the top bit set for the
+	 * terminator: it marks the resets. */
+	for (size_t c = 0; c < 256; c++)
+		tab[c] = (SB_ET)((SB_ET)((SB_ET)PEq[c] << sh) | ph);
+#endif
 	tab[eol] |= (SB_ET)1 << (W - 1);
 #ifdef SB_VBMI
 	/* The vector transpose: the distinct values of tab (at most 32) as
@@ -139,8 +160,13 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 #define SB_VFILL(t0, cnt) 0
 #endif
 	for (size_t g = 0; g < len; g += S * L) {
+#ifdef SB_VBMI
 		vec VP0 = ones, VN0 = zero, SC0 = nv;
 		vec VP1 = ones, VN1 = zero, SC1 = nv;
+#else
+		vec VP0 = vp0, VN0 = zero, SC0 = t0;
+		vec VP1 = vp0, VN1 = zero, SC1 = t0;
+#endif
 
 /* Transposes steps [t0, t0 + cnt) of every lane into eqb (cnt <= B). */
 #define SB_FILL(t0, cnt) do {						\
@@ -187,24 +213,48 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	    (__m512i)HN, 1) | ~(X | D0);				\
 } while (0)
 #else
-/* One Myers step of vector u at row i of the block. */
+/* One Myers step of vector u at row i of the block (SC: T, above); a
+ * lane at a terminator (m) is reset. */
+#ifndef SB_BLEND
+#define SB_BLEND(a, b, m)	(((a) & ~(m)) | ((b) & (m)))
+#endif
+#ifdef SB_ANDN
+/* (the and-not forms of pp_body.h's step, over ~X and ~D0: AVX2 has
+ * ~a & b in one instruction, a | ~b only in two) */
+#define SB_STEP(u, i) do {						\
+	vec Eq = *(const vec *)&eqb[i][(u) * NV];			\
+	vec nX = SB_ANDN(VN##u, ~Eq);					\
+	vec nD0 = SB_ANDN(((SB_ANDN(nX, VP##u) + VP##u) ^ VP##u), nX);	\
+	vec HN = SB_ANDN(nD0, VP##u);					\
+	vec HP = VN##u | SB_ANDN(VP##u, nD0);				\
+	vec m = (vec)((svec)Eq >> (W - 1));				\
+	vec Xs = HP << 1;						\
+	HN = HN << 1;							\
+	SC##u += (Xs >> (W - 1)) - (HN >> (W - 1));			\
+	VN##u = SB_ANDN(nD0, Xs);					\
+	VP##u = HN | SB_ANDN(Xs, nD0);					\
+	VP##u = SB_BLEND(VP##u, vp0, m);				\
+	VN##u = SB_ANDN(m, VN##u);					\
+	SC##u = SB_BLEND(SC##u, t0, m);					\
+} while (0)
+#else
 #define SB_STEP(u, i) do {						\
 	vec Eq = *(const vec *)&eqb[i][(u) * NV];			\
 	vec X = Eq | VN##u;						\
 	vec D0 = (((X & VP##u) + VP##u) ^ VP##u) | X;			\
 	vec HN = VP##u & D0;						\
 	vec HP = VN##u | ~(VP##u | D0);					\
-	vec m;								\
-	SC##u = SC##u - (vec)((HP & last) != 0) +			\
-	    (vec)((HN & last) != 0);					\
+	vec m = (vec)((svec)Eq >> (W - 1));				\
 	X = HP << 1;							\
+	HN = HN << 1;							\
+	SC##u += (X >> (W - 1)) - (HN >> (W - 1));			\
 	VN##u = X & D0;							\
-	VP##u = (HN << 1) | ~(X | D0);					\
-	m = (vec)((svec)Eq >> (W - 1));				\
-	VP##u |= m;							\
+	VP##u = HN | ~(X | D0);						\
+	VP##u = SB_BLEND(VP##u, vp0, m);				\
 	VN##u &= ~m;							\
-	SC##u = (SC##u & ~m) | (nv & m);				\
+	SC##u = SB_BLEND(SC##u, t0, m);					\
 } while (0)
+#endif
 #endif
 
 /* ORs lane l's hit word w of steps [r, r + 64) into the bitmap, masked to
@@ -267,15 +317,18 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 
 			SB_FILL(pad + r, cnt);
 			for (size_t h = 0; h < 64 / W; h++) {
-				vec bit = zero + 1;
 				vec a0 = zero, a1 = zero;
 				size_t e = (h + 1) * W < cnt ? (h + 1) * W : cnt;
+				/* step i's hit ends at bit i - h W */
 				for (size_t i = h * W; i < e; i++) {
 					SB_STEP(0, i);
 					SB_STEP(1, i);
-					a0 |= (vec)(SC0 <= kv) & bit;
-					a1 |= (vec)(SC1 <= kv) & bit;
-					bit += bit;
+					a0 = (a0 >> 1) | (SC0 & sign);
+					a1 = (a1 >> 1) | (SC1 & sign);
+				}
+				if (e < (h + 1) * W && e > h * W) {
+					a0 >>= (h + 1) * W - e;
+					a1 >>= (h + 1) * W - e;
 				}
 				acc0[h] = a0;
 				acc1[h] = a1;
@@ -317,3 +370,5 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 #undef SB_M
 #undef SB_I
 #undef SB_CMPLE
+#undef SB_BLEND
+#undef SB_ANDN
