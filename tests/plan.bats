@@ -213,3 +213,35 @@ PY
 	run -0 cut -f2 cache/agrep-gpu/plan.txt
 	assert_output "1 1e3 1e4 $start"
 }
+
+@test "plan: the devices open before the host's probe only where the probe would outlast half their start-up" {
+	# (plan.c, plan_open_early: about 50 us of probe a pattern word; a
+	# cached GPU slow enough to pay for opening on 400 MB; -q stops at
+	# the first line)
+	python3 - <<'PY'
+import random
+r = random.Random(5)
+s = ''.join(r.choice('ACGT') for _ in range(300000))
+open('g.txt', 'w').write('\n'.join(s[i:i + 150] for i in range(0, len(s), 150)) + '\n')
+open('p.txt', 'w').write('\n'.join(s[i * 5000 + 7:i * 5000 + 31] for i in range(40)) + '\n')
+PY
+	truncate -s 400M g.txt
+	mkdir -p cache/agrep-gpu
+	run -0 agrep-gpu --device=host -q -k2 -f p.txt g.txt
+	local start
+	for start in 0.0001 1.0; do
+		printf 'slowgpu [pattern-parallel]\t1 1e3 1e4 %s\n' "$start" > cache/agrep-gpu/plan.txt
+		run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+		    agrep-gpu -q -k2 -f p.txt g.txt
+		if [ "$start" = 1.0 ]; then
+			refute_regex "$stderr" 'the devices open early'
+		else
+			assert_regex "$stderr" 'the devices open early'
+		fi
+	done
+	# AGREP_GPU_EARLY=1: from 16 pattern words whatever the start-up
+	printf 'slowgpu [pattern-parallel]\t1 1e3 1e4 1.0\n' > cache/agrep-gpu/plan.txt
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    AGREP_GPU_EARLY=1 agrep-gpu -q -k2 -f p.txt g.txt
+	assert_regex "$stderr" 'the devices open early'
+}

@@ -479,14 +479,20 @@ plan_start_devices(uint64_t size, int known)
 
 /*
  * Should the devices start opening now, before the host's probe (search.c:
- * devices_pay) has measured the host?  Where the patterns are many (16
- * pattern words or more: the probe itself takes long, a second and more
- * for 10,000 primers, while nothing scans) and a GPU measured on this
- * machine would spend at least twice its start-up on the input alone, in
- * automatic mode (AGREP_GPU_EARLY=0: never).  The open is in the
- * background; plan_start_devices and plan_place still decide what goes
- * where once the probe is in.
+ * devices_pay) has measured the host?  Where the patterns are so many that
+ * the probe itself takes long while nothing scans (about EARLY_PROBE
+ * seconds a pattern word: a second and more for 10,000 primers on the
+ * four-H100 machine; 45-70 ms for 1,000 primers and 20 ms for 1,000 Bible
+ * words on an H200's host), longer than half the GPU's start-up, and a GPU
+ * measured on this machine would spend at least twice its start-up on the
+ * input alone, in automatic mode (AGREP_GPU_EARLY=0: never; 1: from 16
+ * pattern words, as before).  The open is in the background;
+ * plan_start_devices and plan_place still decide what goes where once the
+ * probe is in.  An open the probe then finds useless costs the host's run
+ * its CPU and the close: one H200, 1,000 primers -k2 over 1 GiB (the seed
+ * filter's), 0.70 s against 0.48 s for the host alone.
  */
+#define EARLY_PROBE	50e-6
 int
 plan_open_early(uint64_t size)
 {
@@ -497,6 +503,8 @@ plan_open_early(uint64_t size)
 		return 0;
 	pthread_mutex_lock(&P.mu);
 	go = P.expect.gpu && P.expect_cached && P.work >= 16 &&
+	    (P.work * EARLY_PROBE > P.expect.start / 2 || (e != NULL &&
+	    atoi(e) == 1)) &&
 	    (double)size / model_rate(&P.expect) > 2 * P.expect.start;
 	if (go)
 		P.size = size;	/* (plan_open_together: several side by side) */
