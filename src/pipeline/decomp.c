@@ -1412,6 +1412,22 @@ struct dzsplit {
 	uint64_t	 at0, at;
 };
 
+/* Adds a unit of len bytes at at (in the span's bytes) that decodes to
+ * bound bytes at most (sized: exactly) to span sp, made if NULL. */
+static struct dzspan *
+span_add(struct dzspan *sp, size_t at, size_t len, size_t bound, int sized)
+{
+	if (sp == NULL)
+		sp = xcalloc(1, sizeof *sp);
+	if (sp->n == sp->cap) {
+		sp->cap = sp->cap ? 2 * sp->cap : 64;
+		sp->u = xreallocarray(sp->u, sp->cap, sizeof *sp->u);
+	}
+	sp->u[sp->n++] = (struct dzunit){ at, len, bound, sized };
+	sp->bound += bound;
+	return sp;
+}
+
 /* A buffer of at least cap bytes for the reader (*got: its size). */
 static unsigned char *
 spare_get(struct dzsplit *p, size_t cap, size_t *got)
@@ -1586,17 +1602,10 @@ sparse_next(struct dzsplit *p, struct dzspan **spp)
 			r = zstd_sparse(p, p->at, &len, &out, &bound);
 		if (r != 1 || (sp != NULL && sp->bound + bound > p->budget))
 			break;
-		if (sp == NULL) {
-			sp = xcalloc(1, sizeof *sp);
-			sp->off = p->at;
-		}
-		if (sp->n == sp->cap) {
-			sp->cap = sp->cap ? 2 * sp->cap : 64;
-			sp->u = xreallocarray(sp->u, sp->cap, sizeof *sp->u);
-		}
-		sp->u[sp->n++] = (struct dzunit){ p->at - sp->off, len,
-		    bound, p->fmt == DZ_BGZF || out > 0 };
-		sp->bound += bound;
+		const uint64_t from = sp != NULL ? sp->off : p->at;
+		sp = span_add(sp, p->at - from, len, bound,
+		    p->fmt == DZ_BGZF || out > 0);
+		sp->off = from;
 		p->at += len;
 	}
 	if (sp == NULL)
@@ -1672,15 +1681,8 @@ dzs_next(struct dzsplit *p, struct dzspan **spp)
 			r = zstd_peek(s, &len, &out, &bound, p->maxunit);
 		if (r != 1 || (sp != NULL && sp->bound + bound > p->budget))
 			break;
-		if (sp == NULL)
-			sp = xcalloc(1, sizeof *sp);
-		if (sp->n == sp->cap) {
-			sp->cap = sp->cap ? 2 * sp->cap : 64;
-			sp->u = xreallocarray(sp->u, sp->cap, sizeof *sp->u);
-		}
-		sp->u[sp->n++] = (struct dzunit){ s->pos - s->mark, len,
-		    bound, p->fmt == DZ_BGZF || out > 0 };
-		sp->bound += bound;
+		sp = span_add(sp, s->pos - s->mark, len, bound,
+		    p->fmt == DZ_BGZF || out > 0);
 		s->pos += len;
 	}
 	s->held = 0;
