@@ -3,8 +3,9 @@
  * (a scanner clone each: pinned text and bitmap buffers, allocated once
  * and reused) and threads of its own.  A worker takes a free slot
  * (devq_take, in the order the ranges were submitted), reads its range
- * into it, starts the scan and hands the slot over (devq_hand) with what
- * finishes the range; then it goes on with other work.  The device's
+ * into it, starts the scan (or leaves that to the device's submitting
+ * threads, AGREP_GPU_SUBMITTERS) and hands the slot over (devq_post) with
+ * what finishes the range; then it goes on with other work.  The device's
  * threads take the slots in the order they were taken, wait for their
  * scans, and run the finishing function (formatting, in the range's place
  * of the output: pool_adopt).  So a range in flight never holds a worker,
@@ -42,7 +43,6 @@ struct dslot {
 	double		 t_take, t_cb, t_freed; /* (statistics) */
 	double		 fill;		/* seconds the worker took to fill it */
 	double		 submit;	/* and to start its scan */
-	int		 prep;		/* scan_prepare's answer (devq_post) */
 	devq_fn		 fn;
 	void		*arg;
 	struct job	*job;		/* the range's job, detached */
