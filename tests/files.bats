@@ -174,6 +174,28 @@ make_tree() {
 	    'a:one abc' 'a:three abc')"
 }
 
+@test "a NUL in a later range of a large file: the same lines and message whatever -j" {
+	# (range.c checks each piece it reads for a NUL, and out_chunk then
+	# need not look: the ranges before the NUL's print as text, as grep
+	# prints the buffers before the NUL's)
+	awk 'BEGIN { for (i = 0; i < 3000; i++) print "line " i " abc" }' > big
+	printf 'x\0y abc\n' >> big
+	awk 'BEGIN { for (i = 0; i < 300; i++) print "tail " i " abc" }' >> big
+	local want j c
+	for c in 4096 65536; do
+		run -0 --separate-stderr env AGREP_GPU_CHUNK=$c agrep-gpu -j 1 -n -k1 abc big
+		want="$output/$stderr"
+		[[ $want == *"big: binary file matches" ]]
+		[[ $want != *"tail "* ]]
+		for j in 2 3; do
+			run -0 --separate-stderr env AGREP_GPU_CHUNK=$c agrep-gpu -j $j -n -k1 abc big
+			[ "$output/$stderr" = "$want" ] || { echo "chunk $c -j $j"; return 1; }
+		done
+	done
+	# the ranges before the NUL's print
+	[[ $want == *"line 2000 abc"* ]]
+}
+
 @test "a binary file without a match prints nothing, exit 1" {
 	printf 'no\0\nnothing\n' > bin
 	run -1 agrep-gpu abc bin

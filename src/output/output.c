@@ -623,7 +623,10 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 	size_t pos = hist, bin_at = fs->binary ? hist : len, lim = len;
 	const unsigned char *z;
 
-	if (!fs->binary && !opt->text && opt->eol == '\n' &&
+	const int nonul = fs->nonul;
+
+	fs->nonul = 0;
+	if (!fs->binary && !opt->text && opt->eol == '\n' && !nonul &&
 	    (z = memchr(text + hist, '\0', len - hist)) != NULL) {
 		bin_at = binary_start(fs, &c, (size_t)(z - text));
 		if (opt->json && fs->js.binoff == UINTMAX_MAX)

@@ -22,6 +22,8 @@ struct fstate {
 	long long	 after;		/* after-context records still due */
 	int		 binary;	/* a NUL byte was seen: the records from
 					 * here on are binary (see out_chunk) */
+	int		 nonul;		/* the next out_chunk's bytes hold no
+					 * NUL: the caller looked (it clears) */
 	uintmax_t	 sel_end;	/* offset after the last selected record */
 	int		 width;		/* -T: digits of line numbers, offsets */
 	int		 done;		/* nothing more to do for this input */

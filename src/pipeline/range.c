@@ -299,19 +299,67 @@ struct rangebuf {
 	int		 long_tail;	/* a record at end goes on past cap */
 	int		 ascii;		/* chunk[0, filled) is all ASCII (known
 					 * where the scanner asks, else 0) */
+	int		 nonul;		/* chunk[0, filled) holds no NUL (known
+					 * where out_chunk would look for one on
+					 * the host, else 0) */
 };
 
 /* Bytes read at a time by read_checked: small enough that checking them
  * finds them in the cache. */
 #define READ_PIECE	((size_t)256 << 10)
 
+/*
+ * Checks n bytes just read at p (in the cache still): clears rb->ascii on
+ * a byte of 0x80 or more, rb->nonul on a NUL, in one pass where both are
+ * asked.  out_chunk's own search for a NUL came later, over bytes gone
+ * from the cache: 4-5% of a search's CPU time (a 31-byte phrase -k6 over
+ * the Bible x62, 2-core Xeon).
+ */
+static void
+check_piece(struct rangebuf *rb, const unsigned char *p, size_t n)
+{
+	typedef unsigned char v16 __attribute__((vector_size(16)));
+	const v16 zero = { 0 };
+	v16 hi = zero, z = zero, a, b, c, d;
+	size_t i = 0;
+	unsigned char t = 0, tz = 0;
+
+	if (!rb->nonul) {
+		rb->ascii = rb->ascii && u8_ascii(p, n);
+		return;
+	}
+	if (!rb->ascii) {
+		rb->nonul = memchr(p, '\0', n) == NULL;
+		return;
+	}
+	for (; i + 64 <= n; i += 64) {
+		memcpy(&a, p + i, 16);
+		memcpy(&b, p + i + 16, 16);
+		memcpy(&c, p + i + 32, 16);
+		memcpy(&d, p + i + 48, 16);
+		hi |= a | b | c | d;
+		z |= (v16)(a == zero) | (v16)(b == zero) | (v16)(c == zero) |
+		    (v16)(d == zero);
+	}
+	for (int j = 0; j < 16; j++) {
+		t |= hi[j];
+		tz |= z[j];
+	}
+	for (; i < n; i++) {
+		t |= p[i];
+		tz |= p[i] == 0;
+	}
+	rb->ascii = t < 0x80;
+	rb->nonul = tz == 0;
+}
+
 /* Reads want bytes at offset a into rb->chunk (rb->filled: how many came),
- * in pieces; while rb->ascii is set, checks each piece for non-ASCII bytes
- * just after reading it (clears it on one).  Returns 0, or -1. */
+ * in pieces; while rb->ascii or rb->nonul is set, checks each piece just
+ * after reading it (check_piece).  Returns 0, or -1. */
 static int
 read_checked(int fd, struct rangebuf *rb, size_t want, uint64_t a)
 {
-	const size_t piece = rb->ascii ? READ_PIECE : want;
+	const size_t piece = rb->ascii || rb->nonul ? READ_PIECE : want;
 	ssize_t n;
 
 	rb->filled = 0;
@@ -321,8 +369,7 @@ read_checked(int fd, struct rangebuf *rb, size_t want, uint64_t a)
 		if ((n = in_pread(fd, rb->chunk + rb->filled, step,
 		    a + rb->filled)) < 0)
 			return -1;
-		rb->ascii = rb->ascii && u8_ascii(rb->chunk + rb->filled,
-		    (size_t)n);
+		check_piece(rb, rb->chunk + rb->filled, (size_t)n);
 		rb->filled += (size_t)n;
 		if ((size_t)n < step)
 			break;
@@ -351,6 +398,9 @@ range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
 	rb->long_tail = 0;
 	rb->first = rb->end = rb->filled = 0;
 	rb->ascii = scan_wants_ascii(rb->s);
+	/* (not for a device's slot: its reading is the feed's time, and
+	 * with -c and the like no NUL is looked for there) */
+	rb->nonul = !rb->s->device && !opt->text && eol == '\n';
 	if (a > 0 && (n = in_pread(fd, &before, 1, a - 1)) != 1)
 		return n < 0 ? -1 : 0;
 	if (read_checked(fd, rb, want, a) == -1)
@@ -380,7 +430,7 @@ range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
 		if ((n = in_pread(fd, rb->chunk + from, step, a + from)) < 0)
 			return -1;
 		rb->filled += (size_t)n;
-		rb->ascii = rb->ascii && u8_ascii(rb->chunk + from, (size_t)n);
+		check_piece(rb, rb->chunk + from, (size_t)n);
 		if (!last && (p = memchr(rb->chunk + from, eol,
 		    (size_t)n)) != NULL) {
 			rb->end = (size_t)(p - rb->chunk) + 1;
@@ -409,8 +459,10 @@ range_format(struct fstate *fs, const struct rangebuf *rb, const uint64_t *bm)
 		return;
 	if (scan_counts(rb->s, 0, &hits, &eols) == 0)
 		out_counted(fs, rb->chunk, rb->first, rb->end, hits, eols);
-	else
+	else {
+		fs->nonul = rb->nonul;
 		out_chunk(fs, rb->chunk, rb->first, rb->end, bm);
+	}
 }
 
 static int range_ready(struct bigfile *, int);
