@@ -47,6 +47,8 @@ struct pool {
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 work;		/* a job was queued */
 	pthread_cond_t	 turn;		/* the head moved on */
+	pthread_cond_t	 up;		/* a worker began (running) */
+	int		 running;	/* workers that began */
 	pthread_t	*tids;
 	int		 nthreads;	/* workers */
 	int		 inline_jobs;	/* one worker and no detached jobs:
@@ -78,6 +80,7 @@ static struct pool P = {
 	.mu = PTHREAD_MUTEX_INITIALIZER,
 	.work = PTHREAD_COND_INITIALIZER,
 	.turn = PTHREAD_COND_INITIALIZER,
+	.up = PTHREAD_COND_INITIALIZER,
 	.nthreads = 1,
 	.out_cap = 1 << 20,
 	.quit_seq = UINT64_MAX,
@@ -277,6 +280,10 @@ worker_main(void *arg)
 {
 	int worker = (int)(intptr_t)arg;
 
+	pthread_mutex_lock(&P.mu);
+	P.running++;
+	pthread_cond_broadcast(&P.up);
+	pthread_mutex_unlock(&P.mu);
 	for (;;) {
 		struct job *j;
 		pthread_mutex_lock(&P.mu);
@@ -414,6 +421,14 @@ void
 pool_end(void)
 {
 	pool_drain();
+	/* Every worker made has begun before the process may end: one
+	 * still starting when exit() runs has crashed LeakSanitizer's
+	 * tracer (CI, the sanitizer pass: "Tracer caught signal 11"
+	 * after a tiny search's right output). */
+	pthread_mutex_lock(&P.mu);
+	while (P.started && P.running < P.nthreads)
+		pthread_cond_wait(&P.up, &P.mu);
+	pthread_mutex_unlock(&P.mu);
 	P.ended = 1;
 }
 
