@@ -421,10 +421,11 @@ void
 pool_end(void)
 {
 	pool_drain();
-	/* Every worker made has begun before the process may end: one
-	 * still starting when exit() runs has crashed LeakSanitizer's
-	 * tracer (CI, the sanitizer pass: "Tracer caught signal 11"
-	 * after a tiny search's right output). */
+	/* Every worker made has begun before the process may end: threads
+	 * still starting when exit() runs are one known way to crash
+	 * LeakSanitizer's tracer ("Tracer caught signal 11"), as a fresh
+	 * clone's sanitizer pass did once after a tiny search's right
+	 * output. */
 	pthread_mutex_lock(&P.mu);
 	while (P.started && P.running < P.nthreads)
 		pthread_cond_wait(&P.up, &P.mu);
