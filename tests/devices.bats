@@ -104,8 +104,17 @@ has_gpu() {
 	assert_regex "$stderr" 'bogus'
 }
 
+# Whether the OpenCL loader here lists a GPU even with no vendors named (the
+# GPU machines' loader does: the two tests below cannot take the driver
+# away there; CI has no GPU, so they always run on it).
+vendors_ignored() {
+	env OCL_ICD_VENDORS="$PWD/novendors" agrep-gpu --list-devices \
+	    2>/dev/null | grep -q '(gpu'
+}
+
 @test "no OpenCL driver: a message naming POCL and make deps, exit 2" {
 	mkdir novendors
+	vendors_ignored && skip "the OpenCL loader finds a GPU whatever OCL_ICD_VENDORS says"
 	run -0 agrep-gpu --device=host -k 1 needle text
 	local want="$output"
 	run -2 --separate-stderr env OCL_ICD_VENDORS="$PWD/novendors" \
@@ -117,6 +126,7 @@ has_gpu() {
 
 @test "no OpenCL driver: --list-devices says so, exit 2" {
 	mkdir novendors
+	vendors_ignored && skip "the OpenCL loader finds a GPU whatever OCL_ICD_VENDORS says"
 	run -2 --separate-stderr env OCL_ICD_VENDORS="$PWD/novendors" \
 	    agrep-gpu --list-devices
 	assert_output --regexp '^host: [a-z0-9]+ instruction set'
