@@ -309,48 +309,16 @@ struct rangebuf {
 #define READ_PIECE	((size_t)256 << 10)
 
 /*
- * Checks n bytes just read at p (in the cache still): clears rb->ascii on
- * a byte of 0x80 or more, rb->nonul on a NUL, in one pass where both are
- * asked.  out_chunk's own search for a NUL came later, over bytes gone
- * from the cache: 4-5% of a search's CPU time (a 31-byte phrase -k6 over
- * the Bible x62, 2-core Xeon).
+ * Checks n bytes just read at p, in the cache still: clears rb->ascii on a
+ * byte of 0x80 or more, rb->nonul on a NUL.  out_chunk's own search for a
+ * NUL came later, over bytes gone from the cache: 4-5% of a search's CPU
+ * time (a 31-byte phrase -k6 over the Bible x62, 2-core Xeon).
  */
 static void
 check_piece(struct rangebuf *rb, const unsigned char *p, size_t n)
 {
-	typedef unsigned char v16 __attribute__((vector_size(16)));
-	const v16 zero = { 0 };
-	v16 hi = zero, z = zero, a, b, c, d;
-	size_t i = 0;
-	unsigned char t = 0, tz = 0;
-
-	if (!rb->nonul) {
-		rb->ascii = rb->ascii && u8_ascii(p, n);
-		return;
-	}
-	if (!rb->ascii) {
-		rb->nonul = memchr(p, '\0', n) == NULL;
-		return;
-	}
-	for (; i + 64 <= n; i += 64) {
-		memcpy(&a, p + i, 16);
-		memcpy(&b, p + i + 16, 16);
-		memcpy(&c, p + i + 32, 16);
-		memcpy(&d, p + i + 48, 16);
-		hi |= a | b | c | d;
-		z |= (v16)(a == zero) | (v16)(b == zero) | (v16)(c == zero) |
-		    (v16)(d == zero);
-	}
-	for (int j = 0; j < 16; j++) {
-		t |= hi[j];
-		tz |= z[j];
-	}
-	for (; i < n; i++) {
-		t |= p[i];
-		tz |= p[i] == 0;
-	}
-	rb->ascii = t < 0x80;
-	rb->nonul = tz == 0;
+	rb->ascii = rb->ascii && u8_ascii(p, n);
+	rb->nonul = rb->nonul && memchr(p, '\0', n) == NULL;
 }
 
 /* Reads want bytes at offset a into rb->chunk (rb->filled: how many came),
