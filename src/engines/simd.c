@@ -314,8 +314,7 @@ sb_nfill32(const unsigned char *text, ptrdiff_t q0, size_t cnt, ptrdiff_t end,
 #define SB_SET		int32_t
 #define SB_NIB		1
 #define SB_VFILLF	sb_nfill32
-#define SB_BLEND(a, b, m)	((vec)_mm256_blendv_epi8((__m256i)(a), (__m256i)(b), (__m256i)(m)))
-#define SB_ANDN(a, b)	((vec)_mm256_andnot_si256((__m256i)(a), (__m256i)(b)))
+#define SB_AVX2		1
 #include "simd_body.h"
 #define SB_NAME		eng_avx2_16
 #define SB_ATTR		__attribute__((target("avx2")))
@@ -324,16 +323,14 @@ sb_nfill32(const unsigned char *text, ptrdiff_t q0, size_t cnt, ptrdiff_t end,
 #define SB_SET		int16_t
 #define SB_NIB		1
 #define SB_VFILLF	sb_nfill16
-#define SB_BLEND(a, b, m)	((vec)_mm256_blendv_epi8((__m256i)(a), (__m256i)(b), (__m256i)(m)))
-#define SB_ANDN(a, b)	((vec)_mm256_andnot_si256((__m256i)(a), (__m256i)(b)))
+#define SB_AVX2		1
 #include "simd_body.h"
 #define SB_NAME		eng_avx2_64
 #define SB_ATTR		__attribute__((target("avx2")))
 #define SB_VBYTES	32
 #define SB_ET		uint64_t
 #define SB_SET		int64_t
-#define SB_BLEND(a, b, m)	((vec)_mm256_blendv_epi8((__m256i)(a), (__m256i)(b), (__m256i)(m)))
-#define SB_ANDN(a, b)	((vec)_mm256_andnot_si256((__m256i)(a), (__m256i)(b)))
+#define SB_AVX2		1
 #include "simd_body.h"
 #define SB_NAME		eng_avx512_32
 #define SB_ATTR		__attribute__((target("avx512f,avx512bw")))

@@ -5,6 +5,7 @@
  *   SB_NAME	the function's name
  *   SB_ATTR	its target attribute (empty for the generic build)
  *   SB_VBYTES	vector size in bytes (16, 32, 64)
+ *   SB_AVX2	(optional) AVX2's blend and and-not intrinsics in the step
  *   SB_ET	lane element type (uint32_t: patterns < 32 bytes,
  *		uint64_t: patterns < 64 bytes), SB_SET its signed twin
  *
@@ -215,12 +216,18 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 #else
 /* One Myers step of vector u at row i of the block (SC: T, above); a
  * lane at a terminator (m) is reset. */
-#ifndef SB_BLEND
+#ifdef SB_AVX2
+#define SB_BLEND(a, b, m)	((vec)_mm256_blendv_epi8((__m256i)(a),	\
+	(__m256i)(b), (__m256i)(m)))
+#define SB_ANDN(a, b)	((vec)_mm256_andnot_si256((__m256i)(a),		\
+	(__m256i)(b)))
+#else
 #define SB_BLEND(a, b, m)	(((a) & ~(m)) | ((b) & (m)))
+#define SB_ANDN(a, b)	(~(a) & (b))
 #endif
-#ifdef SB_ANDN
-/* (the and-not forms of pp_body.h's step, over ~X and ~D0: AVX2 has
- * ~a & b in one instruction, a | ~b only in two) */
+/* (~a & b is one instruction on AVX2, SSE2's pandn and NEON's bic, where
+ * a | ~b takes two: the step runs over ~X and ~D0, pp_body.h's and-not
+ * forms; AVX2 blends the resets with vpblendvb) */
 #define SB_STEP(u, i) do {						\
 	vec Eq = *(const vec *)&eqb[i][(u) * NV];			\
 	vec nX = SB_ANDN(VN##u, ~Eq);					\
@@ -237,24 +244,6 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 	VN##u = SB_ANDN(m, VN##u);					\
 	SC##u = SB_BLEND(SC##u, t0, m);					\
 } while (0)
-#else
-#define SB_STEP(u, i) do {						\
-	vec Eq = *(const vec *)&eqb[i][(u) * NV];			\
-	vec X = Eq | VN##u;						\
-	vec D0 = (((X & VP##u) + VP##u) ^ VP##u) | X;			\
-	vec HN = VP##u & D0;						\
-	vec HP = VN##u | ~(VP##u | D0);					\
-	vec m = (vec)((svec)Eq >> (W - 1));				\
-	X = HP << 1;							\
-	HN = HN << 1;							\
-	SC##u += (X >> (W - 1)) - (HN >> (W - 1));			\
-	VN##u = X & D0;							\
-	VP##u = HN | ~(X | D0);						\
-	VP##u = SB_BLEND(VP##u, vp0, m);				\
-	VN##u &= ~m;							\
-	SC##u = SB_BLEND(SC##u, t0, m);					\
-} while (0)
-#endif
 #endif
 
 /* ORs lane l's hit word w of steps [r, r + 64) into the bitmap, masked to
@@ -372,3 +361,4 @@ SB_NAME(const uint64_t *PEq, size_t n, long k, const unsigned char *text,
 #undef SB_CMPLE
 #undef SB_BLEND
 #undef SB_ANDN
+#undef SB_AVX2
