@@ -47,6 +47,7 @@ struct pool {
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 work;		/* a job was queued */
 	pthread_cond_t	 turn;		/* the head moved on */
+	pthread_cond_t	 idle;		/* every job so far written */
 	pthread_cond_t	 up;		/* a worker began (running) */
 	int		 running;	/* workers that began */
 	pthread_t	*tids;
@@ -80,6 +81,7 @@ static struct pool P = {
 	.mu = PTHREAD_MUTEX_INITIALIZER,
 	.work = PTHREAD_COND_INITIALIZER,
 	.turn = PTHREAD_COND_INITIALIZER,
+	.idle = PTHREAD_COND_INITIALIZER,
 	.up = PTHREAD_COND_INITIALIZER,
 	.nthreads = 1,
 	.out_cap = 1 << 20,
@@ -242,6 +244,11 @@ drain(void)
 		P.writing = 0;
 		pthread_cond_broadcast(&P.turn);
 	}
+	/* (pool_drain's own condition: it woke at every job written, 16
+	 * times for a 4 MB file's ranges, 14 % of a -j1 search's time in the
+	 * futex calls on the 2-core VM) */
+	if (P.head == P.next_seq)
+		pthread_cond_broadcast(&P.idle);
 	pthread_mutex_unlock(&P.mu);
 }
 
@@ -405,7 +412,7 @@ pool_drain(void)
 	if (!P.inline_jobs) {
 		pthread_mutex_lock(&P.mu);
 		while (P.head < P.next_seq)
-			pthread_cond_wait(&P.turn, &P.mu);
+			pthread_cond_wait(&P.idle, &P.mu);
 		pthread_mutex_unlock(&P.mu);
 	}
 	wflush();
