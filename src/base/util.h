@@ -11,6 +11,7 @@ extern int opt_silent;		/* -s: no messages about files */
 
 /* util.c */
 void	*xmalloc(size_t);
+void	*util_alloc_big(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xrealloc(void *, size_t);
 void	*xreallocarray(void *, size_t, size_t);

@@ -108,7 +108,7 @@ scan_open_host(struct scanner *s, const struct patset *ps, unsigned char eol,
 		int ok = 1;
 		set_alloc(s);
 		for (int i = 0; i < SCAN_SLOTS; i++) {
-			s->slot[i].buf = malloc(s->pad + s->alloc);
+			s->slot[i].buf = util_alloc_big(s->pad + s->alloc);
 			s->slot[i].bm = malloc(s->alloc / 8);
 			ok &= s->slot[i].buf != NULL && s->slot[i].bm != NULL;
 		}
@@ -921,7 +921,15 @@ scan_grow(struct scanner *s, size_t cap)
 		struct scan_slot *sl = &s->slot[i], nsl;
 		u8_free(s, sl);		/* made again at the new size */
 		if (!s->device) {
-			sl->buf = xrealloc(sl->buf, s->pad + s->alloc);
+			unsigned char *b = util_alloc_big(s->pad + s->alloc);
+			if (b == NULL)
+				fatalx("out of memory (%zu bytes)", s->pad +
+				    s->alloc);
+			if (sl->buf != NULL)
+				memcpy(b, sl->buf, old < s->pad + s->alloc ?
+				    old : s->pad + s->alloc);
+			free(sl->buf);
+			sl->buf = b;
 			sl->bm = xrealloc(sl->bm, s->alloc / 8);
 			continue;
 		}

@@ -198,24 +198,16 @@ bigfile_unref(struct bigfile *f)
 	}
 }
 
-/*
- * A fresh buffer for a streamed range: pad bytes before the range (it is
- * scanned in place: scan_lend), 64 after.  In huge pages where the system
- * gives them on request: 64 MB of Bible through a pipe took 8,000 page
- * faults on 4 KiB pages, a third of the run's CPU time beside the scan.
- */
+/* A fresh buffer for a streamed range: pad bytes before the range (it is
+ * scanned in place: scan_lend), 64 after; in huge pages (util_alloc_big). */
 static unsigned char *
 stream_buf_new(struct bigfile *f)
 {
-	const size_t huge = (size_t)2 << 20, n = f->pad + f->bufsz + 64;
-	const size_t whole = (n + huge - 1) / huge * huge;
-	void *b = NULL;
+	void *b = util_alloc_big(f->pad + f->bufsz + 64);
 
-	if (n >= huge && posix_memalign(&b, huge, whole) == 0) {
-		(void)madvise(b, whole, MADV_HUGEPAGE);
-		return b;
-	}
-	return xmalloc(n);
+	if (b == NULL)
+		fatalx("out of memory (%zu bytes)", f->pad + f->bufsz + 64);
+	return b;
 }
 
 /* A buffer of a range for the stream reader: one done with, or a new one. */
