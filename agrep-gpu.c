@@ -454,7 +454,13 @@ apply(int c, struct options *o, struct args *a)
 	case 'q': o->quiet = 1; break;
 	case 's': o->silent = 1; break;
 	case 'm':
-		o->max_count = number(optarg, LLONG_MAX, "max count");
+		/* a negative count is no limit, as GNU grep (3.5 on) has it */
+		if (optarg[0] == '-' && optarg[1] != '\0' &&
+		    strspn(optarg + 1, "0123456789") == strlen(optarg + 1) &&
+		    strspn(optarg + 1, "0") < strlen(optarg + 1))
+			o->max_count = -1;
+		else
+			o->max_count = number(optarg, LLONG_MAX, "max count");
 		break;
 	case 'r': o->recursive = 1; o->skip_dirs = 0; break;
 	case 'R': o->recursive = 2; o->skip_dirs = 0; break;

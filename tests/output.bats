@@ -196,6 +196,14 @@ same_as_grep() {
 	same_as_grep -m 0 abc a
 }
 
+@test "-m NUM below 0 is no limit, -m -0 is 0 (GNU grep)" {
+	same_as_grep -m -1 abc a b c
+	same_as_grep -m -99999999999999999999999 -c abc a b c
+	same_as_grep -m -0 abc a
+	run -2 agrep-gpu -m -x abc a
+	assert_output --partial "invalid max count: '-x'"
+}
+
 @test "-m with -c caps the count" {
 	run -0 agrep-gpu -m 1 -c abc a
 	assert_output 1
