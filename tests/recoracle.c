@@ -791,6 +791,12 @@ static int cmd_gen(unsigned long long seed, const char *dir)
 			}
 		}
 
+		/* now and then a record with no sequence (a read trimmed to
+		 * nothing; not the last, whose line end may be cut off) */
+		if (r < nrec - 1 && coin(10)) {
+			len = 0;
+			s[0] = 0;
+		}
 		char h[96];
 		int desc = rn(4);
 		snprintf(h, sizeof h, "%cr%d%s", fastq ? '@' : '>', r + 1,

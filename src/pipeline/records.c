@@ -897,6 +897,7 @@ struct parse {
 	uint64_t	 recno;		/* records begun */
 	uint64_t	 seqlen;	/* of the current record */
 	uint64_t	 rawlen;	/* its text so far (record output) */
+	unsigned char	 raw_last;	/* the text's last byte */
 	struct spool	*sp;		/* and the part spooled, past SPILL */
 	int		 in_rec;
 	int		 blank_before;	/* --delimiter paragraphs: the last
@@ -1086,8 +1087,9 @@ raw_put(struct parse *P, const unsigned char *s, size_t n)
 {
 	struct rbatch *b = P->b;
 
-	if (!need_raw())
+	if (!need_raw() || n == 0)
 		return;
+	P->raw_last = s[n - 1];
 	if (P->sp == NULL && P->rawlen + n > SPILL && !P->f->notmp)
 		spill(P, s);
 	P->rawlen += n;
@@ -1381,19 +1383,18 @@ parse(struct parse *P)
 		}
 		if (P->kind == REC_FASTA) {
 			if (!midline && n > 0 && l[0] == '>') {
-				if (P->in_rec && P->seqlen == 0) {
-					fault(P, "empty sequence");
-					goto out;
-				}
 				if (P->in_rec)
 					rec_end(P);
-				if (!nl) {
+				/* (a last header without its newline: a record
+				 * with no sequence, as any other) */
+				if (!nl && !(P->rd.eof && P->rd.pos ==
+				    P->rd.len)) {
 					P->recno++;	/* (the header's) */
 					fault(P, "header line too long");
 					goto out;
 				}
 				rec_start(P, l + 1, n - 1);
-				raw_put(P, l, n + 1);
+				raw_put(P, l, n + (size_t)nl);
 				continue;
 			}
 			if (!P->in_rec) {
@@ -1463,10 +1464,8 @@ parse(struct parse *P)
 				    "length");
 				goto out;
 			}
-			if (P->seqlen == 0) {
-				fault(P, "empty sequence");
-				goto out;
-			}
+			if (!nl)	/* (the input's end: as below) */
+				raw_put(P, (const unsigned char *)"\n", 1);
 			rec_end(P);
 			q = Q_HEAD;
 			continue;
@@ -1486,11 +1485,14 @@ parse(struct parse *P)
 	} else if (P->kind == REC_FASTQ && q != Q_HEAD && P->err == NULL &&
 	    !done && !pool_quit())
 		fault(P, "truncated record");
-	else if (P->kind == REC_FASTA && P->in_rec && P->seqlen == 0 &&
-	    !done && !pool_quit())
-		fault(P, "empty sequence");
-	else if (P->in_rec)
+	else if (P->in_rec) {
+		/* a file without its last newline: the record printed ends
+		 * in one, as grep ends the last line (the next file's output
+		 * ran on after it) */
+		if (P->rawlen > 0 && P->raw_last != '\n')
+			raw_put(P, (const unsigned char *)"\n", 1);
 		rec_end(P);
+	}
 out:
 	/* A record cut short by a fault is left out. */
 	if (P->in_rec && P->b->nrec > 0 && !P->b->rec[P->b->nrec - 1].ends) {
@@ -1739,8 +1741,8 @@ struct rsum {
 	const unsigned char *first;	/* the first header, the last's name */
 	const unsigned char *name, *after; /* (after its line) */
 	size_t		 namelen;
-	int		 bad;		/* a header with nothing before the next,
-					 * a long one, one without its newline */
+	int		 bad;		/* a long header, one without its
+					 * newline */
 };
 
 static void
@@ -1758,8 +1760,6 @@ span_sum(const unsigned char *s, size_t n, struct rsum *m)
 		}
 		size_t c = seq_count(cur, (size_t)(x - cur));
 		*(m->nh ? &m->tail : &m->lead) += c;
-		if (m->nh > 0 && m->tail == 0)
-			m->bad = 1;
 		if (m->nh++ == 0)
 			m->first = x;
 		m->tail = 0;
