@@ -86,8 +86,18 @@
  * s; listing alone 0.2 s a GPU, closing 0.1). */
 #define GPU_EACH	0.6
 /* The host's ranges that decide again where the GPUs were declined
- * (plan_host_done). */
+ * (plan_host_done), and the gain that decision asks for: the model's
+ * "both" (the host's rate plus the GPU's alone) is too kind once the host
+ * is busy: the GPU's feed reads beside the workers.  One H200 machine,
+ * 8.6 GB -c -k8 57-byte phrase: the first 4 ranges ran 512 MB/s a worker
+ * (the probe 823, the whole run 651), OPEN_GAIN's 0.8 started the GPU
+ * (both 0.72 s against the host's 1.04), which then ran 10.2 GB/s while
+ * busy (18.8 alone) and opened in 0.42 s beside the workers: 0.96 s
+ * against 0.83 for the host alone.  The case the late decision is for
+ * (four H200s, a 3.1 GB genome, 624 pattern words: the workers at 6.9 MB/s
+ * each, 7.5 s, against 2.1-2.3 s on the GPUs) wins by far more. */
 #define LATE_RANGES	4
+#define LATE_GAIN	0.6
 
 struct model {
 	char		 name[128];
@@ -385,18 +395,18 @@ dev_cpu_pays(void)
 /* Does a GPU pay for size bytes the host's workers scan at hr bytes a
  * second together (the expected device's model)?  Where the host and it
  * together, after its start-up (OPEN_BUSY of it: the workers search
- * meanwhile), would finish in OPEN_GAIN of the host's time alone; and not
- * where a device range would cost the host's cores about what its own scan
- * does (see dev_cpu_pays).  P.mu held. */
+ * meanwhile), would finish in gain (OPEN_GAIN, LATE_GAIN) of the host's
+ * time alone; and not where a device range would cost the host's cores
+ * about what its own scan does (see dev_cpu_pays).  P.mu held. */
 static int
-gpu_pays(double size, double hr)
+gpu_pays(double size, double hr, double gain)
 {
 	double host_s = hr > 0 ? size / hr : INFINITY;
 	double dev_s = P.expect.start + size / model_rate(&P.expect);
 	double open = OPEN_BUSY * P.expect.start;
 	double both = open + (size - hr * open) / (hr + model_rate(&P.expect));
 
-	return host_s > open && both < OPEN_GAIN * host_s &&
+	return host_s > open && both < gain * host_s &&
 	    dev_s < host_s * 4 && DEV_HOST_COST < DEV_CPU_SHARE * P.workers / hr;
 }
 
@@ -420,7 +430,7 @@ start_explored(double size, double hr)
 	if (!P.expect_cached || P.expect.start <= GPU_START)
 		return 0;
 	P.expect.start = GPU_START;
-	pays = gpu_pays(size, hr);
+	pays = gpu_pays(size, hr, OPEN_GAIN);
 	P.expect = was;
 	if (!pays)
 		return 0;
@@ -455,7 +465,7 @@ plan_start_devices(uint64_t size, int known)
 		double pr = (P.probed ? P.host_rate : host_rate()) * P.workers;
 		go = pr > 0 && dev_s < OPEN_GAIN * (double)size / pr;
 	} else {
-		go = gpu_pays((double)size, hr);
+		go = gpu_pays((double)size, hr, OPEN_GAIN);
 		P.declined = !go && known;
 		if (P.declined)
 			explore = start_explored((double)size, hr);
@@ -649,7 +659,8 @@ plan_host_done(uint64_t bytes, double secs)
 		const double hr = (double)P.host_bytes / P.host_secs *
 		    P.workers;
 		P.declined = 0;
-		if (gpu_pays((double)(P.size - P.host_bytes), hr)) {
+		if (gpu_pays((double)(P.size - P.host_bytes), hr,
+		    LATE_GAIN)) {
 			__atomic_store_n(&P.late, 1, __ATOMIC_RELEASE);
 			if (P.stats)
 				fprintf(stderr, "agrep-gpu: plan: at %.3f s: "
