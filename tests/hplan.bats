@@ -125,3 +125,27 @@ agree() {
     run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 AGREP_GPU_NO_CACHE=1 agrep-gpu -c -k1 -f "$w" "$KJV"
     assert_line --partial "the probe took"
 }
+
+@test "host planner: a shared table's building is not counted as the chunk's scan (no probe again every run)" {
+    # 1,000 primers -k2 over 6 MB of DNA: the seed filter's table
+    # (160,000 variants) was built inside the first chunk the plan timed,
+    # which then ran at a third of the probe's rate, and every run that
+    # found the plan cached probed again
+    slow_build && skip "a comparison of timings: not under the sanitizers or qemu"
+    local d="$BATS_TEST_TMPDIR/dna6" p="$BATS_TEST_TMPDIR/pr1000" r
+    export XDG_CACHE_HOME="$BATS_TEST_TMPDIR/cache"
+    cat "$DNA" "$DNA" "$DNA" > "$d"
+    awk '{ for (o = 1; o <= 121 && n < 1000; o += 40) { print substr($0, o, 24); n++ } }
+        n >= 1000 { exit }' "$DNA" | sort -u > "$p"
+    run -0 env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k2 -f "$p" "$d"
+    assert_line --partial "the probe took"
+    case $output in
+    *"host plan: seed ("*) ;;
+    *) skip "the probe picked another engine than the seed filter here" ;;
+    esac
+    for r in 1 2; do
+        run -0 env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 agrep-gpu -c -k2 -f "$p" "$d"
+        assert_line --regexp "host plan: seed \\(cached, .* run $r of 15\\)"
+        refute_line --partial "probing again"
+    done
+}

@@ -93,7 +93,7 @@ setup() {
 	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
 	    agrep-gpu -c -k 1 needle big
 	assert_output "$(grep -c -E 'needle|neXdle|nedle' big)"
-	assert_regex "$stderr" 'plan: host probe: [0-9]+ bytes'
+	assert_regex "$stderr" 'plan: at [0-9.]+ s: host probe: [0-9]+ bytes'
 	assert_regex "$stderr" 'plan: [0-9]+ bytes: the host alone [0-9.]+ s;'
 }
 

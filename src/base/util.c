@@ -141,6 +141,21 @@ xstrdup(const char *s)
 }
 
 /* Seconds on the monotonic clock. */
+/* CPU seconds this thread spent building a table shared by the workers
+ * (seed_get, mf_get), which the host planner leaves out of the chunk
+ * that built it (hplan.c) */
+__thread double util_build_cpu;
+
+/* This thread's CPU time, in seconds */
+double
+util_thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 double
 util_now(void)
 {

@@ -19,6 +19,8 @@ char	*xstrdup(const char *);
 void	 util_set_sink(void (*)(const char *, size_t));
 void	 warnx_(const char *, ...) __attribute__((format(printf, 1, 2)));
 double	 util_now(void);
+double	 util_thread_cpu(void);
+extern __thread double util_build_cpu;
 int	 util_cache_dir(char *, size_t, int make);
 int	 util_cache_file(char *path, size_t len, const char *name, int make);
 void	 fatalx(const char *, ...) __attribute__((format(printf, 1, 2), noreturn));

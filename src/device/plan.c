@@ -299,9 +299,10 @@ plan_probe(size_t len, double secs)
 		P.host_rate = (double)len / (secs > 1e-6 ? secs : 1e-6);
 		__atomic_store_n(&P.probed, 1, __ATOMIC_RELEASE);
 		if (P.stats)
-			fprintf(stderr, "agrep-gpu: plan: host probe: %zu bytes "
-			    "in %.2f ms: %.1f MB/s a worker, %d workers\n",
-			    len, secs * 1e3, P.host_rate / 1e6, P.workers);
+			fprintf(stderr, "agrep-gpu: plan: at %.3f s: host "
+			    "probe: %zu bytes in %.2f ms: %.1f MB/s a worker, "
+			    "%d workers\n", util_now() - P.t0, len, secs * 1e3,
+			    P.host_rate / 1e6, P.workers);
 	}
 	pthread_mutex_unlock(&P.mu);
 }

@@ -338,7 +338,9 @@ mf_get(const struct patset *ps, unsigned char eol)
 	if (m == NULL) {
 		pthread_mutex_lock(&mu);
 		if ((m = *slot) == NULL) {
+			const double t0 = util_thread_cpu();
 			m = mf_build(ps, eol, 0);
+			util_build_cpu += util_thread_cpu() - t0;
 			__atomic_store_n(slot, m, __ATOMIC_RELEASE);
 		}
 		pthread_mutex_unlock(&mu);

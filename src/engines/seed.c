@@ -467,7 +467,9 @@ seed_get(const struct patset *ps, unsigned char eol)
 	if (sd == NULL) {
 		pthread_mutex_lock(&mu);
 		if ((sd = *slot) == NULL) {
+			const double t0 = util_thread_cpu();
 			sd = seed_build(ps, eol, 0);
+			util_build_cpu += util_thread_cpu() - t0;
 			if (getenv("AGREP_GPU_STATS") != NULL && sd->ncov > 0) {
 				char line[256];
 				seed_describe(sd, line, sizeof(line));
