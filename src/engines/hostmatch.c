@@ -878,32 +878,24 @@ seed_scan(const struct seedf *sd, const struct patset *ps,
 int
 hm_engine(void)
 {
+	static const struct {
+		const char	*name;
+		int		 engine;
+	} names[] = {
+		{ "scalar", HM_ENGINE_SCALAR }, { "filter", HM_ENGINE_FILTER },
+		{ "nofilter", HM_ENGINE_NOFILTER }, { "multi", HM_ENGINE_MULTI },
+		{ "nomulti", HM_ENGINE_NOMULTI }, { "pp", HM_ENGINE_PP },
+		{ "nopp", HM_ENGINE_NOPP }, { "seed", HM_ENGINE_SEED },
+		{ "simd-generic", SIMD_GENERIC }, { "simd-avx2", SIMD_AVX2 },
+		{ "simd-avx512", SIMD_AVX512 },
+	};
 	const char *e = getenv("AGREP_GPU_HOST_ENGINE");
 
 	if (e == NULL || *e == '\0')
 		return -1;
-	if (strcmp(e, "scalar") == 0)
-		return HM_ENGINE_SCALAR;
-	if (strcmp(e, "filter") == 0)
-		return HM_ENGINE_FILTER;
-	if (strcmp(e, "nofilter") == 0)
-		return HM_ENGINE_NOFILTER;
-	if (strcmp(e, "multi") == 0)
-		return HM_ENGINE_MULTI;
-	if (strcmp(e, "nomulti") == 0)
-		return HM_ENGINE_NOMULTI;
-	if (strcmp(e, "pp") == 0)
-		return HM_ENGINE_PP;
-	if (strcmp(e, "nopp") == 0)
-		return HM_ENGINE_NOPP;
-	if (strcmp(e, "seed") == 0)
-		return HM_ENGINE_SEED;
-	if (strcmp(e, "simd-generic") == 0)
-		return SIMD_GENERIC;
-	if (strcmp(e, "simd-avx2") == 0)
-		return SIMD_AVX2;
-	if (strcmp(e, "simd-avx512") == 0)
-		return SIMD_AVX512;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(e, names[i].name) == 0)
+			return names[i].engine;
 	return SIMD_AUTO;		/* "simd" */
 }
 
