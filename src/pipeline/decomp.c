@@ -779,38 +779,98 @@ bgzf_bsize(const unsigned char *x, size_t xlen)
 	return 0;
 }
 
-/* Whether the unread bytes start with a whole BGZF block: 1 with its
- * size in *len and its decoded size in *outlen, 0 at the end of the input,
- * 2 when the stream decoder must take over here, -1 when a read failed
- * or a stop is due. */
+/*
+ * The bytes of a unit for the peeks below, at offsets from its start:
+ * the unread bytes of a source's buffer (src_need; s set), or, for the
+ * sparse splitter, bytes read where they lie in the file with pread (fd,
+ * at: the unit's offset in it) into scratch.  One set of peeks for both:
+ * they must agree on what a unit is.
+ */
+struct peek {
+	struct src	*s;
+	int		 fd;
+	uint64_t	 at;
+	uint64_t	 cat;		/* scratch holds clen bytes read at */
+	size_t		 clen;		/* cat (none: 0) */
+	unsigned char	 scratch[12 + 65535 + 4];	/* (a BGZF header's
+							 * most) */
+};
+
+/* n bytes at offset off of the unit: where they are, with *have how many
+ * are there (fewer at the input's end); NULL with *have -1 when a read
+ * failed or a stop is due. */
+static const unsigned char *
+peek_at(struct peek *k, size_t off, size_t n, ssize_t *have)
+{
+	size_t got = 0;
+
+	if (k->s != NULL) {
+		ssize_t r = src_need(k->s, off + n);
+		*have = r < 0 ? -1 : (size_t)r <= off ? 0 : (size_t)r - off < n ?
+		    r - (ssize_t)off : (ssize_t)n;
+		return r < 0 ? NULL : k->s->buf + k->s->pos + off;
+	}
+	/* (read already: a BGZF header's 18 bytes hold its extra field) */
+	if (k->at + off >= k->cat && k->at + off + n <= k->cat + k->clen) {
+		*have = (ssize_t)n;
+		return k->scratch + (k->at + off - k->cat);
+	}
+	k->clen = 0;
+	while (got < n) {
+		ssize_t r = pread(k->fd, k->scratch + got, n - got,
+		    (off_t)(k->at + off + got));
+		if (r == 0)
+			break;
+		if (r < 0 && errno != EINTR) {
+			*have = -1;
+			return NULL;
+		}
+		got += r > 0 ? (size_t)r : 0;
+	}
+	k->cat = k->at + off;
+	k->clen = got;
+	*have = (ssize_t)got;
+	return k->scratch;
+}
+
+/* The unit starts n bytes later (a skippable frame). */
+static void
+peek_skip(struct peek *k, size_t n)
+{
+	if (k->s != NULL)
+		k->s->pos += n;
+	else
+		k->at += n;
+}
+
+/* Whether the unit is a whole BGZF block: 1 with its size in *len and its
+ * decoded size in *outlen, 0 at the end of the input, 2 when the stream
+ * decoder must take over here, -1 when a read failed or a stop is due. */
 static int
-bgzf_peek(struct src *s, size_t *len, size_t *outlen)
+bgzf_peek(struct peek *k, size_t *len, size_t *outlen)
 {
 	const unsigned char *p;
 	ssize_t have;
 	size_t xlen, bsize;
 
-	if ((have = src_need(s, 18)) <= 0)
+	if ((p = peek_at(k, 0, 18, &have)) == NULL || have == 0)
 		return have < 0 ? -1 : 0;
-	p = s->buf + s->pos;
 	if (have < 18 || memcmp(p, "\x1f\x8b\x08\x04", 4) != 0)
 		return 2;
 	xlen = le16(p + 10);
-	if ((have = src_need(s, 12 + xlen)) < 0)
-		return -1;
-	p = s->buf + s->pos;
-	if ((size_t)have < 12 + xlen)
-		return 2;
+	if ((p = peek_at(k, 0, 12 + xlen, &have)) == NULL ||
+	    (size_t)have < 12 + xlen)
+		return have < 0 ? -1 : 2;
 	bsize = bgzf_bsize(p + 12, xlen);
 	if (bsize < 12 + xlen + 8)
 		return 2;
-	if ((have = src_need(s, bsize)) < 0)
-		return -1;
-	p = s->buf + s->pos;
-	if ((size_t)have < bsize || le32(p + bsize - 4) > BGZF_MAXOUT)
+	/* (the block whole: its decoded size is its last 4 bytes) */
+	if ((p = peek_at(k, bsize - 4, 4, &have)) == NULL || have < 4)
+		return have < 0 ? -1 : 2;
+	if (le32(p) > BGZF_MAXOUT)
 		return 2;
 	*len = bsize;
-	*outlen = le32(p + bsize - 4);
+	*outlen = le32(p);
 	return 1;
 }
 
@@ -819,115 +879,97 @@ bgzf_peek(struct src *s, size_t *len, size_t *outlen)
 static int
 bgzf_next(struct dz *z, struct unit *u)
 {
+	struct peek k;	/* (no initializer: its scratch is not used) */
 	size_t len, outlen;
-	int r = bgzf_peek(&z->src, &len, &outlen);
+	int r;
+
+	k.s = &z->src;
+	r = bgzf_peek(&k, &len, &outlen);
 
 	if (r == 1)
 		unit_take(&z->src, u, len, outlen);
 	return r < 0 ? src_failed(z, &z->src) : r;
 }
 
-/* Skips a skippable zstd frame that is all there: 1, else 0. */
+/*
+ * Whether the unit is a whole zstd frame that states its decoded size
+ * (*size), or does not (*size 0) and decodes to maxout bytes at most
+ * (*bound: its raw and RLE blocks' sizes and 128 KB a compressed block);
+ * skippable frames before it are skipped (whole, 1 MB at most).  As
+ * bgzf_peek, with *len its compressed size.  Its blocks' headers are read
+ * one by one (ZSTD_findFrameCompressedSize on twice as many bytes each
+ * time had read up to 4 MB for pzstd's 2.6 MB frames, the rest copied to
+ * the next span's buffer).
+ */
 static int
-zstd_skip(struct src *s, ssize_t have)
-{
-	const unsigned char *p = s->buf + s->pos;
-	uint64_t n;
-
-	if (have < 8 || (le32(p) & 0xfffffff0) != 0x184d2a50)
-		return 0;
-	n = 8 + (uint64_t)le32(p + 4);
-	if (n > (1 << 20) || src_need(s, n) < (ssize_t)n)
-		return 0;
-	s->pos += n;
-	return 1;
-}
-
-/* The compressed size of the zstd frame at the unread bytes, with at
- * most bound of them read; 0 when it is not all there or not valid.  Its
- * blocks' headers are walked as they come, so that no more is read than
- * the frame and a read's worth (ZSTD_findFrameCompressedSize on twice as
- * many bytes each time had read up to 4 MB for pzstd's 2.6 MB frames, the
- * rest copied to the next span's buffer). */
-static size_t
-zstd_frame_len(struct src *s, size_t bound)
-{
-	size_t at, bs = 0;
-	ssize_t have;
-	uint32_t h;
-	int last = 0, sum;
-
-	if ((have = src_need(s, 18)) < 5)
-		return 0;
-	at = ZSTD_frameHeaderSize(s->buf + s->pos, (size_t)have);
-	if (ZSTD_isError(at))
-		return 0;
-	sum = s->buf[s->pos + 4] >> 2 & 1;	/* a checksum at the end */
-	for (; !last; at += 3 + bs) {
-		if (at + 3 > bound || (have = src_need(s, at + 3)) < 0 ||
-		    (size_t)have < at + 3)
-			return 0;
-		h = le16(s->buf + s->pos + at) |
-		    (uint32_t)s->buf[s->pos + at + 2] << 16;
-		last = h & 1;
-		switch (h >> 1 & 3) {
-		case 0:		/* raw */
-		case 2:		/* compressed */
-			bs = h >> 3;
-			break;
-		case 1:		/* RLE: one byte */
-			bs = 1;
-			break;
-		default:
-			return 0;
-		}
-	}
-	at += sum ? 4 : 0;
-	if (at > bound || (have = src_need(s, at)) < 0 || (size_t)have < at)
-		return 0;
-	return at;
-}
-
-/* Whether the unread bytes start with a whole zstd frame that states its
- * decoded size (*size), or does not (*size 0) and decodes to maxout bytes
- * at most (*bound); skippable frames before it are skipped.  As bgzf_peek,
- * with *len its compressed size. */
-static int
-zstd_peek(struct src *s, size_t *len, size_t *size, size_t *bound,
+zstd_peek(struct peek *k, size_t *len, size_t *size, size_t *bound,
     size_t maxout)
 {
+	const unsigned char *p;
+	unsigned char h[18];
 	unsigned long long sz;
+	size_t hs, bs = 0, limit, pos, dec = 0;
 	ssize_t have;
-	size_t n;
+	uint32_t b;
+	int last = 0, sum;
 
-	do {
-		if ((have = src_need(s, 18)) <= 0)
+	for (;;) {
+		if ((p = peek_at(k, 0, 18, &have)) == NULL || have == 0)
 			return have < 0 ? -1 : 0;
-	} while (zstd_skip(s, have));
-	sz = ZSTD_getFrameContentSize(s->buf + s->pos, have);
-	if (sz == ZSTD_CONTENTSIZE_ERROR || (sz != ZSTD_CONTENTSIZE_UNKNOWN &&
-	    sz > maxout))
+		memcpy(h, p, (size_t)have);
+		if (have < 8 || (le32(h) & 0xfffffff0) != 0x184d2a50)
+			break;
+		/* skippable: whole, as its size says */
+		const size_t n = 8 + (size_t)le32(h + 4);
+		if (n > (1 << 20) || peek_at(k, n - 1, 1, &have) == NULL ||
+		    have < 1)
+			return have < 0 ? -1 : 2;
+		peek_skip(k, n);
+	}
+	sz = ZSTD_getFrameContentSize(h, (size_t)have);
+	hs = ZSTD_frameHeaderSize(h, (size_t)have);
+	if (sz == ZSTD_CONTENTSIZE_ERROR || ZSTD_isError(hs) ||
+	    (sz != ZSTD_CONTENTSIZE_UNKNOWN && sz > maxout))
 		return 2;
 	/* pzstd's frames do not state their decoded size (zstd -T's do): a
 	 * worker decodes those into a buffer it grows, DZ_UNITMAX at most */
 	if (sz == ZSTD_CONTENTSIZE_UNKNOWN)
 		sz = 0;
-	n = zstd_frame_len(s, sz > 0 ? ZSTD_compressBound(sz) + 1024 :
-	    DZ_UNITMAX);
-	if (s->err)
-		return -1;
-	if (n == 0)
-		return 2;
-	*len = n;
-	*size = sz;
-	*bound = sz;
-	if (sz == 0) {
-		/* (the blocks' sizes: 128 KB a block but for RLE ones) */
-		unsigned long long b = ZSTD_decompressBound(s->buf + s->pos, n);
-		if (b == ZSTD_CONTENTSIZE_ERROR || b > maxout)
+	limit = sz > 0 ? ZSTD_compressBound(sz) + 1024 : DZ_UNITMAX;
+	sum = h[4] >> 2 & 1;	/* a checksum at the end */
+	for (pos = hs; !last; pos += 3 + bs) {
+		if (pos + 3 > limit || (p = peek_at(k, pos, 3, &have)) ==
+		    NULL || have < 3)
+			return have < 0 ? -1 : 2;
+		b = le16(p) | (uint32_t)p[2] << 16;
+		last = b & 1;
+		switch (b >> 1 & 3) {
+		case 0:		/* raw */
+			bs = b >> 3;
+			dec += bs;
+			break;
+		case 1:		/* RLE: one byte, repeated */
+			bs = 1;
+			dec += b >> 3;
+			break;
+		case 2:		/* compressed */
+			bs = b >> 3;
+			dec += ZSTD_BLOCKSIZE_MAX;
+			break;
+		default:
 			return 2;
-		*bound = (size_t)b;
+		}
 	}
+	pos += sum ? 4 : 0;
+	/* (the frame whole: its last byte is there) */
+	if (pos > limit || (p = peek_at(k, pos - 1, 1, &have)) == NULL ||
+	    have < 1)
+		return have < 0 ? -1 : 2;
+	if (sz == 0 && dec > maxout)
+		return 2;
+	*len = pos;
+	*size = sz;
+	*bound = sz > 0 ? sz : dec;
 	return 1;
 }
 
@@ -935,8 +977,12 @@ zstd_peek(struct src *s, size_t *len, size_t *size, size_t *bound,
 static int
 zstd_next(struct dz *z, struct unit *u)
 {
+	struct peek k;
 	size_t len, size, bound;
-	int r = zstd_peek(&z->src, &len, &size, &bound, DZ_UNITMAX);
+	int r;
+
+	k.s = &z->src;
+	r = zstd_peek(&k, &len, &size, &bound, DZ_UNITMAX);
 
 	if (r == 1)
 		unit_take(&z->src, u, len, size);
@@ -1483,123 +1529,28 @@ sparse_get(struct dzsplit *p, unsigned char *b, size_t n, uint64_t at)
 	return (ssize_t)got;
 }
 
-/*
- * The units at offset at for the sparse splitter, as bgzf_peek and
- * zstd_peek tell them from the bytes (a BGZF block: its header, then its
- * decoded size at its end; a zstd frame: its header, then its blocks'
- * headers), each read where it lies.  Anything they would not take is
- * left to the stream decoder (2), which says what is wrong, and where.
- */
-static int
-bgzf_sparse(struct dzsplit *p, uint64_t at, size_t *len, size_t *out)
-{
-	unsigned char h[12 + 65535 + 4];
-	ssize_t have;
-	size_t xlen, bsize;
-
-	if ((have = sparse_get(p, h, 18, at)) <= 0)
-		return have < 0 ? -1 : 0;
-	if (have < 18 || memcmp(h, "\x1f\x8b\x08\x04", 4) != 0)
-		return 2;
-	xlen = le16(h + 10);
-	if (xlen > 6 && (have = sparse_get(p, h, 12 + xlen, at)) <
-	    (ssize_t)(12 + xlen))
-		return have < 0 ? -1 : 2;
-	bsize = bgzf_bsize(h + 12, xlen);
-	if (bsize < 12 + xlen + 8)
-		return 2;
-	if ((have = sparse_get(p, h, 4, at + bsize - 4)) < 4)
-		return have < 0 ? -1 : 2;
-	if (le32(h) > BGZF_MAXOUT)
-		return 2;
-	*len = bsize;
-	*out = le32(h);
-	return 1;
-}
-
-static int
-zstd_sparse(struct dzsplit *p, uint64_t at, size_t *len, size_t *size,
-    size_t *bound)
-{
-	unsigned char h[18];
-	unsigned long long sz;
-	size_t hs, bs, limit, pos, dec = 0;
-	ssize_t have;
-	uint32_t b;
-	int last = 0, sum;
-
-	for (;;) {
-		if ((have = sparse_get(p, h, 18, at)) <= 0)
-			return have < 0 ? -1 : 0;
-		if (have < 8 || (le32(h) & 0xfffffff0) != 0x184d2a50)
-			break;
-		/* skippable, and whole (as zstd_skip takes them) */
-		if (le32(h + 4) > (1 << 20) - 8 || sparse_get(p, h, 1, at + 8 +
-		    le32(h + 4) - 1) != 1)
-			return 2;
-		at += 8 + (uint64_t)le32(h + 4);
-		p->at = at;
-	}
-	sz = ZSTD_getFrameContentSize(h, (size_t)have);
-	hs = ZSTD_frameHeaderSize(h, (size_t)have);
-	if (sz == ZSTD_CONTENTSIZE_ERROR || ZSTD_isError(hs) ||
-	    (sz != ZSTD_CONTENTSIZE_UNKNOWN && sz > p->maxunit))
-		return 2;
-	if (sz == ZSTD_CONTENTSIZE_UNKNOWN)
-		sz = 0;
-	limit = sz > 0 ? ZSTD_compressBound(sz) + 1024 : DZ_UNITMAX;
-	sum = h[4] >> 2 & 1;
-	for (pos = hs; !last; pos += 3 + bs) {
-		if (pos + 3 > limit || (have = sparse_get(p, h, 3, at + pos)) <
-		    3)
-			return have < 0 ? -1 : 2;
-		b = le16(h) | (uint32_t)h[2] << 16;
-		last = b & 1;
-		switch (b >> 1 & 3) {
-		case 0:		/* raw */
-			bs = b >> 3;
-			dec += bs;
-			break;
-		case 1:		/* RLE: one byte, repeated */
-			bs = 1;
-			dec += b >> 3;
-			break;
-		case 2:		/* compressed */
-			bs = b >> 3;
-			dec += ZSTD_BLOCKSIZE_MAX;
-			break;
-		default:
-			return 2;
-		}
-	}
-	pos += sum ? 4 : 0;
-	/* (the frame whole in the file: its last byte is there) */
-	if (pos > limit || sparse_get(p, h, 1, at + pos - 1) != 1)
-		return 2;
-	if (sz == 0 && dec > p->maxunit)
-		return 2;
-	*len = pos;
-	*size = sz;
-	*bound = sz > 0 ? sz : dec;
-	return 1;
-}
-
 /* dzs_next for the sparse splitter. */
 static int
 sparse_next(struct dzsplit *p, struct dzspan **spp)
 {
 	struct dzspan *sp = NULL;
+	struct peek k;	/* (the units' headers read where they lie) */
 	size_t len, out, bound;
 	int r;
 
+	k.s = NULL;
+	k.fd = p->src.fd;
+	k.clen = 0;
 	for (;;) {
+		k.at = p->at0 + p->at;
 		if (p->fmt == DZ_BGZF) {
-			r = bgzf_sparse(p, p->at, &len, &out);
+			r = bgzf_peek(&k, &len, &out);
 			bound = out;
 			if (r == 1 && out > p->maxunit)
 				r = 2;
 		} else
-			r = zstd_sparse(p, p->at, &len, &out, &bound);
+			r = zstd_peek(&k, &len, &out, &bound, p->maxunit);
+		p->at = k.at - p->at0;	/* (past skippable frames) */
 		if (r != 1 || (sp != NULL && sp->bound + bound > p->budget))
 			break;
 		const uint64_t from = sp != NULL ? sp->off : p->at;
@@ -1663,22 +1614,24 @@ dzs_next(struct dzsplit *p, struct dzspan **spp)
 {
 	struct src *s = &p->src;
 	struct dzspan *sp = NULL;
+	struct peek k;
 	size_t len, out, bound;
 	unsigned char *nb;
 	int r;
 
 	if (p->sparse)
 		return sparse_next(p, spp);
+	k.s = s;
 	s->held = 1;
 	s->mark = s->pos;
 	for (;;) {
 		if (p->fmt == DZ_BGZF) {
-			r = bgzf_peek(s, &len, &out);
+			r = bgzf_peek(&k, &len, &out);
 			bound = out;
 			if (r == 1 && out > p->maxunit)
 				r = 2;
 		} else
-			r = zstd_peek(s, &len, &out, &bound, p->maxunit);
+			r = zstd_peek(&k, &len, &out, &bound, p->maxunit);
 		if (r != 1 || (sp != NULL && sp->bound + bound > p->budget))
 			break;
 		sp = span_add(sp, s->pos - s->mark, len, bound,

@@ -151,6 +151,8 @@ struct rrec {
 	int		 cont;		/* begun in an earlier batch */
 	int		 ends;		/* ends in this batch */
 	int		 hit;		/* scan: a match ends in its own part */
+	int		 nl;		/* its text ends the input without a
+					 * newline: one is printed after it */
 	uint64_t	 recno;		/* its number in the input */
 	struct spool	*sp;		/* where it ends: the rest of its text,
 					 * after raw[raw, raw + rawlen) */
@@ -803,6 +805,8 @@ batch_print(struct rbatch *b)
 				o.len = 0;
 				(void)spool_print(f, rc->sp);
 			}
+			if (need_raw() && rc->nl)
+				json_bytes(&o, "\n", 1);
 		}
 		spool_free(rc->sp);
 		rc->sp = NULL;
@@ -897,7 +901,6 @@ struct parse {
 	uint64_t	 recno;		/* records begun */
 	uint64_t	 seqlen;	/* of the current record */
 	uint64_t	 rawlen;	/* its text so far (record output) */
-	unsigned char	 raw_last;	/* the text's last byte */
 	struct spool	*sp;		/* and the part spooled, past SPILL */
 	int		 in_rec;
 	int		 blank_before;	/* --delimiter paragraphs: the last
@@ -1087,9 +1090,8 @@ raw_put(struct parse *P, const unsigned char *s, size_t n)
 {
 	struct rbatch *b = P->b;
 
-	if (!need_raw() || n == 0)
+	if (!need_raw())
 		return;
-	P->raw_last = s[n - 1];
 	if (P->sp == NULL && P->rawlen + n > SPILL && !P->f->notmp)
 		spill(P, s);
 	P->rawlen += n;
@@ -1336,7 +1338,7 @@ parse(struct parse *P)
 {
 	const unsigned char *l;
 	size_t n;
-	int nl, rc, midline = 0;
+	int nl = 1, rc, midline = 0;	/* (nl: the last line's, at the end) */
 	enum { Q_HEAD, Q_SEQ, Q_PLUS, Q_QUAL } q = Q_HEAD;
 	uint64_t qual = 0, lineno = 0;
 
@@ -1464,8 +1466,8 @@ parse(struct parse *P)
 				    "length");
 				goto out;
 			}
-			if (!nl)	/* (the input's end: as below) */
-				raw_put(P, (const unsigned char *)"\n", 1);
+			/* (the input's end: as below) */
+			P->b->rec[P->b->nrec - 1].nl = !nl;
 			rec_end(P);
 			q = Q_HEAD;
 			continue;
@@ -1488,9 +1490,9 @@ parse(struct parse *P)
 	else if (P->in_rec) {
 		/* a file without its last newline: the record printed ends
 		 * in one, as grep ends the last line (the next file's output
-		 * ran on after it) */
-		if (P->rawlen > 0 && P->raw_last != '\n')
-			raw_put(P, (const unsigned char *)"\n", 1);
+		 * ran on after it); printed, not put in its text, which may
+		 * be spooled as the input's own bytes (spill) */
+		P->b->rec[P->b->nrec - 1].nl = P->rawlen > 0 && !nl;
 		rec_end(P);
 	}
 out:

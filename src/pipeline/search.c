@@ -373,11 +373,13 @@ devices_wait(void)
 }
 
 #define PROBE_BYTES	((size_t)64 << 10)
-#define PROBE_WARM	((size_t)4 << 10)
 
 /* Times the host matcher over the first whole records of text[0, len)
- * (up to PROBE_BYTES, after a warm-up that builds its tables), for the
- * planner; once a run. */
+ * (up to PROBE_BYTES), for the planner; once a run.  The first pass builds
+ * the tables of the engine the host plan picks (hplan.c); a warm-up of
+ * 4 KB before it, too short for the host plan, built the rule's engine's
+ * besides (1,000 primers: the pattern-parallel engine's, then the seed
+ * filter's), on this thread while the workers waited. */
 static void
 host_probe(const unsigned char *text, size_t len)
 {
@@ -397,8 +399,6 @@ host_probe(const unsigned char *text, size_t len)
 	bm = xcalloc(len / 64 + 2, sizeof(*bm));
 	memset(buf, opt->eol, pad);
 	memcpy(buf + pad, text, len);
-	hm_scan(pats, buf, pad, len < PROBE_WARM ? len : PROBE_WARM, opt->eol,
-	    bm);
 	/* The fastest of up to three passes, two at least: a pass of a
 	 * tenth of a millisecond (one pattern) is at the mercy of one
 	 * interruption (an H200 machine's probes of one file: 460 to 860 MB/s
