@@ -140,7 +140,6 @@ xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
-/* Seconds on the monotonic clock. */
 /* CPU seconds this thread spent building a table shared by the workers
  * (seed_get, mf_get), which the host planner leaves out of the chunk
  * that built it (hplan.c) */
@@ -156,6 +155,7 @@ util_thread_cpu(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Seconds on the monotonic clock. */
 double
 util_now(void)
 {
