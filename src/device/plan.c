@@ -94,18 +94,22 @@
  * s; listing alone 0.2 s a GPU, closing 0.1). */
 #define GPU_EACH	0.6
 /* The host's ranges that decide again where the GPUs were declined
- * (plan_host_done), and the gain that decision asks for: the model's
- * "both" (the host's rate plus the GPU's alone) is too kind once the host
- * is busy: the GPU's feed reads beside the workers.  One H200 machine,
- * 8.6 GB -c -k8 57-byte phrase: the first 4 ranges ran 512 MB/s a worker
- * (the probe 823, the whole run 651), OPEN_GAIN (then 0.8) started the GPU
- * (both 0.72 s against the host's 1.04), which then ran 10.2 GB/s while
- * busy (18.8 alone) and opened in 0.42 s beside the workers: 0.96 s
- * against 0.83 for the host alone.  The case the late decision is for
- * (four H200s, a 3.1 GB genome, 624 pattern words: the workers at 6.9 MB/s
- * each, 7.5 s, against 2.1-2.3 s on the GPUs) wins by far more. */
+ * (plan_host_done), and the gain that decision asks for.  One H200
+ * machine, 8.6 GB -c -k8 57-byte phrase: the first 4 ranges ran 512 MB/s
+ * a worker (the probe 823, the whole run 651), a gain of 0.8 started the
+ * GPU (both 0.72 s against the host's 1.04, by the GPU's rate alone),
+ * which then ran 10.2 GB/s while busy (18.8 alone) and opened in 0.42 s
+ * beside the workers: 0.96 s against 0.83 for the host alone.  A gain of
+ * 0.6 kept that off, and kept off one the late decision is for: four
+ * H200s, 1,000 primers -k4 over 1 GiB, a start-up cached from four GPUs
+ * opened at once (0.92 s) declined the one GPU, the first ranges ran at
+ * the probe's 5.5 MB/s a worker (a gain of 0.70), the rest at 2.8: 5.9 s
+ * against 1.5-1.7 with the GPU.  Now gpu_pays counts the GPU's rate beside
+ * busy workers (the phrase: 0.74, not taken) and the gain is the start's.
+ * (Four H200s, a 3.1 GB genome, 624 pattern words: the workers at 6.9 MB/s
+ * each, 7.5 s, against 2.1-2.3 s on the GPUs, wins by far more.) */
 #define LATE_RANGES	4
-#define LATE_GAIN	0.6
+#define LATE_GAIN	OPEN_GAIN
 
 struct model {
 	char		 name[128];
@@ -413,7 +417,13 @@ gpu_pays(double size, double hr, double gain)
 	double host_s = hr > 0 ? size / hr : INFINITY;
 	double dev_s = P.expect.start + size / model_rate(&P.expect);
 	double open = OPEN_BUSY * P.expect.start;
-	double both = open + (size - hr * open) / (hr + model_rate(&P.expect));
+	/* While the workers read at hr, the GPU's feed reads beside them from
+	 * the same memory: the two together no faster than its feed alone
+	 * (one H200, the 57-byte phrase over 8.6 GB: the workers at 8.2 GB/s,
+	 * the GPU 10.2 GB/s while busy against 18.8 alone, its feed 19.6) */
+	double fb = P.expect.feed - hr;
+	double busy = fb > 0 ? 1.0 / (1.0 / fb + P.work / P.expect.wps) : 0;
+	double both = open + (size - hr * open) / (hr + busy);
 
 	return host_s > open && both < gain * host_s &&
 	    dev_s < host_s * 4 && DEV_HOST_COST < DEV_CPU_SHARE * P.workers / hr;
