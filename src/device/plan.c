@@ -94,7 +94,7 @@
  * s; listing alone 0.2 s a GPU, closing 0.1). */
 #define GPU_EACH	0.6
 /* The host's ranges that decide again where the GPUs were declined
- * (plan_host_done), and the gain that decision asks for.  One H200
+ * (plan_host_done); that decision asks the start's gain.  One H200
  * machine, 8.6 GB -c -k8 57-byte phrase: the first 4 ranges ran 512 MB/s
  * a worker (the probe 823, the whole run 651), a gain of 0.8 started the
  * GPU (both 0.72 s against the host's 1.04, by the GPU's rate alone),
@@ -105,11 +105,10 @@
  * opened at once (0.92 s) declined the one GPU, the first ranges ran at
  * the probe's 5.5 MB/s a worker (a gain of 0.70), the rest at 2.8: 5.9 s
  * against 1.5-1.7 with the GPU.  Now gpu_pays counts the GPU's rate beside
- * busy workers (the phrase: 0.74, not taken) and the gain is the start's.
+ * busy workers (the phrase: 0.74, not taken) and the gain is OPEN_GAIN.
  * (Four H200s, a 3.1 GB genome, 624 pattern words: the workers at 6.9 MB/s
  * each, 7.5 s, against 2.1-2.3 s on the GPUs, wins by far more.) */
 #define LATE_RANGES	4
-#define LATE_GAIN	OPEN_GAIN
 
 struct model {
 	char		 name[128];
@@ -408,11 +407,11 @@ dev_cpu_pays(void)
 /* Does a GPU pay for size bytes the host's workers scan at hr bytes a
  * second together (the expected device's model)?  Where the host and it
  * together, after its start-up (OPEN_BUSY of it: the workers search
- * meanwhile), would finish in gain (OPEN_GAIN, LATE_GAIN) of the host's
- * time alone; and not where a device range would cost the host's cores
+ * meanwhile), would finish in OPEN_GAIN of the host's time alone (the
+ * start and the late decision alike); and not where a device range would cost the host's cores
  * about what its own scan does (see dev_cpu_pays).  P.mu held. */
 static int
-gpu_pays(double size, double hr, double gain)
+gpu_pays(double size, double hr)
 {
 	double host_s = hr > 0 ? size / hr : INFINITY;
 	double dev_s = P.expect.start + size / model_rate(&P.expect);
@@ -421,11 +420,12 @@ gpu_pays(double size, double hr, double gain)
 	 * the same memory: the two together no faster than its feed alone
 	 * (one H200, the 57-byte phrase over 8.6 GB: the workers at 8.2 GB/s,
 	 * the GPU 10.2 GB/s while busy against 18.8 alone, its feed 19.6) */
-	double fb = P.expect.feed - hr;
-	double busy = fb > 0 ? 1.0 / (1.0 / fb + P.work / P.expect.wps) : 0;
+	struct model beside = P.expect;
+	beside.feed = P.expect.feed - hr;
+	double busy = beside.feed > 0 ? model_rate(&beside) : 0;
 	double both = open + (size - hr * open) / (hr + busy);
 
-	return host_s > open && both < gain * host_s &&
+	return host_s > open && both < OPEN_GAIN * host_s &&
 	    dev_s < host_s * 4 && DEV_HOST_COST < DEV_CPU_SHARE * P.workers / hr;
 }
 
@@ -449,7 +449,7 @@ start_explored(double size, double hr)
 	if (!P.expect_cached || P.expect.start <= GPU_START)
 		return 0;
 	P.expect.start = GPU_START;
-	pays = gpu_pays(size, hr, OPEN_GAIN);
+	pays = gpu_pays(size, hr);
 	P.expect = was;
 	if (!pays)
 		return 0;
@@ -484,7 +484,7 @@ plan_start_devices(uint64_t size, int known)
 		double pr = (P.probed ? P.host_rate : host_rate()) * P.workers;
 		go = pr > 0 && dev_s < CPU_GAIN * (double)size / pr;
 	} else {
-		go = gpu_pays((double)size, hr, OPEN_GAIN);
+		go = gpu_pays((double)size, hr);
 		P.declined = !go && known;
 		if (P.declined)
 			explore = start_explored((double)size, hr);
@@ -678,8 +678,7 @@ plan_host_done(uint64_t bytes, double secs)
 		const double hr = (double)P.host_bytes / P.host_secs *
 		    P.workers;
 		P.declined = 0;
-		if (gpu_pays((double)(P.size - P.host_bytes), hr,
-		    LATE_GAIN)) {
+		if (gpu_pays((double)(P.size - P.host_bytes), hr)) {
 			__atomic_store_n(&P.late, 1, __ATOMIC_RELEASE);
 			if (P.stats)
 				fprintf(stderr, "agrep-gpu: plan: at %.3f s: "

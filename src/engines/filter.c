@@ -474,10 +474,23 @@ gram3(const unsigned char *t, int icase)
  * text, the pieces' rarest 3-grams hit 10,465 times in all.  A table of
  * 2048 keys (at most 8 pieces x 64 offsets, open addressing).
  */
+#define GRAM_SLOTS	2048
+
+/* Key k's slot in the table (open addressing): its own, or an empty one */
+static inline size_t
+gram_slot(const uint32_t *key, uint32_t k)
+{
+	size_t h = (k * 2654435761u) >> 21;
+
+	while (key[h] != UINT32_MAX && key[h] != k)
+		h = (h + 1) % GRAM_SLOTS;
+	return h;
+}
+
 static void
 count_grams(const struct flt *f, unsigned short cnt[][FLT_SAMPLE_OFFS])
 {
-	enum { NT = 2048 };
+	enum { NT = GRAM_SLOTS };
 	uint32_t key[NT];
 	unsigned short n[NT];
 	const size_t len = f->all < FLT_SAMPLE ? f->all : FLT_SAMPLE;
@@ -491,9 +504,7 @@ count_grams(const struct flt *f, unsigned short cnt[][FLT_SAMPLE_OFFS])
 			for (size_t o = 0; o + 3 <= f->pc[j].len &&
 			    o < FLT_SAMPLE_OFFS; o++) {
 				uint32_t k = gram3(f->pc[j].s + o, f->icase);
-				size_t h = (k * 2654435761u) >> 21;
-				while (key[h] != UINT32_MAX && key[h] != k)
-					h = (h + 1) % NT;
+				size_t h = gram_slot(key, k);
 				if (pass == 0)
 					key[h] = k;
 				else
@@ -503,9 +514,7 @@ count_grams(const struct flt *f, unsigned short cnt[][FLT_SAMPLE_OFFS])
 			break;
 		for (size_t i = 0; i + 3 <= len; i++) {
 			uint32_t k = gram3(f->text + i, f->icase);
-			size_t h = (k * 2654435761u) >> 21;
-			while (key[h] != UINT32_MAX && key[h] != k)
-				h = (h + 1) % NT;
+			size_t h = gram_slot(key, k);
 			if (key[h] == k && n[h] < USHRT_MAX)
 				n[h]++;
 		}
