@@ -184,7 +184,7 @@ main(int argc, char *argv[])
 	if (budget > 0)
 		sp = dzs_open(fd, head, fd != STDIN_FILENO &&
 		    lseek(fd, 0, SEEK_SET) == 0 ? 0 : n, dz_sniff(head, n),
-		    budget, 2 * budget);
+		    budget, 2 * budget, threads);
 	if (sp != NULL) {
 		r = split(sp, threads, &limit, &z);
 		dzs_close(sp);

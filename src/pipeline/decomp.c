@@ -1456,6 +1456,12 @@ struct dzsplit {
 	 * the next unit's offset, from the file offset at0. */
 	int		 sparse;
 	uint64_t	 at0, at;
+	/* Guided spans (sparse, ways > 1): a span holds at most a 2 ways'th
+	 * of the decoded bytes left, estimated from the file's compressed
+	 * bytes left (size, from at0) and the ratio so far (cin to cout),
+	 * so that the last spans are short and the workers end together. */
+	int		 ways;
+	uint64_t	 size, cin, cout;
 };
 
 /* Adds a unit of len bytes at at (in the span's bytes) that decodes to
@@ -1529,6 +1535,25 @@ sparse_get(struct dzsplit *p, unsigned char *b, size_t n, uint64_t at)
 	return (ssize_t)got;
 }
 
+/* The decoded bytes the sparse splitter's next span may hold: the
+ * budget, or with ways workers where the file's compressed bytes left,
+ * times the ratio so far, are fewer than 2 ways budgets, a 2 ways'th of
+ * them (a sixteenth of the budget at least): the last spans shrink as
+ * the file ends, so that no worker is left decoding a whole span alone
+ * while the others wait (16 workers, 8 MiB spans of 64 KB blocks: a
+ * span is some 20 ms). */
+static size_t
+sparse_budget(const struct dzsplit *p)
+{
+	if (p->ways < 2 || p->cin == 0 || p->size <= p->at)
+		return p->budget;
+	const double left = (double)(p->size - p->at) * (double)p->cout /
+	    (double)p->cin / (2.0 * p->ways);
+	const size_t least = p->budget / 16;
+	return left >= (double)p->budget ? p->budget : left <= (double)least ?
+	    least : (size_t)left;
+}
+
 /* dzs_next for the sparse splitter. */
 static int
 sparse_next(struct dzsplit *p, struct dzspan **spp)
@@ -1541,6 +1566,7 @@ sparse_next(struct dzsplit *p, struct dzspan **spp)
 	k.s = NULL;
 	k.fd = p->src.fd;
 	k.clen = 0;
+	const size_t budget = sparse_budget(p);
 	for (;;) {
 		k.at = p->at0 + p->at;
 		if (p->fmt == DZ_BGZF) {
@@ -1551,7 +1577,7 @@ sparse_next(struct dzsplit *p, struct dzspan **spp)
 		} else
 			r = zstd_peek(&k, &len, &out, &bound, p->maxunit);
 		p->at = k.at - p->at0;	/* (past skippable frames) */
-		if (r != 1 || (sp != NULL && sp->bound + bound > p->budget))
+		if (r != 1 || (sp != NULL && sp->bound + bound > budget))
 			break;
 		const uint64_t from = sp != NULL ? sp->off : p->at;
 		sp = span_add(sp, p->at - from, len, bound,
@@ -1564,13 +1590,15 @@ sparse_next(struct dzsplit *p, struct dzspan **spp)
 	sp->fmt = p->fmt;
 	sp->owner = p;
 	sp->inlen = p->at - sp->off;
+	p->cin += sp->inlen;
+	p->cout += sp->bound;
 	*spp = sp;
 	return 1;
 }
 
 struct dzsplit *
 dzs_open(int fd, const unsigned char *head, size_t headlen,
-    enum dz_format f, size_t budget, size_t maxunit)
+    enum dz_format f, size_t budget, size_t maxunit, int ways)
 {
 	struct dzsplit *p;
 	struct stat st;
@@ -1600,6 +1628,8 @@ dzs_open(int fd, const unsigned char *head, size_t headlen,
 	if (at >= 0 && (e == NULL || atoi(e) != 0)) {
 		p->sparse = 1;
 		p->at0 = (uint64_t)at;
+		p->ways = ways;
+		p->size = st.st_size > at ? (uint64_t)(st.st_size - at) : 0;
 	}
 	return p;
 }
@@ -1885,7 +1915,7 @@ dz_close(struct dz *z, char *err, size_t errlen)
 
 struct dzsplit *
 dzs_open(int fd, const unsigned char *head, size_t headlen,
-    enum dz_format f, size_t budget, size_t maxunit)
+    enum dz_format f, size_t budget, size_t maxunit, int ways)
 {
 	(void)fd, (void)head, (void)headlen, (void)f, (void)budget;
 	(void)maxunit;

@@ -37,7 +37,7 @@ struct dzsplit;
 struct dzspan;
 
 struct dzsplit	*dzs_open(int fd, const unsigned char *head, size_t headlen,
-		    enum dz_format, size_t budget, size_t maxunit);
+		    enum dz_format, size_t budget, size_t maxunit, int ways);
 int		 dzs_next(struct dzsplit *, struct dzspan **);
 size_t		 dzs_bound(const struct dzspan *);
 size_t		 dzs_decode(const struct dzspan *, unsigned char *out,

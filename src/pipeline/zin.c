@@ -174,7 +174,7 @@ zin_submit(const char *path, const char *name, int show_name,
 	 * range of decoded bytes each, a block or frame of up to 2) */
 	if (f == DZ_BGZF || f == DZ_ZSTD)
 		split = dzs_open(fd, reg ? NULL : head, reg ? 0 : n, f, S.range,
-		    2 * S.range);
+		    2 * S.range, pool_workers());
 	z = split == NULL ? zin_dz(fd, name, reg, head, n, f) : NULL;
 	if (split == NULL && z == NULL) {
 		if (path != NULL)
