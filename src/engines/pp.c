@@ -11,9 +11,9 @@
  * table of ~Eq (and-not forms).  AVX2 and AVX-512 keep the scores of 4
  * groups in the bytes of one vector, and run a prefix filter first where
  * it pays (pp_body.h: PP_FILT16): the patterns' first 16 bytes in 16-bit
- * lanes, twice the patterns a vector, a group verified by the exact step
- * around a prefix's hit (AVX2, 300 primers of 20-32 bases: 1.8 times the
- * rate at k = 3, 1.3 at 4).
+ * lanes, twice the patterns a vector, each pattern whose prefix hits
+ * verified by the exact step around the hit in a lane of its own (AVX2,
+ * 300 primers of 20-32 bases: 1.9 times the rate at k = 3, 1.5 at 4).
  * The hit bitmap is the one the other engines produce: bit j set
  * when a match of any of the patterns ends at text[warm + j].  No static
  * mutable state.
@@ -51,34 +51,28 @@
 #endif
 
 /* Blocks the exact step runs after a block where the prefix filter
- * verified too much (pp_body.h), doubled at each try that fails */
+ * took longer than it (pp_body.h), doubled at each try that fails */
 #ifndef PP_WAIT
 #define PP_WAIT		16
-#endif
-
-/* The prefix filter (pp_body.h) runs a block where it verifies less
- * than 1 / PP_VERIFY of its group-bytes (one engine alone, 300 primers of
- * 20-32 bases over 8 MB of reads, CPU time: the filter 0.29 s, the exact
- * step 0.51 s, a verified group-byte 2.8 times one of the exact step: even
- * at about 0.16; k = 3 verifies 0.006, k = 4 0.082, k = 5 0.55) */
-#ifndef PP_VERIFY
-#define PP_VERIFY	8
 #endif
 
 #define PP_CAT2(a, b)	a##b
 #define PP_CAT(a, b)	PP_CAT2(a, b)
 
-/* The prefix filter's verifications of a block (pp_body.h: _cand), run
- * after it unless over (more than cap runs); budget: the bytes above
- * which the next blocks run the exact step. */
+/* The prefix filter's verifications of a block (pp_body.h: _cand): each
+ * a pattern x over text[from, t), run after the filter's pass unless over
+ * (more than cap); a pattern's open window (pf, pt: t 0 when none, its
+ * index in open) grows while its hits overlap it. */
 struct pp_vq {
-	size_t		 n, cap, bytes, budget;
+	size_t		 n, cap;
 	int		 over;
 	struct pp_ve {
-		size_t	 g, from, t, old;	/* group, bytes, vdone before */
-		int	 fresh;
+		size_t	 x, from, t;
 	}		*e;
-	size_t		*last;	/* [G]: 1 + a group's last run in e, if < n */
+	size_t		*pf, *pt;	/* [G NL] */
+	size_t		*open, nopen;	/* patterns with a window open */
+	size_t		 np;		/* patterns: lanes past repeat the
+					 * last */
 };
 
 /* One run of an engine instance (pp_body.h). */
@@ -100,9 +94,10 @@ struct pp_run {
 				 * of the patterns' first 16 bytes */
 	const void	*init16;	/* [2][G16]: VP, then T, at a reset */
 	size_t		 G16;
-	const unsigned char *exact16;	/* [G]: group g's patterns are all
-					 * 16 bytes or shorter */
-	int		 filt;	/* 1 where it verifies little, 2 always, 3
+	const uint32_t	*eqx;	/* [G NL][256]: Eq (~Eq) of pattern x
+				 * for byte c at eqx[256 x + c], as tab's
+				 * (the verification's gathers) */
+	int		 filt;	/* 1 where it is the faster, 2 always, 3
 				 * every other block (AGREP_GPU_PP16) */
 	struct pp_vq	*vq;
 	size_t		 block;	/* PP_BLOCK (AGREP_GPU_PP_BLOCK: tests) */
@@ -144,6 +139,7 @@ struct pp_run {
 	(__m256i)(hp)), _mm256_set1_epi8(1), (__m256i)(hn))))
 #define PP_ANYNEG8(v)	(_mm256_movemask_epi8((__m256i)(v)) != 0)
 #define PP_MOVEMASK8(v)	_mm256_movemask_epi8((__m256i)(v))
+#define PP_MASK32(v)	((unsigned)_mm256_movemask_ps((__m256)(v)))
 #define PP_FILT16	1
 #include "pp_body.h"
 
@@ -176,6 +172,8 @@ pp_avx512_delta8(__m512i t, __m512i hp, __m512i hn)
 #define PP_DELTA8(t, hp, hn)	((pp_avx512_v)pp_avx512_delta8((__m512i)(t), \
 	(__m512i)(hp), (__m512i)(hn)))
 #define PP_MOVEMASK8(v)	_mm512_movepi8_mask((__m512i)(v))
+#define PP_MASK32(v)	((unsigned)_mm512_test_epi32_mask((__m512i)(v),	\
+	_mm512_set1_epi32(INT32_MIN)))
 #define PP_ANYNEG8(v)	(PP_MOVEMASK8(v) != 0)
 #define PP_FILT16	1
 #include "pp_body.h"
@@ -221,13 +219,11 @@ pp_tables(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
  * all) of the pattern of lane l of group h (pattern NL h + l: the lanes
  * of 32-bit group g, NL / 2 g + l, as pp_tables lays them, are the first
  * or the second half of group g / 2) for byte c, aligned to the lane's top
- * bit over phantom rows; init [2][G16][NL]: VP, then T, at a reset;
- * exact[g]: the NL / 2 patterns of 32-bit group g are 16 bytes or
- * shorter.
+ * bit over phantom rows; init [2][G16][NL]: VP, then T, at a reset.
  */
 static void
 pp_tables16(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
-    int neq, uint16_t *tab, uint16_t *init, unsigned char *exact)
+    int neq, uint16_t *tab, uint16_t *init)
 {
 	const size_t G16 = (n + NL - 1) / NL;
 	const uint16_t flip = neq ? 0xffff : 0;
@@ -245,16 +241,12 @@ pp_tables16(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
 		init[x] = (uint16_t)~ph;
 		init[G16 * NL + x] = (uint16_t)(int16_t)((long)L - ps->k - 1 <
 		    -32768 ? -32768 : (long)L - ps->k - 1);
-		const size_t g = x / (NL / 2);
-		if (g < (n + NL / 2 - 1) / (NL / 2))
-			exact[g] = (x % (NL / 2) == 0 || exact[g]) &&
-			    pat->len <= 16;
 	}
 }
 
 /* AGREP_GPU_PP16 (tests, benchmarks): 0 the prefix filter off, 1 on
  * whatever it verifies, alt on every other block (the switches' warm-ups);
- * unset, where it verifies little.  pp_run's filt: 0, 2, 3, 1. */
+ * unset, where its blocks take less time than the exact step's.  pp_run's filt: 0, 2, 3, 1. */
 static int
 pp_filt_env(void)
 {
@@ -363,9 +355,9 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	const size_t NL16 = variant == SIMD_GENERIC ? 0 : 2 * NL;
 	const size_t G16 = NL16 > 0 ? (n + NL16 - 1) / NL16 : 0;
 	const size_t at16 = ((256 + 2) * G * NL * 4 + 63) / 64 * 64;
-	const size_t atx = at16 + (256 + 2) * G16 * NL16 * 2;
+	const size_t atx = (at16 + (256 + 2) * G16 * NL16 * 2 + 63) / 64 * 64;
 	if (tab == NULL) {
-		tab = aligned_alloc(64, (atx + G + 63) / 64 * 64);
+		tab = aligned_alloc(64, atx + (G16 > 0 ? G * NL * 256 * 4 : 0));
 		if (tab == NULL)
 			fatalx("out of memory");
 		pp_tables(ps, idx, n, NL, variant != SIMD_AVX512, tab,
@@ -374,23 +366,31 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 			pp_tables16(ps, idx, n, NL16, variant != SIMD_AVX512,
 			    (uint16_t *)(void *)((char *)tab + at16),
 			    (uint16_t *)(void *)
-			    ((char *)tab + at16) + 256 * G16 * NL16,
-			    (unsigned char *)tab + atx);
+			    ((char *)tab + at16) + 256 * G16 * NL16);
+		/* the verification's: pattern by pattern */
+		uint32_t *eqx = (uint32_t *)(void *)((char *)tab + atx);
+		for (size_t x = 0; G16 > 0 && x < G * NL; x++)
+			for (size_t c = 0; c < 256; c++)
+				eqx[256 * x + c] = tab[c * G * NL + x];
 		own = pp_keep(slots, variant, idx, n, tab) < 0;
 	}
 	struct pp_run r = { tab, tab + 256 * G * NL, G, text, warm, warm + len,
-	    eol, bitmap, ps->k, 0, NULL, NULL, G16, (unsigned char *)tab + atx,
-	    0, NULL, PP_BLOCK };
+	    eol, bitmap, ps->k, 0, NULL, NULL, G16,
+	    (const uint32_t *)(const void *)((char *)tab + atx), 0, NULL,
+	    PP_BLOCK };
 	const char *eb = getenv("AGREP_GPU_PP_BLOCK");
 	if (eb != NULL && atol(eb) > 0)
 		r.block = (size_t)atol(eb);
 	/* the filter where prefixes of 16 bytes can be more than k apart */
-	struct pp_vq vq = { 0, (size_t)1 << 16, 0, 0, 0, NULL, NULL };
+	struct pp_vq vq = { 0, (size_t)1 << 16, 0, NULL, NULL, NULL, NULL, 0,
+	    n };
 	if (G16 > 0 && ps->k < 16 && (r.filt = pp_filt_env()) > 0) {
 		r.tab16 = (char *)tab + at16;
 		r.init16 = (const uint16_t *)r.tab16 + 256 * G16 * NL16;
 		vq.e = xreallocarray(NULL, vq.cap, sizeof(*vq.e));
-		vq.last = xcalloc(G, sizeof(*vq.last));
+		vq.pf = xcalloc(3 * G * NL, sizeof(*vq.pf));
+		vq.pt = vq.pf + G * NL;
+		vq.open = vq.pt + G * NL;
 		r.vq = &vq;
 	}
 	switch (variant) {
@@ -408,5 +408,5 @@ pp_scan(const struct patset *ps, const size_t *idx, size_t n,
 	if (own)
 		free(tab);
 	free(vq.e);
-	free(vq.last);
+	free(vq.pf);
 }
