@@ -55,6 +55,11 @@
 #ifndef PP_WAIT
 #define PP_WAIT		16
 #endif
+/* While the prefix filter runs, one block in PP_RETIME runs the exact
+ * step, timed again */
+#ifndef PP_RETIME
+#define PP_RETIME	64
+#endif
 
 #define PP_CAT2(a, b)	a##b
 #define PP_CAT(a, b)	PP_CAT2(a, b)

@@ -721,11 +721,12 @@ PP_NAME(const struct pp_run *r)
 #ifdef PP_FILT16
 	/* The prefix filter (r->tab16) while a block of it, its
 	 * verification included, takes no longer than one of the exact
-	 * step, both timed (the first block runs the filter, the second the
-	 * exact step, and each block that runs one times it again: tf, te,
-	 * seconds a byte, a running mean); after a block where it took
-	 * longer, the exact step for the next fwait blocks (16, doubled at
-	 * each try that fails, up to 1024).  What the filter costs is how
+	 * step, both timed (tf, te: seconds a byte, a running mean of the
+	 * blocks that ran each; the first four blocks alternate, the first
+	 * of each not counted; while the filter runs, every PP_RETIME-th
+	 * block runs the exact step, so that te is not one cold block's);
+	 * after a block where it took longer, the exact step for the next
+	 * fwait blocks (16, doubled at each try that fails, up to 1024).  What the filter costs is how
 	 * often the prefixes hit, which the text decides (300 primers of
 	 * 20-32 bases over reads verify 0.06 % of the pattern-bytes at k =
 	 * 3, 0.9 % at 4, 8 % at 5: where the break-even is 2-5 %).
@@ -737,6 +738,8 @@ PP_NAME(const struct pp_run *r)
 	struct pp_vq *vq = r->vq;
 	int prev = 1;	/* the filter ran the block before */
 	double tf = 0, te = 0, t0 = 0;
+	size_t nf = 0, ne = 0;	/* blocks timed (the first of each not
+				 * kept: the tables' first use) */
 
 	if (r->tab16 != NULL) {
 		st16 = aligned_alloc(64, (3 * r->G16 * sizeof(PP_V) + 63) / 64 *
@@ -775,11 +778,15 @@ PP_NAME(const struct pp_run *r)
 					    (int)(vq->n - x) : PP_VBYTES / 4);
 				const double t = (util_now() - t0) /
 				    (double)(b1 - b0);
-				tf = tf > 0 ? (tf + t) / 2 : t;
-				if (r->filt != 1 || te == 0 || tf <= te) {
+				if (nf++ > 0)
+					tf = tf > 0 ? (tf + t) / 2 : t;
+				if (r->filt != 1 || ne < 2 || tf <= te) {
 					fback = PP_WAIT;
-					if (r->filt == 1 && te == 0)
-						fwait = 1;	/* (te) */
+					/* (the exact step timed: first
+					 * twice, then every PP_RETIME) */
+					if (r->filt == 1 && (ne < 2 ||
+					    nf % PP_RETIME == 0))
+						fwait = 1;
 				} else {
 					fwait = fback;
 					fback = fback < 1024 ? 2 * fback :
@@ -818,7 +825,8 @@ PP_NAME(const struct pp_run *r)
 #ifdef PP_FILT16
 		if (r->tab16 != NULL) {
 			const double t = (util_now() - t0) / (double)(b1 - b0);
-			te = te > 0 ? (te + t) / 2 : t;
+			if (ne++ > 0)
+				te = te > 0 ? (te + t) / 2 : t;
 		}
 #endif
 	}
