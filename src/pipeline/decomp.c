@@ -1918,7 +1918,7 @@ dzs_open(int fd, const unsigned char *head, size_t headlen,
     enum dz_format f, size_t budget, size_t maxunit, int ways)
 {
 	(void)fd, (void)head, (void)headlen, (void)f, (void)budget;
-	(void)maxunit;
+	(void)maxunit, (void)ways;
 	errno = ENOTSUP;
 	return NULL;
 }
