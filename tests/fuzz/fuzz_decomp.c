@@ -68,7 +68,7 @@ memfd(const uint8_t *data, size_t size, size_t skip)
 static struct dz *
 split(int fd, const uint8_t *head, size_t headlen, enum dz_format f)
 {
-	struct dzsplit *p = dzs_open(fd, head, headlen, f, 65536, 131072);
+	struct dzsplit *p = dzs_open(fd, head, headlen, f, 65536, 131072, 2);
 	struct dzspan *sp;
 	struct dz *z = NULL;
 	size_t total = 0;
