@@ -50,6 +50,11 @@ struct bigfile {
 	long long	 tsize;		/* for -T: the size, -1 for a pipe */
 	uint64_t	 range;		/* bytes per range */
 	int		 nranges;
+	/* A regular file's last bytes, from tail_at (a multiple of range),
+	 * are cut into ranges of tail_range, the ranges from tail_idx on
+	 * (range_off): the workers end together */
+	uint64_t	 tail_at, tail_range;
+	int		 tail_idx;
 	int		 refs;		/* ranges still to finish */
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 cv;
@@ -337,6 +342,22 @@ read_checked(int fd, struct rangebuf *rb, size_t want, uint64_t a)
 	return 0;
 }
 
+/* Where range idx of a regular file starts, and its bytes (the last: to
+ * the end of the file; each range reads on to the end of its last record,
+ * range_read). */
+static uint64_t
+range_off(const struct bigfile *f, int idx)
+{
+	return idx < f->tail_idx ? (uint64_t)idx * f->range : f->tail_at +
+	    (uint64_t)(idx - f->tail_idx) * f->tail_range;
+}
+
+static size_t
+range_len(const struct bigfile *f, int idx)
+{
+	return (size_t)(idx < f->tail_idx ? f->range : f->tail_range);
+}
+
 /*
  * Reads range idx of f into slot 0 of rb->s: the byte before it (does a
  * record start at its first byte?), the range, and on until its last record
@@ -349,8 +370,8 @@ range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
 {
 	const unsigned char eol = opt->eol;
 	const int last = idx == f->nranges - 1;
-	const uint64_t a = (uint64_t)idx * f->range;
-	const size_t want = (size_t)f->range;
+	const uint64_t a = range_off(f, idx);
+	const size_t want = range_len(f, idx);
 	unsigned char before = eol, *p;
 	ssize_t n;
 
@@ -656,7 +677,7 @@ range_job(void *arg, int worker)
 	c = xcalloc(1, sizeof(*c));
 	c->f = rj->f;
 	c->idx = rj->idx;
-	c->at = c->f->path ? (uint64_t)c->idx * c->f->range : rj->off;
+	c->at = c->f->path ? range_off(c->f, c->idx) : rj->off;
 	c->fd = -1;
 	free(rj);
 	if (scan && !pool_quit())
@@ -739,6 +760,31 @@ range_for(uint64_t size)
 	return r;
 }
 
+/*
+ * Cuts a regular file of f->size bytes into ranges of f->range, but for
+ * its last bytes (at most a quarter of it, at most RANGE_TAIL ranges'
+ * worth): ranges of a quarter of that.  With ranges of
+ * equal size the workers end up to a whole range apart, one searching
+ * its last range while the others wait: the 31-byte phrase -k6 over 34 MB
+ * on 2 cores, FILLED.  Like range_for, it depends on the file alone.
+ */
+static void
+range_tail(struct bigfile *f)
+{
+	const uint64_t R = f->range, size = f->size;
+	uint64_t tail = size / 4 < RANGE_TAIL * R ? size / 4 : RANGE_TAIL * R;
+
+	f->tail_range = R / 4;
+	if (f->tail_range == 0) {
+		f->tail_range = R;
+		tail = 0;
+	}
+	f->tail_idx = (int)((size - tail) / R);
+	f->tail_at = (uint64_t)f->tail_idx * R;
+	f->nranges = f->tail_idx + (int)((size - f->tail_at + f->tail_range -
+	    1) / f->tail_range);
+}
+
 /* Submits a large regular file as ranges: path opens it, name (NULL: the
  * path) names it in the output. */
 void
@@ -754,7 +800,7 @@ submit_ranges(const char *path, const char *name, int show_name,
 	f->size = size;
 	f->tsize = (long long)size;
 	f->range = range_for(size);
-	f->nranges = (int)((size + f->range - 1) / f->range);
+	range_tail(f);
 	f->refs = f->nranges;
 	pthread_mutex_init(&f->mu, NULL);
 	pthread_cond_init(&f->cv, NULL);
@@ -802,6 +848,7 @@ stream_new(int fd, const char *name, int show_name, int zfd)
 	f->range = S.range;
 	f->bufsz = f->range;
 	f->nranges = INT_MAX;
+	f->tail_idx = INT_MAX;	/* (range_off: regular files only) */
 	f->refs = 1;
 	f->maxspare = 2 * pool_workers() + 2;
 	f->pad = S.w[0].host.pad;

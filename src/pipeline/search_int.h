@@ -20,6 +20,8 @@
 #define DEV_SLOTS	8		/* ranges in flight a device, at least */
 #define RANGE_SLOW	(4u << 20)	/* ranges when the scan is costly */
 #define RANGE_SMALL	(256u << 10)	/* ranges of smaller files, at least */
+#define RANGE_TAIL	16		/* ranges' worth cut smaller at a file's
+					 * end, at most (range.c, range_tail) */
 #define HOST_PER_WORKER	((size_t)512 << 20) /* default host limit per worker */
 /* A file is cut into ranges for the workers (and their threads started)
  * only from this many bytes per pattern word of work: one thread is faster
