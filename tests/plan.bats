@@ -105,7 +105,7 @@ setup() {
 	    -c -k 1 needle big
 	assert_regex "$stderr" 'plan: device 0: [0-9]+ ranges'
 	[ -s cache/agrep-gpu/plan.txt ]
-	run -0 awk -F '\t' 'NF == 2 && split($2, f, " ") == 4 { n++ } END { print n }' \
+	run -0 awk -F '\t' 'NF == 2 && split($2, f, " ") == 5 { n++ } END { print n }' \
 	    cache/agrep-gpu/plan.txt
 	assert_output 1
 	# the next run starts from it
@@ -158,6 +158,29 @@ setup() {
 	run -0 --separate-stderr env AGREP_GPU_STATS=1 AGREP_GPU_NVIDIA_PROC=gpus \
 	    agrep-gpu --device=host -c -k1 needle text
 	refute_regex "$stderr" 'GPUs present'
+}
+
+@test "plan: a start-up cached with one count of GPUs listed is moved to this run's count" {
+	# (plan.c, plan_listed: GPU_LIST_EACH, 0.3 s a GPU; a line without the
+	# count, as older caches wrote it, is taken as it is)
+	mkdir -p gpus/0000:01 gpus/0000:02 gpus/0000:03 gpus/0000:04 cache/agrep-gpu
+	for i in $(seq 1 120); do cat text; done > big
+	printf 'NVIDIA H200\t1 2e10 5e11 1.4 4\n' > cache/agrep-gpu/plan.txt
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    AGREP_GPU_NVIDIA_PROC=gpus agrep-gpu -c -k1 needle big
+	assert_output "$(agrep-gpu --device=host -c -k1 needle big)"
+	assert_regex "$stderr" 'plan: 4 GPUs present, [0-9.]+ s of work on one \(cached\): 1 listed'
+	assert_regex "$stderr" 'plan: 1 GPUs listed: the cached start-up 1.40 s, measured with another count, is taken as 0.50 s'
+	# CUDA_VISIBLE_DEVICES says how many the driver lists
+	printf 'NVIDIA H200\t1 2e10 5e11 0.3 1\n' > cache/agrep-gpu/plan.txt
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    CUDA_VISIBLE_DEVICES=0,1,2,3 agrep-gpu -c -k1 needle big
+	assert_regex "$stderr" 'plan: 4 GPUs listed: the cached start-up 0.30 s, measured with another count, is taken as 1.20 s'
+	printf 'NVIDIA H200\t1 2e10 5e11 0.3\n' > cache/agrep-gpu/plan.txt
+	run -0 --separate-stderr env -u AGREP_GPU_DEVICE AGREP_GPU_STATS=1 \
+	    CUDA_VISIBLE_DEVICES=0,1,2,3 agrep-gpu -c -k1 needle big
+	refute_regex "$stderr" 'GPUs listed'
+	assert_regex "$stderr" 'NVIDIA H200 \(cached\).*start 0.30 s'
 }
 
 @test "plan: a GPU kept closed only by its cached start-up is opened again a few runs later" {

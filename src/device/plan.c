@@ -13,11 +13,12 @@
  *    plus its start-up (context, program).  A GPU running the
  *    pattern-parallel kernel is a device of its own name (PLAN_PP_SUFFIX),
  *    its wps twice the other kernels'; so is one running the automaton
- *    of an expression (PLAN_RE_SUFFIX).  The figures of the devices
- *    opened before are cached ($XDG_CACHE_HOME/agrep-gpu/plan.txt, updated
- *    at the end of each run that measured them; delete the file, or set
- *    AGREP_GPU_PLAN_RESET, to start from the built-in priors; nothing is
- *    read or written with AGREP_GPU_NO_CACHE); during the run, a device's
+ *    of an expression (PLAN_RE_SUFFIX).  A start-up is kept with the
+ *    number of GPUs the driver listed (plan_listed).  The figures of the
+ *    devices opened before are cached ($XDG_CACHE_HOME/agrep-gpu/plan.txt,
+ *    updated at the end of each run that measured them; delete the file,
+ *    or set AGREP_GPU_PLAN_RESET, to start from the built-in priors;
+ *    nothing is read or written with AGREP_GPU_NO_CACHE); during the run, a device's
  *    own rate (bytes over the time it was busy) replaces the model as soon
  *    as it finished two ranges.  A start-up is measured only where a GPU
  *    opens: where the cached one alone keeps it closed, the cache's
@@ -109,11 +110,22 @@
  * (Four H200s, a 3.1 GB genome, 624 pattern words: the workers at 6.9 MB/s
  * each, 7.5 s, against 2.1-2.3 s on the GPUs, wins by far more.) */
 #define LATE_RANGES	4
+/* Seconds each GPU the driver lists adds to the first one's start-up
+ * (it starts every GPU it lists, and the contexts open side by side): two
+ * H200s, listing 0.156 s with one visible, 0.376 with both, contexts
+ * 0.151 against 0.26 s (bench/results/h200x2.md run 14); four H200s, the
+ * first ready at 0.34-0.86 s alone, 1.35-1.46 s with all four (h200.md,
+ * session 5).  A start-up cached from one count is moved by it to the
+ * count this run lists (plan_listed): a four-GPU run's 1.4 s had kept a
+ * one-GPU run from opening. */
+#define GPU_LIST_EACH	0.3
 
 struct model {
 	char		 name[128];
 	int		 gpu;
 	double		 feed, wps, start;
+	int		 listed;	/* GPUs the driver listed when start
+					 * was measured (0: not known) */
 };
 
 struct devrun {
@@ -150,6 +162,7 @@ static struct {
 	struct model	 expect;	/* the device expected before one
 					 * opens */
 	int		 expect_cached;
+	int		 listed;	/* GPUs this run lists (0: not known) */
 	struct devrun	 dev[OCL_MAXDEV];
 	int		 ndev;
 	uint64_t	 size;		/* the input the devices started for
@@ -163,8 +176,10 @@ static struct {
 	double		 t0;		/* plan_init */
 } P = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
-/* Reads the cache: one device a line, "name<TAB>gpu feed wps start", the
- * one opened last first.  A damaged line is skipped. */
+/* Reads the cache: one device a line, "name<TAB>gpu feed wps start
+ * listed" (listed: the GPUs listed when start was measured, 0 not known;
+ * a line without it is read as 0), the one opened last first.  A damaged
+ * line is skipped. */
 static void
 cache_read(void)
 {
@@ -182,14 +197,24 @@ cache_read(void)
 			continue;
 		memcpy(m.name, line, (size_t)(tab - line));
 		m.name[tab - line] = '\0';
-		if (sscanf(tab + 1, "%d %lf %lf %lf", &m.gpu, &m.feed, &m.wps,
-		    &m.start) != 4 || !(m.feed > 0) || !(m.wps > 0) ||
+		m.listed = 0;
+		const int nf = sscanf(tab + 1, "%d %lf %lf %lf %d", &m.gpu,
+		    &m.feed, &m.wps, &m.start, &m.listed);
+		if (nf < 4 || !(m.feed > 0) || !(m.wps > 0) ||
 		    !(m.start >= 0) || m.feed > 1e13 || m.wps > 1e16 ||
-		    m.start > 600)
+		    m.start > 600 || m.listed < 0 || m.listed > 64)
 			continue;
 		P.cache[P.ncache++] = m;
 	}
 	fclose(f);
+}
+
+/* A cache line (cache_read). */
+static void
+model_put(FILE *f, const struct model *m)
+{
+	fprintf(f, "%s\t%d %.6g %.6g %.6g %d\n", m->name, m->gpu, m->feed,
+	    m->wps, m->start, m->listed);
 }
 
 /* Writes the cache: the devices of this run first, then the others. */
@@ -206,18 +231,14 @@ cache_write(void)
 		return;
 	for (int i = 0; i < P.ndev; i++)
 		if (P.dev[i].open)
-			fprintf(f, "%s\t%d %.6g %.6g %.6g\n", P.dev[i].m.name,
-			    P.dev[i].m.gpu, P.dev[i].m.feed, P.dev[i].m.wps,
-			    P.dev[i].m.start);
+			model_put(f, &P.dev[i].m);
 	for (int c = 0; c < P.ncache; c++) {
 		int dup = 0;
 		for (int i = 0; i < P.ndev; i++)
 			dup |= P.dev[i].open &&
 			    strcmp(P.dev[i].m.name, P.cache[c].name) == 0;
 		if (!dup)
-			fprintf(f, "%s\t%d %.6g %.6g %.6g\n", P.cache[c].name,
-			    P.cache[c].gpu, P.cache[c].feed, P.cache[c].wps,
-			    P.cache[c].start);
+			model_put(f, &P.cache[c]);
 	}
 	if (fclose(f) != 0 || rename(tmp, path) == -1)
 		unlink(tmp);
@@ -694,6 +715,46 @@ plan_host_done(uint64_t bytes, double secs)
 	pthread_mutex_unlock(&P.mu);
 }
 
+/* Model m's start-up with n GPUs listed (GPU_LIST_EACH a GPU more or
+ * less than when it was measured, not under half the prior's; as it is
+ * where either count is not known).  Four H200s: a cached four-GPU
+ * figure of 0.74-0.78 s (it moves a quarter of the way to a slower
+ * measurement: the four opened in 1.21-1.33 s) became 0.05 s for one
+ * GPU, which then opened in 0.38 s. */
+static double
+start_for(const struct model *m, int n)
+{
+	double s;
+
+	if (n <= 0 || m->listed <= 0 || n == m->listed)
+		return m->start;
+	s = m->start + (n - m->listed) * GPU_LIST_EACH;
+	return s > GPU_START / 2 ? s : GPU_START / 2;
+}
+
+/*
+ * The driver is to list n GPUs in this run (search_gpus: those the
+ * planner picked, CUDA_VISIBLE_DEVICES's, or every one present): the
+ * expected device's start-up is moved to that count.
+ */
+void
+plan_listed(int n)
+{
+	pthread_mutex_lock(&P.mu);
+	P.listed = n;
+	if (P.expect_cached && P.expect.gpu) {
+		const double was = P.expect.start;
+		P.expect.start = start_for(&P.expect, n);
+		P.expect.listed = n;
+		if (P.stats && P.expect.start != was)
+			fprintf(stderr, "agrep-gpu: plan: %d GPUs listed: the "
+			    "cached start-up %.2f s, measured with another "
+			    "count, is taken as %.2f s\n", n, was,
+			    P.expect.start);
+	}
+	pthread_mutex_unlock(&P.mu);
+}
+
 /*
  * How many of the machine's present GPUs (identical ones, by NVIDIA's
  * order) a run of size bytes should list and open, in automatic mode:
@@ -766,10 +827,14 @@ plan_dev_open(int dev, const char *name, int gpu, double secs)
 	 */
 	if (dev == 0) {
 		double idle = P.mode == PLAN_AUTO ? secs / OPEN_BUSY : secs;
+		/* (a figure cached from another count of GPUs listed, moved
+		 * to this run's first) */
+		d->m.start = start_for(&d->m, P.listed);
 		if (d->cached && idle > d->m.start)
 			d->m.start += (idle - d->m.start) / 4;
 		else
 			d->m.start = idle;
+		d->m.listed = P.listed;
 	}
 	d->open = 1;
 	if (dev >= P.ndev)

@@ -46,6 +46,7 @@ enum plan_where plan_place(uint64_t range, int dev_state, uint64_t queued,
 void	plan_host_done(uint64_t bytes, double secs);
 int	plan_late(void);
 int	plan_gpus(int present, uint64_t size);
+void	plan_listed(int n);
 void	plan_dev_open(int dev, const char *name, int gpu, double secs);
 void	plan_dev_done(int dev, uint64_t bytes, double t_hand, double t_done);
 void	plan_dev_work(int dev, double fill, double submit, double fmt);

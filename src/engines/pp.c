@@ -251,7 +251,8 @@ pp_tables16(const struct patset *ps, const size_t *idx, size_t n, size_t NL,
 
 /* AGREP_GPU_PP16 (tests, benchmarks): 0 the prefix filter off, 1 on
  * whatever it verifies, alt on every other block (the switches' warm-ups);
- * unset, where its blocks take less time than the exact step's.  pp_run's filt: 0, 2, 3, 1. */
+ * unset, where its blocks take less time than the exact step's.  pp_run's
+ * filt: 0, 2, 3, 1. */
 static int
 pp_filt_env(void)
 {

@@ -726,10 +726,11 @@ PP_NAME(const struct pp_run *r)
 	 * of each not counted; while the filter runs, every PP_RETIME-th
 	 * block runs the exact step, so that te is not one cold block's);
 	 * after a block where it took longer, the exact step for the next
-	 * fwait blocks (16, doubled at each try that fails, up to 1024).  What the filter costs is how
-	 * often the prefixes hit, which the text decides (300 primers of
-	 * 20-32 bases over reads verify 0.06 % of the pattern-bytes at k =
-	 * 3, 0.9 % at 4, 8 % at 5: where the break-even is 2-5 %).
+	 * fwait blocks (16, doubled at each try that fails, up to 1024).
+	 * What the filter costs is how often the prefixes hit, which the
+	 * text decides (300 primers of 20-32 bases over reads verify 0.06 %
+	 * of the pattern-bytes at k = 3, 0.9 % at 4, 8 % at 5: where the
+	 * break-even is 2-5 %).
 	 * A switch warms the state of the one to run from the reset state
 	 * over the bytes before the block that its matches can span. */
 	struct pp_run rr = *r;

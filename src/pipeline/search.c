@@ -298,26 +298,39 @@ devices_state(void)
  * total size: where the machine has several NVIDIA GPUs (its driver's
  * /proc entries: counting them starts none), lists only as many as the
  * planner says pay (plan_gpus), through CUDA_VISIBLE_DEVICES, unless that
- * is set already.  Called by the main thread while the workers wait for
+ * is set already; either way the planner learns how many the driver will
+ * list (plan_listed).  Called by the main thread while the workers wait for
  * their first jobs (setenv is not safe beside getenv).
  */
 void
 search_gpus(uint64_t total)
 {
 	const char *dir = getenv("AGREP_GPU_NVIDIA_PROC");	/* (tests) */
+	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 	char list[4 * OCL_MAXDEV + 1];
 	struct dirent *e;
 	DIR *d;
 	int present = 0, use;
 
-	if (getenv("CUDA_VISIBLE_DEVICES") != NULL || S.dev_state != 0 ||
-	    (d = opendir(dir != NULL ? dir : "/proc/driver/nvidia/gpus")) ==
+	if (S.dev_state != 0)
+		return;
+	if (cvd != NULL) {
+		/* (the count the driver will list: the planner's start-up
+		 * for it, plan_listed) */
+		for (use = *cvd != '\0'; *cvd != '\0'; cvd++)
+			use += *cvd == ',';
+		plan_listed(use);
+		return;
+	}
+	if ((d = opendir(dir != NULL ? dir : "/proc/driver/nvidia/gpus")) ==
 	    NULL)
 		return;
 	while ((e = readdir(d)) != NULL)
 		present += e->d_name[0] != '.';
 	closedir(d);
-	if ((use = plan_gpus(present, total)) <= 0 || use >= present)
+	use = plan_gpus(present, total);
+	plan_listed(use > 0 && use < present ? use : present);
+	if (use <= 0 || use >= present)
 		return;
 	list[0] = '\0';
 	for (int i = 0; i < use && i < OCL_MAXDEV; i++)
