@@ -96,12 +96,12 @@ static const struct cand {
 	const char	*name;
 	struct hsel	 sel;
 } cands[NCAND] = {
-	[C_RULE] =	{ "rule",	{ -1, 0, 0, 0, NULL } },
-	[C_NOPP] =	{ "nopp",	{ -1, 0, 0, -1, NULL } },
-	[C_PP] =	{ "pp",		{ -1, 0, -1, 1, NULL } },
-	[C_NOFILTER] =	{ "nofilter",	{ -1, -1, -1, 0, NULL } },
-	[C_NOMULTI] =	{ "nomulti",	{ -1, 0, -1, 0, NULL } },
-	[C_MULTI] =	{ "multi",	{ -1, 0, 1, 0, NULL } },
+	[C_RULE] =	{ "rule",	{ -1, 0, 0, 0, NULL, 0 } },
+	[C_NOPP] =	{ "nopp",	{ -1, 0, 0, -1, NULL, 0 } },
+	[C_PP] =	{ "pp",		{ -1, 0, -1, 1, NULL, 0 } },
+	[C_NOFILTER] =	{ "nofilter",	{ -1, -1, -1, 0, NULL, 0 } },
+	[C_NOMULTI] =	{ "nomulti",	{ -1, 0, -1, 0, NULL, 0 } },
+	[C_MULTI] =	{ "multi",	{ -1, 0, 1, 0, NULL, 0 } },
 	[C_SEED] =	{ "seed",	{ -1, 0, -1, 0, NULL, 1 } },
 	[C_FILTER] =	{ "filter",	{ -1, 1, 0, 0, NULL, 0 } },
 };
