@@ -18,11 +18,12 @@
  *    devices opened before are cached ($XDG_CACHE_HOME/agrep-gpu/plan.txt,
  *    updated at the end of each run that measured them; delete the file,
  *    or set AGREP_GPU_PLAN_RESET, to start from the built-in priors;
- *    nothing is read or written with AGREP_GPU_NO_CACHE); during the run, a device's
- *    own rate (bytes over the time it was busy) replaces the model as soon
- *    as it finished two ranges.  A start-up is measured only where a GPU
- *    opens: where the cached one alone keeps it closed, the cache's
- *    figure moves halfway back to the prior each run (start_explored).
+ *    nothing is read or written with AGREP_GPU_NO_CACHE); during the run,
+ *    a device's own rate (bytes over the time it was busy) replaces the
+ *    model as soon as it finished two ranges.  A start-up is measured
+ *    only where a GPU opens: where the cached one alone keeps it closed,
+ *    the cache's figure moves halfway back to the prior each run
+ *    (start_explored).
  *
  * The rule (AGREP_GPU_STATS=1 prints the figures and each decision):
  *  - the devices are started for a file when the host and the devices
@@ -429,8 +430,9 @@ dev_cpu_pays(void)
  * second together (the expected device's model)?  Where the host and it
  * together, after its start-up (OPEN_BUSY of it: the workers search
  * meanwhile), would finish in OPEN_GAIN of the host's time alone (the
- * start and the late decision alike); and not where a device range would cost the host's cores
- * about what its own scan does (see dev_cpu_pays).  P.mu held. */
+ * start and the late decision alike); and not where a device range would
+ * cost the host's cores about what its own scan does (see dev_cpu_pays).
+ * P.mu held. */
 static int
 gpu_pays(double size, double hr)
 {

@@ -61,6 +61,16 @@
 #define PP_RETIME	64
 #endif
 
+/* A running mean m of n block times t (pp_body.h's choice between the
+ * filter and the exact step): the first not counted (the tables' first
+ * use), then each the mean of the last and t. */
+static inline void
+pp_timed(double *m, size_t *n, double t)
+{
+	if ((*n)++ > 0)
+		*m = *m > 0 ? (*m + t) / 2 : t;
+}
+
 #define PP_CAT2(a, b)	a##b
 #define PP_CAT(a, b)	PP_CAT2(a, b)
 

@@ -212,6 +212,19 @@ PP_CAT(PP_NAME, _packed)(const PP_V *eq, PP_V *VP, PP_V *VN, PP_V T8,
 #define PP_M8U(v)	(PP_VBYTES == 64 ? (uint64_t)PP_MOVEMASK8(v) :	\
 	(uint64_t)(uint32_t)PP_MOVEMASK8(v))
 
+/* Queues pattern x's open window: 1, or 0 when the queue is over (full
+ * now or before). */
+PP_ATTR static inline int
+PP_CAT(PP_NAME, _queue)(struct pp_vq *q, size_t x)
+{
+	if (q->n == q->cap)
+		q->over = 1;
+	if (q->over)
+		return 0;
+	q->e[q->n++] = (struct pp_ve){ x, q->pf[x], q->pt[x] };
+	return 1;
+}
+
 /*
  * Pattern x's prefix scored k or less at text[i] (x: its lane in the
  * tables, 16- and 32-bit alike): its ends in [i, i + len - 15 + k) are to
@@ -248,11 +261,8 @@ PP_CAT(PP_NAME, _cand)(const struct pp_run *r, size_t x, size_t i)
 	}
 	if (q->pt[x] == 0)
 		q->open[q->nopen++] = x;
-	else if (q->n == q->cap) {
-		q->over = 1;
+	else if (!PP_CAT(PP_NAME, _queue)(q, x))
 		return;
-	} else
-		q->e[q->n++] = (struct pp_ve){ x, q->pf[x], q->pt[x] };
 	q->pf[x] = s;
 	q->pt[x] = t;
 }
@@ -262,12 +272,8 @@ PP_ATTR static void
 PP_CAT(PP_NAME, _flush)(struct pp_vq *q)
 {
 	for (size_t o = 0; o < q->nopen; o++) {
-		const size_t x = q->open[o];
-		if (!q->over && q->n == q->cap)
-			q->over = 1;
-		if (!q->over)
-			q->e[q->n++] = (struct pp_ve){ x, q->pf[x], q->pt[x] };
-		q->pt[x] = 0;
+		(void)PP_CAT(PP_NAME, _queue)(q, q->open[o]);
+		q->pt[q->open[o]] = 0;
 	}
 	q->nopen = 0;
 }
@@ -575,7 +581,8 @@ PP_CAT(PP_NAME, _verify)(const struct pp_run *r, const struct pp_ve *e,
 	T = T0;
 	for (size_t j0 = 0; j0 < most; j0 += 64) {
 		const size_t B = most - j0 < 64 ? most - j0 : 64;
-		uint64_t term = 0;
+		uint64_t term = 0, tl[NL];	/* (tl: a lane's terminators,
+						 * and past the text) */
 
 		for (int l = 0; l < NL; l++) {
 			const size_t a = from[l] + j0;
@@ -589,7 +596,6 @@ PP_CAT(PP_NAME, _verify)(const struct pp_run *r, const struct pp_ve *e,
 				col[j * NL] = eq[tx[j]];
 			for (; j < B; j++)
 				col[j * NL] = eq[eol];
-			/* its terminators, and past the text */
 			uint64_t em = 0;
 			if (a < r->all && r->all - a >= 64)
 				for (int h = 0; h < 64 / PP_VBYTES; h++) {
@@ -602,6 +608,7 @@ PP_CAT(PP_NAME, _verify)(const struct pp_run *r, const struct pp_ve *e,
 				for (j = 0; j < B; j++)
 					em |= (uint64_t)(j >= in ||
 					    tx[j] == eol) << j;
+			tl[l] = em;
 			term |= em;
 		}
 		for (size_t j = 0; j < B; j++) {
@@ -610,11 +617,9 @@ PP_CAT(PP_NAME, _verify)(const struct pp_run *r, const struct pp_ve *e,
 			if (term >> j & 1) {
 				/* the lanes at a terminator start again */
 				PP_V rv = VP0 ^ VP0;
-				for (int l = 0; l < NL; l++) {
-					const size_t a = from[l] + j0 + j;
-					rv[l] = a >= r->all || r->text[a] ==
-					    eol ? ~(uint32_t)0 : 0;
-				}
+				for (int l = 0; l < NL; l++)
+					rv[l] = tl[l] >> j & 1 ? ~(uint32_t)0 :
+					    0;
 				VP = (VP & ~rv) | (VP0 & rv);
 				VN &= ~rv;
 				T = (T & ~rv) | (T0 & rv);
@@ -777,10 +782,8 @@ PP_NAME(const struct pp_run *r)
 					PP_CAT(PP_NAME, _verify)(r, vq->e + x,
 					    vq->n - x < PP_VBYTES / 4 ?
 					    (int)(vq->n - x) : PP_VBYTES / 4);
-				const double t = (util_now() - t0) /
-				    (double)(b1 - b0);
-				if (nf++ > 0)
-					tf = tf > 0 ? (tf + t) / 2 : t;
+				pp_timed(&tf, &nf, (util_now() - t0) /
+				    (double)(b1 - b0));
 				if (r->filt != 1 || ne < 2 || tf <= te) {
 					fback = PP_WAIT;
 					/* (the exact step timed: first
@@ -810,11 +813,8 @@ PP_NAME(const struct pp_run *r)
 				from = b0 - (b0 < back ? b0 : back);
 			rr.fresh = prev ? from : 0;
 			prev = 0;
-		}
-#endif
-#ifdef PP_FILT16
-		if (r->tab16 != NULL)
 			t0 = util_now();
+		}
 #endif
 		/* batches of at most PP_NBMAX groups, as even as can be */
 		const size_t nbat = (G + PP_NBMAX - 1) / PP_NBMAX;
@@ -824,11 +824,9 @@ PP_NAME(const struct pp_run *r)
 			    acc);
 		}
 #ifdef PP_FILT16
-		if (r->tab16 != NULL) {
-			const double t = (util_now() - t0) / (double)(b1 - b0);
-			if (ne++ > 0)
-				te = te > 0 ? (te + t) / 2 : t;
-		}
+		if (r->tab16 != NULL)
+			pp_timed(&te, &ne, (util_now() - t0) /
+			    (double)(b1 - b0));
 #endif
 	}
 	free(st);
