@@ -521,10 +521,54 @@ count_grams(const struct flt *f, unsigned short cnt[][FLT_SAMPLE_OFFS])
 	}
 }
 
+/*
+ * The fingerprints a thread chose last (nibble_setup): the pieces' bytes
+ * (s[0, len): all of them, in order; NULL: none), icase, and each piece's
+ * fo.  A search is cut into ranges, each set up by flt_start: counting
+ * the 3-grams of every range's start cost more than a tenth of a 53-byte
+ * phrase's -k5 search over the Bible (28 ranges).  The choice is made
+ * from the first range a thread searches, then kept while the pieces
+ * are the same; it moves only the speed, never a match.
+ */
+struct fo_memo {
+	unsigned char	s[512];
+	size_t		len, npc;
+	int		icase;
+	size_t		fo[8];
+};
+static __thread struct fo_memo fo_memo;
+
+/* Whether f's pieces are those of fo_memo (1), or, with keep, makes them
+ * so, fo aside (0: too long to keep, or another set). */
+static int
+fo_same(const struct flt *f, int keep)
+{
+	struct fo_memo *m = &fo_memo;
+	size_t at = 0;
+
+	for (size_t j = 0; j < f->npc; j++) {
+		const struct flt_piece *p = &f->pc[j];
+		if (at + p->len > sizeof(m->s))
+			return keep ? (m->len = 0, 0) : 0;
+		if (keep)
+			memcpy(m->s + at, p->s, p->len);
+		else if (memcmp(m->s + at, p->s, p->len) != 0)
+			return 0;
+		at += p->len;
+	}
+	if (keep) {
+		m->len = at, m->npc = f->npc, m->icase = f->icase;
+		return 0;
+	}
+	return at == m->len && f->npc == m->npc && f->icase == m->icase &&
+	    m->len > 0;
+}
+
 /* Whether the nibble search runs (4 to 8 pieces of 3 bytes or more,
  * AGREP_GPU_FLT_NIBBLE=0: never, 1: from 1 piece on), and each piece's
  * fingerprint: the 3 bytes least often in the text's start (count_grams),
- * of those the least product of flt_byte_rank. */
+ * of those the least product of flt_byte_rank; the thread's last choice
+ * for the same pieces (fo_memo). */
 static void
 nibble_setup(struct flt *f)
 {
@@ -539,6 +583,15 @@ nibble_setup(struct flt *f)
 	for (size_t j = 0; j < f->npc; j++)
 		if (f->pc[j].len < 3)
 			return;
+	if (fo_same(f, 0)) {
+		for (size_t j = 0; j < f->npc; j++) {
+			f->pc[j].fo = fo_memo.fo[j];
+			if (f->pc[j].fo > f->maxfo)
+				f->maxfo = f->pc[j].fo;
+		}
+		f->nibble = 1;
+		return;
+	}
 	count_grams(f, cnt);
 	for (size_t j = 0; j < f->npc; j++) {
 		struct flt_piece *p = &f->pc[j];
@@ -556,6 +609,11 @@ nibble_setup(struct flt *f)
 		}
 		if (p->fo > f->maxfo)
 			f->maxfo = p->fo;
+	}
+	if (f->all >= FLT_SAMPLE) {	/* (a fair sample: kept) */
+		fo_same(f, 1);
+		for (size_t j = 0; j < f->npc; j++)
+			fo_memo.fo[j] = f->pc[j].fo;
 	}
 	f->nibble = 1;
 }
