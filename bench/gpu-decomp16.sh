@@ -18,8 +18,13 @@
 #    2-core case's kind);
 # at -j1, -j8 and -jN (N = nproc), with the plain file's times and the
 # ratio -j1 / -jN (the issue's target: 10x for .bgz and .zst).  The
-# reference decoders' times follow.  Environment: RUNS (3), A
-# (./agrep-gpu; another build's, to compare), R (the reads).
+# reference decoders' times follow, then the machine's own ceiling: the
+# reads cut in N parts, each compressed alone (zstd -3, bgzip), and one
+# part decoded by the reference decoder (zstd -t, bgzip -dc) alone against
+# all N parts by N of them at once: N x alone / (all at once) is the most
+# that N cores give that decoder on this machine, whatever the program.
+# Environment: RUNS (3), A (./agrep-gpu; another build's, to compare), R
+# (the reads).
 set -u
 export LC_ALL=C
 N=$(nproc)
@@ -74,3 +79,31 @@ for f in "" .bgz .zst; do
 done
 echo
 echo "References (one thread unless said): $(for c in "bgzip -dc -@1 $R.bgz" "bgzip -dc -@$N $R.bgz" "zstd -dcq $R.zst" "pzstd -dcq -p $N $R.zst"; do r=$(best bash -c "$c | wc -c"); printf '%s: %s s; ' "$c | wc -c" "${r% *}"; done)"
+
+# The ceiling: N independent single-thread decoders, one part each.
+rm -f $R.part.*
+split -n "$N" -d -a 3 $R $R.part.
+for p in $R.part.???; do (zstd -3 -q -c $p >$p.zst; bgzip -c $p >$p.bgz) & done
+wait
+# now: seconds since the epoch; span A B: B - A, 3 decimals
+now() { date +%s.%N; }
+span() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+echo
+echo "The machine's ceiling: $N parts of $R (each compressed alone: zstd -3, bgzip), wall s of one part decoded alone (best of $RUNS) and of all $N decoded at once by $N processes (best of $RUNS):"
+echo
+echo "| decoder | one part alone | all $N at once | ceiling: $N x alone / all |"
+echo "|---|---|---|---|"
+for c in "zstd -tq %.zst" "bgzip -dc %.bgz >/dev/null"; do
+	alone="" all=""
+	for ((i = 0; i < RUNS; i++)); do
+		s=$(now); eval "${c//%/$R.part.001}"; t=$(span "$s" "$(now)")
+		awk -v a="$t" -v b="$alone" 'BEGIN { exit !(b == "" || a < b) }' && alone=$t
+		s=$(now)
+		for p in $R.part.???; do eval "${c//%/$p}" & done
+		wait
+		t=$(span "$s" "$(now)")
+		awk -v a="$t" -v b="$all" 'BEGIN { exit !(b == "" || a < b) }' && all=$t
+	done
+	echo "| \`${c%% *}\` | $alone | $all | $(awk -v n="$N" -v a="$alone" -v b="$all" 'BEGIN { printf "%.1fx", n * a / b }') |"
+done
+rm -f $R.part.*
