@@ -48,6 +48,7 @@ void	 u8_map_done(struct u8map *);
 void	 u8_sym_classes(const struct u8map *, uint16_t cls[256]);
 void	 u8_map_free(struct u8map *);
 int	 u8_ascii(const unsigned char *p, size_t n);
+void	 u8_check(const unsigned char *p, size_t n, int *ascii, int *nonul);
 size_t	 u8_transcode(const struct u8map *, const unsigned char *raw,
 	    size_t len, unsigned char *sym, uint32_t *ck);
 void	 u8_hits_to_bytes(const unsigned char *raw, size_t len,

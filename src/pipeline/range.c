@@ -314,8 +314,7 @@ struct rangebuf {
 static void
 check_piece(struct rangebuf *rb, const unsigned char *p, size_t n)
 {
-	rb->ascii = rb->ascii && u8_ascii(p, n);
-	rb->nonul = rb->nonul && memchr(p, '\0', n) == NULL;
+	u8_check(p, n, &rb->ascii, &rb->nonul);
 }
 
 /* Reads want bytes at offset a into rb->chunk (rb->filled: how many came),
