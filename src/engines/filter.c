@@ -523,7 +523,7 @@ count_grams(const struct flt *f, unsigned short cnt[][FLT_SAMPLE_OFFS])
 
 /*
  * The fingerprints a thread chose last (nibble_setup): the pieces' bytes
- * (s[0, len): all of them, in order; NULL: none), icase, and each piece's
+ * (s[0, len): all of them, in order; len 0: none), icase, and each piece's
  * fo.  A search is cut into ranges, each set up by flt_start: counting
  * the 3-grams of every range's start cost more than a tenth of a 53-byte
  * phrase's -k5 search over the Bible (28 ranges).  The choice is made
