@@ -522,46 +522,62 @@ count_grams(const struct flt *f, unsigned short cnt[][FLT_SAMPLE_OFFS])
 }
 
 /*
- * The fingerprints a thread chose last (nibble_setup): the pieces' bytes
- * (s[0, len): all of them, in order; len 0: none), icase, and each piece's
- * fo.  A search is cut into ranges, each set up by flt_start: counting
- * the 3-grams of every range's start cost more than a tenth of a 53-byte
- * phrase's -k5 search over the Bible (28 ranges).  The choice is made
- * from the first range a thread searches, then kept while the pieces
+ * The fingerprints a thread chose last (nibble_setup): the pieces, each's
+ * length and bytes (s: one after another; npc 0: none), icase, and each
+ * piece's fo.  A search is cut into ranges, each set up by flt_start:
+ * counting the 3-grams of every range's start cost more than a tenth of a
+ * 53-byte phrase's -k5 search over the Bible (28 ranges).  The choice is
+ * made from the first range a thread searches, then kept while the pieces
  * are the same; it moves only the speed, never a match.
  */
 struct fo_memo {
 	unsigned char	s[512];
-	size_t		len, npc;
+	size_t		npc, len[8], fo[8];
 	int		icase;
-	size_t		fo[8];
 };
 static __thread struct fo_memo fo_memo;
 
-/* Whether f's pieces are those of fo_memo (1), or, with keep, makes them
- * so, fo aside (0: too long to keep, or another set). */
+/* Sets each piece's fo from fo_memo where f's pieces are the ones kept
+ * there: 1, else 0. */
 static int
-fo_same(const struct flt *f, int keep)
+fo_recall(struct flt *f)
+{
+	const struct fo_memo *m = &fo_memo;
+	size_t at = 0;
+
+	if (m->npc != f->npc || m->icase != f->icase)
+		return 0;
+	for (size_t j = 0; j < f->npc; j++) {
+		const struct flt_piece *p = &f->pc[j];
+		if (m->len[j] != p->len || memcmp(m->s + at, p->s, p->len) != 0)
+			return 0;
+		at += p->len;
+	}
+	for (size_t j = 0; j < f->npc; j++)
+		f->pc[j].fo = m->fo[j];
+	return 1;
+}
+
+/* Keeps f's pieces and their fo in fo_memo (none where the pieces hold
+ * more bytes than it does). */
+static void
+fo_keep(const struct flt *f)
 {
 	struct fo_memo *m = &fo_memo;
 	size_t at = 0;
 
+	m->npc = 0;
 	for (size_t j = 0; j < f->npc; j++) {
 		const struct flt_piece *p = &f->pc[j];
 		if (at + p->len > sizeof(m->s))
-			return keep ? (m->len = 0, 0) : 0;
-		if (keep)
-			memcpy(m->s + at, p->s, p->len);
-		else if (memcmp(m->s + at, p->s, p->len) != 0)
-			return 0;
+			return;
+		memcpy(m->s + at, p->s, p->len);
+		m->len[j] = p->len;
+		m->fo[j] = p->fo;
 		at += p->len;
 	}
-	if (keep) {
-		m->len = at, m->npc = f->npc, m->icase = f->icase;
-		return 0;
-	}
-	return at == m->len && f->npc == m->npc && f->icase == m->icase &&
-	    m->len > 0;
+	m->npc = f->npc;
+	m->icase = f->icase;
 }
 
 /* Whether the nibble search runs (4 to 8 pieces of 3 bytes or more,
@@ -583,38 +599,30 @@ nibble_setup(struct flt *f)
 	for (size_t j = 0; j < f->npc; j++)
 		if (f->pc[j].len < 3)
 			return;
-	if (fo_same(f, 0)) {
+	if (!fo_recall(f)) {
+		count_grams(f, cnt);
 		for (size_t j = 0; j < f->npc; j++) {
-			f->pc[j].fo = fo_memo.fo[j];
-			if (f->pc[j].fo > f->maxfo)
-				f->maxfo = f->pc[j].fo;
+			struct flt_piece *p = &f->pc[j];
+			double bestr = 0;
+			unsigned bestc = 0;
+			p->fo = 0;
+			for (size_t o = 0; o + 3 <= p->len &&
+			    o < FLT_SAMPLE_OFFS; o++) {
+				double r = (double)flt_byte_rank(p->s[o],
+				    f->icase) * flt_byte_rank(p->s[o + 1],
+				    f->icase) * flt_byte_rank(p->s[o + 2],
+				    f->icase);
+				if (o == 0 || cnt[j][o] < bestc ||
+				    (cnt[j][o] == bestc && r < bestr))
+					bestr = r, bestc = cnt[j][o], p->fo = o;
+			}
 		}
-		f->nibble = 1;
-		return;
+		if (f->all >= FLT_SAMPLE)	/* (a fair sample: kept) */
+			fo_keep(f);
 	}
-	count_grams(f, cnt);
-	for (size_t j = 0; j < f->npc; j++) {
-		struct flt_piece *p = &f->pc[j];
-		double bestr = 0;
-		unsigned bestc = 0;
-		p->fo = 0;
-		for (size_t o = 0; o + 3 <= p->len && o < FLT_SAMPLE_OFFS;
-		    o++) {
-			double r = (double)flt_byte_rank(p->s[o], f->icase) *
-			    flt_byte_rank(p->s[o + 1], f->icase) *
-			    flt_byte_rank(p->s[o + 2], f->icase);
-			if (o == 0 || cnt[j][o] < bestc ||
-			    (cnt[j][o] == bestc && r < bestr))
-				bestr = r, bestc = cnt[j][o], p->fo = o;
-		}
-		if (p->fo > f->maxfo)
-			f->maxfo = p->fo;
-	}
-	if (f->all >= FLT_SAMPLE) {	/* (a fair sample: kept) */
-		fo_same(f, 1);
-		for (size_t j = 0; j < f->npc; j++)
-			fo_memo.fo[j] = f->pc[j].fo;
-	}
+	for (size_t j = 0; j < f->npc; j++)
+		if (f->pc[j].fo > f->maxfo)
+			f->maxfo = f->pc[j].fo;
 	f->nibble = 1;
 }
 
