@@ -85,25 +85,14 @@ rm -f $R.part.*
 split -n "$N" -d -a 3 $R $R.part.
 for p in $R.part.???; do (zstd -3 -q -c $p >$p.zst; bgzip -c $p >$p.bgz) & done
 wait
-# now: seconds since the epoch; span A B: B - A, 3 decimals
-now() { date +%s.%N; }
-span() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 echo
-echo "The machine's ceiling: $N parts of $R (each compressed alone: zstd -3, bgzip), wall s of one part decoded alone (best of $RUNS) and of all $N decoded at once by $N processes (best of $RUNS):"
+echo "The machine's ceiling: $N parts of $R (each compressed alone: zstd -3, bgzip), wall s of one part decoded alone and of all $N decoded at once by $N processes, each the best of $RUNS:"
 echo
 echo "| decoder | one part alone | all $N at once | ceiling: $N x alone / all |"
 echo "|---|---|---|---|"
 for c in "zstd -tq %.zst" "bgzip -dc %.bgz >/dev/null"; do
-	alone="" all=""
-	for ((i = 0; i < RUNS; i++)); do
-		s=$(now); eval "${c//%/$R.part.001}"; t=$(span "$s" "$(now)")
-		awk -v a="$t" -v b="$alone" 'BEGIN { exit !(b == "" || a < b) }' && alone=$t
-		s=$(now)
-		for p in $R.part.???; do eval "${c//%/$p}" & done
-		wait
-		t=$(span "$s" "$(now)")
-		awk -v a="$t" -v b="$all" 'BEGIN { exit !(b == "" || a < b) }' && all=$t
-	done
-	echo "| \`${c%% *}\` | $alone | $all | $(awk -v n="$N" -v a="$alone" -v b="$all" 'BEGIN { printf "%.1fx", n * a / b }') |"
+	alone=$(best bash -c "${c//%/$R.part.001}")
+	all=$(best bash -c "for p in $R.part.???; do ${c//%/\$p} & done; wait")
+	echo "| \`${c%% *}\` | ${alone% *} | ${all% *} | $(awk -v n="$N" -v a="${alone% *}" -v b="${all% *}" 'BEGIN { printf "%.1fx", n * a / b }') |"
 done
 rm -f $R.part.*
