@@ -125,6 +125,10 @@ finisher(void *arg)
 		sl = Q.head[d];
 		if ((Q.head[d] = sl->next) == NULL)
 			Q.tail[d] = NULL;
+		/* (one finisher woken a slot handed over: the next one's
+		 * turn, if it is handed over already, wakes another) */
+		if (Q.head[d] != NULL && Q.head[d]->handed)
+			pthread_cond_signal(&Q.hcv[d]);
 		/* Sleep until the scan is done: NVIDIA's clWaitForEvents
 		 * spins, and a thread a slot spinning takes the cores from
 		 * the workers that read and scan. */
@@ -414,7 +418,10 @@ hand(struct dslot *sl, int scan)
 	sl->scan = scan;
 	sl->t_hand = util_now();
 	sl->handed = 1;
-	pthread_cond_broadcast(&Q.hcv[sl->dev]);
+	/* (the device's idle finishers take the slots in the order they
+	 * were taken: one woken when the first is handed over) */
+	if (Q.head[sl->dev] == sl)
+		pthread_cond_signal(&Q.hcv[sl->dev]);
 	pthread_mutex_unlock(&Q.mu);
 	/* (the callback may run at once, in this thread) */
 	if (ev != NULL) {

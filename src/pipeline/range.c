@@ -469,12 +469,15 @@ stream_load(struct rangebuf *rb, const unsigned char *data, size_t len)
  * counts, the file's state), and those are either running on a worker or
  * ahead of it in their device's queue.
  */
+#define GATE_CVS	64	/* wake-up conditions, by ticket */
+
 static struct {
 	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
+	pthread_cond_t	 cv[GATE_CVS]; /* ticket t waits on cv[t % GATE_CVS] */
 	uint64_t	 next;		/* the next ticket to give */
 	uint64_t	 at;		/* the ticket whose turn it is */
-} G = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+} G = { .mu = PTHREAD_MUTEX_INITIALIZER,
+    .cv = { [0 ... GATE_CVS - 1] = PTHREAD_COND_INITIALIZER } };
 
 static uint64_t
 gate_ticket(void)
@@ -482,12 +485,17 @@ gate_ticket(void)
 	return __atomic_fetch_add(&G.next, 1, __ATOMIC_RELAXED);
 }
 
+/* Each waiting worker sleeps on its ticket's own condition, so a turn
+ * passed on wakes the one whose turn it is (and any sharing its
+ * condition), not every worker waiting: with 16 workers behind a range
+ * that waits for a GPU slot, a broadcast woke 15 to find it was not
+ * theirs. */
 static void
 gate_enter(uint64_t ticket)
 {
 	pthread_mutex_lock(&G.mu);
 	while (G.at != ticket)
-		pthread_cond_wait(&G.cv, &G.mu);
+		pthread_cond_wait(&G.cv[ticket % GATE_CVS], &G.mu);
 	pthread_mutex_unlock(&G.mu);
 }
 
@@ -496,7 +504,7 @@ gate_leave(void)
 {
 	pthread_mutex_lock(&G.mu);
 	G.at++;
-	pthread_cond_broadcast(&G.cv);
+	pthread_cond_broadcast(&G.cv[G.at % GATE_CVS]);
 	pthread_mutex_unlock(&G.mu);
 }
 
