@@ -10,9 +10,11 @@ CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
 # libOpenCL is not linked: src/device/clload.c opens it at run time (dlopen, in
 # glibc's libc since 2.34; -ldl for older ones).
-# The decompressors of --decompress (src/pipeline/decomp.c), Debian's.
-DZ_LIBS	 = -lisal -lzstd -llzma -lbz2 -llz4
-LDLIBS	 = $(DZ_LIBS) -ldl -lpthread
+# The decompressors of --decompress (src/pipeline/decomp.c), Debian's, are
+# not linked either: decomp.c opens the one an input needs (dlopen); their
+# headers (libisal-dev, libzstd-dev, liblzma-dev, libbz2-dev, liblz4-dev)
+# are needed to build.
+LDLIBS	 = -ldl -lpthread
 
 # The engine's sources, named once (sources.mk): the test, bench and fuzz
 # programs link the same lists.
@@ -178,8 +180,7 @@ build/aarch64/kernels.o: build/kernels.c
 	$(CROSS_CC) $(CFLAGS) -Werror -c -o $@ $<
 
 build/aarch64/agrep-gpu: $(CROSS_OBJS)
-	$(CROSS_CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CROSS_OBJS) \
-	    $(filter-out $(DZ_LIBS),$(LDLIBS))
+	$(CROSS_CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CROSS_OBJS) $(LDLIBS)
 
 build/aarch64/exhaustive: tests/exhaustive.c tests/exh_common.h $(call objs,build/aarch64,$(ENGINE_SRCS))
 	$(CROSS_CC) $(CFLAGS) -Werror -o $@ tests/exhaustive.c \

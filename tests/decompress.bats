@@ -270,6 +270,29 @@ MATRIX=(
     refute_output --partial "byte"
 }
 
+@test "--decompress: a decompression library that cannot be loaded: its name, status 2, the other files searched" {
+    local name
+    for name in gz bgzf zst xz bz2 lz4; do
+        AGREP_GPU_DZ_NOLIB=1 run agrep-gpu --decompress -c -k1 mercy "$D/$name/t" "$D/plain/t"
+        assert_failure 2
+        assert_line --regexp "^agrep-gpu: $D/$name/t: [A-Za-z0-9]+: AGREP_GPU_DZ_NOLIB is set\$"
+        assert_line "$D/plain/t:$(agrep-gpu -c -k1 mercy "$D/plain/t")"
+        AGREP_GPU_DZ_NOLIB=1 run agrep-gpu --decompress -c -k1 mercy < "$D/$name/t"
+        assert_failure 2
+        assert_line --partial "(standard input): "
+    done
+    # plain files do not load any
+    AGREP_GPU_DZ_NOLIB=1 run agrep-gpu --decompress -c -k1 mercy "$D/plain/t"
+    assert_success
+    # sequence records (their first bytes decoded to tell FASTQ): one message
+    printf '@r1\nACGTACGTAAACCCGGGTTT\n+\nIIIIIIIIIIIIIIIIIIII\n' | gzip > "$BATS_TEST_TMPDIR/r.fq.gz"
+    AGREP_GPU_DZ_NOLIB=1 run agrep-gpu --dna --decompress -c -k1 AAACCCGGG "$BATS_TEST_TMPDIR/r.fq.gz"
+    assert_failure 2
+    assert_output "agrep-gpu: $BATS_TEST_TMPDIR/r.fq.gz: gzip: AGREP_GPU_DZ_NOLIB is set"
+    run agrep-gpu --dna --decompress -c -k1 AAACCCGGG "$BATS_TEST_TMPDIR/r.fq.gz"
+    assert_output "1"
+}
+
 @test "without --decompress: one note on a compressed file, none with -s or -q" {
     run agrep-gpu -c -k1 mercy "$D/gz/t" "$D/xz/t"
     assert_failure 1

@@ -1590,14 +1590,17 @@ static ssize_t
 head_of(int fd, const char *name, unsigned char *h, size_t want)
 {
 	ssize_t n = in_pread(fd, h, want, 0);
-	int err, eof = 0;
+	int eof = 0;
+	enum dz_format f;
 
-	if (n <= 0 || !opt->decompress || dz_sniff(h, (size_t)n) == DZ_NONE)
+	if (n <= 0 || !opt->decompress ||
+	    (f = dz_sniff(h, (size_t)n)) == DZ_NONE)
 		return n;
 	int fd2 = open(name, O_RDONLY);
 	if (fd2 == -1)
 		return n;
-	struct dz *z = zin_open(fd2, name, 1, &err);
+	/* (no message here: the search's own opening says what fails) */
+	struct dz *z = dz_open(fd2, NULL, 0, f, 1, 1);
 	if (z != NULL) {
 		n = dz_fill(z, h, want, &eof, 0);
 		dz_close(z, NULL, 0);
