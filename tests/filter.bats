@@ -88,6 +88,10 @@ edits() {
         check "$FORCE" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
         # shellcheck disable=SC2086
         check "$FORCE AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        # pieces re-cut at every range (filter.c's cut_pieces): uneven,
+        # with gaps
+        # shellcheck disable=SC2086
+        check "$FORCE AGREP_GPU_FLT_RECUT=1 AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
         check "$FORCE" "" -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
     done
     end_checks
@@ -108,6 +112,8 @@ edits() {
                 check "$FORCE" "" $f -k "$k" "$p" "$CASES/e$e"
             done
             check "$FORCE AGREP_GPU_CHUNK=1000" "$CASES/e$e" -n -k "$k" "$p"
+            check "$FORCE AGREP_GPU_FLT_RECUT=1 AGREP_GPU_CHUNK=1000" "$CASES/e$e" -n -k "$k" "$p"
+            check "$FORCE AGREP_GPU_FLT_RECUT=1" "" -i -n -k "$k" "$p" "$CASES/e$e"
         done
     done
     end_checks
@@ -216,6 +222,12 @@ edits() {
              "10|And God saw the light, that it was good: and God divided the light from the darkness."; do
         check "AGREP_GPU_DEVICE=host" "" -c -k "${c%%|*}" "${c#*|}" "$kjv"
         check "AGREP_GPU_DEVICE=host" "" -n -i -k "${c%%|*}" "${c#*|}" "$kjv"
+    done
+    # dense even pieces ("f Israel "), re-cut where the text says they are
+    # rare (filter.c's cut_pieces), forced and by density
+    for c in "5|and the children of Israel went out with an high hand" "3|the children of Israel"; do
+        check "$FORCE" "" -n -k "${c%%|*}" "${c#*|}" "$kjv"
+        check "$FORCE AGREP_GPU_FLT_RECUT=1" "" -n -i -k "${c%%|*}" "${c#*|}" "$kjv"
     done
     end_checks
 }

@@ -580,6 +580,204 @@ fo_keep(const struct flt *f)
 	m->icase = f->icase;
 }
 
+/*
+ * Where the pieces are cut.  Evenly at first; but where a range's
+ * candidates passed 1/CUT_DENSE of its bytes, the next range the thread
+ * searches for the same pattern re-cuts them where its text says they are
+ * rare: k + 1 disjoint pieces, not necessarily touching (an edit in a gap
+ * touches none), each of CUT_MIN to CUT_MAX bytes, chosen by a dynamic
+ * program that minimises the sum of each piece's estimated occurrences (the
+ * least count among its 4-grams in CUT_SAMPLE bytes sampled across the
+ * range).  The Bible, `-c -k5 'and the children of Israel went out with an
+ * high hand'`: the even pieces ("f Israel ", "and the c", ...) proposed
+ * 6,246 records, 438 KB.  The cut moves only the speed, never a match:
+ * any k + 1 disjoint pieces keep the pigeonhole's promise.
+ * (AGREP_GPU_FLT_RECUT=1, for the tests: re-cut at every range, whatever
+ * the density, and keep the program's cut even where it is no cheaper.)
+ */
+#define CUT_DENSE	50
+#define CUT_MIN		4
+#define CUT_MAX		32
+#define CUT_SAMPLE	16384
+#define CUT_CHUNKS	16
+#define CUT_PAT_MAX	256
+#define CUT_MAXPC	8
+
+/* The thread's cut for one pattern (by its bytes' address, length, k and
+ * -i): the pieces [a[j], b[j]); dense: the last range searched with them
+ * proposed more than 1/CUT_DENSE of its bytes. */
+struct cut_memo {
+	const unsigned char *str;
+	size_t len, m;
+	int icase;
+	size_t a[CUT_MAXPC], b[CUT_MAXPC];
+	int cut;		/* a[], b[] hold a cut (else even pieces) */
+	int dense;
+};
+static __thread struct cut_memo cut_memo;
+
+/* Counts in c[q] how often the pattern's 4-gram at q (q + 4 <= n) occurs
+ * in a sample of text[from, to): CUT_CHUNKS pieces spread evenly. */
+static void
+count_grams4(const unsigned char *ps, size_t n, int icase,
+    const unsigned char *t, size_t from, size_t to, unsigned *c)
+{
+	enum { NT = GRAM_SLOTS };
+	uint64_t key[NT];
+	unsigned cnt[NT];
+	size_t h, span = to - from;
+	const size_t chunk = CUT_SAMPLE / CUT_CHUNKS;
+
+	memset(cnt, 0, sizeof(cnt));
+	for (h = 0; h < NT; h++)
+		key[h] = UINT64_MAX;
+#define G4(p) ((uint64_t)gram3((p), icase) |				\
+	    (uint64_t)(icase ? ascii_fold((p)[3]) : (p)[3]) << 24)
+#define G4SLOT(k) __extension__ ({					\
+	size_t hh = (size_t)(((k) * 2654435761u) >> 21) % NT;		\
+	while (key[hh] != UINT64_MAX && key[hh] != (k))			\
+		hh = (hh + 1) % NT;					\
+	hh; })
+	for (size_t q = 0; q + 4 <= n; q++) {
+		uint64_t k = G4(ps + q);
+		key[G4SLOT(k)] = k;
+	}
+	for (size_t i = 0; i < CUT_CHUNKS; i++) {
+		size_t a = span <= CUT_SAMPLE ? from + i * span / CUT_CHUNKS :
+		    from + i * (span / CUT_CHUNKS);
+		size_t e = span <= CUT_SAMPLE ? from + (i + 1) * span /
+		    CUT_CHUNKS : a + chunk;
+		for (size_t x = a; x + 4 <= e; x++) {
+			uint64_t k = G4(t + x);
+			if ((h = G4SLOT(k)), key[h] == k)
+				cnt[h]++;
+		}
+	}
+	for (size_t q = 0; q + 4 <= n; q++) {
+		uint64_t k = G4(ps + q);
+		c[q] = cnt[G4SLOT(k)];
+	}
+#undef G4
+#undef G4SLOT
+}
+
+/* A piece [a, b)'s estimated occurrences: 1 + its rarest 4-gram's count */
+static unsigned
+cut_est(const unsigned *c, size_t a, size_t b)
+{
+	unsigned least = UINT_MAX;
+
+	for (size_t q = a; q + 4 <= b; q++)
+		if (c[q] < least)
+			least = c[q];
+	return least == UINT_MAX ? UINT_MAX / 64 : least + 1;
+}
+
+/*
+ * The m disjoint pieces of ps[0, n), each of CUT_MIN..CUT_MAX bytes, of
+ * least summed estimate (c: count_grams4); into a[], b[].  Returns the
+ * sum, or ULLONG_MAX when none fits.
+ */
+static unsigned long long
+cut_plan(const unsigned *c, size_t n, size_t m, size_t *a, size_t *b)
+{
+	const size_t lmin = n / m - 1 > CUT_MIN ? n / m - 1 : CUT_MIN;
+	const size_t lmax = n / m + 4 < CUT_MAX ? n / m + 4 : CUT_MAX;
+	static const unsigned long long INF = ULLONG_MAX / 4;
+	unsigned long long dp[CUT_MAXPC + 1][CUT_PAT_MAX + 1];
+	unsigned char len[CUT_MAXPC + 1][CUT_PAT_MAX + 1]; /* 0: a gap */
+
+	for (size_t i = 0; i <= n; i++)
+		dp[0][i] = 0, len[0][i] = 0;
+	for (size_t j = 1; j <= m; j++)
+		for (size_t i = 0; i <= n; i++) {
+			dp[j][i] = i > 0 ? dp[j][i - 1] : INF;
+			len[j][i] = 0;
+			for (size_t L = lmin; L <= lmax && L <= i; L++) {
+				unsigned long long v = dp[j - 1][i - L];
+				if (v >= INF)
+					continue;
+				v += cut_est(c, i - L, i);
+				if (v < dp[j][i]) {
+					dp[j][i] = v;
+					len[j][i] = (unsigned char)L;
+				}
+			}
+		}
+	if (dp[m][n] >= INF)
+		return ULLONG_MAX;
+	for (size_t j = m, i = n; j > 0;) {
+		if (len[j][i] == 0) {
+			i--;
+			continue;
+		}
+		b[j - 1] = i;
+		a[j - 1] = i - len[j][i];
+		i = a[j - 1];
+		j--;
+	}
+	return dp[m][n];
+}
+
+/* The cut for pat (m pieces) in f's range: from the thread's memo, re-cut
+ * (see above) where the last range with it was dense; 1 with a[], b[]
+ * set, 0 for even pieces. */
+static int
+cut_pieces(struct flt *f, const struct pattern *pat, size_t m, size_t *a,
+    size_t *b)
+{
+	struct cut_memo *cm = &cut_memo;
+	const char *e = getenv("AGREP_GPU_FLT_RECUT");
+	const int always = e != NULL && *e == '1';
+	unsigned c[CUT_PAT_MAX];
+
+	f->memo = 0;
+	if (m > CUT_MAXPC || pat->len > CUT_PAT_MAX || pat->len < CUT_MIN * m ||
+	    memchr(pat->str, f->eol, pat->len) != NULL ||
+	    (e != NULL && *e == '0'))
+		return 0;
+	if (cm->str != pat->str || cm->len != pat->len || cm->m != m ||
+	    cm->icase != f->icase) {
+		memset(cm, 0, sizeof(*cm));
+		cm->str = pat->str;
+		cm->len = pat->len;
+		cm->m = m;
+		cm->icase = f->icase;
+	}
+	f->memo = 1;
+	if (cm->dense || always) {
+		size_t na[CUT_MAXPC], nb[CUT_MAXPC];
+		unsigned long long now = 0, best;
+		count_grams4(pat->str, pat->len, f->icase, f->text, f->warm,
+		    f->all, c);
+		for (size_t j = 0; j < m; j++)
+			now += cm->cut ? cut_est(c, cm->a[j], cm->b[j]) :
+			    cut_est(c, j * pat->len / m, (j + 1) * pat->len / m);
+		best = cut_plan(c, pat->len, m, na, nb);
+		if (best != ULLONG_MAX && (always || 2 * best < now)) {
+			memcpy(cm->a, na, sizeof(na));
+			memcpy(cm->b, nb, sizeof(nb));
+			cm->cut = 1;
+		}
+		cm->dense = 0;
+	}
+	if (!cm->cut)
+		return 0;
+	memcpy(a, cm->a, m * sizeof(*a));
+	memcpy(b, cm->b, m * sizeof(*b));
+	return 1;
+}
+
+/* The end of a range's search: notes in the thread's cut memo whether its
+ * candidates were dense. */
+static void
+cut_note(const struct flt *f, int gaveup)
+{
+	if (f->memo && cut_memo.str != NULL)
+		cut_memo.dense = gaveup || f->proposed > (f->all - f->warm) /
+		    CUT_DENSE + 1024;
+}
+
 /* Whether the nibble search runs (4 to 8 pieces of 3 bytes or more,
  * AGREP_GPU_FLT_NIBBLE=0: never, 1: from 1 piece on), and each piece's
  * fingerprint: the 3 bytes least often in the text's start (count_grams),
@@ -662,11 +860,15 @@ flt_start(struct flt *f, const struct pattern *pat, long k, int icase,
 	f->pos = f->rs = 0;
 	f->proposed = 0;
 	f->misses = 0;
+	f->memo = 0;
 	f->noise = simd ? FLT_MISSES_SIMD : FLT_MISSES;
 	f->density = !simd ? FLT_DENSITY : fast ? FLT_DENSITY_FAST :
 	    FLT_DENSITY_SIMD;
+	size_t ca[CUT_MAXPC], cb[CUT_MAXPC];
+	const int cut = len > 0 && cut_pieces(f, pat, m, ca, cb);
 	for (size_t j = 0; j < m && len > 0; j++) {
-		size_t a = j * n / m, b = (j + 1) * n / m;
+		size_t a = cut ? ca[j] : j * n / m, b = cut ? cb[j] :
+		    (j + 1) * n / m;
 		struct flt_piece *p = &f->pc[f->npc];
 		if (memchr(pat->str + a, eol, b - a) != NULL)
 			continue;	/* never inside a record */
@@ -716,5 +918,7 @@ flt_propose(struct flt *f, struct flt_win *w, size_t max, size_t *n,
 	*n = l.n;
 	if (r == FLT_GAVEUP)
 		f->pos = f->rs = f->all;
+	if (r != FLT_MORE)
+		cut_note(f, r == FLT_GAVEUP);
 	return r;
 }

@@ -113,6 +113,8 @@ struct flt {
 	size_t density;		/* give up past proposed > bytes / density */
 	size_t misses;		/* positions whose pair agreed, no piece */
 	size_t noise;		/* give up past misses > bytes / noise */
+	int memo;		/* the thread's cut memo is this search's
+				 * (filter.c: cut_memo) */
 };
 
 /* filter.c */
