@@ -465,6 +465,14 @@ gram3(const unsigned char *t, int icase)
 	return (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16;
 }
 
+/* A 4-gram at t as a key (cut_pieces' sample) */
+static inline uint64_t
+gram4(const unsigned char *t, int icase)
+{
+	return (uint64_t)gram3(t, icase) |
+	    (uint64_t)(icase ? ascii_fold(t[3]) : t[3]) << 24;
+}
+
 /*
  * How often each piece's 3-grams occur in the text's first FLT_SAMPLE
  * bytes: cnt[j][o] for piece j's 3-gram at offset o < FLT_SAMPLE_OFFS.
@@ -476,13 +484,14 @@ gram3(const unsigned char *t, int icase)
  */
 #define GRAM_SLOTS	2048
 
-/* Key k's slot in the table (open addressing): its own, or an empty one */
+/* Key k's slot in a table of GRAM_SLOTS keys (open addressing, empty:
+ * UINT64_MAX): its own, or an empty one */
 static inline size_t
-gram_slot(const uint32_t *key, uint32_t k)
+gram_slot(const uint64_t *key, uint64_t k)
 {
-	size_t h = (k * 2654435761u) >> 21;
+	size_t h = (size_t)((k * 2654435761u) >> 21) % GRAM_SLOTS;
 
-	while (key[h] != UINT32_MAX && key[h] != k)
+	while (key[h] != UINT64_MAX && key[h] != k)
 		h = (h + 1) % GRAM_SLOTS;
 	return h;
 }
@@ -491,19 +500,19 @@ static void
 count_grams(const struct flt *f, unsigned short cnt[][FLT_SAMPLE_OFFS])
 {
 	enum { NT = GRAM_SLOTS };
-	uint32_t key[NT];
+	uint64_t key[NT];
 	unsigned short n[NT];
 	const size_t len = f->all < FLT_SAMPLE ? f->all : FLT_SAMPLE;
 
 	memset(n, 0, sizeof(n));
 	for (size_t h = 0; h < NT; h++)
-		key[h] = UINT32_MAX;
+		key[h] = UINT64_MAX;
 	for (int pass = 0; pass < 2; pass++) {
 		/* pass 0: the keys in; pass 1: their counts out */
 		for (size_t j = 0; j < f->npc; j++)
 			for (size_t o = 0; o + 3 <= f->pc[j].len &&
 			    o < FLT_SAMPLE_OFFS; o++) {
-				uint32_t k = gram3(f->pc[j].s + o, f->icase);
+				uint64_t k = gram3(f->pc[j].s + o, f->icase);
 				size_t h = gram_slot(key, k);
 				if (pass == 0)
 					key[h] = k;
@@ -513,7 +522,7 @@ count_grams(const struct flt *f, unsigned short cnt[][FLT_SAMPLE_OFFS])
 		if (pass == 1)
 			break;
 		for (size_t i = 0; i + 3 <= len; i++) {
-			uint32_t k = gram3(f->text + i, f->icase);
+			uint64_t k = gram3(f->text + i, f->icase);
 			size_t h = gram_slot(key, k);
 			if (key[h] == k && n[h] < USHRT_MAX)
 				n[h]++;
@@ -585,10 +594,11 @@ fo_keep(const struct flt *f)
  * candidates passed 1/CUT_DENSE of its bytes, the next range the thread
  * searches for the same pattern re-cuts them where its text says they are
  * rare: k + 1 disjoint pieces, not necessarily touching (an edit in a gap
- * touches none), each of CUT_MIN to CUT_MAX bytes, chosen by a dynamic
- * program that minimises the sum of each piece's estimated occurrences (the
- * least count among its 4-grams in CUT_SAMPLE bytes sampled across the
- * range).  The Bible, `-c -k5 'and the children of Israel went out with an
+ * touches none), each of n/m - 1 to n/m + 4 bytes (within CUT_MIN to
+ * CUT_MAX: pieces of unlike lengths the estimate below does not weigh
+ * fairly), chosen by a dynamic program that minimises the sum of each
+ * piece's estimated occurrences (the least count among its 4-grams in
+ * CUT_SAMPLE bytes sampled across the range).  The Bible, `-c -k5 'and the children of Israel went out with an
  * high hand'`: the even pieces ("f Israel ", "and the c", ...) proposed
  * 6,246 records, 438 KB.  The cut moves only the speed, never a match:
  * any k + 1 disjoint pieces keep the pigeonhole's promise.
@@ -631,16 +641,9 @@ count_grams4(const unsigned char *ps, size_t n, int icase,
 	memset(cnt, 0, sizeof(cnt));
 	for (h = 0; h < NT; h++)
 		key[h] = UINT64_MAX;
-#define G4(p) ((uint64_t)gram3((p), icase) |				\
-	    (uint64_t)(icase ? ascii_fold((p)[3]) : (p)[3]) << 24)
-#define G4SLOT(k) __extension__ ({					\
-	size_t hh = (size_t)(((k) * 2654435761u) >> 21) % NT;		\
-	while (key[hh] != UINT64_MAX && key[hh] != (k))			\
-		hh = (hh + 1) % NT;					\
-	hh; })
 	for (size_t q = 0; q + 4 <= n; q++) {
-		uint64_t k = G4(ps + q);
-		key[G4SLOT(k)] = k;
+		uint64_t k = gram4(ps + q, icase);
+		key[gram_slot(key, k)] = k;
 	}
 	for (size_t i = 0; i < CUT_CHUNKS; i++) {
 		size_t a = span <= CUT_SAMPLE ? from + i * span / CUT_CHUNKS :
@@ -648,17 +651,13 @@ count_grams4(const unsigned char *ps, size_t n, int icase,
 		size_t e = span <= CUT_SAMPLE ? from + (i + 1) * span /
 		    CUT_CHUNKS : a + chunk;
 		for (size_t x = a; x + 4 <= e; x++) {
-			uint64_t k = G4(t + x);
-			if ((h = G4SLOT(k)), key[h] == k)
+			uint64_t k = gram4(t + x, icase);
+			if ((h = gram_slot(key, k)), key[h] == k)
 				cnt[h]++;
 		}
 	}
-	for (size_t q = 0; q + 4 <= n; q++) {
-		uint64_t k = G4(ps + q);
-		c[q] = cnt[G4SLOT(k)];
-	}
-#undef G4
-#undef G4SLOT
+	for (size_t q = 0; q + 4 <= n; q++)
+		c[q] = cnt[gram_slot(key, gram4(ps + q, icase))];
 }
 
 /* A piece [a, b)'s estimated occurrences: 1 + its rarest 4-gram's count */
@@ -674,7 +673,8 @@ cut_est(const unsigned *c, size_t a, size_t b)
 }
 
 /*
- * The m disjoint pieces of ps[0, n), each of CUT_MIN..CUT_MAX bytes, of
+ * The m disjoint pieces of ps[0, n), each of n/m - 1 to n/m + 4 bytes
+ * (within CUT_MIN..CUT_MAX), of
  * least summed estimate (c: count_grams4); into a[], b[].  Returns the
  * sum, or ULLONG_MAX when none fits.
  */
@@ -719,10 +719,10 @@ cut_plan(const unsigned *c, size_t n, size_t m, size_t *a, size_t *b)
 	return dp[m][n];
 }
 
-/* The cut for pat (m pieces) in f's range: from the thread's memo, re-cut
- * (see above) where the last range with it was dense; 1 with a[], b[]
- * set, 0 for even pieces. */
-static int
+/* The cut for pat (m pieces, k + 1) in f's range, into a[], b[]: even,
+ * or the thread's memo's, re-cut (see above) where the last range with it
+ * was dense. */
+static void
 cut_pieces(struct flt *f, const struct pattern *pat, size_t m, size_t *a,
     size_t *b)
 {
@@ -731,11 +731,14 @@ cut_pieces(struct flt *f, const struct pattern *pat, size_t m, size_t *a,
 	const int always = e != NULL && *e == '1';
 	unsigned c[CUT_PAT_MAX];
 
-	f->memo = 0;
+	for (size_t j = 0; j < m; j++) {
+		a[j] = j * pat->len / m;
+		b[j] = (j + 1) * pat->len / m;
+	}
 	if (m > CUT_MAXPC || pat->len > CUT_PAT_MAX || pat->len < CUT_MIN * m ||
 	    memchr(pat->str, f->eol, pat->len) != NULL ||
 	    (e != NULL && *e == '0'))
-		return 0;
+		return;
 	if (cm->str != pat->str || cm->len != pat->len || cm->m != m ||
 	    cm->icase != f->icase) {
 		memset(cm, 0, sizeof(*cm));
@@ -745,27 +748,27 @@ cut_pieces(struct flt *f, const struct pattern *pat, size_t m, size_t *a,
 		cm->icase = f->icase;
 	}
 	f->memo = 1;
+	if (cm->cut) {
+		memcpy(a, cm->a, m * sizeof(*a));
+		memcpy(b, cm->b, m * sizeof(*b));
+	}
 	if (cm->dense || always) {
 		size_t na[CUT_MAXPC], nb[CUT_MAXPC];
 		unsigned long long now = 0, best;
 		count_grams4(pat->str, pat->len, f->icase, f->text, f->warm,
 		    f->all, c);
 		for (size_t j = 0; j < m; j++)
-			now += cm->cut ? cut_est(c, cm->a[j], cm->b[j]) :
-			    cut_est(c, j * pat->len / m, (j + 1) * pat->len / m);
+			now += cut_est(c, a[j], b[j]);
 		best = cut_plan(c, pat->len, m, na, nb);
 		if (best != ULLONG_MAX && (always || 2 * best < now)) {
-			memcpy(cm->a, na, sizeof(na));
-			memcpy(cm->b, nb, sizeof(nb));
+			memcpy(cm->a, na, m * sizeof(*na));
+			memcpy(cm->b, nb, m * sizeof(*nb));
+			memcpy(a, na, m * sizeof(*a));
+			memcpy(b, nb, m * sizeof(*b));
 			cm->cut = 1;
 		}
 		cm->dense = 0;
 	}
-	if (!cm->cut)
-		return 0;
-	memcpy(a, cm->a, m * sizeof(*a));
-	memcpy(b, cm->b, m * sizeof(*b));
-	return 1;
 }
 
 /* The end of a range's search: notes in the thread's cut memo whether its
@@ -773,7 +776,7 @@ cut_pieces(struct flt *f, const struct pattern *pat, size_t m, size_t *a,
 static void
 cut_note(const struct flt *f, int gaveup)
 {
-	if (f->memo && cut_memo.str != NULL)
+	if (f->memo)
 		cut_memo.dense = gaveup || f->proposed > (f->all - f->warm) /
 		    CUT_DENSE + 1024;
 }
@@ -864,11 +867,11 @@ flt_start(struct flt *f, const struct pattern *pat, long k, int icase,
 	f->noise = simd ? FLT_MISSES_SIMD : FLT_MISSES;
 	f->density = !simd ? FLT_DENSITY : fast ? FLT_DENSITY_FAST :
 	    FLT_DENSITY_SIMD;
-	size_t ca[CUT_MAXPC], cb[CUT_MAXPC];
-	const int cut = len > 0 && cut_pieces(f, pat, m, ca, cb);
+	size_t ca[FLT_MAXPIECES], cb[FLT_MAXPIECES];
+	if (len > 0)
+		cut_pieces(f, pat, m, ca, cb);
 	for (size_t j = 0; j < m && len > 0; j++) {
-		size_t a = cut ? ca[j] : j * n / m, b = cut ? cb[j] :
-		    (j + 1) * n / m;
+		size_t a = ca[j], b = cb[j];
 		struct flt_piece *p = &f->pc[f->npc];
 		if (memchr(pat->str + a, eol, b - a) != NULL)
 			continue;	/* never inside a record */
