@@ -20,7 +20,8 @@
  *
  * Built with AGREP_NO_DECOMPRESS (the aarch64 cross build, which has no
  * arm64 copies of the libraries), the formats are recognised and decoding
- * them is refused with ENOTSUP.
+ * them is refused as a library that cannot be loaded is (ELIBACC,
+ * dz_load_error).
  *
  * A unit that the fast path does not take (a member that is not BGZF, a
  * frame with no size or too large, a unit cut short or corrupt) goes to
@@ -2056,7 +2057,7 @@ const char *
 dz_load_error(enum dz_format f)
 {
 	(void)f;
-	return "built without the decompression libraries";
+	return "this agrep-gpu was built without the decompression libraries";
 }
 
 struct dz *
@@ -2065,7 +2066,7 @@ dz_open(int fd, const unsigned char *head, size_t headlen,
 {
 	(void)fd, (void)head, (void)headlen, (void)f, (void)threads;
 	(void)direct;
-	errno = ENOTSUP;
+	errno = ELIBACC;
 	return NULL;
 }
 
@@ -2097,7 +2098,7 @@ dzs_open(int fd, const unsigned char *head, size_t headlen,
 {
 	(void)fd, (void)head, (void)headlen, (void)f, (void)budget;
 	(void)maxunit, (void)ways;
-	errno = ENOTSUP;
+	errno = ELIBACC;
 	return NULL;
 }
 
@@ -2134,7 +2135,7 @@ dzs_rest(struct dzsplit *p, struct dzspan *const *sp, int n, int unit,
     int threads)
 {
 	(void)p, (void)sp, (void)n, (void)unit, (void)threads;
-	errno = ENOTSUP;
+	errno = ELIBACC;
 	return NULL;
 }
 

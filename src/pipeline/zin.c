@@ -83,10 +83,7 @@ zin_dz(int fd, const char *name, int reg, const unsigned char *head,
 	    pool_workers(), 1);
 
 	if (z == NULL) {
-		if (!opt->silent && errno == ENOTSUP)
-			warnx_("%s: %s: this agrep-gpu was built without the "
-			    "decompression libraries", name, dz_name(f));
-		else if (!opt->silent && errno == ELIBACC)
+		if (!opt->silent && errno == ELIBACC)
 			warnx_("%s: %s: %s", name, dz_name(f),
 			    dz_load_error(f));
 		else if (!opt->silent)
