@@ -19,6 +19,7 @@
 #include "src/device/ocl.h"
 #include "src/cli/options.h"
 #include "src/output/output.h"
+#include "src/engines/hplan.h"
 #include "src/engines/pattern.h"
 #include "src/pipeline/pool.h"
 #include "src/pipeline/records.h"
@@ -953,10 +954,18 @@ main(int argc, char **argv)
 		/* (the GPUs to list: their number by the work) */
 		uint64_t total = 0;
 		struct stat st;
+		int known = 1;
 		for (int i = optind; i < argc; i++)
 			if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode))
 				total += (uint64_t)st.st_size;
+			else
+				known = 0;
 		search_gpus(total);
+		/* (the host planner's revisions: the text ahead) */
+		if (known) {
+			hplan_ahead(total);
+			hplan_ahead_final();
+		}
 	}
 	if (nfiles == 0 && o.recursive)
 		status |= search_cwd() == -1;

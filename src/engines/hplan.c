@@ -35,7 +35,11 @@
  * has run HP_CHECK bytes since it was made at less than half the rate it
  * showed in the probe, the text has changed under it (the first 64 KB held
  * no hits, later ranges many), and the next chunk is probed again, up to
- * HP_REVISE times a run.  Times are the thread's CPU time (cpu_now).
+ * HP_REVISE times a run, unless less than HP_CHECK bytes of the inputs are
+ * left (hplan_ahead: then the probe, 1-3 ms on 2 cores for one phrase,
+ * would be a third of a 4 MB file's run and could win back little: the
+ * Bible's 4.3 MB probed again at 4.2 MB).  Times are the thread's CPU time
+ * (cpu_now).
  *
  * Remembered: a probe's pick and rate are kept ($XDG_CACHE_HOME/agrep-gpu/
  * hplan.txt, HP_CACHE entries, the newest first) under a key made of the
@@ -105,6 +109,43 @@ static const struct cand {
 	[C_SEED] =	{ "seed",	{ -1, 0, -1, 0, NULL, 1 } },
 	[C_FILTER] =	{ "filter",	{ -1, 1, 0, 0, NULL, 0 } },
 };
+
+/* The text ahead (hplan_ahead): the bytes of the inputs of known size,
+ * those the planned chunks have scanned, whether another input of unknown
+ * size came and whether the inputs are all in (all atomic). */
+static uint64_t ahead_in, ahead_done;
+static int ahead_unknown, ahead_final;
+
+void
+hplan_ahead(uint64_t bytes)
+{
+	__atomic_add_fetch(&ahead_in, bytes, __ATOMIC_RELAXED);
+}
+
+void
+hplan_ahead_unknown(void)
+{
+	__atomic_store_n(&ahead_unknown, 1, __ATOMIC_RELAXED);
+}
+
+void
+hplan_ahead_final(void)
+{
+	__atomic_store_n(&ahead_final, 1, __ATOMIC_RELEASE);
+}
+
+/* Whether less than n bytes of text are surely left (chunks scanned by
+ * other means than the plan count as left). */
+static int
+ahead_below(uint64_t n)
+{
+	if (!__atomic_load_n(&ahead_final, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&ahead_unknown, __ATOMIC_RELAXED))
+		return 0;
+	const uint64_t in = __atomic_load_n(&ahead_in, __ATOMIC_RELAXED),
+	    done = __atomic_load_n(&ahead_done, __ATOMIC_RELAXED);
+	return done >= in || in - done < n;
+}
 
 struct hplan {
 	pthread_mutex_t	 mu;		/* guards all below; held briefly */
@@ -532,16 +573,23 @@ account(struct hplan *h, int pick, size_t len, double secs)
 		if (h->bytes >= HP_CHECK && h->expect > 0 &&
 		    h->revised < HP_REVISE &&
 		    (double)h->bytes / h->secs * HP_SLOWER < h->expect) {
+			const int late = ahead_below(HP_CHECK);
 			if (h->stats)
 				fprintf(stderr, "agrep-gpu: host plan: %s ran "
 				    "%.1f MB a CPU second over %llu bytes, "
-				    "%.1f in the probe: probing again\n",
+				    "%.1f in the probe: %s\n",
 				    cands[pick].name,
 				    (double)h->bytes / h->secs / 1e6,
 				    (unsigned long long)h->bytes,
-				    h->expect / 1e6);
-			h->revised++;
-			__atomic_store_n(&h->state, 2, __ATOMIC_RELEASE);
+				    h->expect / 1e6, late ? "too little text "
+				    "left to probe again" : "probing again");
+			if (late)
+				h->revised = HP_REVISE;
+			else {
+				h->revised++;
+				__atomic_store_n(&h->state, 2,
+				    __ATOMIC_RELEASE);
+			}
 		}
 	}
 	pthread_mutex_unlock(&h->mu);
@@ -561,6 +609,7 @@ hplan_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 
 	if (h->off)
 		return 0;
+	__atomic_add_fetch(&ahead_done, len, __ATOMIC_RELAXED);
 	int state = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE);
 	if (state != 1) {
 		if (state == 0 && len < HP_MIN)

@@ -23,5 +23,13 @@ struct hplan;
 int	hplan_scan(const struct patset *, const unsigned char *text,
 	    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap);
 void	hplan_free(struct hplan *);
+/* What the run says of the text to come, for the revisions (a probe with
+ * little text left cannot pay): the bytes of its inputs where it knows
+ * them all (regular files named, main), that they are all counted, and an
+ * input whose text is not its bytes (decoded, or sequence records: the
+ * text ahead is then unknown, as it is without the first two calls). */
+void	hplan_ahead(uint64_t bytes);
+void	hplan_ahead_unknown(void);
+void	hplan_ahead_final(void);
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../engines/hostmatch.h"
+#include "../engines/hplan.h"
 #include "input.h"
 #include "../output/output.h"
 #include "pool.h"
@@ -197,8 +198,10 @@ submit_input(const char *path, int show_name, const struct stat *st)
 	/* Sequence records (--dna, --records) and the hit table (--hits). */
 	if (S.file_hook == NULL && (st == NULL || S_ISREG(st->st_mode) ||
 	    path == NULL) && rec_submit(path, path != NULL ? path :
-	    stdin_name(), show_name, batch_flush))
+	    stdin_name(), show_name, batch_flush)) {
+		hplan_ahead_unknown();	/* (its text is not its bytes) */
 		return;
+	}
 	/* --decompress: a compressed input (or a stream, which cannot be
 	 * looked at first) as the stream of its decoded bytes. */
 	if (opt->decompress && ranges_ok() && S.file_hook == NULL) {
@@ -211,8 +214,10 @@ submit_input(const char *path, int show_name, const struct stat *st)
 				return;
 		}
 		if (zin_submit(path, path != NULL ? path : stdin_name(),
-		    show_name, batch_flush))
+		    show_name, batch_flush)) {
+			hplan_ahead_unknown();
 			return;
+		}
 	}
 	if (path != NULL && st != NULL && S_ISREG(st->st_mode) &&
 	    (uint64_t)st->st_size > range_for((uint64_t)st->st_size) + 1 &&
