@@ -97,6 +97,36 @@ edits() {
     end_checks
 }
 
+@test "filter (forced): short records verified four at a time (AVX2) as the oracle" {
+    # hostmatch.c's verify_avx2: the windows of a batch in four lanes, each
+    # lane taking the next window when its own ends, the last ones finished
+    # alone from their own state (texts of 15-30 KB: the last batch's lanes
+    # run out unevenly; a lane refilled just before the windows ran out
+    # once kept the state of the window before, a line too many)
+    begin_checks
+    local alpha=(az mixed words printable) s k desc g
+    for ((s = 1; s <= $(depth 40 120); s++)); do
+        g="-n 3:70 -k 0:8 -p 1:3 -b 15000:30000 -a ${alpha[s % 4]} $s"
+        # shellcheck disable=SC2086
+        casegen $g "$CASES/vt.$s" "$CASES/vp.$s" > "$CASES/vk.$s"
+        read -r k desc < "$CASES/vk.$s"
+        GEN="tests/bin/casegen $g /tmp/agrep-repro/vt.$s /tmp/agrep-repro/vp.$s"
+        check "$FORCE" "" -n -k "$k" -f "$CASES/vp.$s" "$CASES/vt.$s"
+    done
+    # lines of one length: the four lanes end together; 70 windows, so the
+    # last two are taken by lanes 0 and 1 as lane 2 finds none; each line
+    # before ends in a match, whose state would hit at once in a line
+    # taken without its fresh state
+    GEN="(a file of 68 lines 'xxxxabcdefgh' and 2 'abcdzzzzzzzz')"
+    local i
+    for ((i = 0; i < 70; i++)); do
+        [ "$i" -lt 68 ] && echo xxxxabcdefgh || echo abcdzzzzzzzz
+    done > "$CASES/lanes"
+    check "$FORCE" "" -n -k 1 abcdefgh "$CASES/lanes"
+    check "$FORCE" "" -c -k 2 abcdefgh "$CASES/lanes"
+    end_checks
+}
+
 @test "filter (forced): edits at piece boundaries, line ends, long lines, -i" {
     begin_checks
     local e p k f

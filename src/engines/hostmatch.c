@@ -53,16 +53,16 @@ hit(uint64_t *bitmap, size_t j)
 	bitmap[j / 64] |= (uint64_t)1 << (j % 64);
 }
 
-/* One pattern of up to 64 bytes: one word of state. */
+/* One pattern of up to 64 bytes: one word of state, VP, VN and score
+ * at from. */
 static void
-scan_word(const struct pattern *pat, long k, const unsigned char *text,
-    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+scan_word_from(const struct pattern *pat, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap,
+    uint64_t VP, uint64_t VN, long score)
 {
 	const uint64_t *PEq = pat->peq;
 	const uint64_t last = (uint64_t)1 << (pat->len - 1);
 	const long n = (long)pat->len;
-	uint64_t VP = ~(uint64_t)0, VN = 0;
-	long score = n;
 
 	for (size_t i = from; i < to; i++) {
 		unsigned char c = text[i];
@@ -76,6 +76,15 @@ scan_word(const struct pattern *pat, long k, const unsigned char *text,
 		if (score <= k && i >= warm)
 			hit(bitmap, i - warm);
 	}
+}
+
+/* ... from a fresh state. */
+static void
+scan_word(const struct pattern *pat, long k, const unsigned char *text,
+    size_t from, size_t to, size_t warm, unsigned char eol, uint64_t *bitmap)
+{
+	scan_word_from(pat, k, text, from, to, warm, eol, bitmap,
+	    ~(uint64_t)0, 0, (long)pat->len);
 }
 
 /*
@@ -656,6 +665,160 @@ verify_range(const struct pattern *pat, long k, const unsigned char *text,
 }
 
 /*
+ * The pigeonhole filter's short windows (records, 71 bytes on average for
+ * the Bible's phrases), for a pattern of one word of state (n <= 64 bytes,
+ * k < n): scan_word over each, four windows side by side in the 64-bit
+ * lanes of an AVX2 vector, a byte of each a step.  scan_word's step is
+ * about 33 instructions a byte, at 8 cycles a byte whether one window or
+ * four interleave in the general registers (tried); here a step of four
+ * bytes is about 38.  A window is cut at its terminators first: the step
+ * at a terminator cannot hit (its score is reset to n > k), and the
+ * record after it starts afresh, as a window of its own would.  A lane
+ * whose window ends takes the next; the last ones finish alone.  The same
+ * bits as scan_word (filter.bats, the oracles).
+ */
+#ifdef HM_X86
+#define HM_VLANES	4
+
+/* The next part of the windows for a lane: [*from, *to), cut at the first
+ * terminator; *wi, *at: the window and the offset reached in it (windows
+ * may overlap: each is scanned from its own start).  0: none left. */
+static inline int
+next_part(const struct flt_win *w, size_t n, size_t *wi, size_t *at,
+    const unsigned char *text, unsigned char eol, size_t *from, size_t *to)
+{
+	while (*wi < n) {
+		const size_t a = *at > w[*wi].from ? *at : w[*wi].from;
+		const size_t e = w[*wi].to;
+		if (a >= e) {
+			(*wi)++;
+			*at = 0;
+			continue;
+		}
+		const unsigned char *q = memchr(text + a, eol, e - a);
+		*from = a;
+		*to = q != NULL ? (size_t)(q - text) : e;
+		*at = *to + 1;
+		if (*to > a)
+			return 1;
+	}
+	return 0;
+}
+
+__attribute__((target("avx2"))) static void
+verify_avx2(const struct pattern *pat, long k, const unsigned char *text,
+    const struct flt_win *w, size_t n, size_t warm, unsigned char eol,
+    uint64_t *bitmap)
+{
+	const uint64_t *PEq = pat->peq;
+	const long len = (long)pat->len;
+	const __m256i ones = _mm256_set1_epi64x(-1);
+	const __m256i last = _mm256_set1_epi64x((long long)((uint64_t)1 <<
+	    (pat->len - 1)));
+	const __m256i kk = _mm256_set1_epi64x(k + 1);
+	const __m256i fresh = _mm256_set1_epi64x(len);
+	__m256i VP = ones, VN = _mm256_setzero_si256(), SC = fresh;
+	size_t P[HM_VLANES], E[HM_VLANES], wi = 0, at = 0;
+	int live = 0;
+
+	for (int l = 0; l < HM_VLANES; l++)
+		if (next_part(w, n, &wi, &at, text, eol, &P[l], &E[l]))
+			live++;
+		else
+			P[l] = E[l] = 0;
+	if (live < HM_VLANES) {
+		for (int l = 0; l < HM_VLANES; l++)
+			scan_word(pat, k, text, P[l], E[l], warm, eol, bitmap);
+		return;
+	}
+	for (;;) {
+		size_t steps = E[0] - P[0];
+		for (int l = 1; l < HM_VLANES; l++)
+			if (E[l] - P[l] < steps)
+				steps = E[l] - P[l];
+		const unsigned char *p0 = text + P[0], *p1 = text + P[1],
+		    *p2 = text + P[2], *p3 = text + P[3];
+		for (size_t t = 0; t < steps; t++) {
+			const __m256i Eq = _mm256_set_epi64x(
+			    (long long)PEq[p3[t]], (long long)PEq[p2[t]],
+			    (long long)PEq[p1[t]], (long long)PEq[p0[t]]);
+			const __m256i X = _mm256_or_si256(Eq, VN);
+			const __m256i D0 = _mm256_or_si256(_mm256_xor_si256(
+			    _mm256_add_epi64(_mm256_and_si256(X, VP), VP), VP),
+			    X);
+			const __m256i HN = _mm256_and_si256(VP, D0);
+			const __m256i HP = _mm256_or_si256(VN, _mm256_andnot_si256(
+			    _mm256_or_si256(VP, D0), ones));
+			const __m256i X1 = _mm256_slli_epi64(HP, 1);
+			VN = _mm256_and_si256(X1, D0);
+			VP = _mm256_or_si256(_mm256_slli_epi64(HN, 1),
+			    _mm256_andnot_si256(_mm256_or_si256(X1, D0), ones));
+			/* score += (HP at the last row) - (HN at it) */
+			SC = _mm256_sub_epi64(SC, _mm256_cmpeq_epi64(
+			    _mm256_and_si256(HP, last), last));
+			SC = _mm256_add_epi64(SC, _mm256_cmpeq_epi64(
+			    _mm256_and_si256(HN, last), last));
+			const int m = _mm256_movemask_pd(_mm256_castsi256_pd(
+			    _mm256_cmpgt_epi64(kk, SC)));
+			if (__builtin_expect(m != 0, 0))
+				for (int l = 0; l < HM_VLANES; l++)
+					if ((m >> l & 1) && P[l] + t >= warm)
+						hit(bitmap, P[l] + t - warm);
+		}
+		/* lanes at their part's end take the next part, fresh */
+		long long re[HM_VLANES] = { 0 };
+		int refill = 0, done = 0;
+		for (int l = 0; l < HM_VLANES; l++)
+			P[l] += steps;
+		for (int l = 0; l < HM_VLANES && !done; l++)
+			if (P[l] == E[l]) {
+				done = !next_part(w, n, &wi, &at, text, eol,
+				    &P[l], &E[l]);
+				re[l] = done ? 0 : -1;
+				refill |= !done;
+			}
+		if (refill) {
+			const __m256i mk = _mm256_set_epi64x(re[3], re[2],
+			    re[1], re[0]);
+			VP = _mm256_or_si256(VP, mk);
+			VN = _mm256_andnot_si256(mk, VN);
+			SC = _mm256_blendv_epi8(SC, fresh, mk);
+		}
+		if (done)
+			break;
+	}
+	/* the windows ran out: each lane's rest alone, from its state (a
+	 * lane that ran out has P == E and no rest) */
+	uint64_t vp[HM_VLANES], vn[HM_VLANES];
+	long long sc[HM_VLANES];
+	_mm256_storeu_si256((__m256i *)vp, VP);
+	_mm256_storeu_si256((__m256i *)vn, VN);
+	_mm256_storeu_si256((__m256i *)sc, SC);
+	for (int l = 0; l < HM_VLANES; l++)
+		if (P[l] < E[l])
+			scan_word_from(pat, k, text, P[l], E[l], warm, eol,
+			    bitmap, vp[l], vn[l], (long)sc[l]);
+}
+#endif
+
+/* Verifies the short windows w[0, n) (scan_word's, each from a fresh
+ * state): four at a time in AVX2 where it runs, else one by one. */
+static void
+verify_short(const struct pattern *pat, long k, const unsigned char *text,
+    const struct flt_win *w, size_t n, size_t warm, unsigned char eol,
+    uint64_t *bitmap)
+{
+#ifdef HM_X86
+	if (n >= HM_VLANES && k < (long)pat->len && simd_supported(SIMD_AVX2)) {
+		verify_avx2(pat, k, text, w, n, warm, eol, bitmap);
+		return;
+	}
+#endif
+	for (size_t i = 0; i < n; i++)
+		scan_word(pat, k, text, w[i].from, w[i].to, warm, eol, bitmap);
+}
+
+/*
  * ORs into bitmap the bits of the matches of pat (at most k edits) in
  * text[0, warm + len), as hm_scan_range(pat, k, text, 0, warm + len, warm,
  * ...) would, through the pigeonhole filter (filter.c): it proposes
@@ -680,9 +843,16 @@ filter_run(const struct pattern *pat, long k, int icase,
 		return 0;
 	do {
 		r = flt_propose(&f, w, HM_FILTER_BATCH, &n, &at);
+		size_t ns = 0;
 		for (size_t i = 0; i < n; i++)
-			verify(pat, k, text, w[i].from, w[i].to, warm, eol,
-			    bitmap, variant);
+			if (verify == verify_range && pat->nwords == 1 &&
+			    w[i].to - w[i].from < HM_SIMD_VERIFY) {
+				if (w[i].to > warm)	/* (verify_direct) */
+					w[ns++] = w[i];
+			} else
+				verify(pat, k, text, w[i].from, w[i].to, warm,
+				    eol, bitmap, variant);
+		verify_short(pat, k, text, w, ns, warm, eol, bitmap);
 	} while (r == FLT_MORE);
 	if (r == FLT_GAVEUP)
 		verify(pat, k, text, at, warm + len, warm, eol, bitmap,
