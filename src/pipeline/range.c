@@ -675,13 +675,18 @@ range_job(void *arg, int worker)
 	unsigned char *mem = rj->mem != NULL ? rj->mem : data;
 	const size_t dlen = rj->len;
 
+	/* (made before the gate: a thread's first allocation makes its
+	 * malloc arena, an mmap that waits for the other workers' page
+	 * faults; inside the gate, 0.3 ms a worker one after the other,
+	 * the 16 workers of a 4.3 MB file 5 ms) */
+	c = xcalloc(1, sizeof(*c));
 	gate_enter(rj->ticket);
 	if (rj->tail) {
 		gate_leave();
+		free(c);
 		stream_tail(w, rj);
 		return;
 	}
-	c = xcalloc(1, sizeof(*c));
 	c->f = rj->f;
 	c->idx = rj->idx;
 	c->at = c->f->path ? range_off(c->f, c->idx) : rj->off;
