@@ -291,6 +291,60 @@ same_as_grep() {
 	assert_output "$(printf 'abc1\nabc2')"
 }
 
+@test "a pipe that stays open: -m, -q, -l and -c -m end at the first match, as grep" {
+	# input.c's in_fill_paced: what a pipe gives is searched when it
+	# pauses (it used to wait for a chunk of 16 MiB or the end); the
+	# writer holds the pipe open 5 s, each search must end at once
+	local o t0 ms wpid
+	mkfifo fifo
+	for o in "-m1 abc" "-m1 -k1 abd" "-q abc" "-q -k1 abd" "-l abc" \
+	    "-c -m1 abc" "-n -m2 -e abc -e xyz" "split"; do
+		if [ "$o" = split ]; then
+			# a line split across writes is read whole
+			o="-m1 abc"
+			{ printf 'ab'; sleep 0.3; printf 'c\nxyz\n'; sleep 5; } > fifo 3>&- &
+		else
+			{ printf 'abc\nxyz\n'; sleep 5; } > fifo 3>&- &
+		fi
+		wpid=$!
+		t0=$(date +%s%N)
+		# shellcheck disable=SC2086
+		run timeout 4 agrep-gpu $o < fifo
+		ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+		kill "$wpid" 2>/dev/null || true
+		wait "$wpid" 2>/dev/null || true
+		[ "$status" -ne 124 ] && [ "$ms" -lt 3000 ] ||
+			{ echo "agrep-gpu $o: still reading after $ms ms"; return 1; }
+		# shellcheck disable=SC2086
+		assert_equal "$output" "$(printf 'abc\nxyz\n' | grep ${o/-k1 abd/abc})"
+	done
+}
+
+@test "a pipe that pauses, on a terminal: the lines before the pause are shown" {
+	command -v script >/dev/null || skip "script (bsdutils) missing"
+	mkfifo fifo
+	# both paths: the ranges (no option) and the ring (-n -A0 -m9)
+	local o _ early
+	for o in "" "-n -A0 -m9"; do
+		rm -f out
+		script -q -f -c "agrep-gpu $o -e abc < fifo" out > /dev/null 3>&- &
+		local pid=$!
+		exec 5> fifo
+		printf 'abc1\nxyz\n' >&5
+		for _ in $(seq 50); do
+			grep -q abc1 out 2>/dev/null && break
+			sleep 0.1
+		done
+		early=$(grep -c abc1 out)
+		printf 'abc2\n' >&5
+		exec 5>&-
+		wait "$pid"
+		assert_equal "$early" 1
+		run grep -c abc2 out
+		assert_output 1
+	done
+}
+
 @test "--help prints the usage on stdout and exits 0" {
 	run -0 --separate-stderr agrep-gpu --help
 	assert_line --partial --index 0 'Usage: agrep-gpu'

@@ -487,8 +487,12 @@ selected(struct fstate *fs, int cost, uintmax_t end)
 		fs->done = 1;
 		return 0;
 	}
-	if (opt->count)
+	if (opt->count) {
+		/* (-c -m: the rest of the input is not read) */
+		if (fs->last)
+			fs->done = 1;
 		return 0;
+	}
 	if (opt->json && fs->binary && !opt->text) {
 		/* --json: "begin", and binary_offset in "end" */
 		emit_json(fs, NULL, 0, 0, 0, 0, ':', 0);

@@ -1,6 +1,7 @@
 /* input.c: read() into caller-owned buffers, and directory recursion. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <fnmatch.h>
 #include <fts.h>
 #include <pthread.h>
@@ -135,6 +136,18 @@ fill_parallel(int fd, unsigned char *buf, size_t want, int nthreads,
 	return (ssize_t)got;
 }
 
+/* A larger pipe buffer: fewer, larger reads from pipes (the first pipe
+ * read only). */
+static void
+pipe_size(int fd, const struct stat *st)
+{
+	static int piped;
+
+	if (S_ISFIFO(st->st_mode) &&
+	    !__atomic_exchange_n(&piped, 1, __ATOMIC_RELAXED))
+		fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+}
+
 /*
  * Reads until want bytes are in buf or the input ends (*eof set).  read() is
  * used for files and pipes alike: one copy, memory bounded by the caller's
@@ -148,15 +161,11 @@ ssize_t
 in_fill(int fd, unsigned char *buf, size_t want, int *eof, int partial,
     int readers)
 {
-	static int piped;
 	struct stat st;
 	off_t at;
 
 	if (fstat(fd, &st) == 0) {
-		/* A larger pipe buffer: fewer, larger reads from pipes. */
-		if (S_ISFIFO(st.st_mode) &&
-		    !__atomic_exchange_n(&piped, 1, __ATOMIC_RELAXED))
-			fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+		pipe_size(fd, &st);
 		/* Several readers only when enough of the file is left: a
 		 * thread per small file would cost more than it reads. */
 		if (readers > PAR_MAX)
@@ -168,6 +177,49 @@ in_fill(int fd, unsigned char *buf, size_t want, int *eof, int partial,
 			return fill_parallel(fd, buf, want, readers, eof);
 	}
 	return fill_serial(fd, buf, want, eof, partial);
+}
+
+/*
+ * in_fill for a pipe or a terminal, as grep searches what a read gives
+ * it: reads until want bytes are in, the input ends, or nothing more comes
+ * within IN_PAUSE ms once a whole record has (a terminator eol): `tail -f
+ * log | agrep-gpu -m1 ERR` printed nothing and never ended, waiting for a
+ * chunk of 16 MiB.  While nothing comes, it asks stop(arg) every IN_IDLE
+ * ms whether the input is still needed, and returns what it has if not.
+ * Returns the bytes read, or -1 with errno set.
+ */
+#define IN_PAUSE	1
+#define IN_IDLE		50
+
+ssize_t
+in_fill_paced(int fd, unsigned char *buf, size_t want, int *eof,
+    unsigned char eol, int (*stop)(void *), void *arg)
+{
+	size_t got = 0;
+	int whole = 0;
+	struct stat st;
+
+	if (fstat(fd, &st) == 0)
+		pipe_size(fd, &st);
+	while (got < want && !*eof) {
+		/* (a read that may wait: first whether anything comes; a
+		 * record begun is read on without asking) */
+		if (whole || got == 0) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+			const int r = poll(&p, 1, whole ? IN_PAUSE : IN_IDLE);
+			if (r == 0 && (whole || (stop != NULL && stop(arg))))
+				break;
+			if (r == 0)
+				continue;
+			/* (readable, ended, or poll failed: read says) */
+		}
+		const ssize_t n = fill_serial(fd, buf + got, want - got, eof, 1);
+		if (n < 0)
+			return got > 0 ? (ssize_t)got : -1;
+		whole = whole || memchr(buf + got, eol, (size_t)n) != NULL;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
 }
 
 static int

@@ -64,6 +64,11 @@ struct pool {
 	int		 ended;		/* pool_end: messages go out at once */
 	size_t		 out_cap;	/* a job's buffer before it waits */
 	int		 line_buffered;
+	int		 tty;		/* stdout is a terminal: each job's
+					 * output is written when it is done,
+					 * as grep writes a terminal's lines
+					 * (a pipe that pauses, tail -f, showed
+					 * nothing until its end) */
 	int		 printed;	/* a record went out (for "--") */
 	int		 quit;		/* stop searching (-q, write error) */
 	uint64_t	 quit_seq;	/* the job that stopped it: the output
@@ -159,7 +164,7 @@ job_write(struct job *j)
 			wout((const unsigned char *)P.sep, P.seplen);
 		p += s->len;
 	}
-	if (P.line_buffered)
+	if (P.line_buffered || P.tty)
 		wflush();
 	if (j->printed)
 		__atomic_store_n(&P.printed, 1, __ATOMIC_RELEASE);
@@ -318,6 +323,7 @@ pool_start(int nthreads, size_t out_cap, int line_buffered, int detach)
 	P.inline_jobs = P.nthreads == 1 && !detach;
 	P.out_cap = out_cap;
 	P.line_buffered = line_buffered;
+	P.tty = isatty(1);
 	/* Detached jobs (a device's ranges in flight) hold places too. */
 	P.maxjobs = 4 * (size_t)P.nthreads + POOL_DETACHED;
 	P.ring = xcalloc(P.maxjobs, sizeof(*P.ring));

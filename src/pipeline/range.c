@@ -873,6 +873,19 @@ stream_new(int fd, const char *name, int show_name, int zfd)
 	return f;
 }
 
+/* Whether a streamed input is still needed (in_fill_paced): -q ended the
+ * run, or -l, -L or -m ended the file. */
+static int
+stream_unneeded(void *arg)
+{
+	struct bigfile *f = arg;
+
+	pthread_mutex_lock(&f->mu);
+	const int done = f->fs.done;
+	pthread_mutex_unlock(&f->mu);
+	return done || pool_quit();
+}
+
 /* The same for the decoded stream fd of decoder z (zin.c), which reads
  * zfd (-1: nothing to close): both ended with the file. */
 int
@@ -902,8 +915,10 @@ submit_stream_z(int fd, const char *name, int show_name, struct dz *z,
 		carry = NULL;
 		ncarry = 0;
 		if (!eof && !pool_quit() && (n = z != NULL ? dz_fill(z,
-		    buf + have, f->range - have, &eof, 0) : in_fill(fd,
-		    buf + have, f->range - have, &eof, 0, 1)) < 0) {
+		    buf + have, f->range - have, &eof, 0) : f->tsize >= 0 ?
+		    in_fill(fd, buf + have, f->range - have, &eof, 0, 1) :
+		    in_fill_paced(fd, buf + have, f->range - have, &eof,
+		    opt->eol, stream_unneeded, f)) < 0) {
 			if (!opt->silent)
 				warnx_("%s: %s", name, strerror(errno));
 			rc = -1;

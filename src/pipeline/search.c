@@ -733,8 +733,17 @@ grow_all(struct searcher *w)
 	scan_grow(&w->host, w->host.cap * 2);
 }
 
+/* in_fill_paced's question: whether -q ended the run. */
+static int
+quit(void *arg)
+{
+	(void)arg;
+	return pool_quit();
+}
+
 /* Reads into a slot; with --line-buffered whatever one read() brings, so
- * that records are printed as they arrive. */
+ * that records are printed as they arrive; from a pipe or a terminal what
+ * has come when it pauses (in_fill_paced). */
 static ssize_t
 fill(struct searcher *w, int fd, unsigned char *buf, size_t want, int *eof)
 {
@@ -767,9 +776,16 @@ fill(struct searcher *w, int fd, unsigned char *buf, size_t want, int *eof)
 		}
 		return n;
 	}
-	n = w->dz != NULL ? dz_fill(w->dz, buf, want, eof,
-	    opt->line_buffered) : in_fill(fd, buf, want, eof,
-	    opt->line_buffered, pool_threaded() ? 1 : 8);
+	struct stat st;
+	w->paused = 0;
+	if (w->dz == NULL && !opt->line_buffered && fstat(fd, &st) == 0 &&
+	    !S_ISREG(st.st_mode)) {
+		n = in_fill_paced(fd, buf, want, eof, opt->eol, quit, NULL);
+		w->paused = n >= 0 && (size_t)n < want && !*eof;
+	} else
+		n = w->dz != NULL ? dz_fill(w->dz, buf, want, eof,
+		    opt->line_buffered) : in_fill(fd, buf, want, eof,
+		    opt->line_buffered, pool_threaded() ? 1 : 8);
 	if (n > 0) {
 		w->read_pos += (uint64_t)n;
 		w->read_left -= (uint64_t)n;
@@ -1100,8 +1116,10 @@ search_fd(struct searcher *w, int fd, struct fstate *fs)
 		next = (next + 1) % r.size;
 		if (r.eof && g->have == g->len)
 			break;
-		while (r.count >= r.depth)
+		while (r.count >= r.depth || (w->paused && r.count > 0))
 			ring_pop(&r, fs);
+		if (w->paused)
+			pool_flush();	/* (a terminal's: pool.c) */
 		if (fs->done)
 			break;
 		prev = g;

@@ -43,6 +43,9 @@ struct searcher {
 	int		 ndev;		/* of those, opened */
 	uint64_t	 read_pos;	/* input offset of the next read */
 	uint64_t	 read_left;	/* bytes the input may still give */
+	int		 paused;	/* the last read stopped where a pipe
+					 * paused (in_fill_paced): what came
+					 * is printed before reading on */
 	struct hitlist	*collect;	/* search_range: hits go here */
 	const struct hitlist *premade;	/* search_file_hits: hits known */
 	size_t		 premade_at;	/* next of them */
