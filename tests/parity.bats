@@ -170,6 +170,17 @@ like_grep_sh() {
 	like_grep -v -x '' y
 	run -0 agrep-gpu -k1 -v -x abc y
 	assert_output y
+	# only a set of empty patterns is nothing selectable: '' beside
+	# another pattern, or a pattern no longer than -k, matches every
+	# line, and -c -v prints the counts (0), as grep -c -v -e '' -e x
+	printf 'abc\nxyz\n' > s
+	like_grep -c -v -e '' -e ax s y
+	like_grep -c -v -e '' -e '' s y
+	like_grep -L -v -e '' -e ax s y
+	run -1 agrep-gpu -c -v -k3 abc s y
+	assert_output "$(printf 's:0\ny:0')"
+	run -1 agrep-gpu -c -v -k3 -e '' -e abc s
+	assert_output 0
 }
 
 # --- 6. -o with context and -v
