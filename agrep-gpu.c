@@ -336,6 +336,7 @@ struct args {
 	size_t		 nglob[2];	/* --include/--exclude, --exclude-dir */
 	int		 utf8;		/* --utf8 1, --bytes 0, else -1 */
 	int		 no_icase;	/* --no-ignore-case given */
+	int		 no_indels;	/* --no-indels given */
 	const char	*strand;	/* --strand */
 	struct rec_conf	 rc;		/* --records, --hits */
 	struct { int file; const char *s; } *src; /* -e, -f in order */
@@ -498,7 +499,7 @@ apply(int c, struct options *o, struct args *a)
 			fatalx("invalid argument '%s' for --records "
 			    "(auto, fasta, fastq or lines)", optarg);
 		break;
-	case OPT_NO_INDELS: a->ps.hamming = 1; break;
+	case OPT_NO_INDELS: a->ps.hamming = a->no_indels = 1; break;
 	case OPT_INS_COST: a->ps.cost.ins = edit_cost(optarg, "insert"); break;
 	case OPT_DEL_COST: a->ps.cost.del = edit_cost(optarg, "delete"); break;
 	case OPT_SUB_COST:
@@ -902,9 +903,15 @@ main(int argc, char **argv)
 	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
 		fatalx("%s", err);
 	records_check(&o, &a);
-	if (a.ps.hamming && a.ps.nre > 0)
+	if (a.ps.hamming && a.ps.nre > 0 && a.no_indels)
 		fatalx("--no-indels takes plain patterns and classes, not "
 		    "expressions with *, +, ?, {m,n}, |, ^ or $");
+	if (a.ps.hamming && a.ps.nre > 0)
+		fatalx("insertions and deletions off with substitutions at "
+		    "cost 1 (the search of --no-indels) take plain patterns "
+		    "and classes, not expressions with *, +, ?, {m,n}, |, ^ "
+		    "or $; --substitute-cost=2 with -k %d is the same search",
+		    2 * o.k);
 	/* Expressions with repetition, alternation or anchors run as
 	 * automata (regex.c): no alignment with a pattern to show yet. */
 	if (a.ps.nre > 0 && o.show_edits)

@@ -29,6 +29,15 @@ D="$BATS_FILE_TMPDIR"
     assert_output abc
     run -2 agrep-gpu --no-indels -E 'ab+c' "$D/h"
     assert_output --partial 'not expressions'
+    # the same costs given as costs: a message that names them, and the
+    # search that does run (substitutions at 2, k doubled)
+    run -2 agrep-gpu -E -k1 --insert-cost=off --delete-cost=off --substitute-cost=1 'ab+c' "$D/h"
+    assert_output --partial 'insertions and deletions off with substitutions at cost 1'
+    assert_output --partial -- '--substitute-cost=2 with -k 2 is the same search'
+    refute_output --partial -- '--no-indels takes'
+    # (abcxdef: abccdef with one substitution)
+    run -0 agrep-gpu -E -k2 --insert-cost=off --delete-cost=off --substitute-cost=2 'abc+def' "$D/h"
+    assert_output "$(printf 'abcdef\nabxdef\nabcxdef\nzzabXdefzz')"
 }
 
 @test "--no-indels in UTF-8: a character is one substitution" {
