@@ -466,6 +466,7 @@ int main(int argc, char **argv)
             case 'n': opt_n = 1; continue;
             case 'w': opt_w = 1; continue;
             case 'x': opt_x = 1; continue;
+            case 'a': continue;	/* binary files as text: all are here */
             case 'k': case 'e': case 'f': case 'j':
                 if (arg[1])
                     val = arg + 1;

@@ -625,7 +625,7 @@ same_as_grep() {
 
 # same_as_grep1 FILE EXPR F O: one of those runs (F: "" or -i; O: options)
 same_as_grep1() {
-	run agrep-gpu -k0 -E $3 $4 "$2" "$1"
+	run agrep-gpu -a -k0 -E $3 $4 "$2" "$1"
 	assert_output "$(grep -a -E $3 $4 "$2" "$1")"
 }
 
@@ -734,11 +734,12 @@ same_as_grep1() {
 		ei=$((ei + 1))
 		for k in $ks; do
 			n=$((n + 1))
-			run agrep-gpu -E -k$k "$e" u
+			# (-a: u holds invalid bytes, binary when printed)
+			run agrep-gpu -a -E -k$k "$e" u
 			assert_output "$(reoracle -u -k$k "$e" u)"
-			run agrep-gpu -E -k$k --show-cost "$e" u
+			run agrep-gpu -a -E -k$k --show-cost "$e" u
 			assert_output "$(reoracle -u -s -k$k "$e" u)"
-			run agrep-gpu -E -k$k -x "$e" u
+			run agrep-gpu -a -E -k$k -x "$e" u
 			assert_output "$(reoracle -u -x -k$k "$e" u)"
 		done
 	done

@@ -193,9 +193,11 @@ u8_valid(const unsigned char *p, size_t n)
 {
 	uint32_t cp;
 
-	for (size_t i = 0; i < n; i += u8_char(p + i, n - i, &cp))
+	for (size_t i = 0; i < n; ) {
+		i += u8_char(p + i, n - i, &cp);
 		if (cp & INV)
 			return 0;
+	}
 	return 1;
 }
 

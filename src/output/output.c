@@ -16,10 +16,12 @@
 #include "../pipeline/pool.h"
 #include "../device/scan.h"
 #include "../engines/refine.h"
+#include "../base/utf8.h"
 #include "../base/util.h"
 
 static const struct options *opt;
 static const struct patset *pats;
+static int enc_strict;		/* encoding errors make records binary */
 static int refine;		/* records need refine.c to be selected */
 static int quitting;		/* -q saw a selected record: stop (atomic) */
 
@@ -113,6 +115,7 @@ out_init(const struct options *o, const struct patset *ps)
 	opt = o;
 	pats = ps;
 	refine = o->word || o->line || o->show_cost || o->best;
+	enc_strict = ps->utf8 && !o->text;
 	if (refine || o->only || o->color || o->show_edits)
 		rf_init(ps, o->line ? RF_LINE : o->word ? RF_WORD : RF_ANY,
 		    o->eol);
@@ -368,10 +371,12 @@ group_sep(struct fstate *fs, uintmax_t at)
 
 /* Prints one record text[ls, le) with its prefix: a context record (sep
  * '-'), a selected record, or its matched parts only (-o: those of the
- * records that hold matches, selected ones or with -v context ones). */
-static void
+ * records that hold matches, selected ones or with -v context ones).
+ * block: it begins a group (the "--" before it is decided).  Returns 0
+ * when it was left out (an encoding error), else 1. */
+static int
 print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
-    char sep, int cost)
+    char sep, int cost, int block)
 {
 	const unsigned char *line = c->text + ls;
 	size_t len = le - ls, from = 0, s, e;
@@ -383,19 +388,34 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 		emit_json(fs, line, len, le < c->len, lineno,
 		    abs_off(fs, c, ls), sep, cost);
 		fs->last_end = abs_off(fs, c, le) + 1;
-		return;
+		return 1;
 	}
-	group_sep(fs, abs_off(fs, c, ls));
+	if (block)
+		group_sep(fs, abs_off(fs, c, ls));
+	/* A record with a UTF-8 encoding error is binary in a UTF-8 locale,
+	 * as grep 3.8 has it: left out (with -o, the matched parts that
+	 * hold one), the file said to match at its end.  As grep, the "--"
+	 * before a group is decided at its first record, printed or not,
+	 * and a record left out is not printed output (the next group is
+	 * apart from the last one printed). */
+	if (enc_strict && !opt->only && !u8_valid(line, len)) {
+		fs->enc = 1;
+		pool_mark_printed();	/* (grep's "used") */
+		return 0;
+	}
 	fs->last_end = abs_off(fs, c, le) + 1;
 	pool_mark_printed();
 	if (opt->best)
 		best.printed = 1;
 	if (opt->only && (sep == ':') == opt->invert)
-		return;		/* no match in it to print */
+		return 1;	/* no match in it to print */
 	if (opt->only) {
 		while (from < len && rf_find_pat(line, len, from, &s, &e,
 		    &bp) <= pats->k) {
-			if (e > s) {
+			if (e > s && enc_strict && !u8_valid(line + s,
+			    e - s))
+				fs->enc = 1;
+			else if (e > s) {
 				prefix(fs, sep, lineno, abs_off(fs, c, ls + s),
 				    cost, e - s);
 				if (opt->show_edits)
@@ -405,7 +425,7 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 			}
 			from = e > s ? e : s + 1;
 		}
-		return;
+		return 1;
 	}
 	prefix(fs, sep, lineno, abs_off(fs, c, ls), cost, len);
 	if (opt->show_edits && sep == ':') {
@@ -428,12 +448,16 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	if (from < len)
 		emit(line + from, len - from);
 	emit(&opt->eol, 1);
+	return 1;
 }
 
-/* Prints up to opt->before records before ls that were not printed yet. */
-static void
+/* Prints up to opt->before records before ls that were not printed yet;
+ * returns how many there were (the first begins the group). */
+static size_t
 before_context(struct fstate *fs, const struct chunk *c, size_t ls)
 {
+	size_t n = 0;
+
 	size_t first = ls;
 
 	for (long long i = 0; i < opt->before && first > 0; i++) {
@@ -445,9 +469,10 @@ before_context(struct fstate *fs, const struct chunk *c, size_t ls)
 	}
 	while (first < ls) {
 		size_t le = line_end(c->text, first, ls);
-		print_record(fs, c, first, le, '-', 0);
+		print_record(fs, c, first, le, '-', 0, n++ == 0);
 		first = le + 1;
 	}
+	return n;
 }
 
 /* --best-match: keeps the record's output if its cost ties the best so
@@ -515,10 +540,11 @@ select_record(struct fstate *fs, const struct chunk *c, size_t ls,
 {
 	if (!selected(fs, cost, abs_off(fs, c, le) + (le < c->len)))
 		return;
-	if (opt->before > 0)
-		before_context(fs, c, ls);
-	print_record(fs, c, ls, le, ':', cost);
-	fs->after = opt->after;
+	const size_t nb = opt->before > 0 ? before_context(fs, c, ls) : 0;
+	/* (after a record left out, as grep: no after-context; grep reads
+	 * that record again for each context line due, and leaves it out) */
+	fs->after = print_record(fs, c, ls, le, ':', cost, nb == 0) ?
+	    opt->after : 0;
 	if (fs->last && fs->after == 0)
 		fs->done = 1;
 }
@@ -581,8 +607,8 @@ record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	} else if (fs->after > 0) {
 		/* After -m's last record, even selected ones are context;
 		 * none is printed once the input turned binary. */
-		if (!fs->binary)
-			print_record(fs, c, ls, le, '-', 0);
+		if (!fs->binary && !print_record(fs, c, ls, le, '-', 0, 0))
+			fs->after = 1;	/* (the last: as above) */
 		if (--fs->after == 0 && fs->last)
 			fs->done = 1;
 	}
@@ -764,6 +790,8 @@ out_file_end(struct fstate *fs)
 {
 	if (opt->quiet)
 		return;
+	if (fs->enc && !opt->binary_nomatch)
+		warnx_("%s: binary file matches", fs->name);
 	if (opt->json) {
 		struct jbuf b = { NULL, 0, 0 };
 		json_end(&b, fs);

@@ -28,6 +28,9 @@ struct fstate {
 	int		 width;		/* -T: digits of line numbers, offsets */
 	int		 done;		/* nothing more to do for this input */
 	int		 last;		/* -m reached: only after-context left */
+	int		 enc;		/* a record to print held a UTF-8
+					 * encoding error: left out, and
+					 * "binary file matches" at the end */
 	struct jstate	 js;		/* --json */
 };
 

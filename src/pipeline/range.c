@@ -272,6 +272,7 @@ range_done(struct bigfile *f, const struct fstate *fs, int unordered)
 		f->fs.nsel += fs->nsel;
 		f->fs.binary |= fs->binary;
 		f->fs.done |= fs->done;
+		f->fs.enc |= fs->enc;
 	} else
 		f->fs = *fs;
 	f->state_at++;
@@ -614,6 +615,7 @@ range_finish(struct rangectx *c, const uint64_t *bm, struct searcher *w)
 	fs.nsel += before.nsel;
 	fs.binary |= before.binary;
 	fs.done |= before.done;
+	fs.enc |= before.enc;
 	fs.name = f->name;
 	range_done(f, &fs, unordered);
 }
