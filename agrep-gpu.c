@@ -826,11 +826,19 @@ records_check(struct options *o, struct args *a)
 		    "with *, +, ?, {m,n}, |, ^, $ or newlines",
 		    a->rc.hits != HITS_NONE ? "--hits" : "--dna");
 	const int del = a->ps.weighted ? a->ps.cost.del : 1;
-	for (size_t i = 0; i < a->ps.npat; i++)
-		if (del < RE_COST_OFF && a->ps.pat[i].len <= (size_t)(o->k / del))
+	for (size_t i = 0; i < a->ps.npat; i++) {
+		const struct pattern *p = &a->ps.pat[i];
+		const char *name = a->rc.names[i % a->rc.npat];
+		if (del >= RE_COST_OFF || p->len > (size_t)(o->k / del))
+			continue;
+		/* (a name of its own: -f's line number, a FASTA header) */
+		if (strlen(name) == p->len && memcmp(name, p->str, p->len) == 0)
 			fatalx("pattern '%s' is not longer than -k %d: it "
-			    "would match everywhere", a->rc.names[i %
-			    a->rc.npat], o->k);
+			    "would match everywhere", name, o->k);
+		fatalx("pattern %s ('%.*s') is not longer than -k %d: it "
+		    "would match everywhere", name, (int)p->len,
+		    (const char *)p->str, o->k);
+	}
 }
 
 /* Frees what option parsing made. */

@@ -109,7 +109,11 @@ house of the LORD\t1\t0\t+\t4\t21\thouse of the LORD\t17=')"
     run -2 agrep-gpu --hits=sam ACGT "$D/g.fa"
     run -2 agrep-gpu --records=fasta -n ACGT "$D/g.fa"
     run -2 agrep-gpu --dna -k4 ACGT "$D/g.fa"
-    assert_output --partial 'not longer than -k 4'
+    assert_output --partial "pattern 'ACGT' is not longer than -k 4"
+    # from -f, named by its line: the name and the sequence
+    printf 'ACGTACGT\nAC\n' > "$D/pp"
+    run -2 agrep-gpu --dna -k2 -f "$D/pp" "$D/g.fa"
+    assert_output --partial "pattern 2 ('AC') is not longer than -k 2"
     run -2 agrep-gpu --hits -E 'ab+c' "$D/g.fa"
 }
 
