@@ -402,17 +402,6 @@ struct input {
         }                                                                      \
     } while (0)
 
-/* The length of the shortest pattern. */
-static size_t shortest_pattern(void)
-{
-    size_t m = (size_t)-1, p;
-
-    for (p = 0; p < npats; p++)
-        if (pats[p].n < m)
-            m = pats[p].n;
-    return m;
-}
-
 int main(int argc, char **argv)
 {
     int a, have_pattern_opt = 0, nfiles, f;
@@ -519,13 +508,17 @@ int main(int argc, char **argv)
     for (f = 0; f < (int)npats; f++)
         pats[f].s = to_units(pats[f].raw, pats[f].rawn, &pats[f].n);
 
-    /* Nothing can be selected (no pattern; or -v and a pattern every
-     * record matches, one whose deletion costs k or less, without -w or
-     * -x): as grep
-     * (-f /dev/null, -v ''), no file is read, nothing printed, exit 1. */
+    /* Nothing can be selected (no pattern; or -v and only empty
+     * patterns, without -w or -x): as grep (-f /dev/null, -v ''), no
+     * file is read, nothing printed, exit 1.  (-v of a set some pattern
+     * of which every record matches otherwise, '' beside others or one
+     * whose deletion costs k or less, reads the files: -c prints 0s, as
+     * grep -c -v -e '' -e x.) */
+    int all_empty = npats > 0;
+    for (f = 0; f < (int)npats; f++)
+        all_empty &= pats[f].n == 0;
     if (!opt_best && (npats == 0 ? !opt_v : opt_v && !opt_w && !opt_x &&
-        opt_k >= 0 && (unsigned long)cD * shortest_pattern() <=
-        (unsigned long)opt_k))
+        all_empty))
         return 1;
     nfiles = npos - a;
     in = xrealloc(NULL, (size_t)(nfiles ? nfiles : 1) * sizeof *in);
