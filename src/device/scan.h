@@ -28,6 +28,8 @@ struct scan_slot {
 	unsigned char	*own;	/* its own buf while another is lent
 				 * (scan_lend) */
 	uint64_t	*bm;	/* host view of the hit bitmap */
+	int		 carved;	/* buf and bm are another's memory
+				 * (scan_host_carve): not freed here */
 	cl_mem		 hbuf;	/* host-visible text (pinned, or zero-copy) */
 	cl_mem		 hbm;	/* host-visible bitmap */
 	cl_mem		 dbuf;	/* device copies (GPU only) */
@@ -111,6 +113,8 @@ struct scanner {
 size_t	 scan_pad(const struct patset *);
 void	 scan_open_host(struct scanner *, const struct patset *,
 	    unsigned char eol, size_t cap);
+size_t	 scan_host_bytes(const struct scanner *);
+void	 scan_host_carve(struct scanner *, unsigned char *mem);
 int	 scan_open_device(struct scanner *, const struct patset *,
 	    unsigned char eol, size_t cap, const struct ocl_dev *,
 	    size_t slice);

@@ -537,6 +537,13 @@ search_init(const struct options *o, const struct patset *ps)
 	S.w = xcalloc((size_t)S.nw, sizeof(*S.w));
 	for (int i = 0; i < S.nw; i++)
 		scan_open_host(&S.w[i].host, ps, o->eol, cap);
+	/* (the workers' slots as one mapping: scan_host_bytes; else each
+	 * scanner makes its own when first used) */
+	const size_t per = scan_host_bytes(&S.w[0].host);
+	if ((S.hostmem = util_alloc_big(per * (size_t)S.nw)) != NULL)
+		for (int i = 0; i < S.nw; i++)
+			scan_host_carve(&S.w[i].host, S.hostmem +
+			    (size_t)i * per);
 	S.exact = S.w[0].host.exact;
 	if (getenv("AGREP_GPU_STATS") != NULL)
 		fprintf(stderr, "agrep-gpu: host: %d workers, %s instruction "
@@ -668,6 +675,8 @@ search_end(void)
 			scan_close(&S.w[i].dev[d]);
 		scan_close(&S.w[i].host);
 	}
+	free(S.hostmem);
+	S.hostmem = NULL;
 	devq_end();
 	/* (the opener may publish the same count once more: atomic) */
 	const int nd = __atomic_load_n(&S.ndev, __ATOMIC_ACQUIRE);

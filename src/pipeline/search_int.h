@@ -61,6 +61,8 @@ struct search {
 	const struct patset *pats;
 	struct walk_filter filter;	/* --include, --exclude... */
 	struct searcher	*w;		/* one per worker */
+	unsigned char	*hostmem;	/* their host slots' memory, one
+					 * mapping (scan_host_carve) */
 	int		 nw;
 	pthread_mutex_t	 mu;		/* guards the device state */
 	pthread_cond_t	 cv;
