@@ -578,7 +578,11 @@ settle(struct options *o, struct args *a)
 	if (o->best && !o->k_given)
 		o->k = 1 << 20;
 	if (o->threads == 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		/* (AGREP_GPU_CPUS, for the tests: a machine of that many) */
+		const char *cpus = getenv("AGREP_GPU_CPUS");
+		long n = cpus != NULL && atol(cpus) > 0 ? atol(cpus) :
+		    sysconf(_SC_NPROCESSORS_ONLN);
+		o->threads_auto = 1;
 		o->threads = n < 1 ? 1 : n > 64 ? 64 : (int)n;
 	}
 	/* --best-match holds all output until the end: one thread. */
@@ -987,6 +991,7 @@ main(int argc, char **argv)
 		if (known) {
 			hplan_ahead(total);
 			hplan_ahead_final();
+			search_total(total);
 		}
 	}
 	if (nfiles == 0 && o.recursive)

@@ -28,6 +28,8 @@ struct options {
 	int		 line_buffered;	/* --line-buffered */
 	const char	*device;	/* --device or AGREP_GPU_DEVICE */
 	int		 threads;	/* -j: worker threads (0: online CPUs) */
+	int		 threads_auto;	/* no -j: as many as the work needs
+					 * (search.c, workers_for) */
 	size_t		 chunk;		/* chunk bytes, 0 = auto (AGREP_GPU_CHUNK) */
 	size_t		 slice;		/* slice bytes, 0 = auto (AGREP_GPU_SLICE) */
 	size_t		 host_max;	/* inputs this small use the host matcher */

@@ -340,6 +340,16 @@ plan_probe(size_t len, double secs)
 	pthread_mutex_unlock(&P.mu);
 }
 
+/* The host probe's bytes per second per worker (0: no probe yet). */
+double
+plan_host_rate(void)
+{
+	pthread_mutex_lock(&P.mu);
+	const double r = P.probed ? P.host_rate : 0;
+	pthread_mutex_unlock(&P.mu);
+	return r;
+}
+
 /* The host's bytes per second per worker (0: not known). */
 static double
 host_rate(void)

@@ -37,6 +37,7 @@ void	plan_init(enum plan_mode, int workers, size_t dev_work,
 enum plan_mode plan_mode(void);
 int	plan_probed(void);
 void	plan_probe(size_t len, double secs);
+double	plan_host_rate(void);
 int	plan_start_devices(uint64_t size, int known);
 int	plan_open_early(uint64_t size);
 int	plan_more_devices(double open_secs);

@@ -29,6 +29,7 @@ struct pool_text {
 void	pool_start(int nthreads, size_t out_cap, int line_buffered,
 	    int detach);
 int	pool_workers(void);
+void	pool_cap(int n);
 int	pool_threaded(void);
 void	pool_submit(pool_fn, void *arg);
 void	pool_submit_last(pool_fn, void *arg);

@@ -485,6 +485,47 @@ probe_seq(unsigned char *b, size_t n, int kind)
 	return w;
 }
 
+/*
+ * The run's inputs are total bytes, all of them (regular files named):
+ * without -j, the host's workers are as many as that work needs
+ * (workers_for).
+ */
+void
+search_total(uint64_t total)
+{
+	S.total = total;
+	S.total_known = 1;
+}
+
+/* Work a worker must have to be worth starting (its thread, malloc arena,
+ * first huge page and tables: 0.1-0.3 ms on the H200 machine), and how
+ * much slower than the probe a search runs over a whole input (the Bible,
+ * a phrase -k5: the probe's 64 KB 5.5 GB/s a worker, the run 1.3-1.9). */
+#define WORKER_S	1e-3
+#define WORKER_SLOWER	4
+
+/* Without -j, for a run on the host alone whose every input's size is
+ * known: caps the workers started at what the work needs by the host
+ * probe's rate (plan.c), each with WORKER_S of it at least. */
+static void
+workers_for(void)
+{
+	const double rate = plan_host_rate();
+
+	if (!opt->threads_auto || !S.total_known || !(rate > 0))
+		return;
+	const double cpu = WORKER_SLOWER * (double)S.total / rate;
+	const int n = cpu / WORKER_S >= pool_workers() ? pool_workers() :
+	    (int)(cpu / WORKER_S) + 1;
+	if (n >= pool_workers())
+		return;
+	pool_cap(n);
+	if (getenv("AGREP_GPU_STATS") != NULL)
+		fprintf(stderr, "agrep-gpu: host: %d of %d workers for %llu "
+		    "bytes at %.1f MB/s a worker (the probe)\n", n,
+		    pool_workers(), (unsigned long long)S.total, rate / 1e6);
+}
+
 /* Do the devices pay for a file of size bytes, read as records of kind
  * (REC_LINES: lines)?  (The planner's rule, with the host probed on the
  * file's first bytes: of their sequence lines for FASTA and FASTQ.) */
@@ -509,7 +550,10 @@ devices_pay(const char *path, uint64_t size, int kind)
 			close(fd);
 		free(b);
 	}
-	return plan_start_devices(size, 1);
+	const int dev = plan_start_devices(size, 1);
+	if (!dev)
+		workers_for();
+	return dev;
 }
 
 /* The same for a stream of which total bytes came so far, the last len of

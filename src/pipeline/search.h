@@ -17,6 +17,7 @@ struct hitlist {
 /* search.c */
 void	search_init(const struct options *, const struct patset *);
 void	search_gpus(uint64_t total);
+void	search_total(uint64_t total);
 int	search_path(const char *path, int show_name);
 int	search_cwd(void);
 int	search_stdin(int show_name);

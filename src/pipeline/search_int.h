@@ -63,6 +63,8 @@ struct search {
 	struct searcher	*w;		/* one per worker */
 	unsigned char	*hostmem;	/* their host slots' memory, one
 					 * mapping (scan_host_carve) */
+	uint64_t	 total;		/* the inputs' bytes (search_total) */
+	int		 total_known;
 	int		 nw;
 	pthread_mutex_t	 mu;		/* guards the device state */
 	pthread_cond_t	 cv;
