@@ -534,9 +534,14 @@ devices_pay(const char *path, uint64_t size, int kind)
 {
 	int settled = pay_settled(size);
 
-	if (settled >= 0)
+	/* (the host alone by the options or the machine: the probe still
+	 * sizes the workers, where they may be fewer) */
+	if (settled == 0 && (!opt->threads_auto || !S.total_known ||
+	    pool_workers() < 2 || plan_probed()))
+		return 0;
+	if (settled > 0)
 		return settled;
-	if (!plan_probed() && plan_open_early(size))
+	if (settled < 0 && !plan_probed() && plan_open_early(size))
 		devices_start();
 	if (!plan_probed()) {
 		unsigned char *b = xmalloc(PROBE_BYTES);
@@ -550,7 +555,7 @@ devices_pay(const char *path, uint64_t size, int kind)
 			close(fd);
 		free(b);
 	}
-	const int dev = plan_start_devices(size, 1);
+	const int dev = settled == 0 ? 0 : plan_start_devices(size, 1);
 	if (!dev)
 		workers_for();
 	return dev;
