@@ -196,9 +196,13 @@ $(diff want out.8 | head -5)"
 	# (the host alone, as the options or a machine without a device
 	# say: make check-pocl's AGREP_GPU_DEVICE=cpu puts the ranges on
 	# POCL, whose slots the workers fill, all of them)
+	# (the cap follows the probe's rate: a sanitizer or qemu build runs
+	# 3-15x slower and may need every worker; there only the output is
+	# checked)
 	for i in 1 2 3 4 5 6 7 8 9 10; do cat text; echo; done > text10
 	run -0 env AGREP_GPU_CPUS=16 AGREP_GPU_STATS=1 agrep-gpu --device=host -c -k2 mercy text10
-	assert_line --regexp '^agrep-gpu: host: ([1-9]|1[0-5]) of 16 workers for [0-9]+ bytes'
+	slow_build ||
+		assert_line --regexp '^agrep-gpu: host: ([1-9]|1[0-5]) of 16 workers for [0-9]+ bytes'
 	assert_line "$(agrep-gpu -j1 -c -k2 mercy text10)"
 	run -0 env AGREP_GPU_CPUS=16 AGREP_GPU_STATS=1 agrep-gpu --device=host -j16 -c -k2 mercy text10
 	refute_line --partial 'of 16 workers'
