@@ -19,7 +19,6 @@
 #include "src/device/ocl.h"
 #include "src/cli/options.h"
 #include "src/output/output.h"
-#include "src/engines/hplan.h"
 #include "src/engines/pattern.h"
 #include "src/pipeline/pool.h"
 #include "src/pipeline/records.h"
@@ -835,13 +834,17 @@ records_check(struct options *o, struct args *a)
 		const char *name = a->rc.names[i % a->rc.npat];
 		if (del >= RE_COST_OFF || p->len > (size_t)(o->k / del))
 			continue;
-		/* (a name of its own: -f's line number, a FASTA header) */
+		/* (a name of its own, -f's line number or a FASTA header,
+		 * is given with the sequence) */
+		const size_t wn = strlen(name) + p->len + 8;
+		char *what = xmalloc(wn);
 		if (strlen(name) == p->len && memcmp(name, p->str, p->len) == 0)
-			fatalx("pattern '%s' is not longer than -k %d: it "
-			    "would match everywhere", name, o->k);
-		fatalx("pattern %s ('%.*s') is not longer than -k %d: it "
-		    "would match everywhere", name, (int)p->len,
-		    (const char *)p->str, o->k);
+			snprintf(what, wn, "'%s'", name);
+		else
+			snprintf(what, wn, "%s ('%.*s')", name, (int)p->len,
+			    (const char *)p->str);
+		fatalx("pattern %s is not longer than -k %d: it would match "
+		    "everywhere", what, o->k);
 	}
 }
 
@@ -987,12 +990,8 @@ main(int argc, char **argv)
 			else
 				known = 0;
 		search_gpus(total);
-		/* (the host planner's revisions: the text ahead) */
-		if (known) {
-			hplan_ahead(total);
-			hplan_ahead_final();
+		if (known)
 			search_total(total);
-		}
 	}
 	if (nfiles == 0 && o.recursive)
 		status |= search_cwd() == -1;

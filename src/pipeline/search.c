@@ -24,6 +24,7 @@
 #include "../base/cpu.h"
 #include "devq.h"
 #include "../engines/hostmatch.h"
+#include "../engines/hplan.h"
 #include "../engines/multi.h"
 #include "input.h"
 #include "../output/output.h"
@@ -495,6 +496,9 @@ search_total(uint64_t total)
 {
 	S.total = total;
 	S.total_known = 1;
+	/* (the host planner's revisions: the text ahead) */
+	hplan_ahead(total);
+	hplan_ahead_final();
 }
 
 /* Work a worker must have to be worth starting (its thread, malloc arena,
@@ -504,15 +508,23 @@ search_total(uint64_t total)
 #define WORKER_S	1e-3
 #define WORKER_SLOWER	4
 
-/* Without -j, for a run on the host alone whose every input's size is
- * known: caps the workers started at what the work needs by the host
- * probe's rate (plan.c), each with WORKER_S of it at least. */
+/* Whether the workers may be fewer than -j's default: no -j, every
+ * input's size known, two workers or more. */
+static int
+workers_may_shrink(void)
+{
+	return opt->threads_auto && S.total_known && pool_workers() >= 2;
+}
+
+/* For a run on the host alone (workers_may_shrink): caps the workers
+ * started at what the work needs by the host probe's rate (plan.c), each
+ * with WORKER_S of it at least. */
 static void
 workers_for(void)
 {
 	const double rate = plan_host_rate();
 
-	if (!opt->threads_auto || !S.total_known || !(rate > 0))
+	if (!workers_may_shrink() || !(rate > 0))
 		return;
 	const double cpu = WORKER_SLOWER * (double)S.total / rate;
 	const int n = cpu / WORKER_S >= pool_workers() ? pool_workers() :
@@ -536,8 +548,7 @@ devices_pay(const char *path, uint64_t size, int kind)
 
 	/* (the host alone by the options or the machine: the probe still
 	 * sizes the workers, where they may be fewer) */
-	if (settled == 0 && (!opt->threads_auto || !S.total_known ||
-	    pool_workers() < 2 || plan_probed()))
+	if (settled == 0 && (!workers_may_shrink() || plan_probed()))
 		return 0;
 	if (settled > 0)
 		return settled;
