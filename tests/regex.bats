@@ -367,6 +367,35 @@ setup() {
 	assert_output "$(agrep-gpu -F -k1 --show-edits -e color -e colour t)"
 }
 
+@test "a list of words past the automaton's 1023 positions is searched as its words" {
+	# (an alternation of 300 words as one expression, as grep users write
+	# it: it was refused, "expression too long")
+	awk 'BEGIN { srand(7); for (i = 0; i < 300; i++) { w = ""
+		n = 4 + int(rand() * 6); for (j = 0; j < n; j++)
+			w = w substr("abcdefghijklmnopqrstuvwxyz", 1 + int(rand() * 26), 1)
+		print w } }' > words
+	awk 'BEGIN { srand(8); for (i = 0; i < 400; i++) { l = ""
+		n = 10 + int(rand() * 50); for (j = 0; j < n; j++)
+			l = l substr("abcdefghijklmnopqrstuvwxyz  ", 1 + int(rand() * 28), 1)
+		print l } }' > text
+	local e
+	e=$(paste -sd'|' words)
+	for k in $(depth "0 1 2" "0 1 2" "1"); do
+		for o in -n "-o -b" "-w -c" "-x -c" "-v -c"; do
+			run agrep-gpu -F -k$k $o -f words text
+			local want=$output st=$status
+			run agrep-gpu -E -k$k $o "$e" text
+			[ "$status" -eq "$st" ] && [ "$status" -lt 2 ]
+			assert_output "$want"
+		done
+	done
+	run agrep-gpu -E -n "$e" text
+	assert_output "$(grep -E -n "$e" text)"
+	# an infinite language stays the automaton's, and that one too long
+	run -2 agrep-gpu -E -c "($e)+" text
+	assert_output --partial 'expression too long: more than 1023 positions'
+}
+
 @test "several -e: literals, classes and expressions in one pass" {
 	run agrep-gpu -E -e 'colou?r' -e 'gr[ae]y' -e foo t
 	assert_output "$(grep -E -e 'colou?r' -e 'gr[ae]y' -e foo t)"

@@ -294,14 +294,15 @@ words_add(struct words *w, const struct re_class *a, size_t na,
 	w->total += na + nb;
 }
 
-/* x := every word of x followed by every word of y; 0, or -1 past
- * RE_EXPAND_MAX words. */
+/* x := every word of x followed by every word of y; 0, or -1 past max
+ * words or RE_EXPAND_UNITS units. */
 static int
-words_cat(struct words *x, const struct words *y)
+words_cat(struct words *x, const struct words *y, size_t max)
 {
 	struct words r = { NULL, NULL, 0, 0 };
 
-	if (x->n * y->n > RE_EXPAND_MAX)
+	if (x->n * y->n > max || (x->n > 0 && y->n > 0 &&
+	    x->total * y->n + y->total * x->n > RE_EXPAND_UNITS))
 		return -1;
 	for (size_t i = 0, oi = 0; i < x->n; oi += x->len[i++])
 		for (size_t j = 0, oj = 0; j < y->n; oj += y->len[j++])
@@ -314,11 +315,13 @@ words_cat(struct words *x, const struct words *y)
 
 /*
  * The words of the language under n when it is finite and holds at most
- * RE_EXPAND_MAX of them (as sequences of classes: "colou?r" is color and
- * colour, "(a|b)c" is ac and bc); 0, or -1 (then *w is empty).
+ * max of them (RE_EXPAND_MAX, or RE_EXPAND_BIG where the automaton cannot
+ * take the expression), RE_EXPAND_UNITS units in all (as sequences of
+ * classes: "colou?r" is color and colour, "(a|b)c" is ac and bc); 0, or
+ * -1 (then *w is empty).
  */
 static int
-expand(const struct parser *p, int n, struct words *w)
+expand(const struct parser *p, int n, struct words *w, size_t max)
 {
 	const struct node *x = &p->nd[n];
 	struct words y = { NULL, NULL, 0, 0 };
@@ -332,15 +335,17 @@ expand(const struct parser *p, int n, struct words *w)
 		words_add(w, &x->c, 1, NULL, 0);
 		return 0;
 	case N_CAT:
-		if (expand(p, x->a, w) == 0 && expand(p, x->b, &y) == 0 &&
-		    words_cat(w, &y) == 0) {
+		if (expand(p, x->a, w, max) == 0 &&
+		    expand(p, x->b, &y, max) == 0 &&
+		    words_cat(w, &y, max) == 0) {
 			words_free(&y);
 			return 0;
 		}
 		break;
 	case N_ALT:
-		if (expand(p, x->a, w) == 0 && expand(p, x->b, &y) == 0 &&
-		    w->n + y.n <= RE_EXPAND_MAX) {
+		if (expand(p, x->a, w, max) == 0 &&
+		    expand(p, x->b, &y, max) == 0 && w->n + y.n <= max &&
+		    w->total + y.total <= RE_EXPAND_UNITS) {
 			for (size_t j = 0, o = 0; j < y.n; o += y.len[j++])
 				words_add(w, y.c + o, y.len[j], NULL, 0);
 			words_free(&y);
@@ -348,10 +353,10 @@ expand(const struct parser *p, int n, struct words *w)
 		}
 		break;
 	case N_REP: {
-		if (x->max < 0 || x->max > RE_EXPAND_MAX)
+		if (x->max < 0 || (size_t)x->max > max)
 			break;
 		struct words one, acc = { NULL, NULL, 0, 0 };
-		if (expand(p, x->a, &one) == -1)
+		if (expand(p, x->a, &one, max) == -1)
 			break;
 		words_add(&acc, NULL, 0, NULL, 0);
 		int ok = 1;
@@ -361,8 +366,8 @@ expand(const struct parser *p, int n, struct words *w)
 				    o += acc.len[j++])
 					words_add(w, acc.c + o, acc.len[j],
 					    NULL, 0);
-			ok = w->n <= RE_EXPAND_MAX && (i == x->max ||
-			    words_cat(&acc, &one) == 0);
+			ok = w->n <= max && w->total <= RE_EXPAND_UNITS &&
+			    (i == x->max || words_cat(&acc, &one, max) == 0);
 		}
 		words_free(&one);
 		words_free(&acc);
@@ -828,16 +833,15 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 		return 0;
 	}
 	strip_anchors(&p, root, &bol, &eol);
-	if (positions(&p, root) + 1 > RE_MAXSTATES) {
-		snprintf(err, errlen, "expression too long: more than %d "
-		    "positions", RE_MAXSTATES - 1);
-		free(p.nd);
-		return -1;
-	}
 	/* A small finite language: its words, for the Myers engines
-	 * (host and devices, filters, many patterns). */
+	 * (host and devices, filters, many patterns); a larger one too
+	 * where the automaton cannot take it (a list of words as one
+	 * expression, 'Aaron|Abel|...'). */
+	const int big = positions(&p, root) + 1 > RE_MAXSTATES;
 	struct words w;
-	if (!bol && !eol && !o->no_expand && expand(&p, root, &w) == 0) {
+	if (!bol && !eol && !o->no_expand &&
+	    (expand(&p, root, &w, RE_EXPAND_MAX) == 0 ||
+	    (big && expand(&p, root, &w, RE_EXPAND_BIG) == 0))) {
 		r->kind = RE_ALTS;
 		r->cls = w.c;
 		r->wlen = w.len;
@@ -845,6 +849,12 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 		r->n = w.total;
 		free(p.nd);
 		return 0;
+	}
+	if (big) {
+		snprintf(err, errlen, "expression too long: more than %d "
+		    "positions", RE_MAXSTATES - 1);
+		free(p.nd);
+		return -1;
 	}
 	r->kind = RE_NFA;
 	r->nfa = build_nfa(&p, root, bol, eol);

@@ -24,6 +24,9 @@ enum re_kind {
 };
 
 #define RE_EXPAND_MAX	8	/* words of a language expanded (RE_ALTS) */
+#define RE_EXPAND_BIG	65536	/* ... where the automaton cannot take it
+				 * (more than RE_MAXSTATES positions) */
+#define RE_EXPAND_UNITS	((size_t)1 << 20) /* their units in all */
 
 /*
  * Zero-width assertions (\<, \>, \b, \B, and ^, $ where they do not
