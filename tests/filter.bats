@@ -17,6 +17,7 @@
 #    that the filter gives up for the engines (SIMD, or scalar past 63
 #    bytes) part way through, with planted copies before and after.
 # Knobs: FILTER_SEEDS (random cases, default 8; 24 with AGREP_GPU_TESTS=full).
+bats_require_minimum_version 1.5.0
 load test_helper
 load check_helper
 

@@ -10,6 +10,7 @@
 # words (where the filters win) and on DNA primers (where the
 # pattern-parallel engine does).  The timings themselves are the
 # benchmark's (bench/hostplan.sh), not a test's.
+bats_require_minimum_version 1.5.0
 load test_helper
 
 setup_file() {
