@@ -394,6 +394,28 @@ setup() {
 	# an infinite language stays the automaton's, and that one too long
 	run -2 agrep-gpu -E -c "($e)+" text
 	assert_output --partial 'expression too long: more than 1023 positions'
+	# a word past the pattern limit is named, not the language's total
+	run -2 agrep-gpu -E -k1 -c "$e|$(printf 'x%.0s' $(seq 5000))" text
+	assert_output --partial 'expression of 5000 positions is longer than the limit of 4096'
+}
+
+@test "expressions of 300,000 alternatives or a 2 MB string: a message or a search, not a crash" {
+	# (the parser's chains were walked by recursion down their spine:
+	# the stack overflowed)
+	printf 'abab\nxyz\n' > s
+	awk 'BEGIN { for (i = 0; i < 300000; i++) printf "%s%d", i ? "|" : "", i; print "" }' > alts
+	run -2 agrep-gpu -E -c -f alts s
+	assert_output --partial 'expression too long'
+	awk 'BEGIN { for (i = 0; i < 500000; i++) printf "abab"; print "" }' > long
+	for o in -E -G; do
+		run -1 agrep-gpu $o -c -f long s
+		assert_output 0
+	done
+	# 60,000 alternatives: its words, as with -f
+	awk 'BEGIN { for (i = 0; i < 60000; i++) printf "%s%d", i ? "|" : "", 100000 + i; print "" }' > alts
+	printf '1x0123y\nz159999z\n160000\n' > n
+	run agrep-gpu -E -n -f alts n
+	assert_output '2:z159999z'
 }
 
 @test "several -e: literals, classes and expressions in one pass" {

@@ -389,9 +389,12 @@ add_expr(struct patset *ps, const unsigned char *u, size_t n,
 		ps->bufs = xreallocarray(ps->bufs, ps->nbufs + 1,
 		    sizeof(*ps->bufs));
 		ps->bufs[ps->nbufs++] = units;
+		size_t longest = 0;
 		for (size_t w = 0; w < r.nword; w++)
-			if (r.wlen[w] > PAT_MAXLEN)
-				r.n = r.wlen[w];
+			if (r.wlen[w] > longest)
+				longest = r.wlen[w];
+		/* (a word longer than a pattern may be: r.n names it) */
+		r.n = longest;
 		if (r.n <= PAT_MAXLEN)
 			for (size_t w = 0, o = 0; w < r.nword;
 			    o += r.wlen[w++])

@@ -14,35 +14,66 @@
 #include "../base/utf8.h"
 #include "../base/util.h"
 
+/*
+ * The parser makes chains of N_CAT (a string) and of N_ALT (alternatives)
+ * left-deep: ((a b) c) d.  The functions below that run before the
+ * automaton's size is known walk such a chain's left spine in a loop and
+ * recurse only into its right-hand children: a pattern of 2 MB, or 300,000
+ * alternatives, overflowed the stack by recursing down the spine.
+ */
+
+/* The left spine under n of nodes of operator op, top first: *len nodes
+ * (xmalloc'd; NULL when n is not one), their leftmost child in *leaf. */
+static int *
+spine(const struct parser *p, int n, int op, size_t *len, int *leaf)
+{
+	size_t cap = 0;
+	int *s = NULL;
+
+	*len = 0;
+	for (; p->nd[n].op == op; n = p->nd[n].a) {
+		if (*len == cap) {
+			cap = cap ? 2 * cap : 16;
+			s = xreallocarray(s, cap, sizeof(*s));
+		}
+		s[(*len)++] = n;
+	}
+	*leaf = n;
+	return s;
+}
+
 /* Does the tree under n hold an operator other than N_CAT? */
 static int
 has_ops(const struct parser *p, int n)
 {
-	const struct node *x = &p->nd[n];
-
-	if (x->op == N_CAT)
-		return has_ops(p, x->a) || has_ops(p, x->b);
-	return x->op != N_CLASS && x->op != N_EMPTY;
+	for (; p->nd[n].op == N_CAT; n = p->nd[n].a)
+		if (has_ops(p, p->nd[n].b))
+			return 1;
+	return p->nd[n].op != N_CLASS && p->nd[n].op != N_EMPTY;
 }
 
 /* Appends the classes of a tree of N_CAT and N_CLASS, left to right. */
 static void
 flatten(const struct parser *p, int n, struct re_class *out, size_t *k)
 {
-	if (p->nd[n].op == N_CAT) {
-		flatten(p, p->nd[n].a, out, k);
-		flatten(p, p->nd[n].b, out, k);
-	} else if (p->nd[n].op == N_CLASS)
-		out[(*k)++] = p->nd[n].c;
+	size_t len;
+	int leaf, *s = spine(p, n, N_CAT, &len, &leaf);
+
+	if (p->nd[leaf].op == N_CLASS)
+		out[(*k)++] = p->nd[leaf].c;
+	while (len > 0)
+		flatten(p, p->nd[s[--len]].b, out, k);
+	free(s);
 }
 
 static size_t
 count_classes(const struct parser *p, int n)
 {
-	if (p->nd[n].op == N_CAT)
-		return count_classes(p, p->nd[n].a) +
-		    count_classes(p, p->nd[n].b);
-	return p->nd[n].op == N_CLASS;
+	size_t c = 0;
+
+	for (; p->nd[n].op == N_CAT; n = p->nd[n].a)
+		c += count_classes(p, p->nd[n].b);
+	return c + (p->nd[n].op == N_CLASS);
 }
 
 /* Glushkov states the tree needs (saturating at RE_MAXSTATES + 1). */
@@ -60,7 +91,11 @@ positions(const struct parser *p, int n)
 		return 1;
 	case N_CAT:
 	case N_ALT:
-		r = positions(p, x->a) + positions(p, x->b);
+		for (r = 0; p->nd[n].op == x->op && r <= RE_MAXSTATES;
+		    n = p->nd[n].a)
+			r += positions(p, p->nd[n].b);
+		if (r <= RE_MAXSTATES)
+			r += positions(p, n);
 		return r > RE_MAXSTATES ? RE_MAXSTATES + 1 : r;
 	case N_REP:
 		a = positions(p, x->a);
@@ -270,6 +305,7 @@ struct words {
 	struct re_class	*c;	/* the words one after the other */
 	size_t		*len;
 	size_t		 n, total;
+	size_t		 ccap, ncap;	/* (allocated) */
 };
 
 static void
@@ -284,8 +320,14 @@ static void
 words_add(struct words *w, const struct re_class *a, size_t na,
     const struct re_class *b, size_t nb)
 {
-	w->c = xreallocarray(w->c, w->total + na + nb + 1, sizeof(*w->c));
-	w->len = xreallocarray(w->len, w->n + 1, sizeof(*w->len));
+	if (w->total + na + nb + 1 > w->ccap) {
+		w->ccap = 2 * (w->total + na + nb + 1);
+		w->c = xreallocarray(w->c, w->ccap, sizeof(*w->c));
+	}
+	if (w->n + 1 > w->ncap) {
+		w->ncap = 2 * (w->n + 1);
+		w->len = xreallocarray(w->len, w->ncap, sizeof(*w->len));
+	}
 	if (na > 0)
 		memcpy(w->c + w->total, a, na * sizeof(*a));
 	if (nb > 0)
@@ -299,11 +341,22 @@ words_add(struct words *w, const struct re_class *a, size_t na,
 static int
 words_cat(struct words *x, const struct words *y, size_t max)
 {
-	struct words r = { NULL, NULL, 0, 0 };
+	struct words r = { NULL, NULL, 0, 0, 0, 0 };
 
 	if (x->n * y->n > max || (x->n > 0 && y->n > 0 &&
 	    x->total * y->n + y->total * x->n > RE_EXPAND_UNITS))
 		return -1;
+	if (x->n == 1 && y->n == 1) {	/* (a string, a class at a time) */
+		if (x->total + y->total + 1 > x->ccap) {
+			x->ccap = 2 * (x->total + y->total + 1);
+			x->c = xreallocarray(x->c, x->ccap, sizeof(*x->c));
+		}
+		if (y->total > 0)
+			memcpy(x->c + x->total, y->c, y->total * sizeof(*y->c));
+		x->total += y->total;
+		x->len[0] = x->total;
+		return 0;
+	}
 	for (size_t i = 0, oi = 0; i < x->n; oi += x->len[i++])
 		for (size_t j = 0, oj = 0; j < y->n; oj += y->len[j++])
 			words_add(&r, x->c + oi, x->len[i], y->c + oj,
@@ -324,7 +377,7 @@ static int
 expand(const struct parser *p, int n, struct words *w, size_t max)
 {
 	const struct node *x = &p->nd[n];
-	struct words y = { NULL, NULL, 0, 0 };
+	struct words y = { NULL, NULL, 0, 0, 0, 0 };
 
 	memset(w, 0, sizeof(*w));
 	switch (x->op) {
@@ -335,27 +388,32 @@ expand(const struct parser *p, int n, struct words *w, size_t max)
 		words_add(w, &x->c, 1, NULL, 0);
 		return 0;
 	case N_CAT:
-		if (expand(p, x->a, w, max) == 0 &&
-		    expand(p, x->b, &y, max) == 0 &&
-		    words_cat(w, &y, max) == 0) {
+	case N_ALT: {
+		/* the chain's left spine in a loop (see spine) */
+		size_t len;
+		int leaf, *s = spine(p, n, x->op, &len, &leaf);
+		int ok = expand(p, leaf, w, max) == 0;
+		while (ok && len > 0) {
+			ok = expand(p, p->nd[s[--len]].b, &y, max) == 0;
+			if (ok && x->op == N_CAT)
+				ok = words_cat(w, &y, max) == 0;
+			else if (ok && (ok = w->n + y.n <= max &&
+			    w->total + y.total <= RE_EXPAND_UNITS))
+				for (size_t j = 0, o = 0; j < y.n;
+				    o += y.len[j++])
+					words_add(w, y.c + o, y.len[j], NULL,
+					    0);
 			words_free(&y);
-			return 0;
 		}
-		break;
-	case N_ALT:
-		if (expand(p, x->a, w, max) == 0 &&
-		    expand(p, x->b, &y, max) == 0 && w->n + y.n <= max &&
-		    w->total + y.total <= RE_EXPAND_UNITS) {
-			for (size_t j = 0, o = 0; j < y.n; o += y.len[j++])
-				words_add(w, y.c + o, y.len[j], NULL, 0);
-			words_free(&y);
+		free(s);
+		if (ok)
 			return 0;
-		}
 		break;
+	}
 	case N_REP: {
 		if (x->max < 0 || (size_t)x->max > max)
 			break;
-		struct words one, acc = { NULL, NULL, 0, 0 };
+		struct words one, acc = { NULL, NULL, 0, 0, 0, 0 };
 		if (expand(p, x->a, &one, max) == -1)
 			break;
 		words_add(&acc, NULL, 0, NULL, 0);
