@@ -399,7 +399,7 @@ setup() {
 	assert_output --partial 'expression of 5000 positions is longer than the limit of 4096'
 }
 
-@test "expressions of 300,000 alternatives or a 2 MB string: a message or a search, not a crash" {
+@test "expressions of 300,000 alternatives, a 2 MB string, groups 100,000 deep: a message or a search, not a crash" {
 	# (the parser's chains were walked by recursion down their spine:
 	# the stack overflowed)
 	printf 'abab\nxyz\n' > s
@@ -411,6 +411,15 @@ setup() {
 		run -1 agrep-gpu $o -c -f long s
 		assert_output 0
 	done
+	# groups 100,000 deep, repetitions 50,000 in a row: a message (grep:
+	# "stack overflow")
+	awk 'BEGIN { for (i = 0; i < 100000; i++) printf "("; printf "a"
+		for (i = 0; i < 100000; i++) printf ")"; print "" }' > deep
+	run -2 agrep-gpu -E -c -f deep s
+	assert_output --partial 'expression nested too deeply'
+	awk 'BEGIN { printf "a"; for (i = 0; i < 50000; i++) printf "{1}"; print "" }' > deep
+	run -2 agrep-gpu -E -c -f deep s
+	assert_output --partial 'expression nested too deeply'
 	# 60,000 alternatives: its words, as with -f
 	awk 'BEGIN { for (i = 0; i < 60000; i++) printf "%s%d", i ? "|" : "", 100000 + i; print "" }' > alts
 	printf '1x0123y\nz159999z\n160000\n' > n

@@ -42,6 +42,48 @@ spine(const struct parser *p, int n, int op, size_t *len, int *leaf)
 	return s;
 }
 
+/* How deep the functions here and the automaton's construction recurse
+ * into the tree under root (a chain's left spine walked in a loop, a node
+ * of another operator there one more), counted in a loop; stops past
+ * RE_MAXDEPTH. */
+static size_t
+tree_depth(const struct parser *p, int root)
+{
+	struct at { int n; size_t d; } *st = NULL;
+	size_t sp = 0, cap = 0, max = 0;
+
+#define PUSH(node, depth) do {						\
+	if (sp == cap) {						\
+		cap = cap ? 2 * cap : 64;				\
+		st = xreallocarray(st, cap, sizeof(*st));		\
+	}								\
+	st[sp].n = (node);						\
+	st[sp++].d = (depth);						\
+} while (0)
+	PUSH(root, 1);
+	while (sp > 0 && max <= RE_MAXDEPTH) {
+		const struct at t = st[--sp];
+		const struct node *x = &p->nd[t.n];
+		if (t.d > max)
+			max = t.d;
+		switch (x->op) {
+		case N_CAT:
+		case N_ALT:
+			PUSH(x->a, t.d + (p->nd[x->a].op != x->op));
+			PUSH(x->b, t.d + 1);
+			break;
+		case N_REP:
+			PUSH(x->a, t.d + 1);
+			break;
+		default:
+			break;
+		}
+	}
+#undef PUSH
+	free(st);
+	return max;
+}
+
 /* Does the tree under n hold an operator other than N_CAT? */
 static int
 has_ops(const struct parser *p, int n)
@@ -864,6 +906,8 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 	if (!p.failed && p.i < p.len)
 		re_fail(&p, o->syntax == RE_BASIC ? "Unmatched ) or \\)" :
 		    "Unmatched ( or \\(");
+	if (!p.failed && tree_depth(&p, root) > RE_MAXDEPTH)
+		re_fail(&p, "expression nested too deeply");
 	if (p.failed) {
 		free(p.nd);
 		return -1;

@@ -343,7 +343,10 @@ atom(struct parser *p, int start)
 	case '(':
 		if (bre)
 			return literal(p, u);
-		p->depth++;
+		if (++p->depth > RE_MAXDEPTH) {
+			re_fail(p, "expression nested too deeply");
+			return -1;
+		}
 		{
 			int n = re_alternation(p);
 			if (p->i >= p->len || p->s[p->i] != ')') {
@@ -384,7 +387,10 @@ atom(struct parser *p, int start)
 	if (n >= 0)
 		return n;
 	if (bre && u == '(') {
-		p->depth++;
+		if (++p->depth > RE_MAXDEPTH) {
+			re_fail(p, "expression nested too deeply");
+			return -1;
+		}
 		n = re_alternation(p);
 		if (p->i + 1 >= p->len || p->s[p->i] != '\\' ||
 		    p->s[p->i + 1] != ')') {

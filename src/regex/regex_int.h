@@ -74,6 +74,12 @@ struct node {
 	struct re_class	 c;		/* N_CLASS */
 };
 
+/* Groups one in another, and the depth of the parsed tree (repetitions of
+ * repetitions counted: a{1}{1}...), at most: the parser and the automaton's
+ * construction recurse that deep (100,000 groups overflowed the stack; GNU
+ * grep says "stack overflow" there). */
+#define RE_MAXDEPTH	2000
+
 struct parser {
 	const unsigned char	*s;
 	size_t			 len, i;
