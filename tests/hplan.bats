@@ -81,6 +81,23 @@ agree() {
     refute_line --partial "host plan"
 }
 
+@test "host planner: a set of over 20,000 patterns probes the shared filters only" {
+    # (the per-pattern engines' probe took seconds and gigabytes there)
+    awk 'BEGIN { srand(3); for (i = 0; i < 25000; i++) { w = ""
+        n = 5 + int(rand() * 6); for (j = 0; j < n; j++)
+            w = w substr("abcdefghijklmnopqrstuvwxyz", 1 + int(rand() * 26), 1)
+        print w } }' > "$BATS_TEST_TMPDIR/big"
+    head -c 300000 "$KJV" > "$BATS_TEST_TMPDIR/t"
+    run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 AGREP_GPU_HOST_PLAN=probe agrep-gpu -c -k1 -f "$BATS_TEST_TMPDIR/big" "$BATS_TEST_TMPDIR/t"
+    assert_success
+    assert_line --regexp '^agrep-gpu: host plan: (nopp|multi|seed) \('
+    refute_line --regexp 'host plan: .*( rule | pp | nofilter | nomulti )'
+    run env AGREP_GPU_DEVICE=host agrep-gpu -c -k1 -f "$BATS_TEST_TMPDIR/big" "$BATS_TEST_TMPDIR/t"
+    local n=$output
+    run env AGREP_GPU_HOST_ENGINE=nofilter agrep-gpu -c -k1 -f "$BATS_TEST_TMPDIR/big" "$BATS_TEST_TMPDIR/t"
+    assert_output "$n"
+}
+
 @test "host planner: a plan is remembered by pattern set and kind of text, and revised" {
     export XDG_CACHE_HOME="$BATS_TEST_TMPDIR/cache"
     local w="$BATS_FILE_TMPDIR/words" exp

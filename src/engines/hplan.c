@@ -90,6 +90,7 @@
  * (the 2-core Xeon, bench/hostplan.sh, 2026-11-28). */
 #define HP_FLOOR	1e-4			/* s */
 #define HP_CLOSE	1.15			/* ... within this factor */
+#define HP_BIG_SET	20000			/* patterns: see hplan_get */
 #define HP_REFRESH	16			/* ... each probed again after
 						 * this many runs took it */
 
@@ -323,6 +324,16 @@ hplan_get(const struct patset *ps)
 		 * rule takes it only where they are long and rare): a pass
 		 * a pattern, so for a few patterns */
 		h->ok[C_FILTER] = ps->npat <= 16;
+		/* A very large set: only the shared filters are probed.  The
+		 * others scan every pattern over every byte, and the
+		 * pattern-parallel engine's tables take 2.5 KB a pattern:
+		 * 300,000 words -F -k0 over the Bible, the probe took 1.2 s
+		 * of a 1.8 s first run (pp 0.65 s, nofilter 0.4) for the
+		 * shared filter's pick; a million, 13.5 s and 4.9 GB
+		 * against 1.5 s and 2.3 GB (the 2-core Xeon). */
+		if (ps->npat > HP_BIG_SET)
+			h->ok[C_RULE] = h->ok[C_PP] = h->ok[C_NOFILTER] =
+			    h->ok[C_NOMULTI] = 0;
 		for (size_t c = 0; c < NCAND; c++)
 			h->sel[c] = cands[c].sel;
 		h->stats = getenv("AGREP_GPU_STATS") != NULL;
