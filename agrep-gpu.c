@@ -45,7 +45,7 @@ enum {
 	OPT_SHOW_EDITS, OPT_JSON, OPT_GROUP_SEP, OPT_NO_GROUP_SEP,
 	OPT_BINARY_FILES, OPT_UTF8, OPT_BYTES, OPT_DNA, OPT_DECOMPRESS,
 	OPT_RECORDS, OPT_STRAND, OPT_HITS, OPT_DELIMITER, OPT_NO_INDELS,
-	OPT_INS_COST, OPT_DEL_COST, OPT_SUB_COST
+	OPT_INS_COST, OPT_DEL_COST, OPT_SUB_COST, OPT_EXCLUDE_FROM
 };
 
 static const char short_opts[] =
@@ -116,6 +116,7 @@ static const struct option long_opts[] = {
 	{ "include",		required_argument, NULL, OPT_INCLUDE },
 	{ "exclude",		required_argument, NULL, OPT_EXCLUDE },
 	{ "exclude-dir",	required_argument, NULL, OPT_EXCLUDE_DIR },
+	{ "exclude-from",	required_argument, NULL, OPT_EXCLUDE_FROM },
 	{ "threads",		required_argument, NULL, 'j' },
 	{ "device",		required_argument, NULL, OPT_DEVICE },
 	{ "list-devices",	no_argument,	   NULL, OPT_LIST_DEVICES },
@@ -213,6 +214,7 @@ usage(FILE *fp)
 "      --include=GLOB        with -r, search only files matching GLOB\n"
 "      --exclude=GLOB        with -r, skip files matching GLOB\n"
 "      --exclude-dir=GLOB    with -r, skip directories matching GLOB\n"
+"      --exclude-from=FILE   skip files matching any glob in FILE\n"
 "      --decompress          search the contents of compressed inputs\n"
 "                            (gzip, BGZF, zstd, xz, bzip2, lz4; by their\n"
 "                            first bytes); also --search-zip\n"
@@ -301,11 +303,26 @@ rewrite_digits(int argc, char **argv)
 		if (a[0] != '-' || a[1] == '\0')
 			continue;
 		if (a[1] == '-') {
-			const struct option *o;
-			for (o = long_opts; o->name != NULL; o++)
-				if (strcmp(a + 2, o->name) == 0 &&
-				    o->has_arg == required_argument)
-					i++;
+			/* As getopt_long reads it: an exact name, else an
+			 * unambiguous abbreviation (--regex -5: "-5" is the
+			 * pattern); "--name=value" holds its argument. */
+			const struct option *o, *exact = NULL, *pre = NULL;
+			const size_t n = strlen(a + 2);
+			int npre = 0;
+			if (strchr(a + 2, '=') != NULL)
+				continue;
+			for (o = long_opts; o->name != NULL; o++) {
+				if (strncmp(a + 2, o->name, n) != 0)
+					continue;
+				if (o->name[n] == '\0')
+					exact = o;
+				pre = o;
+				npre++;
+			}
+			if (exact == NULL && npre == 1)
+				exact = pre;
+			if (exact != NULL && exact->has_arg == required_argument)
+				i++;
 			continue;
 		}
 		if (strspn(a + 1, "0123456789") == strlen(a + 1)) {
@@ -391,6 +408,28 @@ apply(int c, struct options *o, struct args *a)
 		g[0] = c == OPT_INCLUDE ? '+' : '-';
 		strcpy(g + 1, optarg);
 		add_glob(&o->globs, &a->nglob[0], g);
+		break;
+	}
+	case OPT_EXCLUDE_FROM: {
+		/* grep's: a glob a line, each as --exclude. */
+		FILE *f = strcmp(optarg, "-") == 0 ? stdin :
+		    fopen(optarg, "r");
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		if (f == NULL)
+			fatalx("%s: %s", optarg, strerror(errno));
+		while ((len = getline(&line, &cap, f)) != -1) {
+			if (len > 0 && line[len - 1] == '\n')
+				line[--len] = '\0';
+			char *g = xmalloc((size_t)len + 2);
+			g[0] = '-';
+			memcpy(g + 1, line, (size_t)len + 1);
+			add_glob(&o->globs, &a->nglob[0], g);
+		}
+		free(line);
+		if (f != stdin)
+			fclose(f);
 		break;
 	}
 	case OPT_EXCLUDE_DIR: {

@@ -122,6 +122,7 @@ _agrep_gpu()
         --no-messages --line-buffered --initial-tab --group-separator=
         --no-group-separator --recursive --dereference-recursive
         --directories= --devices= --include= --exclude= --exclude-dir=
+        --exclude-from=
         --decompress --search-zip
         --text --binary-files= --binary --threads= --device= --list-devices
         --help --version'

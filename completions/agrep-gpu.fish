@@ -83,6 +83,7 @@ $c -s D -l devices -x -a 'read skip' -d 'What to do with devices, FIFOs and sock
 $c -l include -x -d 'With -r, search only files matching GLOB'
 $c -l exclude -x -d 'With -r, skip files matching GLOB'
 $c -l exclude-dir -x -d 'With -r, skip directories matching GLOB'
+$c -l exclude-from -r -F -d 'Skip files matching any glob in FILE'
 $c -l decompress -d 'Search the contents of compressed inputs'
 $c -l search-zip -d 'Search the contents of compressed inputs'
 $c -s a -l text -d 'Search binary files as text'

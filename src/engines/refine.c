@@ -33,6 +33,11 @@ static unsigned char eol;	/* the record terminator, never in a record */
  * its word flags stand in for isword() of its bytes. */
 static __thread struct u8view view;
 static __thread const unsigned char *wordv;
+/* ... the record it holds, and the one the caller is looking through
+ * (rf_hold): its parts (-o, --color) are found without converting it
+ * again for each (a 50 KB line of 10,000 parts took 1.1 s, grep 3 ms) */
+static __thread const unsigned char *viewed, *held;
+static __thread size_t heldlen;
 static __thread uint64_t *hits;		/* may_match's bitmap */
 static __thread size_t nhits;
 
@@ -210,6 +215,8 @@ rf_start(const struct pattern *p, const unsigned char *line, size_t from,
  * of the same start (so [0-9]+ takes the whole number, and x*(b|a) in
  * "ba" is "b", then "a", as grep -o says).  Returns the cost; *end, *start.
  */
+#define RE_LONGEST	2	/* re_forward's first: k = 0, leftmost-longest */
+
 static int
 re_forward(const struct pattern *p, const unsigned char *line, size_t len,
     size_t from, size_t *end, size_t *start, int first)
@@ -294,6 +301,27 @@ re_forward(const struct pattern *p, const unsigned char *line, size_t len,
 				fin = cost[s];
 				fst = st[s];
 			}
+		if (first == RE_LONGEST) {
+			/* An exact match ending here: fst is its earliest
+			 * start; keep the earliest start, then the latest
+			 * end from it (grep's leftmost-longest). */
+			if (fin == 0 && end_ok(line, len, j) &&
+			    (!a->eol || j == len) && (best != 0 ||
+			    fst < *start || (fst == *start && j > *end))) {
+				best = 0;
+				*end = j;
+				*start = fst;
+			}
+			/* (done once no state holds an exact part from that
+			 * start or before it: a long line's -o parts are
+			 * not each read to its end) */
+			int live = best != 0;
+			for (size_t s = 0; s < ns && !live; s++)
+				live = cost[s] == 0 && st[s] <= *start;
+			if (j == len || !live)
+				break;
+			continue;
+		}
 		if (first && best <= ps->k && fin > best)
 			break;
 		if (end_ok(line, len, j) && (!a->eol || j == len) &&
@@ -688,11 +716,30 @@ enter(const unsigned char *line, size_t *len, size_t *from)
 {
 	if (ps->u8 == NULL)
 		return line;
-	u8_view(ps->u8, line, *len, &view);
+	if (line != held || *len != heldlen || viewed != line) {
+		u8_view(ps->u8, line, *len, &view);
+		viewed = line;
+	}
 	wordv = view.word;
 	*from = u8_view_index(&view, *from);
 	*len = view.n;
 	return view.sym;
+}
+
+/* The caller looks for the parts of the record line[0, len) until
+ * rf_release: it stays as it is meanwhile (UTF-8 mode: converted once). */
+void
+rf_hold(const unsigned char *line, size_t len)
+{
+	held = line;
+	heldlen = len;
+	viewed = NULL;
+}
+
+void
+rf_release(void)
+{
+	held = NULL;
 }
 
 /* A symbol index back to the byte offset (in UTF-8 mode). */
@@ -766,6 +813,43 @@ find_exact(const unsigned char *line, size_t len, size_t from,
 	return 0;
 }
 
+/* k = 0 with expressions: the leftmost start of an exact match of any
+ * pattern or expression in line[from, len), the longest match there, as
+ * grep -o; returns 0, or INF when there is none. */
+static int
+find_longest(const unsigned char *line, size_t len, size_t from,
+    size_t *start, size_t *end, const struct pattern **pp)
+{
+	size_t bs = SIZE_MAX, be = 0;
+
+	for (size_t x = 0; x < ps->npat + ps->nre; x++) {
+		const struct pattern *pt = pat_x(x);
+		size_t s = from, e = 0;
+		if (pt->re != NULL) {
+			if (re_forward(pt, line, len, from, &e, &s,
+			    RE_LONGEST) != 0)
+				continue;
+		} else {
+			while (s + pt->len <= len && s <= bs &&
+			    !exact_at(pt, line, len, s))
+				s++;
+			if (s + pt->len > len || s > bs)
+				continue;
+			e = s + pt->len;
+		}
+		if (s < bs || (s == bs && e > be)) {
+			bs = s;
+			be = e;
+			*pp = pt;
+		}
+	}
+	if (bs == SIZE_MAX)
+		return INF;
+	*start = bs;
+	*end = be;
+	return 0;
+}
+
 /*
  * Finds the next matched part in line[from, len).  k = 0: the leftmost
  * occurrence of any pattern, the longest there (as grep).  k > 0: the first
@@ -793,6 +877,8 @@ rf_find_pat(const unsigned char *line, size_t len, size_t from,
 	line = enter(line, &len, &from);
 	if (ps->k == 0 && ps->nre == 0)
 		c = find_exact(line, len, from, start, end, pp);
+	else if (ps->k == 0)
+		c = find_longest(line, len, from, start, end, pp);
 	else if ((c = best_of(line, len, from, end, start, pp, 1, 0)) > ps->k ||
 	    *pp == NULL)
 		c = INF;

@@ -40,6 +40,8 @@ char	*rf_ops(const struct pattern *, const unsigned char *t, size_t m,
 size_t	rf_start(const struct pattern *, const unsigned char *line,
 	    size_t from, size_t end, int cost);
 char	*rf_cigar(const struct pattern *, const unsigned char *t, size_t m);
+void	rf_hold(const unsigned char *line, size_t len);
+void	rf_release(void);
 void	rf_free(void);
 
 #endif

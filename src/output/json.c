@@ -309,6 +309,7 @@ json_record(struct jbuf *b, struct fstate *fs, const unsigned char *line,
 	puts_(b, ",\"absolute_offset\":");
 	putnum(b, off);
 	puts_(b, ",\"submatches\":[");
+	rf_hold(line, len);
 	while (selected != opt->invert && from < len &&
 	    (c = rf_find_pat(line, len, from, &s, &e, &p)) <= pats->k) {
 		if (e > s) {
@@ -331,6 +332,7 @@ json_record(struct jbuf *b, struct fstate *fs, const unsigned char *line,
 		}
 		from = e > s ? e : s + 1;
 	}
+	rf_release();
 	put(b, "]", 1);
 	if (selected) {
 		puts_(b, ",\"cost\":");

@@ -383,6 +383,10 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	uintmax_t lineno = opt->lineno ? lineno_at(fs, c, ls) : 0;
 	const struct pattern *bp = NULL;
 	const char *mcode = sep == ':' ? sgr.ms : sgr.mc;
+	/* --best-match without -k (k unbounded): the parts of the record's
+	 * own cost, not every stretch of any cost. */
+	const int lim = opt->best && !opt->k_given && cost < pats->k ?
+	    cost : pats->k;
 
 	if (opt->json) {
 		emit_json(fs, line, len, le < c->len, lineno,
@@ -410,8 +414,9 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	if (opt->only && (sep == ':') == opt->invert)
 		return 1;	/* no match in it to print */
 	if (opt->only) {
+		rf_hold(line, len);
 		while (from < len && rf_find_pat(line, len, from, &s, &e,
-		    &bp) <= pats->k) {
+		    &bp) <= lim) {
 			if (e > s && enc_strict && !u8_valid(line + s,
 			    e - s))
 				fs->enc = 1;
@@ -425,6 +430,7 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 			}
 			from = e > s ? e : s + 1;
 		}
+		rf_release();
 		return 1;
 	}
 	prefix(fs, sep, lineno, abs_off(fs, c, ls), cost, len);
@@ -435,8 +441,9 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	/* Matches are highlighted in the records that hold them: selected
 	 * ones, or with -v the context ones. */
 	if (opt->color && (sep == ':') != opt->invert) {
+		rf_hold(line, len);
 		while (from < len && rf_find_pat(line, len, from, &s, &e,
-		    &bp) <= pats->k) {
+		    &bp) <= lim) {
 			emit(line + from, s - from);
 			if (e > s)
 				emit_match(mcode, line + s, e - s, bp);
@@ -444,6 +451,7 @@ print_record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 			if (e == s && s < len)
 				emit(line + s, 1);
 		}
+		rf_release();
 	}
 	if (from < len)
 		emit(line + from, len - from);
@@ -478,13 +486,17 @@ before_context(struct fstate *fs, const struct chunk *c, size_t ls)
 /* --best-match: keeps the record's output if its cost ties the best so
  * far, drops what was kept if it beats it; returns 0 to skip the record. */
 static int
-best_keep(int cost)
+best_keep(struct fstate *fs, int cost)
 {
 	if (best.cost >= 0 && cost > best.cost)
 		return 0;
 	if (cost < best.cost || best.cost < 0) {
 		best.cost = cost;
 		best.len = 0;
+		/* Nothing is kept now: no "--" before the next record, and
+		 * the records dropped may be its leading context. */
+		best.printed = 0;
+		fs->last_end = UINTMAX_MAX;
 	}
 	return 1;
 }
@@ -495,7 +507,7 @@ best_keep(int cost)
 static int
 selected(struct fstate *fs, int cost, uintmax_t end)
 {
-	if (opt->best && !best_keep(cost))
+	if (opt->best && !best_keep(fs, cost))
 		return 0;
 	fs->nsel++;
 	fs->sel_end = end;
@@ -538,12 +550,19 @@ static void
 select_record(struct fstate *fs, const struct chunk *c, size_t ls,
     size_t le, int cost)
 {
+	const uintmax_t prev_end = fs->nsel ? fs->sel_end : UINTMAX_MAX;
+
 	if (!selected(fs, cost, abs_off(fs, c, le) + (le < c->len)))
 		return;
 	const size_t nb = opt->before > 0 ? before_context(fs, c, ls) : 0;
+	/* -v: grep prints a run of adjacent selected records as one group,
+	 * its "--" decided at the first of them, even when that one was left
+	 * out (an encoding error): no "--" inside the run. */
+	const int block = nb == 0 &&
+	    !(opt->invert && prev_end == abs_off(fs, c, ls));
 	/* (after a record left out, as grep: no after-context; grep reads
 	 * that record again for each context line due, and leaves it out) */
-	fs->after = print_record(fs, c, ls, le, ':', cost, nb == 0) ?
+	fs->after = print_record(fs, c, ls, le, ':', cost, block) ?
 	    opt->after : 0;
 	if (fs->last && fs->after == 0)
 		fs->done = 1;
@@ -602,7 +621,10 @@ record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 		    opt->invert && (opt->show_cost || opt->best));
 		candidate = cost <= pats->k;
 	}
-	if (candidate != opt->invert && !fs->last) {
+	/* (--best-match: a record costlier than the best so far is not
+	 * selected, but may be context) */
+	if (candidate != opt->invert && !fs->last &&
+	    !(opt->best && best.cost >= 0 && cost > best.cost)) {
 		select_record(fs, c, ls, le, cost);
 	} else if (fs->after > 0) {
 		/* After -m's last record, even selected ones are context;

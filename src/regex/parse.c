@@ -234,8 +234,17 @@ bracket(struct parser *p)
 		    "[:space:]");
 		return -1;
 	}
-	if (neg)
+	if (neg) {
+		/* -i folds the set before it is complemented: [^a] takes
+		 * neither a nor A (folding after would add a back). */
+		if (p->o->icase)
+			for (unsigned u = 'A'; u <= 'Z'; u++)
+				if (cls_has(&c, u) || cls_has(&c, u + 32)) {
+					cls_set(&c, u);
+					cls_set(&c, u + 32);
+				}
 		negate(p, &c);
+	}
 	int n = node(p, N_CLASS, -1, -1);
 	p->nd[n].c = c;
 	return n;

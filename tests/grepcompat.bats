@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# Defects a hunt against GNU grep 3.8 and oracles found (2026-12-07), each
+# a case that failed before its fix: -i with negated brackets, -o at k = 0
+# with expressions (grep's leftmost-longest parts), --best-match with
+# context and -o, -v context after a record left out for an encoding
+# error, -NUM after an abbreviated long option, --exclude-from, and -o on a
+# long line in a UTF-8 locale (each part converted the whole line again).
+bats_require_minimum_version 1.5.0
+load test_helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "-i folds a negated bracket before it is complemented, as grep" {
+	printf 'ab\nxb\nAb\nxA\nx1\n' > t
+	for loc in C C.UTF-8; do
+		for e in '[^a]b' 'x[^a]' '[^a-c]b' '[^[:lower:]]' '[^[:upper:]x]'; do
+			run env LC_ALL=$loc agrep-gpu -i -n "$e" t
+			assert_output "$(LC_ALL=$loc grep -i -n "$e" t)"
+		done
+	done
+	# with errors: [^a] takes neither a nor A
+	printf 'ab\n' > u
+	run -1 agrep-gpu -i -c -k0 '[^a]b' u
+	assert_output 0
+}
+
+@test "-o and --color at k = 0 with expressions: grep's leftmost-longest parts" {
+	printf 'xbb\nbcx\nxacc\nabcabc\n' > t
+	for args in "-e c* -e bb" "-e ^bc -e b" "-e b?(b+cab)|([ab]b?c)?b?c" \
+	    "-e a|ab|abc" "-e (a|b)+ -e c"; do
+		# shellcheck disable=SC2086
+		run agrep-gpu -o -E $args t
+		# shellcheck disable=SC2086
+		assert_output "$(grep -o -E $args t)"
+		# shellcheck disable=SC2086
+		run agrep-gpu --color=always -E $args t
+		# shellcheck disable=SC2086
+		assert_output "$(grep --color=always -E $args t)"
+	done
+}
+
+@test "--best-match: costlier records are context, and -o parts of the best cost" {
+	printf 'hello\nhelo\nxx\nhallo\nyy\n' > t
+	run agrep-gpu --best-match -n -A1 hello t
+	assert_output "$(printf '1:hello\n2-helo')"
+	run agrep-gpu --best-match -A1 -n -k1 hallo t
+	assert_output "$(printf '4:hallo\n5-yy')"
+	printf 'hallx\nhallo\n' > u
+	run agrep-gpu --best-match -B1 -k1 hallo u
+	assert_output "$(printf 'hallx\nhallo')"
+	printf 'hello\nhelo\n' > v
+	run agrep-gpu --best-match -o -b hel v
+	assert_output "$(printf '0:hel\n6:hel')"
+}
+
+@test "-v with context: no -- inside a run after a record left out (UTF-8 encoding error)" {
+	printf 'x\377\ny\n' > t
+	run env LC_ALL=C.UTF-8 sh -c 'agrep-gpu -v -A0 a t 2>/dev/null'
+	assert_output "$(LC_ALL=C.UTF-8 grep -v -A0 a t 2>/dev/null)"
+}
+
+@test "-NUM after an abbreviated long option that takes an argument is its argument" {
+	printf 'a-5b\nab\n' > t
+	run agrep-gpu --regex -5 t
+	assert_output 'a-5b'
+	run agrep-gpu --regexp=-5 t
+	assert_output 'a-5b'
+	run agrep-gpu -e ab -2 t
+	assert_output "$(printf 'a-5b\nab')"
+}
+
+@test "--exclude-from=FILE skips the files matching its globs, as grep" {
+	mkdir -p d/sub
+	echo hello > d/a.c
+	echo hello > d/b.h
+	echo hello > d/sub/c.txt
+	printf '*.h\n*.txt\n' > globs
+	run agrep-gpu -r --exclude-from=globs hello d
+	assert_output "$(grep -r --exclude-from=globs hello d | sort)"
+	run -2 agrep-gpu -r --exclude-from=nonesuch hello d
+	assert_output --partial 'nonesuch'
+}
+
+@test "-o, --color and --json on a long line in a UTF-8 locale: each part in its place, quickly" {
+	# (200,000 parts of a 1 MB line took 8 minutes: the line was turned
+	# into symbols again for each part)
+	awk 'BEGIN { for (i = 0; i < 200000; i++) printf "ab12 "; print "" }' > t
+	run env LC_ALL=C.UTF-8 timeout 60 agrep-gpu -o -E '[0-9]+' t
+	assert_success
+	[ "${#lines[@]}" -eq 200000 ]
+	run env LC_ALL=C.UTF-8 timeout 60 agrep-gpu -o -k1 -c ab12 t
+	assert_output 1
+	run env LC_ALL=C.UTF-8 sh -c "timeout 60 agrep-gpu -o -k1 -b 'ab12' t | tail -1"
+	assert_output '999995:ab12'
+	printf 'caf\303\251 x caf\303\251 y cafe\n' > u
+	run env LC_ALL=C.UTF-8 agrep-gpu -o -b -k1 "$(printf 'caf\303\251')" u
+	assert_output "$(printf '0:caf\303\251\n8:caf\303\251\n16:caf')"
+}
