@@ -98,3 +98,13 @@ setup() {
 	run env LC_ALL=C.UTF-8 agrep-gpu -o -b -k1 "$(printf 'caf\303\251')" u
 	assert_output "$(printf '0:caf\303\251\n8:caf\303\251\n16:caf')"
 }
+
+@test "-r with a directory named with trailing slashes: one slash in the names, as grep" {
+	mkdir -p sub/x
+	echo hello > sub/b.c
+	echo hello > sub/x/c
+	for d in sub sub/ sub// sub/// ./sub//; do
+		run agrep-gpu -r hello "$d"
+		assert_output "$(grep -r hello "$d" | sort)"
+	done
+}

@@ -6,6 +6,7 @@
 #include <fts.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -317,13 +318,19 @@ int
 in_walk(const char *path, int follow, const struct walk_filter *filter,
     int (*fn)(const char *, const struct stat *, void *), void *arg)
 {
-	char *argv[2] = { (char *)path, NULL };
+	/* (trailing slashes as one: "sub//" names sub/b.c, as in grep) */
+	char *root = xstrdup(path);
+	size_t n = strlen(root);
+	while (n > 1 && root[n - 1] == '/' && root[n - 2] == '/')
+		root[--n] = '\0';
+	char *argv[2] = { root, NULL };
 	int flags = FTS_NOCHDIR | (follow ? FTS_LOGICAL :
 	    FTS_PHYSICAL | FTS_COMFOLLOW);
 	FTS *fts = fts_open(argv, flags, by_name);
 	FTSENT *e;
 	int rc = 0;
 
+	free(root);	/* (fts_open keeps its own copy) */
 	if (fts == NULL) {
 		if (!opt_silent)
 			warnx_("%s: %s", path, strerror(errno));
