@@ -87,11 +87,14 @@ agree() {
         n = 5 + int(rand() * 6); for (j = 0; j < n; j++)
             w = w substr("abcdefghijklmnopqrstuvwxyz", 1 + int(rand() * 26), 1)
         print w } }' > "$BATS_TEST_TMPDIR/big"
-    head -c 300000 "$KJV" > "$BATS_TEST_TMPDIR/t"
+    head -c 100000 "$KJV" > "$BATS_TEST_TMPDIR/t"
     run env AGREP_GPU_DEVICE=host AGREP_GPU_STATS=1 AGREP_GPU_HOST_PLAN=probe agrep-gpu -c -k1 -f "$BATS_TEST_TMPDIR/big" "$BATS_TEST_TMPDIR/t"
     assert_success
     assert_line --regexp '^agrep-gpu: host plan: (nopp|multi|seed) \('
     refute_line --regexp 'host plan: .*( rule | pp | nofilter | nomulti )'
+    # (the same count as an engine that scans every pattern: not on the
+    # sanitizer builds, where it alone takes 15 s)
+    slow_build && return 0
     run env AGREP_GPU_DEVICE=host agrep-gpu -c -k1 -f "$BATS_TEST_TMPDIR/big" "$BATS_TEST_TMPDIR/t"
     local n=$output
     run env AGREP_GPU_HOST_ENGINE=nofilter agrep-gpu -c -k1 -f "$BATS_TEST_TMPDIR/big" "$BATS_TEST_TMPDIR/t"
