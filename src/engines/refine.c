@@ -776,9 +776,10 @@ exact_at(const struct pattern *p, const unsigned char *line, size_t len,
 	return 1;
 }
 
-/* k = 0: the leftmost occurrence of any pattern in line[from, len), the
- * longest one there, as grep -F; returns 0, or INF when there is none.
- * Only the record's candidates (candidates()) are looked for. */
+/* k = 0: the leftmost occurrence of any pattern or expression in
+ * line[from, len), the longest one there, as grep -F and grep -o;
+ * returns 0, or INF when there is none.  Only the record's candidates
+ * (candidates()) are looked for. */
 static int
 find_exact(const unsigned char *line, size_t len, size_t from,
     size_t *start, size_t *end, const struct pattern **pp)
@@ -787,44 +788,11 @@ find_exact(const unsigned char *line, size_t len, size_t from,
 	int some = candidates(line + from, len - from, &c);
 	size_t bs = SIZE_MAX, be = 0;
 
-	for (size_t p = 0; p < ps->npat; p++) {
-		const struct pattern *pt = &ps->pat[p];
-		if (some && c.flag[p] == CAND_NO)
-			continue;
-		for (size_t s = from; s + pt->len <= len && s <= bs; s++) {
-			if (!exact_at(pt, line, len, s))
-				continue;
-			if (s < bs || s + pt->len > be) {
-				bs = s;
-				be = s + pt->len;
-				*pp = pt;
-			}
-			break;
-		}
-	}
-	if (some) {
-		free(c.list);
-		free(c.flag);
-	}
-	if (bs == SIZE_MAX)
-		return INF;
-	*start = bs;
-	*end = be;
-	return 0;
-}
-
-/* k = 0 with expressions: the leftmost start of an exact match of any
- * pattern or expression in line[from, len), the longest match there, as
- * grep -o; returns 0, or INF when there is none. */
-static int
-find_longest(const unsigned char *line, size_t len, size_t from,
-    size_t *start, size_t *end, const struct pattern **pp)
-{
-	size_t bs = SIZE_MAX, be = 0;
-
 	for (size_t x = 0; x < ps->npat + ps->nre; x++) {
 		const struct pattern *pt = pat_x(x);
 		size_t s = from, e = 0;
+		if (some && c.flag[x] == CAND_NO)
+			continue;
 		if (pt->re != NULL) {
 			if (re_forward(pt, line, len, from, &e, &s,
 			    RE_LONGEST) != 0)
@@ -842,6 +810,10 @@ find_longest(const unsigned char *line, size_t len, size_t from,
 			be = e;
 			*pp = pt;
 		}
+	}
+	if (some) {
+		free(c.list);
+		free(c.flag);
 	}
 	if (bs == SIZE_MAX)
 		return INF;
@@ -875,10 +847,8 @@ rf_find_pat(const unsigned char *line, size_t len, size_t from,
 
 	*pp = NULL;
 	line = enter(line, &len, &from);
-	if (ps->k == 0 && ps->nre == 0)
+	if (ps->k == 0)
 		c = find_exact(line, len, from, start, end, pp);
-	else if (ps->k == 0)
-		c = find_longest(line, len, from, start, end, pp);
 	else if ((c = best_of(line, len, from, end, start, pp, 1, 0)) > ps->k ||
 	    *pp == NULL)
 		c = INF;

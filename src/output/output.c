@@ -483,12 +483,19 @@ before_context(struct fstate *fs, const struct chunk *c, size_t ls)
 	return n;
 }
 
+/* --best-match: is cost above the best so far? */
+static int
+best_beaten(int cost)
+{
+	return best.cost >= 0 && cost > best.cost;
+}
+
 /* --best-match: keeps the record's output if its cost ties the best so
  * far, drops what was kept if it beats it; returns 0 to skip the record. */
 static int
 best_keep(struct fstate *fs, int cost)
 {
-	if (best.cost >= 0 && cost > best.cost)
+	if (best_beaten(cost))
 		return 0;
 	if (cost < best.cost || best.cost < 0) {
 		best.cost = cost;
@@ -624,7 +631,7 @@ record(struct fstate *fs, const struct chunk *c, size_t ls, size_t le,
 	/* (--best-match: a record costlier than the best so far is not
 	 * selected, but may be context) */
 	if (candidate != opt->invert && !fs->last &&
-	    !(opt->best && best.cost >= 0 && cost > best.cost)) {
+	    !(opt->best && best_beaten(cost))) {
 		select_record(fs, c, ls, le, cost);
 	} else if (fs->after > 0) {
 		/* After -m's last record, even selected ones are context;

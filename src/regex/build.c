@@ -358,14 +358,21 @@ words_free(struct words *w)
 	memset(w, 0, sizeof(*w));
 }
 
+/* Room in w for n more units (doubling). */
+static void
+words_room(struct words *w, size_t n)
+{
+	if (w->total + n + 1 > w->ccap) {
+		w->ccap = 2 * (w->total + n + 1);
+		w->c = xreallocarray(w->c, w->ccap, sizeof(*w->c));
+	}
+}
+
 static void
 words_add(struct words *w, const struct re_class *a, size_t na,
     const struct re_class *b, size_t nb)
 {
-	if (w->total + na + nb + 1 > w->ccap) {
-		w->ccap = 2 * (w->total + na + nb + 1);
-		w->c = xreallocarray(w->c, w->ccap, sizeof(*w->c));
-	}
+	words_room(w, na + nb);
 	if (w->n + 1 > w->ncap) {
 		w->ncap = 2 * (w->n + 1);
 		w->len = xreallocarray(w->len, w->ncap, sizeof(*w->len));
@@ -389,10 +396,7 @@ words_cat(struct words *x, const struct words *y, size_t max)
 	    x->total * y->n + y->total * x->n > RE_EXPAND_UNITS))
 		return -1;
 	if (x->n == 1 && y->n == 1) {	/* (a string, a class at a time) */
-		if (x->total + y->total + 1 > x->ccap) {
-			x->ccap = 2 * (x->total + y->total + 1);
-			x->c = xreallocarray(x->c, x->ccap, sizeof(*x->c));
-		}
+		words_room(x, y->total);
 		if (y->total > 0)
 			memcpy(x->c + x->total, y->c, y->total * sizeof(*y->c));
 		x->total += y->total;
@@ -941,9 +945,8 @@ re_compile(const unsigned char *s, size_t len, const struct re_opts *o,
 	 * expression, 'Aaron|Abel|...'). */
 	const int big = positions(&p, root) + 1 > RE_MAXSTATES;
 	struct words w;
-	if (!bol && !eol && !o->no_expand &&
-	    (expand(&p, root, &w, RE_EXPAND_MAX) == 0 ||
-	    (big && expand(&p, root, &w, RE_EXPAND_BIG) == 0))) {
+	if (!bol && !eol && !o->no_expand && expand(&p, root, &w,
+	    big ? RE_EXPAND_BIG : RE_EXPAND_MAX) == 0) {
 		r->kind = RE_ALTS;
 		r->cls = w.c;
 		r->wlen = w.len;
