@@ -555,3 +555,43 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     done
     end_checks
 }
+
+@test "long records: -o, --color, -w, --show-edits, --json, weights from Myers' ends equal the DP over the whole record" {
+    # refine.c's forward() with first starts its DP near the next end that
+    # Myers finds (next_end: windows of 256 units doubling to 16 KB) and
+    # starts again near the one after when -w, -x or the costs leave that
+    # end out; first_end keeps each pattern's next end while a record's
+    # parts are found.  Records of 3-60 KB (filler far longer than a
+    # window) with planted copies, 1-3 patterns (refine's path without the
+    # shared filter) and 5 (with it), against AGREP_GPU_REFINE=all (the
+    # DP from the part's start over the whole record, every pattern).
+    local s opts i
+    local GOPTS=("-a acgt -n 12:30 -k 1:4" "-a words -n 4:12 -k 1:3" "-a mixed -n 5:14 -k 1:3"
+                 "-a ab -n 6:12 -k 1:3" "-a az -n 3:9 -k 1:2")
+    local LFLAGS=("-o -b" "--color=always" "-w -o" "-o --show-edits" "--json"
+                  "-i -o -n" "-o --no-indels" "-o --substitute-cost=2 --insert-cost=3"
+                  "-w --color=always --delete-cost=2" "-o -b -z")
+    # random cases: full 30, quick 6, sanitizer builds 3 (the slow path is
+    # the plain DP over records of up to 30 KB)
+    for ((s = 1; s <= $(depth 6 30 3); s++)); do
+        opts="${GOPTS[s % 5]} -p $(( s % 4 == 0 ? 5 : 1 + s % 3 )) -b 15000:40000 -l 2000:30000 -P 70"
+        # shellcheck disable=SC2086
+        casegen $opts "$((s + 900))" "$W/t" "$W/p" > "$W/k"
+        GEN="tests/bin/casegen $opts $((s + 900)) $W/t $W/p"
+        read -r K _ < "$W/k"
+        P="$W/p"
+        for i in 0 3 7; do
+            FL="${LFLAGS[(s + i) % 10]}"
+            slow_vs_fast "$W/t"
+        done
+    done
+    # UTF-8: a long line of é, ü and ASCII (its characters are not bytes)
+    printf 'h\303\251llo w\303\274rld %.0s' $(seq 2000) > "$W/u"
+    printf 'zz hallo welt zz\n' >> "$W/u"
+    printf 'h\303\251llo\nwelt\n' > "$W/up"
+    P="$W/up" K=1
+    for FL in "-o -b" "--color=always" "-w -o" "-i -o --show-edits"; do
+        LC_ALL=C.UTF-8 slow_vs_fast "$W/u"
+    done
+    end_checks
+}

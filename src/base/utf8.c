@@ -689,14 +689,17 @@ u8_hits_to_bytes(const unsigned char *raw, size_t len, const uint32_t *ck,
 }
 
 static void
-view_grow(struct u8view *v, size_t n)
+view_grow(struct u8view *v, size_t n, int offsets)
 {
-	if (n + 1 <= v->cap)
-		return;
-	v->cap = (n + 1) * 2;
-	v->sym = xrealloc(v->sym, v->cap);
-	v->word = xrealloc(v->word, v->cap);
-	v->off = xreallocarray(v->off, v->cap, sizeof(*v->off));
+	if (n + 1 > v->cap) {
+		v->cap = (n + 1) + (n + 1) / 2;
+		v->sym = xrealloc(v->sym, v->cap);
+		v->word = xrealloc(v->word, v->cap);
+	}
+	if (offsets && n + 1 > v->ocap) {
+		v->ocap = (n + 1) + (n + 1) / 2;
+		v->off = xreallocarray(v->off, v->ocap, sizeof(*v->off));
+	}
 }
 
 /* Fills v with the symbols, offsets and word flags of raw[0, len). */
@@ -707,7 +710,15 @@ u8_view(const struct u8map *m, const unsigned char *raw, size_t len,
 	size_t n = 0;
 	uint32_t cp;
 
-	view_grow(v, len);
+	v->ascii = u8_ascii(raw, len);
+	view_grow(v, len, !v->ascii);
+	if (v->ascii) {
+		memcpy(v->sym, raw, len);	/* (text_symbol's for ASCII) */
+		for (size_t i = 0; i < len; i++)
+			v->word[i] = isalnum(raw[i]) || raw[i] == '_';
+		v->n = len;
+		return;
+	}
 	for (size_t i = 0; i < len; n++) {
 		size_t l = u8_char(raw + i, len - i, &cp);
 		v->sym[n] = text_symbol(m, cp, m->bmp != NULL);
@@ -720,12 +731,21 @@ u8_view(const struct u8map *m, const unsigned char *raw, size_t len,
 	v->n = n;
 }
 
+/* The byte where symbol i of v begins (i <= v->n). */
+size_t
+u8_view_byte(const struct u8view *v, size_t i)
+{
+	return v->ascii ? i : v->off[i];
+}
+
 /* The first symbol of v that begins at or after byte 'byte'. */
 size_t
 u8_view_index(const struct u8view *v, size_t byte)
 {
 	size_t lo = 0, hi = v->n;
 
+	if (v->ascii)
+		return byte < v->n ? byte : v->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (v->off[mid] < byte)

@@ -28,12 +28,15 @@ struct u8map;
 
 /* A record (or a part of one) as symbols: sym[i] is character i, which
  * begins at byte off[i] (off[n] is the length in bytes); word[i] is 1 when
- * it is a word character (-w).  Buffers grow as needed; u8_view_free. */
+ * it is a word character (-w).  A record of ASCII bytes alone (ascii) has
+ * character i at byte i and no off (a 40 MB line took 320 MB more).
+ * Buffers grow as needed (cap: sym and word; ocap: off); u8_view_free. */
 struct u8view {
 	unsigned char	*sym;
 	size_t		*off;
 	unsigned char	*word;
-	size_t		 n, cap;
+	size_t		 n, cap, ocap;
+	int		 ascii;
 };
 
 /* utf8.c */
@@ -57,6 +60,7 @@ size_t	 u8_tail(const unsigned char *p, size_t n);
 void	 u8_view(const struct u8map *, const unsigned char *raw, size_t len,
 	    struct u8view *);
 size_t	 u8_view_index(const struct u8view *, size_t byte);
+size_t	 u8_view_byte(const struct u8view *, size_t i);
 void	 u8_view_free(struct u8view *);
 
 #endif

@@ -40,6 +40,11 @@ static __thread const unsigned char *viewed, *held;
 static __thread size_t heldlen;
 static __thread uint64_t *hits;		/* may_match's bitmap */
 static __thread size_t nhits;
+/* While a record is held: no match of pattern x within k starting at or
+ * after nxfrom ends before nx[x] (SIZE_MAX: none ends); nxon, nx is set
+ * for the record (first_end) */
+static __thread size_t *nx, nnx, nxfrom;
+static __thread int nxon, onheld;	/* (onheld: refining the held one) */
 
 void
 rf_init(const struct patset *set, enum rf_mode m, unsigned char terminator)
@@ -56,6 +61,9 @@ rf_free(void)
 	free(hits);
 	hits = NULL;
 	nhits = 0;
+	free(nx);
+	nx = NULL;
+	nnx = 0;
 }
 
 /* Is character j of the record a word character? */
@@ -114,50 +122,143 @@ add(int v, int c)
 	return v >= INF || c >= RE_COST_OFF || v + c > INF ? INF : v + c;
 }
 
+/* AGREP_GPU_REFINE=all: every pattern tried, forward()'s DP over the
+ * whole record (the tests' slow path, which the others must equal). */
+static int
+rf_all(void)
+{
+	const char *e = getenv("AGREP_GPU_REFINE");
+
+	return e != NULL && strcmp(e, "all") == 0;
+}
+
+/* The edits a match of cost k can hold (k itself at unit costs). */
+static long
+edits_in(long k)
+{
+	return ps->weighted ? re_costs_edits(&ps->cost, k) : k;
+}
+
+/* The longest a match of p with at most kk edits can be: each insertion
+ * adds a unit (none with --no-indels). */
+static size_t
+span_of(const struct pattern *p, long kk)
+{
+	return ps->hamming ? p->len : p->len + (size_t)kk;
+}
+
+/* next_end's first window (units); each next one is twice as long, up to
+ * RF_WINMAX (its bitmap on the stack) */
+#define RF_WIN0		256
+#define RF_WINMAX	(16 * 1024)
+
+/*
+ * The end (exclusive) of the first match of pattern p with at most k
+ * edits (edits_in) of a part of t[from, m) that starts at or after from
+ * and ends at or after at (from <= at), whatever -w and -x allow: no
+ * match of cost <= k in refine's sense ends before it.  SIZE_MAX when
+ * there is none.  Myers (hostmatch.c) over windows from at on, each from a
+ * fresh state span_of() units before it (no match within k is longer),
+ * the first RF_WIN0 units long, then doubling: the cost follows the
+ * distance to the end found, O(m) for no end, where forward()'s DP takes
+ * O(m n).
+ */
+static size_t
+next_end(const struct pattern *p, long k, const unsigned char *t,
+    size_t from, size_t at, size_t m)
+{
+	uint64_t bm[RF_WINMAX / 64];
+	const long kk = edits_in(k);
+	const size_t span = span_of(p, kk);
+	size_t win = RF_WIN0;
+
+	if (p->len <= (size_t)kk)
+		return at;	/* (an empty part, every pattern unit deleted) */
+	/* hits are by the last byte of a part: from at - 1 on */
+	for (size_t a = at > from ? at - 1 : from; a < m; a += win,
+	    win = win < RF_WINMAX ? 2 * win : win) {
+		const size_t b = m - a > win ? a + win : m;
+		const size_t w0 = a - from > span ? a - span : from;
+		memset(bm, 0, (b - a + 63) / 64 * sizeof(*bm));
+		hm_scan_range(p, kk, t, w0, b, a, eol, bm);
+		for (size_t w = 0; w < (b - a + 63) / 64; w++)
+			if (bm[w] != 0)
+				return a + 64 * w +
+				    (size_t)__builtin_ctzll(bm[w]) + 1;
+	}
+	return SIZE_MAX;
+}
+
 /*
  * Forward pass of one pattern over line[from, len).  first = 0: returns the
  * least cost at an allowed end (or INF), *end the leftmost such end.
  * first = 1: stops at the first allowed end within k, extended while the
  * cost keeps dropping (so "mer" grows to "mercy"); returns its cost.
+ * at: with first, no match within k ends before it (from when unknown).
  */
 static int
 forward(const struct pattern *p, const unsigned char *line, size_t len,
-    size_t from, size_t *end, int first)
+    size_t from, size_t *end, int first, size_t at)
 {
 	const size_t n = p->len;
 	int col[n + 1];		/* one DP column (per thread: on the stack) */
 	int best = INF;
+	/* with first: the DP starts near the end of the next match within k
+	 * Myers finds (next_end), and starts again near the one after when
+	 * none was found in between (best > k: what came before cannot
+	 * change what follows) */
+	const int skip = first && !rf_all();
+	const size_t span = span_of(p, edits_in(ps->k));
+	size_t j = from, e = skip ? next_end(p, ps->k, line, from, at, len) :
+	    0;
 
 	const int ins = ps->cost.ins, del = ps->cost.del, sub = ps->cost.sub;
 
-	col[0] = start_ok(line, from) ? 0 : INF;
-	for (size_t i = 1; i <= n; i++)
-		col[i] = add(col[i - 1], del);
-	if (end_ok(line, len, from)) {
-		best = col[n];
-		*end = from;
-	}
-	for (size_t j = from + 1; j <= len; j++) {
-		unsigned char c = line[j - 1];
-		int diag = col[0];
-
-		if (first && best <= ps->k && col[n] > best)
-			break;
-		col[0] = start_ok(line, j) ? 0 : add(col[0], ins);
-		for (size_t i = 1; i <= n; i++) {
-			int up = col[i];
-			/* (--no-indels: the diagonal alone, insertions and
-			 * deletions being off) */
-			col[i] = min3(differ(p, i - 1, c) ? add(diag, sub) :
-			    diag, add(up, ins), add(col[i - 1], del));
-			diag = up;
-		}
-		if (col[n] < best && end_ok(line, len, j)) {
+	if (e == SIZE_MAX)
+		return INF;
+	if (e > from + span)
+		j = e - span;
+	for (;;) {
+		/* a fresh column at j */
+		col[0] = start_ok(line, j) ? 0 : INF;
+		for (size_t i = 1; i <= n; i++)
+			col[i] = add(col[i - 1], del);
+		if (end_ok(line, len, j) && col[n] < best) {
 			best = col[n];
 			*end = j;
 		}
+		for (j++; j <= len; j++) {
+			unsigned char c = line[j - 1];
+			int diag = col[0];
+
+			if (first && best <= ps->k && col[n] > best)
+				return best;
+			col[0] = start_ok(line, j) ? 0 : add(col[0], ins);
+			for (size_t i = 1; i <= n; i++) {
+				int up = col[i];
+				/* (--no-indels: the diagonal alone, insertions
+				 * and deletions being off) */
+				col[i] = min3(differ(p, i - 1, c) ?
+				    add(diag, sub) : diag, add(up, ins),
+				    add(col[i - 1], del));
+				diag = up;
+			}
+			if (col[n] < best && end_ok(line, len, j)) {
+				best = col[n];
+				*end = j;
+			}
+			if (skip && best > ps->k && j >= e) {
+				if ((e = next_end(p, ps->k, line, from, j + 1,
+				    len)) == SIZE_MAX)
+					return best;
+				if (e > j + 1 + span)
+					break;	/* far: start again there */
+			}
+		}
+		if (j > len)
+			return best;
+		j = e - span;
 	}
-	return best;
 }
 
 /* Reverse pass: the latest allowed start s >= from with a match of cost
@@ -390,20 +491,53 @@ window_end(const struct pattern *p, const unsigned char *t, size_t ws,
 	return SIZE_MAX;
 }
 
-/* The end (exclusive, from t) of the first match of p within k of any
- * substring of t[0, m) (-w and -x allow no earlier end), 0 for a pattern
- * of at most k units or an expression, SIZE_MAX when there is none. */
-static size_t
-first_end(const struct pattern *p, const unsigned char *t, size_t m)
+/* Pattern x of the set: ps->pat[x], or expression x - npat. */
+static const struct pattern *
+pat_x(size_t x)
 {
+	return x < ps->npat ? &ps->pat[x] : &ps->re[x - ps->npat];
+}
+
+/*
+ * The end (exclusive) of the first match of pattern x within k of a part
+ * of line[from, len) (next_end: -w and -x allow no earlier end), from for
+ * a pattern of at most k units or an expression, SIZE_MAX when there is
+ * none.  While the caller holds the record (rf_hold: its parts are looked
+ * for from left to right), the end found is kept: the next part's from
+ * is no earlier, so its first end is no earlier, and a pattern with no
+ * match left is not scanned again (a 40 MB line took a scan of it a
+ * pattern and part).
+ */
+static size_t
+first_end(size_t x, const unsigned char *line, size_t len, size_t from)
+{
+	const struct pattern *p = pat_x(x);
+	size_t at = from, e;
+
 	if (p->re != NULL || p->len <= (size_t)ps->k)
-		return 0;
-	if (!may_match(p, ps->k, t, m))
-		return SIZE_MAX;
-	for (size_t w = 0; w < (m + 63) / 64; w++)
-		if (hits[w] != 0)
-			return 64 * w + (size_t)__builtin_ctzll(hits[w]) + 1;
-	return SIZE_MAX;
+		return from;
+	if (rf_all())	/* (a match anywhere, as may_match) */
+		return may_match(p, ps->k, line + from, len - from) ? from :
+		    SIZE_MAX;
+	if (onheld && (nxon == 0 || from < nxfrom)) {
+		if (nnx < ps->npat) {
+			nnx = ps->npat;
+			nx = xreallocarray(nx, nnx, sizeof(*nx));
+		}
+		memset(nx, 0, ps->npat * sizeof(*nx));
+		nxon = 1;
+	}
+	if (onheld) {
+		nxfrom = from;
+		if (nx[x] == SIZE_MAX)
+			return SIZE_MAX;
+		if (nx[x] > at)
+			at = nx[x];
+	}
+	e = next_end(p, ps->k, line, from, at, len);
+	if (onheld)
+		nx[x] = e;
+	return e;
 }
 
 /* The shared filter refine uses for ps: with RF_MINPAT patterns or more,
@@ -416,7 +550,7 @@ refine_filter(void)
 {
 	const char *e = getenv("AGREP_GPU_REFINE");
 
-	if (e != NULL && strcmp(e, "all") == 0)
+	if (rf_all())
 		return NULL;
 	if (ps->npat == 0 || ps->npat + ps->nre >= SIZE_MAX / 2 ||
 	    (ps->npat < RF_MINPAT && (e == NULL || strcmp(e, "cand") != 0)))
@@ -488,13 +622,6 @@ candidates(const unsigned char *t, size_t m, struct cands *c)
 	return 1;
 }
 
-/* Pattern x of the set: ps->pat[x], or expression x - npat. */
-static const struct pattern *
-pat_x(size_t x)
-{
-	return x < ps->npat ? &ps->pat[x] : &ps->re[x - ps->npat];
-}
-
 /* The best match so far of a search with first (leftmost end within k,
  * then least cost, then earliest pattern) over line[from, len). */
 struct firstbest {
@@ -513,7 +640,7 @@ first_try(struct firstbest *f, size_t x)
 	const struct pattern *pt = pat_x(x);
 	size_t e = 0, s = 0;
 	int c = pt->re != NULL ? re_forward(pt, f->line, f->len, f->from, &e,
-	    &s, 1) : forward(pt, f->line, f->len, f->from, &e, 1);
+	    &s, 1) : forward(pt, f->line, f->len, f->from, &e, 1, f->from);
 
 	if (c > ps->k)
 		return;
@@ -537,9 +664,8 @@ first_maybe(struct firstbest *f, unsigned char *done, size_t x)
 	if (done[x])
 		return;
 	done[x] = 1;
-	e = x < ps->npat ? first_end(&ps->pat[x], f->line + f->from,
-	    f->len - f->from) : 0;
-	if (e != SIZE_MAX && (f->bp == NULL || f->from + e <= f->end))
+	e = first_end(x, f->line, f->len, f->from);
+	if (e != SIZE_MAX && (f->bp == NULL || e <= f->end))
 		first_try(f, x);
 }
 
@@ -653,10 +779,14 @@ best_in(const unsigned char *line, size_t len, size_t from, size_t *end,
 		const struct pattern *pt = pat_x(x);
 		size_t e = 0, s = 0;
 		int cost;
-		if ((c != NULL ? c->flag[x] == CAND_MAYBE : first &&
-		    ps->npat + ps->nre > 1) &&
+		size_t at = from;	/* (first: no match ends before) */
+		if (c != NULL && c->flag[x] == CAND_MAYBE &&
 		    !may_match(pt, ps->k, line + from, len - from))
 			continue;
+		if (c == NULL && first && ps->npat + ps->nre > 1 &&
+		    ((at = first_end(x, line, len, from)) == SIZE_MAX ||
+		    (*bp != NULL && at > *end)))
+			continue;	/* (none, or it ends after the best) */
 		if (bound && *bp != NULL &&
 		    !may_match(pt, best, line + from, len - from))
 			continue;
@@ -668,7 +798,7 @@ best_in(const unsigned char *line, size_t len, size_t from, size_t *end,
 			cost = hm_least(pt, line + from, len - from, &e);
 			e += from;
 		} else
-			cost = forward(pt, line, len, from, &e, first);
+			cost = forward(pt, line, len, from, &e, first, at);
 		if (cost > (first ? ps->k : INF - 1))
 			continue;
 		if (*bp == NULL || (first ? e < *end || (e == *end &&
@@ -714,6 +844,7 @@ best_of(const unsigned char *line, size_t len, size_t from, size_t *end,
 static const unsigned char *
 enter(const unsigned char *line, size_t *len, size_t *from)
 {
+	onheld = held != NULL && line == held && *len == heldlen;
 	if (ps->u8 == NULL)
 		return line;
 	if (line != held || *len != heldlen || viewed != line) {
@@ -734,19 +865,21 @@ rf_hold(const unsigned char *line, size_t len)
 	held = line;
 	heldlen = len;
 	viewed = NULL;
+	nxon = 0;
 }
 
 void
 rf_release(void)
 {
 	held = NULL;
+	onheld = 0;
 }
 
 /* A symbol index back to the byte offset (in UTF-8 mode). */
 static size_t
 byte_at(size_t i)
 {
-	return ps->u8 != NULL ? view.off[i] : i;
+	return ps->u8 != NULL ? u8_view_byte(&view, i) : i;
 }
 
 /* Returns the least cost of a match of any pattern in the record, or INF
@@ -894,7 +1027,7 @@ char *
 rf_ops(const struct pattern *p, const unsigned char *t, size_t m,
     size_t *nops, size_t **off)
 {
-	struct u8view v = { NULL, NULL, NULL, 0, 0 };
+	struct u8view v = { 0 };
 	char *ops;
 
 	*off = NULL;
@@ -920,8 +1053,10 @@ rf_ops(const struct pattern *p, const unsigned char *t, size_t m,
 		ops = p->cls ? ed_ops_peq(p->peq, p->nwords, p->len, v.sym,
 		    v.n, &ps->cost, nops) : ed_ops(p->str, p->len, v.sym, v.n,
 		    ps->icase, &ps->cost, nops);
-	*off = v.off;
-	v.off = NULL;
+	if (!v.ascii) {	/* (else characters are bytes) */
+		*off = v.off;
+		v.off = NULL;
+	}
 	u8_view_free(&v);
 	return ops;
 }
