@@ -556,12 +556,14 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     end_checks
 }
 
-@test "long records: -o, --color, -w, --show-edits, --json, weights from Myers' ends equal the DP over the whole record" {
+@test "long records: -o, --color, -w, --show-cost, --show-edits, --json, weights from Myers' ends equal the DP over the whole record" {
     # refine.c's forward() with first starts its DP near the next end that
     # Myers finds (next_end: windows of 256 units doubling to 16 KB) and
     # starts again near the one after when -w, -x or the costs leave that
     # end out; first_end keeps each pattern's next end while a record's
-    # parts are found.  Records of 3-60 KB (filler far longer than a
+    # parts are found; a record's least cost (-w, --show-cost) is found so
+    # where it is within k, by the whole DP where it is not and is asked
+    # for (-v --show-cost).  Records of 3-60 KB (filler far longer than a
     # window) with planted copies, 1-3 patterns (refine's path without the
     # shared filter) and 5 (with it), against AGREP_GPU_REFINE=all (the
     # DP from the part's start over the whole record, every pattern).
@@ -570,7 +572,8 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
                  "-a ab -n 6:12 -k 1:3" "-a az -n 3:9 -k 1:2")
     local LFLAGS=("-o -b" "--color=always" "-w -o" "-o --show-edits" "--json"
                   "-i -o -n" "-o --no-indels" "-o --substitute-cost=2 --insert-cost=3"
-                  "-w --color=always --delete-cost=2" "-o -b -z")
+                  "-w --color=always --delete-cost=2" "-o -b -z" "-w -n --show-cost"
+                  "-v --show-cost --insert-cost=2")
     # random cases: full 30, quick 6, sanitizer builds 3 (the slow path is
     # the plain DP over records of up to 30 KB)
     for ((s = 1; s <= $(depth 6 30 3); s++)); do
@@ -581,7 +584,7 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
         read -r K _ < "$W/k"
         P="$W/p"
         for i in 0 3 7; do
-            FL="${LFLAGS[(s + i) % 10]}"
+            FL="${LFLAGS[(s + i) % 12]}"
             slow_vs_fast "$W/t"
         done
     done
@@ -592,6 +595,16 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     P="$W/up" K=1
     for FL in "-o -b" "--color=always" "-w -o" "-i -o --show-edits"; do
         LC_ALL=C.UTF-8 slow_vs_fast "$W/u"
+    done
+    # long records with no match within k: their least cost is asked for
+    # (-v --show-cost), by the whole DP
+    awk 'BEGIN { srand(7); for (l = 0; l < 5; l++) { s = ""
+        for (i = 0; i < 3000 + 4000 * l; i++) s = s substr("abcd", int(rand() * 4) + 1, 1)
+        print s } }' > "$W/nm"
+    printf 'abcdxyzzyxdcba\nbbbbxxxxaaaa\n' > "$W/nmp"
+    P="$W/nmp" K=2
+    for FL in "-v --show-cost" "-v -n -w --show-cost" "-v --show-cost --insert-cost=2"; do
+        slow_vs_fast "$W/nm"
     done
     end_checks
 }

@@ -189,25 +189,31 @@ next_end(const struct pattern *p, long k, const unsigned char *t,
 	return SIZE_MAX;
 }
 
+/* forward()'s modes: the least cost (FW_LEAST); the first end within k
+ * (FW_FIRST, best_in's first); the least cost where it is within k, any
+ * cost above k where it is not (FW_WITHIN) */
+enum { FW_LEAST, FW_FIRST, FW_WITHIN };
+
 /*
- * Forward pass of one pattern over line[from, len).  first = 0: returns the
+ * Forward pass of one pattern over line[from, len).  FW_LEAST: returns the
  * least cost at an allowed end (or INF), *end the leftmost such end.
- * first = 1: stops at the first allowed end within k, extended while the
- * cost keeps dropping (so "mer" grows to "mercy"); returns its cost.
- * at: with first, no match within k ends before it (from when unknown).
+ * FW_WITHIN: the same where that cost is within k, else a cost above k.
+ * FW_FIRST: stops at the first allowed end within k, extended while the
+ * cost keeps dropping (so "mer" grows to "mercy"); returns its cost (above
+ * k: none).  at: no match within k ends before it (from when unknown).
  */
 static int
 forward(const struct pattern *p, const unsigned char *line, size_t len,
-    size_t from, size_t *end, int first, size_t at)
+    size_t from, size_t *end, int how, size_t at)
 {
 	const size_t n = p->len;
 	int col[n + 1];		/* one DP column (per thread: on the stack) */
 	int best = INF;
-	/* with first: the DP starts near the end of the next match within k
-	 * Myers finds (next_end), and starts again near the one after when
-	 * none was found in between (best > k: what came before cannot
-	 * change what follows) */
-	const int skip = first && !rf_all();
+	/* but FW_LEAST: the DP starts near the end of the next match within
+	 * k Myers finds (next_end), and starts again near the one after when
+	 * it is far (FW_FIRST: when none was found yet); the ends between
+	 * cost more than k, and a match within k is no longer than span */
+	const int first = how == FW_FIRST, skip = how != FW_LEAST && !rf_all();
 	const size_t span = span_of(p, edits_in(ps->k));
 	size_t j = from, e = skip ? next_end(p, ps->k, line, from, at, len) :
 	    0;
@@ -247,7 +253,7 @@ forward(const struct pattern *p, const unsigned char *line, size_t len,
 				best = col[n];
 				*end = j;
 			}
-			if (skip && best > ps->k && j >= e) {
+			if (skip && (!first || best > ps->k) && j >= e) {
 				if ((e = next_end(p, ps->k, line, from, j + 1,
 				    len)) == SIZE_MAX)
 					return best;
@@ -640,7 +646,8 @@ first_try(struct firstbest *f, size_t x)
 	const struct pattern *pt = pat_x(x);
 	size_t e = 0, s = 0;
 	int c = pt->re != NULL ? re_forward(pt, f->line, f->len, f->from, &e,
-	    &s, 1) : forward(pt, f->line, f->len, f->from, &e, 1, f->from);
+	    &s, 1) : forward(pt, f->line, f->len, f->from, &e, FW_FIRST,
+	    f->from);
 
 	if (c > ps->k)
 		return;
@@ -756,9 +763,11 @@ by_index(const void *a, const void *b)
  * ps->re), or for the candidates c only (those CAND_MAYBE only if
  * may_match says they can match within k) when c is not NULL; keeps the
  * least cost (then the leftmost end), or with first the leftmost end
- * (then the least cost), the earlier pattern on a tie.  Without c, a
- * pattern that may_match rules out is skipped: with first at k, and with
- * bound at the best cost so far (it cannot reach it).  With c, without
+ * (then the least cost), the earlier pattern on a tie; costs above k are
+ * exact only with bound (forward()'s FW_WITHIN else).  Without c, a
+ * pattern is skipped: with first when it has no match within k ending at
+ * or before the best end (first_end), with bound when may_match says it
+ * cannot reach the best cost so far.  With c, without
  * first, -w and -x, Myers (hm_least) gives a pattern's least cost and its
  * leftmost end, as forward() would.  *start: the start an expression's
  * pass found (backward() finds a pattern's).
@@ -798,7 +807,8 @@ best_in(const unsigned char *line, size_t len, size_t from, size_t *end,
 			cost = hm_least(pt, line + from, len - from, &e);
 			e += from;
 		} else
-			cost = forward(pt, line, len, from, &e, first, at);
+			cost = forward(pt, line, len, from, &e, first ? FW_FIRST :
+			    bound ? FW_LEAST : FW_WITHIN, at);
 		if (cost > (first ? ps->k : INF - 1))
 			continue;
 		if (*bp == NULL || (first ? e < *end || (e == *end &&
@@ -825,17 +835,19 @@ best_of(const unsigned char *line, size_t len, size_t from, size_t *end,
     size_t *start, const struct pattern **bp, int first, int exact)
 {
 	struct cands c;
-	int best;
+	int best, some;
 
 	if (first && (best = best_first(line, len, from, end, start, bp)) >= 0)
 		return best;
-	if (first || !candidates(line + from, len - from, &c))
-		return best_in(line, len, from, end, start, bp, first, NULL, 0);
-	best = best_in(line, len, from, end, start, bp, first, &c, 0);
-	if (exact && (*bp == NULL || best > ps->k))
+	some = !first && candidates(line + from, len - from, &c);
+	best = best_in(line, len, from, end, start, bp, first, some ? &c :
+	    NULL, 0);
+	if (!first && exact && (*bp == NULL || best > ps->k))
 		best = best_in(line, len, from, end, start, bp, first, NULL, 1);
-	free(c.list);
-	free(c.flag);
+	if (some) {
+		free(c.list);
+		free(c.flag);
+	}
 	return best;
 }
 
