@@ -561,7 +561,10 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     # Myers finds (next_end: windows of 256 units doubling to 16 KB) and
     # starts again near the one after when -w, -x or the costs leave that
     # end out; first_end keeps each pattern's next end while a record's
-    # parts are found; a record's least cost (-w, --show-cost) is found so
+    # parts are found; part_from starts a part's search near the next end
+    # of any pattern the engines find over the record (hm_scan_ends), and
+    # the shared filter's walk skips to it; a record's least cost (-w,
+    # --show-cost) is found so
     # where it is within k, by the whole DP where it is not and is asked
     # for (-v --show-cost).  Records of 3-60 KB (filler far longer than a
     # window) with planted copies, 1-3 patterns (refine's path without the
@@ -587,6 +590,17 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
             FL="${LFLAGS[(s + i) % 12]}"
             slow_vs_fast "$W/t"
         done
+    done
+    # primers on long DNA lines: part_from's ends from the pattern-parallel
+    # engine, the shared filter's walk skipping to them
+    opts="-a acgt -n 18:30 -k 3:4 -p 8 -b 60000:80000 -l 20000:40000 -P 80"
+    # shellcheck disable=SC2086
+    casegen $opts 950 "$W/t" "$W/p" > "$W/k"
+    GEN="tests/bin/casegen $opts 950 $W/t $W/p"
+    read -r K _ < "$W/k"
+    P="$W/p"
+    for FL in "-o -b" "--color=always" "-w -o -n"; do
+        slow_vs_fast "$W/t"
     done
     # UTF-8: a long line of é, ü and ASCII (its characters are not bytes)
     printf 'h\303\251llo w\303\274rld %.0s' $(seq 2000) > "$W/u"

@@ -1209,6 +1209,34 @@ hm_scan(const struct patset *ps, const unsigned char *text, size_t warm,
 }
 
 /*
+ * Every end of a match within k of the patterns in text[0, len) (a
+ * record: no terminator inside) into bitmap, where the engines give them
+ * all in about a scan's time: a few patterns (Myers' lanes each), or a set
+ * the pattern-parallel engine takes whole (short pieces).  Returns 0,
+ * with nothing done, elsewhere: weighted or --no-indels sets, expressions,
+ * and the sets the shared filter takes (it marks one end a record unless
+ * ps->all_ends).  refine.c's long records; outside the host planner.
+ */
+int
+hm_scan_ends(const struct patset *ps, const unsigned char *text,
+    size_t len, unsigned char eol, uint64_t *bitmap)
+{
+	struct hsel s = { -1, -1, -1, 0, NULL, 0 };
+	size_t nshort = 0;
+	const int bits = alphabet_bits(ps);
+
+	if (ps->weighted || ps->hamming || ps->nre > 0 || ps->npat == 0)
+		return 0;
+	for (size_t p = 0; p < ps->npat; p++)
+		nshort += pp_short(&ps->pat[p], ps->k, bits);
+	if (ps->npat >= MF_MINPAT && (nshort < PP_MINPAT ||
+	    2 * nshort < ps->npat))
+		return 0;
+	hm_scan_sel(ps, &s, text, 0, len, eol, bitmap);
+	return 1;
+}
+
+/*
  * A chunk with the engines s says (struct hsel: -1 off, 0 automatic, 1
  * forced, each); what the automatic settings choose (the rule):
  *

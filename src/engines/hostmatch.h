@@ -81,6 +81,8 @@ void	hm_scan_scalar(const struct patset *, const unsigned char *text,
 	    size_t warm, size_t len, unsigned char eol, uint64_t *bitmap);
 void	hm_scan(const struct patset *, const unsigned char *text, size_t warm,
 	    size_t len, unsigned char eol, uint64_t *bitmap);
+int	hm_scan_ends(const struct patset *, const unsigned char *text,
+	    size_t len, unsigned char eol, uint64_t *bitmap);
 void	hm_scan_range(const struct pattern *, long k,
 	    const unsigned char *text, size_t from, size_t to, size_t warm,
 	    unsigned char eol, uint64_t *bitmap);

@@ -595,6 +595,18 @@ mf_next(struct mf_walk *w, struct mf_win *win)
 	}
 }
 
+/* The walk goes on at text[i] of the record (no earlier piece is looked
+ * at): the caller knows no window of a piece before it can hold a match
+ * (refine.c's first_walk). */
+void
+mf_skip(struct mf_walk *w, size_t i)
+{
+	if (w->rs < w->re && i > w->i) {
+		w->q = MF_NOQ;
+		w->i = i;
+	}
+}
+
 /* The last window held a match: the walk goes on at the next record. */
 void
 mf_found(struct mf_walk *w)

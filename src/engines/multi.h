@@ -88,6 +88,7 @@ int	mf_start(struct mf_walk *, const struct mflt *,
 	    const unsigned char *text, size_t warm, size_t len);
 int	mf_next(struct mf_walk *, struct mf_win *);
 void	mf_found(struct mf_walk *);
+void	mf_skip(struct mf_walk *, size_t i);
 unsigned char *mf_end(struct mf_walk *);
 const unsigned char *mf_vector(const struct mflt *, size_t p);
 

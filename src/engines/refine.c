@@ -45,6 +45,12 @@ static __thread size_t nhits;
  * for the record (first_end) */
 static __thread size_t *nx, nnx, nxfrom;
 static __thread int nxon, onheld;	/* (onheld: refining the held one) */
+/* ... and of a long held record (part_from), where a match of any pattern
+ * within k ends: bit j, one ending at unit j (inclusive); endson, ends
+ * is set for the record */
+static __thread uint64_t *ends;
+static __thread size_t nends, espan, elen; /* (part_from's span, len) */
+static __thread int endson;
 
 void
 rf_init(const struct patset *set, enum rf_mode m, unsigned char terminator)
@@ -64,6 +70,9 @@ rf_free(void)
 	free(nx);
 	nx = NULL;
 	nnx = 0;
+	free(ends);
+	ends = NULL;
+	nends = 0;
 }
 
 /* Is character j of the record a word character? */
@@ -157,7 +166,7 @@ span_of(const struct pattern *p, long kk)
  * edits (edits_in) of a part of t[from, m) that starts at or after from
  * and ends at or after at (from <= at), whatever -w and -x allow: no
  * match of cost <= k in refine's sense ends before it.  SIZE_MAX when
- * there is none.  Myers (hostmatch.c) over windows from at on, each from a
+ * there is none ending at or before lim.  Myers (hostmatch.c) over windows from at on, each from a
  * fresh state span_of() units before it (no match within k is longer),
  * the first RF_WIN0 units long, then doubling: the cost follows the
  * distance to the end found, O(m) for no end, where forward()'s DP takes
@@ -165,7 +174,7 @@ span_of(const struct pattern *p, long kk)
  */
 static size_t
 next_end(const struct pattern *p, long k, const unsigned char *t,
-    size_t from, size_t at, size_t m)
+    size_t from, size_t at, size_t m, size_t lim)
 {
 	uint64_t bm[RF_WINMAX / 64];
 	const long kk = edits_in(k);
@@ -174,6 +183,8 @@ next_end(const struct pattern *p, long k, const unsigned char *t,
 
 	if (p->len <= (size_t)kk)
 		return at;	/* (an empty part, every pattern unit deleted) */
+	if (lim < m)
+		m = lim;	/* (units past it are not looked at) */
 	/* hits are by the last byte of a part: from at - 1 on */
 	for (size_t a = at > from ? at - 1 : from; a < m; a += win,
 	    win = win < RF_WINMAX ? 2 * win : win) {
@@ -215,8 +226,8 @@ forward(const struct pattern *p, const unsigned char *line, size_t len,
 	 * cost more than k, and a match within k is no longer than span */
 	const int first = how == FW_FIRST, skip = how != FW_LEAST && !rf_all();
 	const size_t span = span_of(p, edits_in(ps->k));
-	size_t j = from, e = skip ? next_end(p, ps->k, line, from, at, len) :
-	    0;
+	size_t j = from, e = skip ? next_end(p, ps->k, line, from, at, len,
+	    SIZE_MAX) : 0;
 
 	const int ins = ps->cost.ins, del = ps->cost.del, sub = ps->cost.sub;
 
@@ -255,7 +266,7 @@ forward(const struct pattern *p, const unsigned char *line, size_t len,
 			}
 			if (skip && (!first || best > ps->k) && j >= e) {
 				if ((e = next_end(p, ps->k, line, from, j + 1,
-				    len)) == SIZE_MAX)
+				    len, SIZE_MAX)) == SIZE_MAX)
 					return best;
 				if (e > j + 1 + span)
 					break;	/* far: start again there */
@@ -508,14 +519,16 @@ pat_x(size_t x)
  * The end (exclusive) of the first match of pattern x within k of a part
  * of line[from, len) (next_end: -w and -x allow no earlier end), from for
  * a pattern of at most k units or an expression, SIZE_MAX when there is
- * none.  While the caller holds the record (rf_hold: its parts are looked
- * for from left to right), the end found is kept: the next part's from
- * is no earlier, so its first end is no earlier, and a pattern with no
- * match left is not scanned again (a 40 MB line took a scan of it a
+ * none ending at or before lim (the best end found: a later one cannot
+ * win).  While the caller holds the record (rf_hold: its parts are looked
+ * for from left to right), what was found is kept (nx): the next part's
+ * from is no earlier, so its first end is no earlier, and a pattern with
+ * no match left is not scanned again (a 40 MB line took a scan of it a
  * pattern and part).
  */
 static size_t
-first_end(size_t x, const unsigned char *line, size_t len, size_t from)
+first_end(size_t x, const unsigned char *line, size_t len, size_t from,
+    size_t lim)
 {
 	const struct pattern *p = pat_x(x);
 	size_t at = from, e;
@@ -535,14 +548,14 @@ first_end(size_t x, const unsigned char *line, size_t len, size_t from)
 	}
 	if (onheld) {
 		nxfrom = from;
-		if (nx[x] == SIZE_MAX)
+		if (nx[x] == SIZE_MAX || (nx[x] > lim && lim != SIZE_MAX))
 			return SIZE_MAX;
 		if (nx[x] > at)
 			at = nx[x];
 	}
-	e = next_end(p, ps->k, line, from, at, len);
-	if (onheld)
-		nx[x] = e;
+	e = next_end(p, ps->k, line, from, at, len, lim);
+	if (onheld)	/* (none up to lim: the first is past it) */
+		nx[x] = e != SIZE_MAX || lim >= len ? e : lim + 1;
 	return e;
 }
 
@@ -671,9 +684,80 @@ first_maybe(struct firstbest *f, unsigned char *done, size_t x)
 	if (done[x])
 		return;
 	done[x] = 1;
-	e = first_end(x, f->line, f->len, f->from);
+	e = first_end(x, f->line, f->len, f->from, f->bp != NULL ? f->end :
+	    SIZE_MAX);
 	if (e != SIZE_MAX && (f->bp == NULL || e <= f->end))
 		first_try(f, x);
+}
+
+/* Held records this long or longer (units) have their ends within k found
+ * once (part_from): the scan costs about what a few parts' searches do */
+#ifndef RF_LONG
+#define RF_LONG		4096
+#endif
+
+/* With part_from's ends: the first end (exclusive) of a match within k
+ * after unit j, SIZE_MAX when none; (SIZE_MAX - 1 without them: any). */
+static size_t
+ends_after(size_t j)
+{
+	size_t w = j / 64;
+	uint64_t b;
+
+	if (!onheld || endson <= 0)
+		return SIZE_MAX - 1;
+	if (w >= (elen + 63) / 64)
+		return SIZE_MAX;
+	b = ends[w] & (~(uint64_t)0 << (j % 64));
+	while (b == 0) {
+		if (++w >= (elen + 63) / 64)
+			return SIZE_MAX;
+		b = ends[w];
+	}
+	return 64 * w + (size_t)__builtin_ctzll(b) + 1;
+}
+
+/*
+ * Where the search for the next part of line[from, len) may begin: a part
+ * ends at an end within k of some pattern (free starts, -w and -x aside),
+ * the first one at or after from being e, and is no longer than span (the
+ * longest pattern and its edits), so it starts at or after e - span; the
+ * latest start giving its cost (backward()) too.  From there, the parts
+ * found are the same as from from.  SIZE_MAX: no part is left.  The ends
+ * come from the host engines over the whole record (hm_scan_rule), once
+ * while the caller holds a record of RF_LONG units or more (a part's
+ * search walked every pattern's windows from from: 312 23-mers and their
+ * reverse complements, -o -k3 over a 10 Mbp line, took 2.2 s, -c 0.06 s).
+ * From where they do not apply (expressions: no bound on a part's
+ * length).
+ */
+static size_t
+part_from(const unsigned char *line, size_t len, size_t from)
+{
+	const size_t words = (len + 63) / 64;
+	size_t e;
+
+	if (!onheld || len - from < RF_LONG || ps->nre > 0 || ps->npat == 0 ||
+	    rf_all())
+		return from;
+	if (!endson) {
+		if (words > nends) {
+			nends = words;
+			ends = xreallocarray(ends, nends, sizeof(*ends));
+		}
+		memset(ends, 0, words * sizeof(*ends));
+		endson = hm_scan_ends(ps, line, len, eol, ends) ? 1 : -1;
+		espan = 0;
+		for (size_t x = 0; x < ps->npat; x++)
+			if (span_of(&ps->pat[x], edits_in(ps->k)) > espan)
+				espan = span_of(&ps->pat[x], edits_in(ps->k));
+		elen = len;
+	}
+	if (endson < 0)
+		return from;	/* (no ends from the engines for this set) */
+	if ((e = ends_after(from)) == SIZE_MAX)
+		return SIZE_MAX;
+	return e - from > espan ? e - espan : from;
 }
 
 /*
@@ -696,9 +780,16 @@ first_walk(struct firstbest *f, const struct mflt *mf, unsigned char *done)
 	if (!mf_start(&w, mf, t, 0, f->len - f->from))
 		return;
 	while (mf_next(&w, &win)) {
-		size_t e;
-		if (f->bp != NULL && f->from + w.i >= f->end)
+		size_t e, q = f->from + w.i, a = ends_after(q);
+		if (f->bp != NULL && q >= f->end)
 			break;	/* later pieces start at or past the end */
+		if (a == SIZE_MAX)
+			break;	/* (part_from's ends) none after q */
+		if (a != SIZE_MAX - 1 && a - q > espan) {
+			/* a match holding a piece ends within espan of it */
+			mf_skip(&w, a - espan - f->from);
+			continue;
+		}
 		if (done[win.pat] ||
 		    (f->bp != NULL && f->from + win.ws >= f->end))
 			continue;
@@ -718,9 +809,9 @@ first_walk(struct firstbest *f, const struct mflt *mf, unsigned char *done)
 
 /*
  * best_in() with first, over the patterns that may match (the answer is
- * the same): those the shared filter does not cover and the expressions
- * each by its first match end, then the covered ones by the filter's
- * windows (first_walk).  Returns the cost (INF: none), *end, *start, *bp;
+ * the same): the covered ones by the filter's windows (first_walk), then
+ * those it does not cover and the expressions each by its first match
+ * end.  Returns the cost (INF: none), *end, *start, *bp;
  * -1 when every pattern is to be tried (refine_filter()).
  */
 static int
@@ -736,12 +827,14 @@ best_first(const unsigned char *line, size_t len, size_t from, size_t *end,
 	if (mf == NULL)
 		return -1;
 	done = xcalloc(ps->npat + ps->nre + 1, 1);
+	/* the walk first: the others' first ends are then looked for no
+	 * further than the best end it found */
+	first_walk(&f, mf, done);
 	out = mf_uncovered(mf, &nout);
 	for (size_t i = 0; i < nout; i++)
 		first_maybe(&f, done, out[i]);
 	for (size_t r = 0; r < ps->nre; r++)
 		first_maybe(&f, done, ps->npat + r);
-	first_walk(&f, mf, done);
 	free(done);
 	*bp = f.bp;
 	*end = f.end;
@@ -793,7 +886,8 @@ best_in(const unsigned char *line, size_t len, size_t from, size_t *end,
 		    !may_match(pt, ps->k, line + from, len - from))
 			continue;
 		if (c == NULL && first && ps->npat + ps->nre > 1 &&
-		    ((at = first_end(x, line, len, from)) == SIZE_MAX ||
+		    ((at = first_end(x, line, len, from, *bp != NULL ? *end :
+		    SIZE_MAX)) == SIZE_MAX ||
 		    (*bp != NULL && at > *end)))
 			continue;	/* (none, or it ends after the best) */
 		if (bound && *bp != NULL &&
@@ -878,6 +972,7 @@ rf_hold(const unsigned char *line, size_t len)
 	heldlen = len;
 	viewed = NULL;
 	nxon = 0;
+	endson = 0;
 }
 
 void
@@ -988,17 +1083,19 @@ int
 rf_find_pat(const unsigned char *line, size_t len, size_t from,
     size_t *start, size_t *end, const struct pattern **pp)
 {
+	size_t at;
 	int c;
 
 	*pp = NULL;
 	line = enter(line, &len, &from);
 	if (ps->k == 0)
 		c = find_exact(line, len, from, start, end, pp);
-	else if ((c = best_of(line, len, from, end, start, pp, 1, 0)) > ps->k ||
+	else if ((at = part_from(line, len, from)) == SIZE_MAX ||
+	    (c = best_of(line, len, at, end, start, pp, 1, 0)) > ps->k ||
 	    *pp == NULL)
 		c = INF;
 	else if ((*pp)->re == NULL)
-		*start = backward(*pp, line, from, *end, c);
+		*start = backward(*pp, line, at, *end, c);
 	if (c < INF) {
 		*start = byte_at(*start);
 		*end = byte_at(*end);
