@@ -595,6 +595,25 @@ mf_next(struct mf_walk *w, struct mf_win *win)
 	}
 }
 
+/* The text mf_start was given is one record (no terminator in it): its
+ * walk begins without looking for its end (refine.c: a long record's
+ * parts, each its own walk, looked through the rest of it each time). */
+void
+mf_one_record(struct mf_walk *w)
+{
+	const struct mflt *m = w->m;
+
+	if (w->next != 0 || w->all <= w->warm || w->nleft >= m->nin)
+		return;
+	w->next = w->all + 1;
+	if (w->all >= m->qmin) {
+		w->rs = 0;
+		w->re = w->all;
+		w->i = 0;
+		w->last = w->all - m->qmin;
+	}
+}
+
 /* The walk goes on at text[i] of the record (no earlier piece is looked
  * at): the caller knows no window of a piece before it can hold a match
  * (refine.c's first_walk). */

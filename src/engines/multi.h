@@ -89,6 +89,7 @@ int	mf_start(struct mf_walk *, const struct mflt *,
 int	mf_next(struct mf_walk *, struct mf_win *);
 void	mf_found(struct mf_walk *);
 void	mf_skip(struct mf_walk *, size_t i);
+void	mf_one_record(struct mf_walk *);
 unsigned char *mf_end(struct mf_walk *);
 const unsigned char *mf_vector(const struct mflt *, size_t p);
 

@@ -628,6 +628,7 @@ candidates(const unsigned char *t, size_t m, struct cands *c)
 		cand_add(c, ps->npat + r, CAND_MAYBE);
 	if (!mf_start(&w, mf, t, 0, m))
 		return 1;
+	mf_one_record(&w);
 	while (mf_next(&w, &win))
 		if (c->flag[win.pat] == CAND_NO && window_end(&ps->pat[win.pat],
 		    t, win.ws, win.we) != SIZE_MAX)
@@ -779,6 +780,7 @@ first_walk(struct firstbest *f, const struct mflt *mf, unsigned char *done)
 
 	if (!mf_start(&w, mf, t, 0, f->len - f->from))
 		return;
+	mf_one_record(&w);
 	while (mf_next(&w, &win)) {
 		size_t e, q = f->from + w.i, a = ends_after(q);
 		if (f->bp != NULL && q >= f->end)
