@@ -4,7 +4,8 @@
 # with expressions (grep's leftmost-longest parts), --best-match with
 # context and -o, -v context after a record left out for an encoding
 # error, -NUM after an abbreviated long option, --exclude-from, and -o on a
-# long line in a UTF-8 locale (each part converted the whole line again).
+# long line in a UTF-8 locale (each part converted the whole line again),
+# a directory operand without -r (-c and -L count it, as grep).
 bats_require_minimum_version 1.5.0
 load test_helper
 
@@ -106,5 +107,22 @@ setup() {
 	for d in sub sub/ sub// sub/// ./sub//; do
 		run agrep-gpu -r hello "$d"
 		assert_output "$(grep -r hello "$d" | sort)"
+	done
+}
+
+@test "a directory named without -r: 'Is a directory', and -c, -L count it as an input without lines, as grep" {
+	mkdir sub
+	echo hello > a
+	for args in "-c hello a sub" "-c hello sub a" "-L hello a sub" "-l hello a sub" \
+	    "hello sub" "-s -c hello sub" "-q hello sub a" "-d skip -c hello sub a" \
+	    "-c -v hello sub"; do
+		local rc=0 grc=0
+		# shellcheck disable=SC2086
+		agrep-gpu $args > out 2> err || rc=$?
+		# shellcheck disable=SC2086
+		grep $args > gout 2> gerr || grc=$?
+		[ "$rc" = "$grc" ] || { echo "$args: exit $rc, grep $grc"; false; }
+		cmp out gout || { echo "$args:"; cat out gout; false; }
+		sed 's/^grep:/agrep-gpu:/' gerr | cmp - err
 	done
 }

@@ -309,9 +309,10 @@ search_path(const char *path, int show_name)
 			if (opt->recursive)
 				return in_walk(path, opt->recursive == 2,
 				    &S.filter, walk_file, NULL);
-			if (!opt->silent)
-				warnx_("%s: Is a directory", path);
-			return -1;
+			/* read as grep does: "Is a directory" from its read,
+			 * and -c, -L count it as an input with no line */
+			submit_input(path, show_name, &st);
+			return 0;
 		}
 	}
 	/* grep applies --include and --exclude to named files too. */
