@@ -1227,8 +1227,11 @@ hm_scan_ends(const struct patset *ps, const unsigned char *text,
 
 	if (ps->weighted || ps->hamming || ps->nre > 0 || ps->npat == 0)
 		return 0;
-	for (size_t p = 0; p < ps->npat; p++)
+	for (size_t p = 0; p < ps->npat; p++) {
+		if (ps->pat[p].len > PAT_MAXLEN)
+			return 0;	/* (k = 0: exact search alone) */
 		nshort += pp_short(&ps->pat[p], ps->k, bits);
+	}
 	if (ps->npat >= MF_MINPAT && (nshort < PP_MINPAT ||
 	    2 * nshort < ps->npat))
 		return 0;

@@ -181,8 +181,9 @@ next_end(const struct pattern *p, long k, const unsigned char *t,
 	const size_t span = span_of(p, kk);
 	size_t win = RF_WIN0;
 
-	if (p->len <= (size_t)kk)
-		return at;	/* (an empty part, every pattern unit deleted) */
+	if (p->len <= (size_t)kk || p->len > PAT_MAXLEN)
+		return at;	/* (an empty part, every pattern unit deleted;
+				 * k = 0 past Myers' limit: no ends known) */
 	if (lim < m)
 		m = lim;	/* (units past it are not looked at) */
 	/* hits are by the last byte of a part: from at - 1 on */
@@ -224,7 +225,8 @@ forward(const struct pattern *p, const unsigned char *line, size_t len,
 	 * k Myers finds (next_end), and starts again near the one after when
 	 * it is far (FW_FIRST: when none was found yet); the ends between
 	 * cost more than k, and a match within k is no longer than span */
-	const int first = how == FW_FIRST, skip = how != FW_LEAST && !rf_all();
+	const int first = how == FW_FIRST, skip = how != FW_LEAST &&
+	    p->len <= PAT_MAXLEN && !rf_all();
 	const size_t span = span_of(p, edits_in(ps->k));
 	size_t j = from, e = skip ? next_end(p, ps->k, line, from, at, len,
 	    SIZE_MAX) : 0;
@@ -533,7 +535,7 @@ first_end(size_t x, const unsigned char *line, size_t len, size_t from,
 	const struct pattern *p = pat_x(x);
 	size_t at = from, e;
 
-	if (p->re != NULL || p->len <= (size_t)ps->k)
+	if (p->re != NULL || p->len <= (size_t)ps->k || p->len > PAT_MAXLEN)
 		return from;
 	if (rf_all())	/* (a match anywhere, as may_match) */
 		return may_match(p, ps->k, line + from, len - from) ? from :
@@ -725,12 +727,12 @@ ends_after(size_t j)
  * longest pattern and its edits), so it starts at or after e - span; the
  * latest start giving its cost (backward()) too.  From there, the parts
  * found are the same as from from.  SIZE_MAX: no part is left.  The ends
- * come from the host engines over the whole record (hm_scan_rule), once
+ * come from the host engines over the whole record (hm_scan_ends), once
  * while the caller holds a record of RF_LONG units or more (a part's
  * search walked every pattern's windows from from: 312 23-mers and their
- * reverse complements, -o -k3 over a 10 Mbp line, took 2.2 s, -c 0.06 s).
- * From where they do not apply (expressions: no bound on a part's
- * length).
+ * reverse complements, -o -b -k3 over a 10 Mbp line, took 2.2 s, -c 0.06
+ * s).  from itself where they are not to be had: expressions (no bound on
+ * a part's length), and the sets hm_scan_ends leaves out.
  */
 static size_t
 part_from(const unsigned char *line, size_t len, size_t from)
