@@ -124,5 +124,11 @@ setup() {
 		[ "$rc" = "$grc" ] || { echo "$args: exit $rc, grep $grc"; false; }
 		cmp out gout || { echo "$args:"; cat out gout; false; }
 		sed 's/^grep:/agrep-gpu:/' gerr | cmp - err
+		# the same through --decompress (a directory is not decoded)
+		rc=0
+		# shellcheck disable=SC2086
+		agrep-gpu --decompress $args > out 2> err || rc=$?
+		[ "$rc" = "$grc" ] || { echo "--decompress $args: exit $rc, grep $grc"; false; }
+		cmp out gout || { echo "--decompress $args:"; cat out gout; false; }
 	done
 }

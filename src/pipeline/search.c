@@ -1237,9 +1237,10 @@ search_file_local(struct searcher *w, const char *path, int show_name)
 		return -1;
 	}
 	struct dz *z = NULL;
-	if (opt->decompress) {
-		z = zin_open(fd, path, fstat(fd, &st) == 0 &&
-		    S_ISREG(st.st_mode), &rc);
+	const int have = fstat(fd, &st) == 0;
+	/* (a directory is read as it is: its read fails as grep's does) */
+	if (opt->decompress && !(have && S_ISDIR(st.st_mode))) {
+		z = zin_open(fd, path, have && S_ISREG(st.st_mode), &rc);
 		if (rc) {
 			close(fd);
 			return -1;

@@ -203,8 +203,10 @@ submit_input(const char *path, int show_name, const struct stat *st)
 		return;
 	}
 	/* --decompress: a compressed input (or a stream, which cannot be
-	 * looked at first) as the stream of its decoded bytes. */
-	if (opt->decompress && ranges_ok() && S.file_hook == NULL) {
+	 * looked at first) as the stream of its decoded bytes; a directory
+	 * named is read as it is (grep's "Is a directory", counted by -c) */
+	if (opt->decompress && ranges_ok() && S.file_hook == NULL &&
+	    (st == NULL || !S_ISDIR(st->st_mode))) {
 		const int reg = path == NULL ? fstat(STDIN_FILENO, &in) == 0 &&
 		    S_ISREG(in.st_mode) : st != NULL && S_ISREG(st->st_mode);
 		if (!reg) {
