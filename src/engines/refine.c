@@ -166,11 +166,11 @@ span_of(const struct pattern *p, long kk)
  * edits (edits_in) of a part of t[from, m) that starts at or after from
  * and ends at or after at (from <= at), whatever -w and -x allow: no
  * match of cost <= k in refine's sense ends before it.  SIZE_MAX when
- * there is none ending at or before lim.  Myers (hostmatch.c) over windows from at on, each from a
- * fresh state span_of() units before it (no match within k is longer),
- * the first RF_WIN0 units long, then doubling: the cost follows the
- * distance to the end found, O(m) for no end, where forward()'s DP takes
- * O(m n).
+ * there is none ending at or before lim.  Myers (hostmatch.c) over
+ * windows from at on, each from a fresh state span_of() units before it
+ * (no match within k is longer), the first RF_WIN0 units long, then
+ * doubling: the cost follows the distance to the end found, O(m) for no
+ * end, where forward()'s DP takes O(m n).
  */
 static size_t
 next_end(const struct pattern *p, long k, const unsigned char *t,
