@@ -119,6 +119,34 @@ same() {
     same -c -k5 "$(head -c 60 "$D/rnd")" "$D/rnd"
 }
 
+@test "isa: k=0, one pattern (filter.c flt_find), every cap, as grep -F" {
+    local l p f
+    # an a/b text: three bytes agree often, and whole strings of a and b
+    awk 'BEGIN { srand(11); for (i = 0; i < 400; i++) { s = "";
+        n = int(rand() * 90); for (j = 0; j < n; j++) s = s (rand() < 0.7 ? "a" : "b");
+        print s } }' > "$D/ab"
+    # patterns taken from each text at every length from 1 to 40, the
+    # last unit changed in every third (none or few occurrences), then
+    # longer than any line
+    for f in "$D/ab" "$K" "$D/rnd"; do
+        awk -v f="$f" 'BEGIN { srand(5) } { l[NR] = $0 } END {
+            for (n = 1; n <= 40; n++) { x = l[int(rand() * NR) + 1];
+                if (length(x) < n) continue;
+                s = substr(x, int(rand() * (length(x) - n + 1)) + 1, n);
+                if (n % 3 == 0) s = substr(s, 1, n - 1) "b"; print f "\t" s } }' "$f"
+    done > "$D/pats"
+    printf '%s\t%s\n' "$D/ab" "$(printf 'a%.0s' $(seq 95))" "$D/rnd" "$(head -c 149 "$D/rnd")" >> "$D/pats"
+    [ "$(wc -l < "$D/pats")" -gt 60 ]
+    for l in $(levels); do
+        while IFS=$'\t' read -r f p; do
+            grep -n -F -e "$p" "$f" > "$D/want" || true
+            AGREP_GPU_ISA=$l agrep-gpu -n -F -e "$p" "$f" > "$D/got" || true
+            cmp -s "$D/want" "$D/got" ||
+                { echo "AGREP_GPU_ISA=$l: -n -F -e '$p' $f differs from grep"; return 1; }
+        done < "$D/pats"
+    done
+}
+
 @test "isa: --show-edits, --show-cost and --json, every cap, same output" {
     same -n --show-edits -k2 mercy "$K"
     same --show-cost -o -k3 righteousness "$K"

@@ -125,4 +125,16 @@ int	flt_propose(struct flt *, struct flt_win *, size_t max, size_t *n,
 	    size_t *at);
 unsigned flt_byte_rank(unsigned char c, int icase);
 
+/* An exact search for one string (k = 0): its three rarest bytes compared
+ * at their offsets, a vector of positions at a time (filter.c). */
+struct flt_find {
+	const unsigned char *s;
+	size_t len;
+	size_t i[3];		/* the offsets compared, distinct where the
+				 * string is long enough */
+};
+void	flt_find_init(struct flt_find *, const unsigned char *s, size_t len);
+const unsigned char *flt_find(const struct flt_find *,
+	    const unsigned char *t, size_t n);
+
 #endif

@@ -1350,7 +1350,7 @@ hm_scan_sel(const struct patset *ps, const struct hsel *s,
 }
 
 /*
- * The k = 0 path for one pattern without -i: memmem finds an occurrence,
+ * The k = 0 path for one pattern without -i: flt_find finds an occurrence,
  * its end bit is set, and the search goes on after the record's terminator
  * (one bit per record is all output needs).  The pattern holds no
  * terminator, so an occurrence never crosses one.
@@ -1360,11 +1360,12 @@ hm_exact(const struct pattern *pat, const unsigned char *text, size_t len,
     unsigned char eol, uint64_t *bitmap)
 {
 	size_t pos = 0;
+	struct flt_find x;
 
+	flt_find_init(&x, pat->str, pat->len);
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
 	while (pos + pat->len <= len) {
-		const unsigned char *m = memmem(text + pos, len - pos, pat->str,
-		    pat->len);
+		const unsigned char *m = flt_find(&x, text + pos, len - pos);
 		if (m == NULL)
 			break;
 		size_t end = (size_t)(m - text) + pat->len - 1;
