@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -193,6 +194,25 @@ util_cache_dir(char *dir, size_t len, int make)
 		*slash = '/';
 		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
 			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Puts the cache file written to tmp in place of path (-1: it was not,
+ * tmp removed).  The old one is removed first: ext4 (auto_da_alloc) writes
+ * a file renamed over another out to the disk before rename returns, 1.1
+ * ms of a 3.7 ms search of the Bible (the host plan's run count, rewritten
+ * every run), where a new name costs nothing.  A run that reads the cache
+ * meanwhile finds none, as when two runs write at once.
+ */
+int
+util_cache_replace(const char *tmp, const char *path)
+{
+	(void)unlink(path);
+	if (rename(tmp, path) == -1) {
+		unlink(tmp);
+		return -1;
 	}
 	return 0;
 }

@@ -23,6 +23,7 @@ double	 util_thread_cpu(void);
 extern __thread double util_build_cpu;
 int	 util_cache_dir(char *, size_t, int make);
 int	 util_cache_file(char *path, size_t len, const char *name, int make);
+int	 util_cache_replace(const char *tmp, const char *path);
 void	 fatalx(const char *, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 /* ASCII case only, whatever the locale (-i folds other characters in

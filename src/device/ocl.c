@@ -301,7 +301,7 @@ cache_save(cl_program prog, const char *path)
 			int ok = fwrite(&h, sizeof(h), 1, f) == 1 &&
 			    fwrite(bin, 1, len, f) == len;
 			if (fclose(f) == 0 && ok)
-				rename(tmp, path);
+				(void)util_cache_replace(tmp, path);
 			else
 				unlink(tmp);
 		}

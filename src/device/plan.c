@@ -241,8 +241,10 @@ cache_write(void)
 		if (!dup)
 			model_put(f, &P.cache[c]);
 	}
-	if (fclose(f) != 0 || rename(tmp, path) == -1)
+	if (fclose(f) != 0)
 		unlink(tmp);
+	else
+		(void)util_cache_replace(tmp, path);
 }
 
 static struct model

@@ -284,8 +284,10 @@ cache_put(uint64_t key, int pick, double rate, int uses)
 			}
 		fclose(in);
 	}
-	if (fclose(out) != 0 || rename(tmp, path) == -1)
+	if (fclose(out) != 0)
 		unlink(tmp);
+	else
+		(void)util_cache_replace(tmp, path);
 }
 
 /* The pattern set's plan, made on first use and cached in ps->hplan (as
