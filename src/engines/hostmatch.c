@@ -193,13 +193,15 @@ scan_long_exact(const struct pattern *pat, int icase,
     uint64_t *bitmap)
 {
 	const size_t n = pat->len, all = warm + len;
+	struct flt_find x;
 
 	if (memchr(pat->str, eol, n) != NULL)
 		return;
+	flt_find_init(&x, pat->str, n);
 	for (size_t s = 0; s + n <= all; s++) {
 		const unsigned char *m;
 		if (!icase) {
-			m = memmem(text + s, all - s, pat->str, n);
+			m = flt_find(&x, text + s, all - s);
 			if (m == NULL)
 				return;
 			s = (size_t)(m - text);
