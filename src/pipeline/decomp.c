@@ -1467,6 +1467,41 @@ dz_sniff(const unsigned char *p, size_t len)
 	return DZ_NONE;
 }
 
+/*
+ * Whether more bytes after buf[0, len) could change dz_sniff's answer: they
+ * begin a magic (or a skippable frame's), or gzip's header is too short to
+ * tell BGZF.  A pipe's first bytes are read only while this holds, so that
+ * `(echo x; sleep 60) | agrep-gpu -q --decompress x` ends at once.
+ */
+int
+dz_sniff_more(const unsigned char *p, size_t len)
+{
+	static const struct {
+		const char *m;
+		size_t n;
+	} magic[] = {
+		{ "\x1f\x8b\x08", 3 }, { "\x28\xb5\x2f\xfd", 4 },
+		{ "\x04\x22\x4d\x18", 4 }, { "\xfd" "7zXZ\0", 6 },
+		{ "BZh", 3 },
+	};
+
+	if (len >= DZ_SNIFFLEN)
+		return 0;
+	if (len == 0)
+		return 1;
+	if (len >= 3 && memcmp(p, "\x1f\x8b\x08", 3) == 0)
+		return len < 16;
+	for (size_t i = 0; i < sizeof magic / sizeof magic[0]; i++)
+		if (len < magic[i].n && memcmp(p, magic[i].m, len) == 0)
+			return 1;
+	/* a skippable frame (50-5f 2a 4d 18, its length) */
+	if ((p[0] & 0xf0) == 0x50 && (len < 2 || p[1] == 0x2a) &&
+	    (len < 3 || p[2] == 0x4d) && (len < 4 || p[3] == 0x18))
+		return len < 8 || dz_sniff(p, len) == DZ_ZSTD;
+	/* "BZh" and its level, before the block magic */
+	return len >= 3 && len < 10 && dz_sniff(p, len) == DZ_BZIP2;
+}
+
 const char *
 dz_name(enum dz_format f)
 {

@@ -23,6 +23,7 @@ struct dz;
 
 /* decomp.c */
 enum dz_format	 dz_sniff(const unsigned char *, size_t);
+int		 dz_sniff_more(const unsigned char *, size_t);
 const char	*dz_load_error(enum dz_format);
 const char	*dz_name(enum dz_format);
 struct dz	*dz_open(int fd, const unsigned char *head, size_t headlen,

@@ -846,7 +846,7 @@ submit_ranges(const char *path, const char *name, int show_name,
 int
 submit_stream(int fd, const char *name, int show_name)
 {
-	return submit_stream_z(fd, name, show_name, NULL, -1);
+	return submit_stream_z(fd, name, show_name, NULL, -1, NULL, 0);
 }
 
 /* A streamed input's state (fd its input; zfd -1 or the file to close):
@@ -889,15 +889,23 @@ stream_unneeded(void *arg)
 }
 
 /* The same for the decoded stream fd of decoder z (zin.c), which reads
- * zfd (-1: nothing to close): both ended with the file. */
+ * zfd (-1: nothing to close): both ended with the file.  head[0, nhead):
+ * the input's first bytes, read already (zin.c: a pipe's, not compressed;
+ * z NULL). */
 int
 submit_stream_z(int fd, const char *name, int show_name, struct dz *z,
-    int zfd)
+    int zfd, const unsigned char *head, size_t nhead)
 {
 	struct bigfile *f = stream_new(fd, name, show_name, zfd);
 	struct rangejob *rj;
 	unsigned char *buf = NULL, *carry = NULL;
 	size_t ncarry = 0;
+
+	if (nhead > 0) {
+		carry = xmalloc(nhead);
+		memcpy(carry, head, nhead);
+		ncarry = nhead;
+	}
 	uint64_t off = 0;
 	int idx = 0, eof = 0, rc = 0;
 	struct stat st;
@@ -916,7 +924,11 @@ submit_stream_z(int fd, const char *name, int show_name, struct dz *z,
 		free(carry);
 		carry = NULL;
 		ncarry = 0;
-		if (!eof && !pool_quit() && (n = z != NULL ? dz_fill(z,
+		/* (the first bytes, when they hold a whole record, go to
+		 * the workers before the input is waited for) */
+		const int wait = !(idx == 0 && nhead > 0 && memchr(head,
+		    opt->eol, nhead) != NULL);
+		if (!eof && !pool_quit() && wait && (n = z != NULL ? dz_fill(z,
 		    buf + have, f->range - have, &eof, 0) : f->tsize >= 0 ?
 		    in_fill(fd, buf + have, f->range - have, &eof, 0, 1) :
 		    in_fill_paced(fd, buf + have, f->range - have, &eof,

@@ -2132,7 +2132,7 @@ rec_submit(const char *path, const char *name, int show_name,
 	P.rd.fd = fd;
 	if (opt->decompress) {
 		int err;
-		P.rd.z = zin_open(fd, name, reg, &err);
+		P.rd.z = zin_open(fd, name, reg, &err, NULL, NULL);
 		if (err) {
 			if (path != NULL)
 				close(fd);

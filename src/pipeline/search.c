@@ -856,6 +856,12 @@ fill(struct searcher *w, int fd, unsigned char *buf, size_t want, int *eof)
 				n += m;
 			}
 		}
+		/* (from a pipe, what came first is searched before more is
+		 * waited for, as in_fill_paced's bytes are: zin_open's) */
+		struct stat st;
+		w->paused = w->prefill_len == 0 && w->dz == NULL &&
+		    !opt->line_buffered && fstat(fd, &st) == 0 &&
+		    !S_ISREG(st.st_mode);
 		return n;
 	}
 	struct stat st;
@@ -1237,10 +1243,13 @@ search_file_local(struct searcher *w, const char *path, int show_name)
 		return -1;
 	}
 	struct dz *z = NULL;
+	unsigned char first[DZ_SNIFFLEN];
+	size_t nfirst = 0;
 	const int have = fstat(fd, &st) == 0;
 	/* (a directory is read as it is: its read fails as grep's does) */
 	if (opt->decompress && !(have && S_ISDIR(st.st_mode))) {
-		z = zin_open(fd, path, have && S_ISREG(st.st_mode), &rc);
+		z = zin_open(fd, path, have && S_ISREG(st.st_mode), &rc, first,
+		    &nfirst);
 		if (rc) {
 			close(fd);
 			return -1;
@@ -1250,7 +1259,7 @@ search_file_local(struct searcher *w, const char *path, int show_name)
 	if (opt->initial_tab)
 		out_file_size(&fs, z == NULL && fstat(fd, &st) == 0 &&
 		    S_ISREG(st.st_mode) ? (long long)st.st_size : -1);
-	rc = zin_search(w, z, fd, &fs, path);
+	rc = zin_search(w, z, fd, &fs, path, first, nfirst);
 	close(fd);
 	out_file_end(&fs);
 	return rc;

@@ -121,7 +121,7 @@ void	 submit_ranges(const char *path, const char *name, int show_name,
 	    uint64_t size);
 int	 submit_stream(int fd, const char *name, int show_name);
 int	 submit_stream_z(int fd, const char *name, int show_name,
-	    struct dz *, int zfd);
+	    struct dz *z, int zfd, const unsigned char *head, size_t nhead);
 struct dzsplit;
 int	 submit_spans(int fd, const char *name, int show_name,
 	    struct dzsplit *, int zfd);

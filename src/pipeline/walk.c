@@ -23,6 +23,7 @@
 #include "search.h"
 #include "search_int.h"
 #include "../base/util.h"
+#include "decomp.h"
 #include "zin.h"
 
 #define STDIN_PATH "/dev/stdin"	/* standard input, opened again */
@@ -78,9 +79,12 @@ stdin_search(struct searcher *w, int show_name)
 	int rc, reg = fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
 	off_t at = reg ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
 	struct dz *z = NULL;
+	unsigned char first[DZ_SNIFFLEN];
+	size_t nfirst = 0;
 
 	if (opt->decompress) {
-		z = zin_open(STDIN_FILENO, stdin_name(), reg, &rc);
+		z = zin_open(STDIN_FILENO, stdin_name(), reg, &rc, first,
+		    &nfirst);
 		if (rc)
 			return -1;
 		if (z != NULL)
@@ -90,7 +94,7 @@ stdin_search(struct searcher *w, int show_name)
 	out_file_size(&fs, reg ? (long long)st.st_size : -1);
 	w->read_pos = 0;
 	w->read_left = UINT64_MAX;
-	rc = zin_search(w, z, STDIN_FILENO, &fs, stdin_name());
+	rc = zin_search(w, z, STDIN_FILENO, &fs, stdin_name(), first, nfirst);
 	/* -m NUM reached: leave standard input just after the last selected
 	 * record, as grep does, for whoever reads it next. */
 	if (at != -1 && fs.last && !opt->quiet)

@@ -61,8 +61,19 @@ zin_head(int fd, const char *name, int *reg, unsigned char *head, size_t *n,
 	off_t at = *reg ? lseek(fd, 0, SEEK_CUR) : (off_t)-1;
 
 	*reg = *reg && at != (off_t)-1;
-	r = *reg ? in_pread(fd, head, DZ_SNIFFLEN, (uint64_t)at) :
-	    in_fill(fd, head, DZ_SNIFFLEN, &eof, 0, 1);
+	if (*reg)
+		r = in_pread(fd, head, DZ_SNIFFLEN, (uint64_t)at);
+	else {
+		/* (from a pipe, only while more could change the answer:
+		 * what came may be all there is for a while) */
+		size_t got = 0;
+		do {
+			r = in_fill(fd, head + got, DZ_SNIFFLEN - got, &eof, 1,
+			    1);
+			got += r > 0 ? (size_t)r : 0;
+		} while (r > 0 && !eof && dz_sniff_more(head, got));
+		r = r < 0 && got == 0 ? -1 : (ssize_t)got;
+	}
 	if (r < 0) {
 		if (!opt->silent)
 			warnx_("%s: %s", name, strerror(errno));
@@ -97,10 +108,15 @@ zin_dz(int fd, const char *name, int reg, const unsigned char *head,
  * compressed and can be read as it is.  reg: fd is a regular file, whose
  * first bytes are read without moving its offset; from anything else they
  * are read, so the decoder gets them and passes the input on as it is when
- * it is not compressed.  *err: set on a failure (after a message).
+ * it is not compressed, unless first is set: then they go to
+ * first[0, *nfirst) (DZ_SNIFFLEN bytes at most), to be searched before the
+ * rest of fd (a decoder passing the input on is read a buffer at a time:
+ * `(echo x; sleep 60) | agrep-gpu -m1 --decompress x` waited the minute).
+ * *err: set on a failure (after a message).
  */
 struct dz *
-zin_open(int fd, const char *name, int reg, int *err)
+zin_open(int fd, const char *name, int reg, int *err, unsigned char *first,
+    size_t *nfirst)
 {
 	unsigned char head[DZ_SNIFFLEN];
 	enum dz_format f;
@@ -108,12 +124,19 @@ zin_open(int fd, const char *name, int reg, int *err)
 	struct dz *z;
 
 	*err = 0;
+	if (nfirst != NULL)
+		*nfirst = 0;
 	if (zin_head(fd, name, &reg, head, &n, &f) == -1) {
 		*err = 1;
 		return NULL;
 	}
 	if (f == DZ_NONE && reg)
 		return NULL;
+	if (f == DZ_NONE && first != NULL) {
+		memcpy(first, head, n);
+		*nfirst = n;
+		return NULL;
+	}
 	if ((z = zin_dz(fd, name, reg, head, n, f)) == NULL)
 		*err = 1;
 	return z;
@@ -170,6 +193,17 @@ zin_submit(const char *path, const char *name, int show_name,
 			close(fd);
 		return 0;
 	}
+	/* Not compressed, from a pipe: streamed as without --decompress,
+	 * its first bytes first (a decoder passing it on would wait for
+	 * ranges of it whole: `(echo x; sleep 60) | agrep-gpu -q
+	 * --decompress x` waited the minute). */
+	if (f == DZ_NONE) {
+		flush();
+		if (submit_stream_z(fd, name, show_name, NULL, path != NULL ?
+		    fd : -1, head, n) == -1)
+			__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
 	/* BGZF blocks and zstd frames: spans that the workers decode (a
 	 * range of decoded bytes each, a block or frame of up to 2) */
 	if (f == DZ_BGZF || f == DZ_ZSTD)
@@ -186,7 +220,7 @@ zin_submit(const char *path, const char *name, int show_name,
 	if (split != NULL)
 		submit_spans(fd, name, show_name, split, path != NULL ? fd : -1);
 	else if (submit_stream_z(dz_fd(z), name, show_name, z, path != NULL ?
-	    fd : -1) == -1)
+	    fd : -1, NULL, 0) == -1)
 		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
 	return 1;
 }
@@ -206,16 +240,20 @@ zin_compressed(const char *path)
 }
 
 /* search_fd over the decoder z's output (fill() takes it from there), or
- * over fd itself when z is NULL; then ends z (named name).  Returns 0, or
- * -1 after a message. */
+ * over fd itself when z is NULL, first[0, nfirst) before it (zin_open);
+ * then ends z (named name).  Returns 0, or -1 after a message. */
 int
 zin_search(struct searcher *w, struct dz *z, int fd, struct fstate *fs,
-    const char *name)
+    const char *name, const unsigned char *first, size_t nfirst)
 {
 	int rc;
 
 	w->dz = z;
+	w->prefill = first;
+	w->prefill_len = nfirst;
 	rc = search_fd(w, z != NULL ? dz_fd(z) : fd, fs);
+	w->prefill = NULL;
+	w->prefill_len = 0;
 	w->dz = NULL;
 	if (z != NULL && zin_close(z, name) == -1)
 		rc = -1;
