@@ -29,6 +29,8 @@
 static const struct patset *ps;
 static enum rf_mode mode;
 static unsigned char eol;	/* the record terminator, never in a record */
+/* AGREP_GPU_REFINE (rf_init): all, cand or unset (the tests' paths) */
+static int refine_all, refine_cand;
 /* UTF-8 mode: the record being refined as symbols (utf8.h), per thread:
  * its word flags stand in for isword() of its bytes. */
 static __thread struct u8view view;
@@ -55,9 +57,14 @@ static __thread int endson;
 void
 rf_init(const struct patset *set, enum rf_mode m, unsigned char terminator)
 {
+	const char *e = getenv("AGREP_GPU_REFINE");
+
 	ps = set;
 	mode = m;
 	eol = terminator;
+	/* (read once: rf_all was asked on every record's every part) */
+	refine_all = e != NULL && strcmp(e, "all") == 0;
+	refine_cand = e != NULL && strcmp(e, "cand") == 0;
 }
 
 void
@@ -136,9 +143,7 @@ add(int v, int c)
 static int
 rf_all(void)
 {
-	const char *e = getenv("AGREP_GPU_REFINE");
-
-	return e != NULL && strcmp(e, "all") == 0;
+	return refine_all;
 }
 
 /* The edits a match of cost k can hold (k itself at unit costs). */
@@ -564,17 +569,14 @@ first_end(size_t x, const unsigned char *line, size_t len, size_t from,
 /* The shared filter refine uses for ps: with RF_MINPAT patterns or more,
  * or AGREP_GPU_REFINE=cand; NULL (every pattern is tried on every record,
  * the tests' slow path) with AGREP_GPU_REFINE=all, with fewer patterns, or
- * when none is cached for this terminator.  Read at every call: no static
- * state. */
+ * when none is cached for this terminator. */
 static const struct mflt *
 refine_filter(void)
 {
-	const char *e = getenv("AGREP_GPU_REFINE");
-
 	if (rf_all())
 		return NULL;
 	if (ps->npat == 0 || ps->npat + ps->nre >= SIZE_MAX / 2 ||
-	    (ps->npat < RF_MINPAT && (e == NULL || strcmp(e, "cand") != 0)))
+	    (ps->npat < RF_MINPAT && !refine_cand))
 		return NULL;
 	return mf_get(ps, eol);
 }
