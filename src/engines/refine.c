@@ -752,10 +752,9 @@ part_from(const unsigned char *line, size_t len, size_t from)
 		}
 		memset(ends, 0, words * sizeof(*ends));
 		endson = hm_scan_ends(ps, line, len, eol, ends) ? 1 : -1;
-		espan = 0;
-		for (size_t x = 0; x < ps->npat; x++)
-			if (span_of(&ps->pat[x], edits_in(ps->k)) > espan)
-				espan = span_of(&ps->pat[x], edits_in(ps->k));
+		/* (the longest pattern's span: span_of of it) */
+		espan = ps->hamming ? ps->maxlen : ps->maxlen +
+		    (size_t)edits_in(ps->k);
 		elen = len;
 	}
 	if (endson < 0)
