@@ -1225,10 +1225,10 @@ hm_scan_ends(const struct patset *ps, const unsigned char *text,
 {
 	struct hsel s = { -1, -1, -1, 0, NULL, 0 };
 	size_t nshort = 0;
-	const int bits = alphabet_bits(ps);
 
 	if (ps->weighted || ps->hamming || ps->nre > 0 || ps->npat == 0)
 		return 0;
+	const int bits = alphabet_bits(ps);
 	for (size_t p = 0; p < ps->npat; p++) {
 		if (ps->pat[p].len > PAT_MAXLEN)
 			return 0;	/* (k = 0: exact search alone) */
