@@ -423,30 +423,42 @@ slow_vs_fast() {
     done
 }
 
+# cases_vs_slow N BASE GENFN FLAGS I...: N random cases, case s made by
+# casegen with the options `GENFN s` prints and the seed BASE + s, each run
+# with the flag sets FLAGS[(s + I) % their number] (FLAGS: an array's name)
+# against the slow path (slow_vs_fast).
+cases_vs_slow() {
+    local n=$1 base=$2 gen=$3 s i opts
+    local -n fl=$4
+    shift 4
+    for ((s = 1; s <= n; s++)); do
+        opts=$("$gen" "$s")
+        # shellcheck disable=SC2086
+        casegen $opts "$((s + base))" "$W/t" "$W/p" > "$W/k"
+        GEN="tests/bin/casegen $opts $((s + base)) $W/t $W/p"
+        read -r K _ < "$W/k"
+        P="$W/p"
+        for i in "$@"; do
+            FL="${fl[(s + i) % ${#fl[@]}]}"
+            slow_vs_fast "$W/t"
+        done
+    done
+}
+
+# shellcheck disable=SC2034 # (cases_vs_slow takes it by name)
 MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --show-edits"
            "-w -o" "-x" "-x --show-cost" "-w --show-cost" "--color=always" "-o --show-edits"
            "--best-match --show-cost" "-v --show-cost" "-v -w" "-i -o" "-i -w --json"
            "--show-edits" "-c -w" "-o -x")
 
 @test "many patterns: -o, --show-cost, --json, -w, -x, --color, --show-edits as with every pattern tried (random cases)" {
-    local s opts i
     local GOPTS=("-a words -n 3:12 -k 0:2" "-a mixed -n 4:14 -k 1:2" "-a az -n 3:10 -k 0:3"
                  "-a acgt -n 16:30 -k 2:4" "-a printable -n 2:9 -k 0:2" "-a ab -n 5:12 -k 1:3")
     # random cases: full (AGREP_GPU_TESTS=full) 30, quick 7, the fewest with
     # which MANYFLAGS[(s + 0, 7, 14) % 20] still meets all 20 flag sets and
     # GOPTS[s % 6] all six generators
-    for ((s = 1; s <= $(depth 7 30); s++)); do
-        opts="${GOPTS[s % 6]} -p 20:300 -b 2000:8000 -x 20"
-        # shellcheck disable=SC2086
-        casegen $opts "$((s + 700))" "$W/t" "$W/p" > "$W/k"
-        GEN="tests/bin/casegen $opts $((s + 700)) $W/t $W/p"
-        read -r K _ < "$W/k"
-        P="$W/p"
-        for i in 0 7 14; do
-            FL="${MANYFLAGS[(s + i) % 20]}"
-            slow_vs_fast "$W/t"
-        done
-    done
+    many_opts() { echo "${GOPTS[$1 % 6]} -p 20:300 -b 2000:8000 -x 20"; }
+    cases_vs_slow "$(depth 7 30)" 700 many_opts MANYFLAGS 0 7 14
     end_checks
 }
 
@@ -570,27 +582,20 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     # window) with planted copies, 1-3 patterns (refine's path without the
     # shared filter) and 5 (with it), against AGREP_GPU_REFINE=all (the
     # DP from the part's start over the whole record, every pattern).
-    local s opts i
+    local opts
     local GOPTS=("-a acgt -n 12:30 -k 1:4" "-a words -n 4:12 -k 1:3" "-a mixed -n 5:14 -k 1:3"
                  "-a ab -n 6:12 -k 1:3" "-a az -n 3:9 -k 1:2")
+    # shellcheck disable=SC2034 # (cases_vs_slow takes it by name)
     local LFLAGS=("-o -b" "--color=always" "-w -o" "-o --show-edits" "--json"
                   "-i -o -n" "-o --no-indels" "-o --substitute-cost=2 --insert-cost=3"
                   "-w --color=always --delete-cost=2" "-o -b -z" "-w -n --show-cost"
                   "-v --show-cost --insert-cost=2")
     # random cases: full 30, quick 6, sanitizer builds 3 (the slow path is
     # the plain DP over records of up to 30 KB)
-    for ((s = 1; s <= $(depth 6 30 3); s++)); do
-        opts="${GOPTS[s % 5]} -p $(( s % 4 == 0 ? 5 : 1 + s % 3 )) -b 15000:40000 -l 2000:30000 -P 70"
-        # shellcheck disable=SC2086
-        casegen $opts "$((s + 900))" "$W/t" "$W/p" > "$W/k"
-        GEN="tests/bin/casegen $opts $((s + 900)) $W/t $W/p"
-        read -r K _ < "$W/k"
-        P="$W/p"
-        for i in 0 3 7; do
-            FL="${LFLAGS[(s + i) % 12]}"
-            slow_vs_fast "$W/t"
-        done
-    done
+    long_opts() {
+        echo "${GOPTS[$1 % 5]} -p $(( $1 % 4 == 0 ? 5 : 1 + $1 % 3 )) -b 15000:40000 -l 2000:30000 -P 70"
+    }
+    cases_vs_slow "$(depth 6 30 3)" 900 long_opts LFLAGS 0 3 7
     # primers on long DNA lines: part_from's ends from the pattern-parallel
     # engine, the shared filter's walk skipping to them
     opts="-a acgt -n 18:30 -k 3:4 -p 8 -b 60000:80000 -l 20000:40000 -P 80"
