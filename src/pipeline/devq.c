@@ -77,6 +77,11 @@ static struct {
 					 * devq_end) */
 	long		 cycles;
 	double		 slot_wait;	/* seconds workers waited in devq_take */
+	uint64_t	 reserved;	/* bytes of ranges placed on a device
+					 * whose workers are yet to take a slot
+					 * (devq_reserve) */
+	uint64_t	 rseq, rnext;	/* reservations made; the next one
+					 * whose turn it is to take a slot */
 	uint64_t	 queued_dev[OCL_MAXDEV]; /* bytes taken, not finished,
 					 * by device */
 } Q = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
@@ -313,10 +318,54 @@ devq_queued(void)
 	uint64_t q = 0;
 
 	pthread_mutex_lock(&Q.mu);
+	q = Q.reserved;
 	for (int d = 0; d < Q.ndev; d++)
 		q += Q.queued_dev[d];
 	pthread_mutex_unlock(&Q.mu);
 	return q;
+}
+
+/* A range of bytes is placed on a device, its slot to be taken later
+ * (devq_take_turn), in the order of the reservations: a range's finishing
+ * may wait for the ranges before it (their line counts), so a slot is
+ * never held by a range whose earlier ones still wait for one.
+ * devq_queued counts it meanwhile, so that the ranges placed after it
+ * see the queue it makes.  Returns its turn. */
+uint64_t
+devq_reserve(uint64_t bytes)
+{
+	uint64_t t;
+
+	pthread_mutex_lock(&Q.mu);
+	Q.reserved += bytes;
+	t = Q.rseq++;
+	pthread_mutex_unlock(&Q.mu);
+	return t;
+}
+
+/*
+ * devq_take for reservation turn (devq_reserve's bytes): waits for the
+ * reservations before it to take theirs, then takes a slot (waiting for
+ * one) where take is set, or only passes the turn on (the devices did not
+ * open).  NULL as devq_take.
+ */
+struct dslot *
+devq_take_turn(uint64_t bytes, uint64_t turn, int take)
+{
+	struct dslot *sl = NULL;
+
+	pthread_mutex_lock(&Q.mu);
+	while (Q.rnext != turn)
+		pthread_cond_wait(&Q.cv, &Q.mu);
+	pthread_mutex_unlock(&Q.mu);
+	if (take)
+		sl = devq_take(bytes, DEVQ_WAIT);
+	pthread_mutex_lock(&Q.mu);
+	Q.reserved -= bytes;
+	Q.rnext++;
+	pthread_cond_broadcast(&Q.cv);
+	pthread_mutex_unlock(&Q.mu);
+	return sl;
 }
 
 /* Is a slot free on the device that would take a range of bytes now? */

@@ -22,7 +22,10 @@ void	 devq_init(struct scanner *devs, int ndev, int slots, size_t cap);
 void	 devq_add(int dev);
 int	 devq_free(uint64_t bytes);
 uint64_t devq_queued(void);
+#define DEVQ_WAIT	1	/* devq_take's wait: for a free slot */
 struct dslot *devq_take(uint64_t bytes, int wait);
+uint64_t devq_reserve(uint64_t bytes);
+struct dslot *devq_take_turn(uint64_t bytes, uint64_t turn, int take);
 struct scanner *devq_scanner(struct dslot *);
 void	 devq_post(struct dslot *, int prep, double fill, uint64_t bytes,
 	    devq_fn, void *arg, struct job *);

@@ -509,29 +509,48 @@ gate_leave(void)
 	pthread_mutex_unlock(&G.mu);
 }
 
+/* range_place's answers */
+enum { ON_HOST, ON_DEVICE, ON_OPENING };
+
 /*
  * Places a range of f that starts at input offset at (len bytes when
- * streamed): NULL for the host, or a device slot, as the planner says
- * (AGREP_GPU_HOST_MAX: a file larger than it goes to the devices whole).
- * May wait for the devices to open or for a free slot.
+ * streamed), in the ranges' order (in the gate): ON_HOST, or on a device
+ * as the planner says (AGREP_GPU_HOST_MAX: a file larger than it goes to
+ * the devices whole), ON_OPENING where they are still to open.  A range
+ * for a device is reserved (devq_reserve): the worker waits for its slot
+ * (range_slot) after the gate, so that the workers behind it go on
+ * placing theirs, on the host where the devices' queue is long, rather
+ * than wait in the gate (1,000 Bible words -c -k1 -f over 1 GiB on one
+ * H100: 1.59-1.66 s before, 1.51 after, the host alone 1.39-1.48).
  */
-static struct dslot *
-range_place(const struct bigfile *f, uint64_t at, uint64_t len)
+static int
+range_place(const struct bigfile *f, uint64_t at, uint64_t len,
+    uint64_t *turn)
 {
 	const uint64_t size = f->path ? f->size : at + len;
-	int state = devices_state();
+	int state = devices_state(), w;
 
 	if (opt->host_max != SIZE_MAX || plan_mode() == PLAN_DEVICE) {
-		if (size <= S.host_max || devices_wait() == 0)
-			return NULL;
-		return devq_take(f->range, 1);
-	}
-	if (plan_place(f->range, state, state == 1 ? devq_queued() : 0,
-	    state == 1 && devq_free(f->range)) == PLAN_ON_HOST)
-		return NULL;
-	if (state == 2 && devices_wait() == 0)
-		return NULL;
-	return devq_take(f->range, 1);
+		if (size <= S.host_max)
+			return ON_HOST;
+		w = state == 1 ? ON_DEVICE : ON_OPENING;
+	} else if (plan_place(f->range, state, state == 1 || state == 2 ?
+	    devq_queued() : 0, state == 1 && devq_free(f->range)) ==
+	    PLAN_ON_HOST)
+		return ON_HOST;
+	else
+		w = state == 2 ? ON_OPENING : ON_DEVICE;
+	*turn = devq_reserve(f->range);
+	return w;
+}
+
+/* The slot of a range placed on a device (range_place), after the gate:
+ * NULL where the devices did not open after all (the host takes it). */
+static struct dslot *
+range_slot(const struct bigfile *f, int where, uint64_t turn)
+{
+	return devq_take_turn(f->range, turn, where != ON_OPENING ||
+	    devices_wait() > 0);
 }
 
 /* A range in hand: where its records lie, and what finishing it needs. */
@@ -694,9 +713,12 @@ range_job(void *arg, int worker)
 	c->at = c->f->path ? range_off(c->f, c->idx) : rj->off;
 	c->fd = -1;
 	free(rj);
-	if (scan && !pool_quit())
-		ds = range_place(c->f, c->at, dlen);
+	uint64_t turn = 0;
+	const int where = scan && !pool_quit() ? range_place(c->f, c->at,
+	    dlen, &turn) : ON_HOST;
 	gate_leave();
+	if (where != ON_HOST)
+		ds = range_slot(c->f, where, turn);
 	if (ds != NULL) {
 		int sc = 0;
 		const double t0 = util_now();
