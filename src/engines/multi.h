@@ -66,6 +66,8 @@ struct mf_walk {
 	const unsigned char *t;
 	size_t warm, all;	/* text[0, all), the first warm bytes warm-up */
 	uint32_t *cost;		/* window bytes per pattern, or MF_LEFT */
+	size_t *touched, ntouched; /* the patterns whose cost is set, where
+				 * cost is the thread's (multi.c) */
 	uint32_t limit;		/* past it, a pattern leaves */
 	size_t nleft;		/* patterns that left */
 	size_t next;		/* the start of the next record */

@@ -53,6 +53,9 @@ static __thread int nxon, onheld;	/* (onheld: refining the held one) */
 static __thread uint64_t *ends;
 static __thread size_t nends, espan, elen; /* (part_from's span, len) */
 static __thread int endson;
+/* candidates()' arrays (struct cands) */
+static __thread size_t *cand_list, cand_cap;
+static __thread unsigned char *cand_flag;
 
 void
 rf_init(const struct patset *set, enum rf_mode m, unsigned char terminator)
@@ -80,6 +83,11 @@ rf_free(void)
 	free(ends);
 	ends = NULL;
 	nends = 0;
+	free(cand_list);
+	free(cand_flag);
+	cand_list = NULL;
+	cand_flag = NULL;
+	cand_cap = 0;
 }
 
 /* Is character j of the record a word character? */
@@ -581,14 +589,40 @@ refine_filter(void)
 	return mf_get(ps, eol);
 }
 
+/* -x: may pattern p match the whole record line[from, len) within k?
+ * Not when their lengths differ by more than its edits (each insertion or
+ * deletion changes the length by one; none with --no-indels): Bible x8,
+ * -c -x the, 133 ms where grep takes 34, most of it Myers' scans of the
+ * lines holding "the". */
+static int
+line_fits(const struct pattern *p, size_t len, size_t from)
+{
+	if (mode != RF_LINE || p->re != NULL || from != 0)
+		return 1;
+	const size_t d = len > p->len ? len - p->len : p->len - len;
+	return ps->hamming ? d == 0 : d <= (size_t)edits_in(ps->k);
+}
+
 /* The candidates of a record: list[0, n) (indexes into the patterns, then
  * the expressions past npat), flag[x]: CAND_NO, CAND_YES (a match within
- * k found), CAND_MAYBE (to be tried). */
+ * k found), CAND_MAYBE (to be tried).  Both arrays are the thread's own,
+ * kept from record to record (cands_end clears the flags it set): made
+ * and cleared for every record, 13,523 words' flags were a sixth of a
+ * -x -f run over 34 MB. */
 enum { CAND_NO, CAND_YES, CAND_MAYBE };
 struct cands {
 	size_t *list, n;
 	unsigned char *flag;
 };
+
+/* Done with c: its flags back to CAND_NO. */
+static void
+cands_end(struct cands *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		c->flag[c->list[i]] = CAND_NO;
+	c->n = 0;
+}
 
 /* Adds x to c as f (CAND_YES or CAND_MAYBE) unless it is there. */
 static void
@@ -601,14 +635,13 @@ cand_add(struct cands *c, size_t x, unsigned char f)
 }
 
 /*
- * The patterns that may match within k in t[0, m), into c (the caller
- * frees c->list and c->flag).  The shared filter (multi.c) proposes a
+ * The patterns that may match within k in t[0, m), into c.  The shared filter (multi.c) proposes a
  * window around each exact piece of a pattern it covers; every match
  * within k of such a pattern lies in one of its windows (pigeonhole), so a
  * covered pattern whose windows hold no match has none and is left out.
  * The patterns it does not cover, those that left it and the expressions
  * are CAND_MAYBE.  Returns 0 when every pattern is to be tried
- * (refine_filter()).
+ * (refine_filter()); else the caller ends c (cands_end).
  */
 static int
 candidates(const unsigned char *t, size_t m, struct cands *c)
@@ -622,9 +655,16 @@ candidates(const unsigned char *t, size_t m, struct cands *c)
 
 	if (mf == NULL)
 		return 0;
+	const size_t need = ps->npat + ps->nre + 1;
+	if (need > cand_cap) {
+		free(cand_flag);
+		cand_flag = xcalloc(need, 1);
+		cand_list = xreallocarray(cand_list, need, sizeof(*cand_list));
+		cand_cap = need;
+	}
 	c->n = 0;
-	c->flag = xcalloc(ps->npat + ps->nre + 1, 1);
-	c->list = xreallocarray(NULL, ps->npat + ps->nre + 1, sizeof(*c->list));
+	c->flag = cand_flag;
+	c->list = cand_list;
 	out = mf_uncovered(mf, &nout);
 	for (size_t i = 0; i < nout; i++)
 		cand_add(c, out[i], CAND_MAYBE);
@@ -634,8 +674,9 @@ candidates(const unsigned char *t, size_t m, struct cands *c)
 		return 1;
 	mf_one_record(&w);
 	while (mf_next(&w, &win))
-		if (c->flag[win.pat] == CAND_NO && window_end(&ps->pat[win.pat],
-		    t, win.ws, win.we) != SIZE_MAX)
+		if (c->flag[win.pat] == CAND_NO &&
+		    line_fits(&ps->pat[win.pat], m, 0) &&
+		    window_end(&ps->pat[win.pat], t, win.ws, win.we) != SIZE_MAX)
 			cand_add(c, win.pat, CAND_YES);
 	if ((left = mf_end(&w)) != NULL) {
 		for (size_t p = 0; p < ps->npat; p++)
@@ -856,20 +897,6 @@ by_index(const void *a, const void *b)
 	return *p < *q ? -1 : *p > *q;
 }
 
-/* -x: may pattern p match the whole record line[from, len) within k?
- * Not when their lengths differ by more than its edits (each insertion or
- * deletion changes the length by one; none with --no-indels): Bible x8,
- * -c -x the, 133 ms where grep takes 34, most of it Myers' scans of the
- * lines holding "the". */
-static int
-line_fits(const struct pattern *p, size_t len, size_t from)
-{
-	if (mode != RF_LINE || p->re != NULL || from != 0)
-		return 1;
-	const size_t d = len > p->len ? len - p->len : p->len - len;
-	return ps->hamming ? d == 0 : d <= (size_t)edits_in(ps->k);
-}
-
 /*
  * Runs forward() for the patterns (re_forward() for the expressions of
  * ps->re), or for the candidates c only (those CAND_MAYBE only if
@@ -901,6 +928,8 @@ best_in(const unsigned char *line, size_t len, size_t from, size_t *end,
 		size_t e = 0, s = 0;
 		int cost;
 		size_t at = from;	/* (first: no match ends before) */
+		if (!bound && !line_fits(pt, len, from))
+			continue;
 		if (c != NULL && c->flag[x] == CAND_MAYBE &&
 		    !may_match(pt, ps->k, line + from, len - from))
 			continue;
@@ -911,8 +940,6 @@ best_in(const unsigned char *line, size_t len, size_t from, size_t *end,
 			continue;	/* (none, or it ends after the best) */
 		if (bound && *bp != NULL &&
 		    !may_match(pt, best, line + from, len - from))
-			continue;
-		if (!bound && !line_fits(pt, len, from))
 			continue;
 		if (pt->re != NULL)
 			cost = re_forward(pt, line, len, from, &e, &s, first);
@@ -959,10 +986,8 @@ best_of(const unsigned char *line, size_t len, size_t from, size_t *end,
 	    NULL, 0);
 	if (!first && exact && (*bp == NULL || best > ps->k))
 		best = best_in(line, len, from, end, start, bp, first, NULL, 1);
-	if (some) {
-		free(c.list);
-		free(c.flag);
-	}
+	if (some)
+		cands_end(&c);
 	return best;
 }
 
@@ -1072,10 +1097,8 @@ find_exact(const unsigned char *line, size_t len, size_t from,
 			*pp = pt;
 		}
 	}
-	if (some) {
-		free(c.list);
-		free(c.flag);
-	}
+	if (some)
+		cands_end(&c);
 	if (bs == SIZE_MAX)
 		return INF;
 	*start = bs;
