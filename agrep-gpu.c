@@ -950,6 +950,7 @@ main(int argc, char **argv)
 	a.ps.icase = o.icase;
 	a.ps.utf8 = u8_mode(a.utf8);
 	a.ps.chars = o.word || o.show_edits;
+	a.ps.xline = o.line;
 	costs_settle(&o, &a);
 	/* (tests: every expression with repetition or | as an automaton) */
 	a.ps.no_expand = getenv("AGREP_GPU_RE_EXPAND") != NULL &&

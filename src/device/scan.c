@@ -104,6 +104,7 @@ scan_open_host(struct scanner *s, const struct patset *ps, unsigned char eol,
 	/* Exact search: memmem beats Myers by far (see hm_exact). */
 	s->exact = ps->k == 0 && !ps->icase && ps->npat == 1 &&
 	    !ps->has_cls && ps->nre == 0 && memchr(ps->pat[0].str, eol, ps->pat[0].len) == NULL;
+	s->xlines = hm_lines_ok(ps);
 	set_alloc(s);
 	/* (its slots' buffers are made when first used: host_slot) */
 }
@@ -1209,7 +1210,9 @@ scan_prepare(struct scanner *s, int slot, size_t len, size_t valid,
 		len = valid = nsym;
 	}
 	if (!s->device) {
-		if (s->exact && !warm)
+		if (s->xlines && !warm)
+			hm_lines(s->ps, host + s->pad, len, s->eol, sl->bm);
+		else if (s->exact && !warm)
 			hm_exact(&s->ps->pat[0], host + s->pad, len, s->eol,
 			    sl->bm);
 		else

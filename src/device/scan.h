@@ -65,6 +65,8 @@ struct scanner {
 	size_t		 alloc;	/* bytes of text each slot holds after pad */
 	int		 device;	/* 1: OpenCL; 0: host matcher */
 	int		 exact;		/* host: k = 0, one pattern, no -i */
+	int		 xlines;	/* host: -x, k = 0, plain patterns
+					 * (hm_lines) */
 	/* OpenCL state, valid when device is 1 */
 	struct ocl_dev	 dev;
 	int		 lanes, wbits, zero_copy;

@@ -12,6 +12,7 @@
  * engines scan the rest.  Calls go one way: filters and engines call
  * nothing of this module.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <ctype.h>
 #include <string.h>
@@ -1349,6 +1350,126 @@ hm_scan_sel(const struct patset *ps, const struct hsel *s,
 	for (size_t r = 0; r < ps->nre; r++)
 		re_scan(ps->re[r].re, ps->k, text, 0, warm + len, warm, eol,
 		    bitmap);
+}
+
+/*
+ * -x at k = 0 with plain patterns (hm_lines): a record matches when it is
+ * one of them, so each record is looked up in a hash set of the patterns
+ * (ASCII case folded under -i) rather than searched: `grep -Fxf list`,
+ * the set intersection idiom, took 1.05 s with 13,523 Bible words over 34
+ * MB, grep 68 ms.
+ */
+struct xlines {
+	size_t mask;		/* slots - 1 (a power of two) */
+	uint32_t *slot;		/* pattern index + 1, 0 empty */
+	size_t minlen, maxlen;
+};
+
+static uint64_t
+xl_hash(const unsigned char *s, size_t n, int icase)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (icase ? ascii_fold(s[i]) : s[i])) *
+		    0x100000001b3ull;
+	return h ^ n;
+}
+
+static int
+xl_same(const unsigned char *a, const unsigned char *b, size_t n, int icase)
+{
+	if (!icase)
+		return memcmp(a, b, n) == 0;
+	for (size_t i = 0; i < n; i++)
+		if (ascii_fold(a[i]) != ascii_fold(b[i]))
+			return 0;
+	return 1;
+}
+
+/* Whether hm_lines can take ps's search: -x, k = 0, plain patterns of
+ * bytes (no classes, expressions or symbols), none empty. */
+int
+hm_lines_ok(const struct patset *ps)
+{
+	if (!ps->xline || ps->k != 0 || ps->npat == 0 || ps->nre > 0 ||
+	    ps->has_cls || ps->u8 != NULL || ps->sel != NULL ||
+	    ps->weighted || ps->all_lines || ps->npat >= UINT32_MAX / 4)
+		return 0;
+	for (size_t p = 0; p < ps->npat; p++)
+		if (ps->pat[p].len == 0)
+			return 0;
+	return 1;
+}
+
+static struct xlines *
+xl_build(const struct patset *ps)
+{
+	struct xlines *x = xcalloc(1, sizeof(*x));
+	size_t n = 16;
+
+	while (n < 2 * ps->npat)
+		n *= 2;
+	x->mask = n - 1;
+	x->slot = xcalloc(n, sizeof(*x->slot));
+	x->minlen = SIZE_MAX;
+	for (size_t p = 0; p < ps->npat; p++) {
+		const struct pattern *pt = &ps->pat[p];
+		size_t h = (size_t)xl_hash(pt->str, pt->len, ps->icase) & x->mask;
+		while (x->slot[h] != 0)
+			h = (h + 1) & x->mask;
+		x->slot[h] = (uint32_t)p + 1;
+		x->minlen = pt->len < x->minlen ? pt->len : x->minlen;
+		x->maxlen = pt->len > x->maxlen ? pt->len : x->maxlen;
+	}
+	return x;
+}
+
+void
+hm_lines_free(struct xlines *x)
+{
+	if (x != NULL)
+		free(x->slot);
+	free(x);
+}
+
+/* Sets the bit of the last unit of each record of text[0, len) that is
+ * one of the patterns (hm_lines_ok). */
+void
+hm_lines(const struct patset *ps, const unsigned char *text, size_t len,
+    unsigned char eol, uint64_t *bitmap)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	struct xlines **cache = &((struct patset *)ps)->xlines;
+	struct xlines *x = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+
+	if (x == NULL) {
+		pthread_mutex_lock(&mu);
+		if ((x = *cache) == NULL) {
+			x = xl_build(ps);
+			__atomic_store_n(cache, x, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&mu);
+	}
+	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
+	for (size_t a = 0; a < len;) {
+		const unsigned char *e = memchr(text + a, eol, len - a);
+		const size_t b = e != NULL ? (size_t)(e - text) : len, n = b - a;
+		if (n >= x->minlen && n <= x->maxlen) {
+			size_t h = (size_t)xl_hash(text + a, n, ps->icase) &
+			    x->mask;
+			for (; x->slot[h] != 0; h = (h + 1) & x->mask) {
+				const struct pattern *pt =
+				    &ps->pat[x->slot[h] - 1];
+				if (pt->len == n && xl_same(pt->str, text + a,
+				    n, ps->icase)) {
+					hit(bitmap, b - 1);
+					break;
+				}
+			}
+		}
+		a = b + 1;
+	}
 }
 
 /*

@@ -91,6 +91,10 @@ int	hm_least(const struct pattern *, const unsigned char *text, size_t m,
 int	hm_filter_pattern(const struct pattern *, long k, int icase,
 	    const unsigned char *text, size_t warm, size_t len,
 	    unsigned char eol, uint64_t *bitmap, int variant, int force);
+int	hm_lines_ok(const struct patset *);
+void	hm_lines(const struct patset *, const unsigned char *text,
+	    size_t len, unsigned char eol, uint64_t *bitmap);
+void	hm_lines_free(struct xlines *);
 void	hm_exact(const struct pattern *, const unsigned char *text,
 	    size_t len, unsigned char eol, uint64_t *bitmap);
 

@@ -9,6 +9,7 @@
 #include "seed.h"
 #include "hplan.h"
 #include "pp.h"
+#include "hostmatch.h"
 #include "pattern.h"
 #include "../regex/regex.h"
 #include "../base/utf8.h"
@@ -437,6 +438,7 @@ weigh_patterns(struct patset *ps, char *errbuf, size_t errlen)
 	u->weighted = 0;
 	u->all_lines = 0;
 	u->multi = NULL;
+	u->xlines = NULL;
 	u->seed = NULL;
 	u->hplan = NULL;
 	u->ppcache[0] = u->ppcache[1] = NULL;
@@ -619,6 +621,7 @@ static void
 caches_free(struct patset *ps)
 {
 	mf_free(ps->multi);
+	hm_lines_free(ps->xlines);
 	seed_free(ps->seed);
 	hplan_free(ps->hplan);
 	pp_cache_free(ps->ppcache[0]);

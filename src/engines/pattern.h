@@ -35,6 +35,7 @@ pat_has(const struct pattern *p, size_t i, unsigned char c)
 #define COST_MAX	1024	/* an edit cost given, at most */
 
 struct mflt;
+struct xlines;
 struct hplan;
 struct pp_cache;
 struct sitelanes;
@@ -77,6 +78,10 @@ struct patset {
 	unsigned char *symstore; /* the patterns' symbols */
 	uint16_t symcls[256];	/* the classes of each symbol >= 0x80
 				 * (u8_sym_classes), for the parser */
+	int xline;		/* -x: only whole records match (the tool
+				 * sets it; hostmatch.c hm_lines) */
+	struct xlines *xlines;	/* hm_lines' set of the patterns, made
+				 * on first use */
 	struct mflt *multi;	/* the shared filter (multi.c), built on
 				 * first use; pat_free frees it */
 	struct hplan *hplan;	/* the host planner's choice (hplan.c),
