@@ -922,15 +922,15 @@ submit_stream_z(int fd, const char *name, int show_name, struct dz *z,
 	struct rangejob *rj;
 	unsigned char *buf = NULL, *carry = NULL;
 	size_t ncarry = 0;
+	uint64_t off = 0;
+	int idx = 0, eof = 0, rc = 0;
+	struct stat st;
 
 	if (nhead > 0) {
 		carry = xmalloc(nhead);
 		memcpy(carry, head, nhead);
 		ncarry = nhead;
 	}
-	uint64_t off = 0;
-	int idx = 0, eof = 0, rc = 0;
-	struct stat st;
 
 	f->dz = z;
 	f->tsize = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ?
