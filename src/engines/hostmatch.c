@@ -1388,18 +1388,14 @@ xl_same(const unsigned char *a, const unsigned char *b, size_t n, int icase)
 }
 
 /* Whether hm_lines can take ps's search: -x, k = 0, plain patterns of
- * bytes (no classes, expressions or symbols), none empty. */
+ * bytes (no classes, expressions or symbols), none empty (an empty one
+ * sets all_lines: pattern.c, len_within). */
 int
 hm_lines_ok(const struct patset *ps)
 {
-	if (!ps->xline || ps->k != 0 || ps->npat == 0 || ps->nre > 0 ||
-	    ps->has_cls || ps->u8 != NULL || ps->sel != NULL ||
-	    ps->weighted || ps->all_lines || ps->npat >= UINT32_MAX / 4)
-		return 0;
-	for (size_t p = 0; p < ps->npat; p++)
-		if (ps->pat[p].len == 0)
-			return 0;
-	return 1;
+	return ps->xline && ps->k == 0 && ps->npat > 0 && ps->nre == 0 &&
+	    !ps->has_cls && ps->u8 == NULL && ps->sel == NULL &&
+	    !ps->weighted && !ps->all_lines && ps->npat < UINT32_MAX / 4;
 }
 
 static struct xlines *

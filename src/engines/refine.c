@@ -161,12 +161,19 @@ edits_in(long k)
 	return ps->weighted ? re_costs_edits(&ps->cost, k) : k;
 }
 
-/* The longest a match of p with at most kk edits can be: each insertion
- * adds a unit (none with --no-indels). */
+/* The longest a match of a pattern of n units with at most kk edits can
+ * be: each insertion adds a unit (none with --no-indels). */
+static size_t
+span_len(size_t n, long kk)
+{
+	return ps->hamming ? n : n + (size_t)kk;
+}
+
+/* span_len of pattern p */
 static size_t
 span_of(const struct pattern *p, long kk)
 {
-	return ps->hamming ? p->len : p->len + (size_t)kk;
+	return span_len(p->len, kk);
 }
 
 /* next_end's first window (units); each next one is twice as long, up to
@@ -635,13 +642,14 @@ cand_add(struct cands *c, size_t x, unsigned char f)
 }
 
 /*
- * The patterns that may match within k in t[0, m), into c.  The shared filter (multi.c) proposes a
- * window around each exact piece of a pattern it covers; every match
- * within k of such a pattern lies in one of its windows (pigeonhole), so a
- * covered pattern whose windows hold no match has none and is left out.
- * The patterns it does not cover, those that left it and the expressions
- * are CAND_MAYBE.  Returns 0 when every pattern is to be tried
- * (refine_filter()); else the caller ends c (cands_end).
+ * The patterns that may match within k in t[0, m), into c.  The shared
+ * filter (multi.c) proposes a window around each exact piece of a pattern
+ * it covers; every match within k of such a pattern lies in one of its
+ * windows (pigeonhole), so a covered pattern whose windows hold no match
+ * has none and is left out.  The patterns it does not cover, those that
+ * left it and the expressions are CAND_MAYBE.  Returns 0 when every
+ * pattern is to be tried (refine_filter()); else the caller ends c
+ * (cands_end).
  */
 static int
 candidates(const unsigned char *t, size_t m, struct cands *c)
@@ -793,9 +801,7 @@ part_from(const unsigned char *line, size_t len, size_t from)
 		}
 		memset(ends, 0, words * sizeof(*ends));
 		endson = hm_scan_ends(ps, line, len, eol, ends) ? 1 : -1;
-		/* (the longest pattern's span: span_of of it) */
-		espan = ps->hamming ? ps->maxlen : ps->maxlen +
-		    (size_t)edits_in(ps->k);
+		espan = span_len(ps->maxlen, edits_in(ps->k));
 		elen = len;
 	}
 	if (endson < 0)
