@@ -28,6 +28,10 @@
 #include "../base/util.h"
 
 #define DEVQ_SLOTS_MAX	64
+/* Condition variables for the reservations' turns (devq_take_turn): a
+ * worker waits on the one of its turn, so that passing a turn wakes the
+ * next one's worker, not every worker that waits */
+#define DEVQ_TURN_CVS	64
 
 struct dslot {
 	struct scanner	 sc;		/* a clone of the device's scanner */
@@ -53,7 +57,11 @@ struct dslot {
 
 static struct {
 	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
+	pthread_cond_t	 cv;		/* a slot made or freed, a device added
+					 * (devq_take, devq_end) */
+	pthread_cond_t	 acv;		/* a slot asked for, or the end (the
+					 * finishers not yet making theirs) */
+	pthread_cond_t	 tcv[DEVQ_TURN_CVS]; /* turn t's on tcv[t % N] */
 	int		 ndev;
 	struct scanner	*devs;
 	size_t		 cap;		/* bytes a slot is made for */
@@ -84,7 +92,8 @@ static struct {
 					 * whose turn it is to take a slot */
 	uint64_t	 queued_dev[OCL_MAXDEV]; /* bytes taken, not finished,
 					 * by device */
-} Q = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+} Q = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
+	.acv = PTHREAD_COND_INITIALIZER };
 
 /* One of a device's finishing threads; it lives as long as the process
  * (see pool_end). */
@@ -102,7 +111,7 @@ finisher(void *arg)
 	 * on the H100 machine). */
 	pthread_mutex_lock(&Q.mu);
 	while (Q.asked[d] <= mine->idx && !Q.ending)
-		pthread_cond_wait(&Q.cv, &Q.mu);
+		pthread_cond_wait(&Q.acv, &Q.mu);
 	if (Q.asked[d] <= mine->idx) {
 		pthread_mutex_unlock(&Q.mu);
 		return NULL;	/* never wanted */
@@ -234,6 +243,8 @@ devq_init(struct scanner *devs, int ndev, int slots, size_t cap)
 		pthread_cond_init(&Q.hcv[d], NULL);
 		pthread_cond_init(&Q.lcv[d], NULL);
 	}
+	for (int t = 0; t < DEVQ_TURN_CVS; t++)
+		pthread_cond_init(&Q.tcv[t], NULL);
 	/* Submitting threads (AGREP_GPU_SUBMITTERS, default none: the
 	 * workers start their scans): they cut the time a scan takes to
 	 * start (8.6 GB -c -k2 mercy on the GPU alone, 8 MiB ranges, 16
@@ -356,14 +367,16 @@ devq_take_turn(uint64_t bytes, uint64_t turn, int take)
 
 	pthread_mutex_lock(&Q.mu);
 	while (Q.rnext != turn)
-		pthread_cond_wait(&Q.cv, &Q.mu);
+		pthread_cond_wait(&Q.tcv[turn % DEVQ_TURN_CVS], &Q.mu);
 	pthread_mutex_unlock(&Q.mu);
 	if (take)
 		sl = devq_take(bytes, DEVQ_WAIT);
 	pthread_mutex_lock(&Q.mu);
 	Q.reserved -= bytes;
 	Q.rnext++;
-	pthread_cond_broadcast(&Q.cv);
+	/* (only the next turn's worker: a broadcast to all that wait woke
+	 * up to 16 workers a range, each back to sleep but one) */
+	pthread_cond_broadcast(&Q.tcv[Q.rnext % DEVQ_TURN_CVS]);
 	pthread_mutex_unlock(&Q.mu);
 	return sl;
 }
@@ -400,7 +413,7 @@ devq_take(uint64_t bytes, int wait)
 		/* none free: one more made, if the device has more */
 		if (Q.asked[d] == Q.made[d] && Q.asked[d] < Q.per) {
 			Q.asked[d]++;
-			pthread_cond_broadcast(&Q.cv);
+			pthread_cond_broadcast(&Q.acv);
 		}
 		pthread_cond_wait(&Q.cv, &Q.mu);
 	}
@@ -526,7 +539,7 @@ devq_end(void)
 	 * ends (pool_job_end) just before its slot goes back. */
 	pthread_mutex_lock(&Q.mu);
 	Q.ending = 1;		/* (threads never asked return) */
-	pthread_cond_broadcast(&Q.cv);
+	pthread_cond_broadcast(&Q.acv);
 	for (;;) {
 		int busy = 0;
 		for (int d = 0; d < Q.ndev; d++)
