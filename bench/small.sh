@@ -8,6 +8,7 @@
 #   the Bible (4.3 MB): k=0 against grep -c -F; k=1..3 against grep -c -F
 #     of the same pattern, ugrep -c -Z and agrep 3.0 (glimpse)
 #   a 1 KB file: against grep
+#   the Bible, a 53-byte phrase at k=0 and k=5: against grep -c -F
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${OUT:-bench/results/2core-small.md}
@@ -78,6 +79,13 @@ done
 mv "$TMP/rows" "$TMP/r1"; : > "$TMP/rows"
 row "1 KB file, \`-c -k1 Abraham\`" "grep -c -F Abraham $D/k1k.txt" \
     "$B -c -k1 Abraham $D/k1k.txt"
+# issue 36's phrase (53 bytes): -k5 within 1.5x of grep -F of the same phrase
+# (a pattern file: the commands are split on blanks)
+echo "In the beginning God created the heaven and the earth" > "$D/phrase53.txt"
+for k in 0 5; do
+	row "the Bible, \`-c -k$k -f\` a 53-byte phrase" \
+	    "grep -c -F -f $D/phrase53.txt $K" "$B -c -k$k -f $D/phrase53.txt $K"
+done
 {
 	cat "$TMP/head"
 	echo "| case | grep -c -F | agrep-gpu |"
