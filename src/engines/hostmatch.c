@@ -1387,15 +1387,24 @@ xl_same(const unsigned char *a, const unsigned char *b, size_t n, int icase)
 	return 1;
 }
 
-/* Whether hm_lines can take ps's search: -x, k = 0, plain patterns of
- * bytes (no classes, expressions or symbols), none empty (an empty one
- * sets all_lines: pattern.c, len_within). */
+/* Whether a record of ps's search is selected when it is one of the
+ * patterns (hm_line_in): -x, k = 0, plain patterns of bytes (no classes,
+ * expressions or symbols). */
 int
-hm_lines_ok(const struct patset *ps)
+hm_lines_set_ok(const struct patset *ps)
 {
 	return ps->xline && ps->k == 0 && ps->npat > 0 && ps->nre == 0 &&
 	    !ps->has_cls && ps->u8 == NULL && ps->sel == NULL &&
-	    !ps->weighted && !ps->all_lines && ps->npat < UINT32_MAX / 4;
+	    !ps->weighted && ps->npat < UINT32_MAX / 4;
+}
+
+/* Whether hm_lines can take ps's search: hm_lines_set_ok, none of the
+ * patterns empty (an empty one sets all_lines, pattern.c's len_within: no
+ * scan runs, and refine.c asks hm_line_in of every record). */
+int
+hm_lines_ok(const struct patset *ps)
+{
+	return hm_lines_set_ok(ps) && !ps->all_lines;
 }
 
 static struct xlines *
@@ -1429,11 +1438,9 @@ hm_lines_free(struct xlines *x)
 	free(x);
 }
 
-/* Sets the bit of the last unit of each record of text[0, len) that is
- * one of the patterns (hm_lines_ok). */
-void
-hm_lines(const struct patset *ps, const unsigned char *text, size_t len,
-    unsigned char eol, uint64_t *bitmap)
+/* ps's set of patterns, made on first use and cached in ps->xlines. */
+static const struct xlines *
+xl_get(const struct patset *ps)
 {
 	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	struct xlines **cache = &((struct patset *)ps)->xlines;
@@ -1447,23 +1454,48 @@ hm_lines(const struct patset *ps, const unsigned char *text, size_t len,
 		}
 		pthread_mutex_unlock(&mu);
 	}
+	return x;
+}
+
+/* Whether rec[0, n) is one of x's patterns. */
+static int
+xl_in(const struct xlines *x, const struct patset *ps,
+    const unsigned char *rec, size_t n)
+{
+	if (n < x->minlen || n > x->maxlen)
+		return 0;
+	for (size_t h = (size_t)xl_hash(rec, n, ps->icase) & x->mask;
+	    x->slot[h] != 0; h = (h + 1) & x->mask) {
+		const struct pattern *pt = &ps->pat[x->slot[h] - 1];
+		if (pt->len == n && xl_same(pt->str, rec, n, ps->icase))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the record rec[0, n) is one of the patterns (hm_lines_set_ok;
+ * refine.c, where an empty pattern made every record a candidate). */
+int
+hm_line_in(const struct patset *ps, const unsigned char *rec, size_t n)
+{
+	return xl_in(xl_get(ps), ps, rec, n);
+}
+
+/* Sets the bit of the last unit of each record of text[0, len) that is
+ * one of the patterns (hm_lines_ok). */
+void
+hm_lines(const struct patset *ps, const unsigned char *text, size_t len,
+    unsigned char eol, uint64_t *bitmap)
+{
+	const struct xlines *x = xl_get(ps);
+
 	memset(bitmap, 0, (len + 63) / 64 * sizeof(*bitmap));
 	for (size_t a = 0; a < len;) {
 		const unsigned char *e = memchr(text + a, eol, len - a);
-		const size_t b = e != NULL ? (size_t)(e - text) : len, n = b - a;
-		if (n >= x->minlen && n <= x->maxlen) {
-			size_t h = (size_t)xl_hash(text + a, n, ps->icase) &
-			    x->mask;
-			for (; x->slot[h] != 0; h = (h + 1) & x->mask) {
-				const struct pattern *pt =
-				    &ps->pat[x->slot[h] - 1];
-				if (pt->len == n && xl_same(pt->str, text + a,
-				    n, ps->icase)) {
-					hit(bitmap, b - 1);
-					break;
-				}
-			}
-		}
+		const size_t b = e != NULL ? (size_t)(e - text) : len;
+		if (b > a && xl_in(x, ps, text + a, b - a))	/* (no
+						 * empty pattern here) */
+			hit(bitmap, b - 1);
 		a = b + 1;
 	}
 }

@@ -92,6 +92,8 @@ int	hm_filter_pattern(const struct pattern *, long k, int icase,
 	    const unsigned char *text, size_t warm, size_t len,
 	    unsigned char eol, uint64_t *bitmap, int variant, int force);
 int	hm_lines_ok(const struct patset *);
+int	hm_lines_set_ok(const struct patset *);
+int	hm_line_in(const struct patset *, const unsigned char *rec, size_t n);
 void	hm_lines(const struct patset *, const unsigned char *text,
 	    size_t len, unsigned char eol, uint64_t *bitmap);
 void	hm_lines_free(struct xlines *);

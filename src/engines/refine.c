@@ -28,6 +28,7 @@
 
 static const struct patset *ps;
 static enum rf_mode mode;
+static int line_set;	/* rf_cost asks hm_line_in (rf_init) */
 static unsigned char eol;	/* the record terminator, never in a record */
 /* AGREP_GPU_REFINE (rf_init): all, cand or unset (the tests' paths) */
 static int refine_all, refine_cand;
@@ -68,6 +69,13 @@ rf_init(const struct patset *set, enum rf_mode m, unsigned char terminator)
 	/* (read once: rf_all was asked on every record's every part) */
 	refine_all = e != NULL && strcmp(e, "all") == 0;
 	refine_cand = e != NULL && strcmp(e, "cand") == 0;
+	/* -x at k = 0 with plain patterns, an empty one among them (it makes
+	 * every record a candidate: pattern.c's all_lines): a record is
+	 * within k when it is one of them, a lookup in hm_lines' set rather
+	 * than the shared filter's walk over every record (`-c -F -x -f` of
+	 * 13,522 words and a blank line over the Bible x8: 0.68 s, grep 0.07) */
+	line_set = m == RF_LINE && set->all_lines && !refine_all &&
+	    !refine_cand && hm_lines_set_ok(set);
 }
 
 void
@@ -1051,6 +1059,8 @@ rf_cost(const unsigned char *line, size_t len, int exact)
 	const struct pattern *bp;
 	size_t from = 0, e, s;
 
+	if (line_set && !exact)
+		return hm_line_in(ps, line, len) ? 0 : INF;
 	line = enter(line, &len, &from);
 	return best_of(line, len, 0, &e, &s, &bp, 0, exact);
 }
