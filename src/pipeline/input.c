@@ -71,6 +71,171 @@ in_pread(int fd, unsigned char *buf, size_t want, uint64_t off)
 	return (ssize_t)got;
 }
 
+/*
+ * Parallel preads into one buffer (in_pread_par): a device's slot is held
+ * while its worker reads the range into it (60% of a slot's cycle: 8 MiB
+ * in 1.65 ms on one H100's host, 8 slots, bench/results/h100.md run 9), so
+ * the read is cut into pieces that the worker and a few reader threads
+ * take in turn.  The threads are made on first use and live as long as
+ * the process.
+ */
+#define PR_PIECE	((size_t)2 << 20)	/* a piece, at least
+						 * (AGREP_GPU_READ_PIECE: tests) */
+#define PR_MAXP		16			/* pieces a read at most */
+#define PR_THREADS	8			/* reader threads at most */
+
+struct prjob {
+	int		 fd;
+	unsigned char	*buf;
+	uint64_t	 off;
+	size_t		 want, each;	/* bytes; a piece's */
+	int		 n, next, left;	/* pieces; the next to take; not done */
+	size_t		 got[PR_MAXP];
+	int		 err;
+	struct prjob	*link;		/* in PR.head's list, pieces untaken */
+	pthread_cond_t	 done;		/* left reached 0 */
+};
+
+static struct {
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 work;
+	struct prjob	*head, *tail;
+	int		 threads;	/* -1: not decided yet */
+	size_t		 piece;
+} PR = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL,
+	-1, PR_PIECE };
+
+/* Takes the next piece of the list's first job (PR.mu held); its index,
+ * the job in *jp. */
+static int
+pr_take(struct prjob **jp)
+{
+	struct prjob *j = PR.head;
+	const int i = j->next++;
+
+	if (j->next == j->n && (PR.head = j->link) == NULL)
+		PR.tail = NULL;
+	*jp = j;
+	return i;
+}
+
+/* Reads piece i of j (PR.mu not held), then counts it done. */
+static void
+pr_piece(struct prjob *j, int i)
+{
+	const size_t at = (size_t)i * j->each;
+	const size_t len = j->want - at < j->each ? j->want - at : j->each;
+	const ssize_t n = in_pread(j->fd, j->buf + at, len, j->off + at);
+	const int e = n < 0 ? errno : 0;
+
+	pthread_mutex_lock(&PR.mu);
+	if (n < 0)
+		j->err = e;
+	else
+		j->got[i] = (size_t)n;
+	if (--j->left == 0)
+		pthread_cond_signal(&j->done);
+	pthread_mutex_unlock(&PR.mu);
+}
+
+static void *
+pr_reader(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&PR.mu);
+	for (;;) {
+		struct prjob *j;
+		while (PR.head == NULL)
+			pthread_cond_wait(&PR.work, &PR.mu);
+		const int i = pr_take(&j);
+		pthread_mutex_unlock(&PR.mu);
+		pr_piece(j, i);
+		pthread_mutex_lock(&PR.mu);
+	}
+	return NULL;
+}
+
+/* The reader threads to start (PR.mu held): half the cores, at most
+ * PR_THREADS (AGREP_GPU_READERS: how many; 0, none). */
+static void
+pr_start(void)
+{
+	const char *e = getenv("AGREP_GPU_READERS");
+	long n = sysconf(_SC_NPROCESSORS_ONLN) / 2;
+
+	if (e != NULL && *e != '\0')
+		n = atoi(e);
+	n = n < 0 ? 0 : n > PR_THREADS ? PR_THREADS : n;
+	if ((e = getenv("AGREP_GPU_READ_PIECE")) != NULL && atol(e) >= 4096)
+		PR.piece = (size_t)atol(e);
+	PR.threads = 0;
+	for (long t = 0; t < n; t++) {
+		pthread_t tid;
+		if (pthread_create(&tid, NULL, pr_reader, NULL) != 0)
+			break;
+		pthread_detach(tid);
+		PR.threads++;
+	}
+}
+
+/* in_pread by the caller and the reader threads, a piece each at a time,
+ * for reads of two pieces or more.  The bytes read: fewer at the end of the
+ * file (the data kept ends at the first short piece), or -1 with errno set. */
+ssize_t
+in_pread_par(int fd, unsigned char *buf, size_t want, uint64_t off)
+{
+	struct prjob j;
+	size_t got = 0;
+
+	pthread_mutex_lock(&PR.mu);
+	if (PR.threads < 0)
+		pr_start();
+	if (PR.threads == 0 || want < 2 * PR.piece) {
+		pthread_mutex_unlock(&PR.mu);
+		return in_pread(fd, buf, want, off);
+	}
+	memset(&j, 0, sizeof(j));
+	j.fd = fd;
+	j.buf = buf;
+	j.off = off;
+	j.want = want;
+	j.n = (int)((want + PR.piece - 1) / PR.piece);
+	j.n = j.n > PR_MAXP ? PR_MAXP : j.n;
+	j.each = (want / (size_t)j.n + 4095) & ~(size_t)4095;
+	j.n = (int)((want + j.each - 1) / j.each);
+	j.left = j.n;
+	pthread_cond_init(&j.done, NULL);
+	if (PR.tail != NULL)
+		PR.tail->link = &j;
+	else
+		PR.head = &j;
+	PR.tail = &j;
+	pthread_cond_broadcast(&PR.work);
+	/* (the caller takes pieces too: of its job, or of those before) */
+	while (j.next < j.n) {
+		struct prjob *t;
+		const int i = pr_take(&t);
+		pthread_mutex_unlock(&PR.mu);
+		pr_piece(t, i);
+		pthread_mutex_lock(&PR.mu);
+	}
+	while (j.left > 0)
+		pthread_cond_wait(&j.done, &PR.mu);
+	pthread_mutex_unlock(&PR.mu);
+	pthread_cond_destroy(&j.done);
+	if (j.err != 0) {
+		errno = j.err;
+		return -1;
+	}
+	for (int i = 0; i < j.n; i++) {
+		const size_t at = (size_t)i * j.each;
+		got += j.got[i];
+		if (j.got[i] < (j.want - at < j.each ? j.want - at : j.each))
+			break;
+	}
+	return (ssize_t)got;
+}
+
 static void *
 read_part(void *arg)
 {
