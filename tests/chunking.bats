@@ -286,22 +286,3 @@ check_chunk() {
 	run -0 agrep-gpu -c -k 1 needle small large small
 	assert_output "$(printf 'small:1\nlarge:0\nsmall:1')"
 }
-
-@test "a device's ranges read in pieces by the reader threads (input.c in_pread_par) print what the host prints" {
-	# 4 KB pieces (AGREP_GPU_READ_PIECE) over 64 KB chunks: each range is
-	# read by the worker and three reader threads, a piece at a time; the
-	# text's size is no multiple of a piece, so the last range ends short
-	local o
-	for i in 1 2 3 4 5 6; do cat text; printf '\n'; done > big
-	printf 'needle at the end' >> big
-	for o in "-n -k 1" "-c -k 2" "-b -o -k 1" "-n -k 0"; do
-		# shellcheck disable=SC2086
-		agrep-gpu --device=host $o needle big > want
-		# shellcheck disable=SC2086
-		AGREP_GPU_READ_PIECE=4096 AGREP_GPU_READERS=3 AGREP_GPU_CHUNK=65536 \
-		    AGREP_GPU_HOST_MAX=0 agrep-gpu $o needle big > got
-		run diff want got
-		assert_success
-	done
-	[ "$(grep -c needle want)" -gt 0 ]
-}

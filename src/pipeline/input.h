@@ -16,8 +16,6 @@ struct walk_filter {
 
 /* input.c */
 ssize_t	in_pread(int fd, unsigned char *buf, size_t want, uint64_t off);
-ssize_t	in_pread_par(int fd, unsigned char *buf, size_t want,
-	    uint64_t off);
 ssize_t	in_fill_paced(int fd, unsigned char *buf, size_t want, int *eof,
 	    unsigned char eol, int (*stop)(void *), void *arg);
 ssize_t	in_fill(int fd, unsigned char *buf, size_t want, int *eof,

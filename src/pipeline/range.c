@@ -320,21 +320,19 @@ check_piece(struct rangebuf *rb, const unsigned char *p, size_t n)
 
 /* Reads want bytes at offset a into rb->chunk (rb->filled: how many came),
  * in pieces; while rb->ascii or rb->nonul is set, checks each piece just
- * after reading it (check_piece).  A device's slot is read whole by the
- * worker and the reader threads (in_pread_par).  Returns 0, or -1. */
+ * after reading it (check_piece).  Returns 0, or -1. */
 static int
 read_checked(int fd, struct rangebuf *rb, size_t want, uint64_t a)
 {
 	const size_t piece = rb->ascii || rb->nonul ? READ_PIECE : want;
-	const int par = piece == want && rb->s->device;
 	ssize_t n;
 
 	rb->filled = 0;
 	while (rb->filled < want) {
 		size_t step = want - rb->filled < piece ? want - rb->filled :
 		    piece;
-		if ((n = (par ? in_pread_par : in_pread)(fd, rb->chunk +
-		    rb->filled, step, a + rb->filled)) < 0)
+		if ((n = in_pread(fd, rb->chunk + rb->filled, step,
+		    a + rb->filled)) < 0)
 			return -1;
 		check_piece(rb, rb->chunk + rb->filled, (size_t)n);
 		rb->filled += (size_t)n;
