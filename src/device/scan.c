@@ -813,8 +813,6 @@ scan_open_device(struct scanner *s, const struct patset *ps,
 		goto fail;
 	}
 	s->stats = getenv("AGREP_GPU_STATS") != NULL;
-	s->karg_off = getenv("AGREP_GPU_ARGCACHE") != NULL &&
-	    strcmp(getenv("AGREP_GPU_ARGCACHE"), "0") == 0;
 	s->queue = clCreateCommandQueue(s->ctx, dev->device,
 	    s->stats ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
 	if (s->queue == NULL) {
@@ -918,7 +916,6 @@ clone_kernels(struct scanner *c, const struct scanner *p)
 	c->kern = k;
 	c->rkern = r;
 	c->own_kern = 1;
-	memset(c->kc, 0, sizeof(c->kc));	/* (none set on them yet) */
 }
 
 /*
@@ -1111,39 +1108,7 @@ ev_time(cl_event e, cl_profiling_info what)
 }
 
 /* Sets one kernel argument; returns the OpenCL status. */
-/*
- * clSetKernelArg for argument i (n bytes at v) of s's kernel (which: 0
- * kern, 1 rkern); a scalar one (mem 0) is left out where the kernel holds
- * that value already (its owner's cache, under the lock where the kernel
- * is shared): a launch set 17 arguments, each a driver call, of which 3
- * change from range to range.  Buffers are always set: a buffer made
- * after one was released may have the same handle.
- */
-static cl_int
-karg(struct scanner *s, int which, cl_uint i, size_t n, const void *v,
-    int mem)
-{
-	struct scanner *o = s->own_kern || s->parent == NULL ? s : s->parent;
-	struct karg_cache *c = &o->kc[which];
-	const int cached = !mem && i < SCAN_KARGS && n <= sizeof(uint64_t);
-	uint64_t x = 0;
-	cl_int err;
-
-	if (cached) {
-		memcpy(&x, v, n);
-		if (!s->karg_off && c->n[i] == n && c->v[i] == x)
-			return CL_SUCCESS;
-	}
-	err = clSetKernelArg(which ? s->rkern : s->kern, i, n, v);
-	if (cached) {
-		c->n[i] = err == CL_SUCCESS ? (unsigned char)n : 0;
-		c->v[i] = x;
-	}
-	return err;
-}
-
-#define ARG(i, v) karg(s, 0, (i), sizeof(v), &(v), 0)
-#define MARG(i, v) karg(s, 0, (i), sizeof(v), &(v), 1)
+#define ARG(i, v) clSetKernelArg(s->kern, (i), sizeof(v), &(v))
 
 /*
  * UTF-8 mode: when the chunk raw[0, len) of a slot is not all ASCII, writes
@@ -1355,8 +1320,7 @@ rc_ready(struct scanner *s, struct scan_slot *sl, size_t len)
 }
 
 /* Sets one argument of count_records. */
-#define RARG(i, v) karg(s, 1, (i), sizeof(v), &(v), 0)
-#define RMARG(i, v) karg(s, 1, (i), sizeof(v), &(v), 1)
+#define RARG(i, v) clSetKernelArg(s->rkern, (i), sizeof(v), &(v))
 
 /* Queues count_records after the scan (kdone, which it releases) and the
  * summaries' read-back.  Returns the OpenCL status. */
@@ -1374,10 +1338,10 @@ rc_submit(struct scanner *s, struct scan_slot *sl, cl_mem text, cl_mem bm,
 
 	sl->rc_groups = (len + RC_GROUP - 1) / RC_GROUP;
 	items = sl->rc_groups * RC_LOCAL;
-	if ((err = RMARG(0, text)) != CL_SUCCESS || (err = RARG(1, pad)) ||
-	    (err = RMARG(2, bm)) || (err = RARG(3, from)) ||
+	if ((err = RARG(0, text)) != CL_SUCCESS || (err = RARG(1, pad)) ||
+	    (err = RARG(2, bm)) || (err = RARG(3, from)) ||
 	    (err = RARG(4, to)) || (err = RARG(5, eol)) ||
-	    (err = RMARG(6, out))) {
+	    (err = RARG(6, out))) {
 		clReleaseEvent(kdone);
 		OCL_FAIL("clSetKernelArg", err);
 		return err;
@@ -1465,10 +1429,10 @@ re_args(struct scanner *s, struct scan_slot *sl, cl_mem text, cl_mem bm,
 	const cl_uint zero = 0;
 	cl_int err;
 
-	if ((err = MARG(0, text)) != CL_SUCCESS || (err = ARG(1, pad)) ||
+	if ((err = ARG(0, text)) != CL_SUCCESS || (err = ARG(1, pad)) ||
 	    (err = ARG(2, clen)) || (err = ARG(3, slice)) ||
-	    (err = MARG(4, s->peq)) || (err = ARG(5, eol)) ||
-	    (err = MARG(6, bm))) {
+	    (err = ARG(4, s->peq)) || (err = ARG(5, eol)) ||
+	    (err = ARG(6, bm))) {
 		OCL_FAIL("clSetKernelArg", err);
 		return err;
 	}
@@ -1499,12 +1463,12 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 		if (re_args(s, sl, text, bm, len, bbytes, eol, &fill) !=
 		    CL_SUCCESS)
 			return -1;
-	} else if ((err = MARG(0, text)) != CL_SUCCESS ||
+	} else if ((err = ARG(0, text)) != CL_SUCCESS ||
 	    (err = ARG(1, pad_blocks)) ||
 	    (err = ARG(2, slice_blocks)) || (err = ARG(3, nslices)) ||
-	    (err = MARG(4, s->peq)) || (err = MARG(5, s->pinfo)) ||
+	    (err = ARG(4, s->peq)) || (err = ARG(5, s->pinfo)) ||
 	    (err = ARG(6, npat)) || (err = ARG(7, k)) || (err = ARG(8, eol)) ||
-	    (err = MARG(9, bm))) {
+	    (err = ARG(9, bm))) {
 		OCL_FAIL("clSetKernelArg", err);
 		return -1;
 	}
@@ -1535,7 +1499,7 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 	for (size_t r = 1; s->re && r < re_count(s->ps) && err == CL_SUCCESS;
 	    r++) {
 		cl_event e = NULL;
-		if ((err = MARG(4, s->re_more[r - 1])) != CL_SUCCESS)
+		if ((err = ARG(4, s->re_more[r - 1])) != CL_SUCCESS)
 			break;
 		err = clEnqueueNDRangeKernel(s->queue, s->kern, 1, NULL, &items,
 		    &s->local, 1, &kdone, &e);

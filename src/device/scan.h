@@ -11,7 +11,6 @@
 #include "../engines/pattern.h"
 
 #define SCAN_SLOTS 2		/* double buffering */
-#define SCAN_KARGS	12	/* kernel arguments karg caches */
 #define RE_DEV_MAXEXPR 8	/* expressions the automaton kernel scans in
 				 * one submission, a launch each */
 
@@ -98,15 +97,6 @@ struct scanner {
 	struct scanner	*parent;
 	pthread_mutex_t	*lock;
 	int		 own_kern;
-	/* The arguments last set on its kernels (scan.c karg: a launch sets
-	 * only those that changed; the owner's: a clone's with kernels of
-	 * its own, else the parent's), [0] kern, [1] rkern; karg_off:
-	 * AGREP_GPU_ARGCACHE=0, every argument set at every launch */
-	struct karg_cache {
-		uint64_t	 v[SCAN_KARGS];
-		unsigned char	 n[SCAN_KARGS];	/* bytes; 0: not known */
-	}		 kc[2];
-	int		 karg_off;
 	/* AGREP_GPU_STATS: profile kernels, report on close */
 	int		 stats;
 	double		 kernel_s;	/* summed kernel time */
