@@ -132,3 +132,22 @@ setup() {
 		cmp out gout || { echo "--decompress $args:"; cat out gout; false; }
 	done
 }
+
+@test "-E intervals: {} and a third field are invalid content, a field of other characters a literal brace, lenient where nothing is repeated, as grep -E" {
+	printf 'xa{}aa{1}a{b\nab{\naa\n{}\n}}\n{2,1}x\n' > t
+	local e rc grc
+	for e in '{2,1}' '{1,2,3}' '{}' '{,}' '{1}' '({})' 'a|{}' '^{}' '({2,1})' \
+	    'a|{1,2,3}' '(*{})' '(){}' '(){1,2,3}' '^*{}' 'a{' 'a{1' 'a{1,' 'a{}' \
+	    'a{,}' 'a{,2}' 'a{x}' 'a{1,2,3}' 'a{2,1}' 'a{1}b' 'a{,,' 'a{1a}' 'a{ 1}' \
+	    'a{1}{2}' 'a*{2}' 'a{1,,}' 'a{,1,}' 'a{1,x}' 'a{1,x,}' 'a{,x}' 'a{1,2' \
+	    'a{0}' 'a{2,}' 'x{1}}' 'a{01}' '(ab){2}' 'a{1,2,x}' 'a{x,1,}' 'a{}}' \
+	    'a{1}{' '[{]{2}' 'a*{}' 'a+{1,2,3}' '^{2,1}' '^+{}' 'a^{}' '$^{}' \
+	    '(^{})' 'a|^{1,2,3}' 'a${}' '\<{}' 'a\b{2,1}'; do
+		rc=0 grc=0
+		agrep-gpu -E -n -- "$e" t > out 2> err || rc=$?
+		grep -E -n -- "$e" t > gout 2> gerr || grc=$?
+		[ "$rc" = "$grc" ] || { echo "-E '$e': exit $rc, grep $grc: $(cat err)"; false; }
+		cmp out gout || { echo "-E '$e':"; cat out gout; false; }
+		grep -v warning gerr | sed 's/^grep:/agrep-gpu:/' | cmp - err
+	done
+}

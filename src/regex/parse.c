@@ -265,16 +265,91 @@ number(struct parser *p)
 }
 
 /*
+ * One field of an ERE interval from p->i: the characters up to a '}' or a
+ * ',' (*stop: which; 0 at the pattern's end), as a number (at most
+ * RE_DUP_MAX + 1), -1 when empty, -2 when anything but digits is in it.
+ * As glibc's regex reads them (fetch_number).
+ */
+static int
+ere_field(struct parser *p, int *stop)
+{
+	int v = -1;
+
+	*stop = 0;
+	for (; p->i < p->len; p->i++) {
+		const unsigned char c = (unsigned char)p->s[p->i];
+		if (c == '}' || c == ',') {
+			*stop = c;
+			p->i++;
+			return v;
+		}
+		if (c < '0' || c > '9' || v == -2)
+			v = -2;
+		else if ((v = (v < 0 ? 0 : v) * 10 + (c - '0')) > RE_DUP_MAX)
+			v = RE_DUP_MAX + 1;
+	}
+	return -2;
+}
+
+/*
+ * An ERE interval {m,n}, p->i past the brace, read as GNU grep's regex
+ * does: {n}, {n,}, {,n}, {,} and {m,n} are intervals; a field with
+ * anything but digits, or no closing brace, makes the brace a literal
+ * (p->i restored, 0); {} and a third field ({1,2,3}, {,,) are invalid
+ * content, as a minimum above the maximum (-1), but where the brace
+ * repeats nothing (lead: at an expression's start, as grep's matcher
+ * takes it, whose regex then skips the brace), where they are literals.
+ */
+static int
+ere_interval(struct parser *p, int *min, int *max, int lead)
+{
+	const size_t at = p->i;
+	int stop;
+
+	*min = ere_field(p, &stop);
+	if (*min == -1 && stop == '}' && !lead) {
+		re_fail(p, "Invalid content of \\{\\}");
+		return -1;
+	}
+	*max = *min;
+	if (*min >= 0 && stop == ',') {
+		*max = ere_field(p, &stop);
+	} else if (*min == -1 && stop == ',') {
+		*min = 0;
+		*max = ere_field(p, &stop);
+	}
+	if (*min < 0 || *max == -2) {
+		p->i = at;
+		return 0;
+	}
+	if (stop != '}' || (*max >= 0 && *max < *min)) {
+		if (lead) {
+			p->i = at;
+			return 0;
+		}
+		re_fail(p, "Invalid content of \\{\\}");
+		return -1;
+	}
+	if (*min > RE_DUP_MAX || *max > RE_DUP_MAX) {
+		re_fail(p, "Regular expression too big");
+		return -1;
+	}
+	return 1;
+}
+
+/*
  * An interval {m,n} (ERE) or \{m,n\} (BRE); p->i is past the brace.
  * Returns 1 with *min, *max set, 0 when an ERE brace starts no interval
  * (then it is a literal; p->i is restored), -1 on an error.
  */
 static int
-interval(struct parser *p, int *min, int *max)
+interval(struct parser *p, int *min, int *max, int lead)
 {
 	const int bre = p->o->syntax == RE_BASIC;
 	size_t at = p->i;
 
+	if (!bre)
+		return ere_interval(p, min, max, lead);
 	*min = number(p);
 	*max = *min;
 	if (p->i < p->len && p->s[p->i] == ',') {
@@ -420,9 +495,10 @@ atom(struct parser *p, int start)
 	return literal(p, u);
 }
 
-/* Applies the repetition operators after an atom. */
+/* Applies the repetition operators after an atom (lead: one that repeats
+ * nothing, an ERE's leading operator or anchor: ere_interval). */
 static int
-postfix(struct parser *p, int n)
+postfix(struct parser *p, int n, int lead)
 {
 	const int bre = p->o->syntax == RE_BASIC;
 
@@ -442,7 +518,7 @@ postfix(struct parser *p, int n)
 			max = u == '?' ? 1 : -1;
 		} else if (u == '{') {
 			p->i += bre ? 2 : 1;
-			if ((r = interval(p, &min, &max)) < 0)
+			if ((r = interval(p, &min, &max, lead)) < 0)
 				return -1;
 			if (r == 0) {
 				p->i = at;
@@ -476,7 +552,7 @@ concatenation(struct parser *p)
 		    (p->s[p->i + 1] == '|' || (p->s[p->i + 1] == ')' &&
 		    p->depth > 0)))
 			break;
-		int a;
+		int a, lead = 0;
 		/* A leading repetition operator: literal in a BRE; in an
 		 * ERE it repeats the empty string, as in GNU grep (which
 		 * warns). */
@@ -485,11 +561,15 @@ concatenation(struct parser *p)
 			a = literal(p, u);
 		} else if (!fixed && !bre && start && (u == '*' || u == '+' ||
 		    u == '?' || u == '{'))
-			a = node(p, N_EMPTY, -1, -1);
+			a = node(p, N_EMPTY, -1, -1), lead = 1;
 		else
 			a = atom(p, start);
 		if (a < 0)
 			return -1;
+		/* (an anchor is no operand for grep's regex: the operator
+		 * after it is taken as at an expression's start) */
+		lead |= !bre && (p->nd[a].op == N_BOL || p->nd[a].op == N_EOL ||
+		    p->nd[a].op == N_ASSERT);
 		/* After a leading ^: * is literal in a BRE; in an ERE the
 		 * anchor is repeated, so it stays if it must occur. */
 		if (bre && start && p->nd[a].op == N_BOL && p->i < p->len &&
@@ -497,7 +577,7 @@ concatenation(struct parser *p)
 			n = a;
 			a = literal(p, p->s[p->i++]);
 		}
-		if ((a = postfix(p, a)) < 0)
+		if ((a = postfix(p, a, lead)) < 0)
 			return -1;
 		if (p->nd[a].op == N_REP) {
 			int b = a, must = 1;
