@@ -955,6 +955,13 @@ main(int argc, char **argv)
 	/* (tests: every expression with repetition or | as an automaton) */
 	a.ps.no_expand = getenv("AGREP_GPU_RE_EXPAND") != NULL &&
 	    strcmp(getenv("AGREP_GPU_RE_EXPAND"), "0") == 0;
+	/* -m 0 selects nothing: as grep, exit 1 before the patterns are
+	 * compiled (an invalid expression is no error then); -L still lists
+	 * the files (below). */
+	if (!o.list_none && o.max_count == 0) {
+		release(&o, &a);
+		return 1;
+	}
 	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
 		fatalx("%s", err);
 	records_check(&o, &a);

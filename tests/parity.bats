@@ -163,6 +163,13 @@ like_grep_sh() {
 		eval "like_grep $opts nosuch"
 		eval "like_grep $opts y nosuch"
 	done
+	# -m0 compiles no pattern: an invalid one is no error (as grep)
+	run -1 grep -m0 -G '[' y
+	run -1 agrep-gpu -m0 -G '[' y
+	assert_output ''
+	run -1 grep -m0 -E 'a{1,2,3}' y
+	run -1 agrep-gpu -m0 -E 'a{1,2,3}' y
+	assert_output ''
 	# -L still names the files
 	like_grep -L -m0 y y nosuch
 	like_grep -L -f /dev/null y
