@@ -151,3 +151,22 @@ setup() {
 		grep -v warning gerr | sed 's/^grep:/agrep-gpu:/' | cmp - err
 	done
 }
+
+@test "a binary file that matched counts as output for the -- before the next file's group, as grep" {
+	printf 'x\0\n' > f0
+	printf 'x\n' > f1
+	printf 'y\0\n' > f2
+	local args rc grc
+	for args in "-A1 x f0 f1" "-A0 x f0 f1" "-B1 x f0 f0 f1" "-A1 -o x f0 f1" \
+	    "-A1 -h x f0 f1 f0 f1" "-C1 -m1 x f0 f1" "-A1 x f2 f1" "-A1 x f1 f0 f1" \
+	    "-A1 -a x f0 f1" "-A1 --binary-files=without-match x f0 f1"; do
+		rc=0 grc=0
+		# shellcheck disable=SC2086
+		agrep-gpu $args > out 2> err || rc=$?
+		# shellcheck disable=SC2086
+		grep $args > gout 2> gerr || grc=$?
+		[ "$rc" = "$grc" ] || { echo "$args: exit $rc, grep $grc"; false; }
+		cmp out gout || { echo "$args:"; od -c out; od -c gout; false; }
+		sed 's/^grep:/agrep-gpu:/' gerr | cmp - err
+	done
+}

@@ -544,8 +544,11 @@ selected(struct fstate *fs, int cost, uintmax_t end)
 		return 0;
 	}
 	if (fs->binary && !opt->text) {
-		/* As grep 3.5+: on stderr, in its place among the output. */
+		/* As grep 3.5+: on stderr, in its place among the output;
+		 * and as grep, it counts as output for the "--" before the
+		 * next group of another file. */
 		warnx_("%s: binary file matches", fs->name);
+		pool_mark_printed();
 		fs->done = 1;
 		return 0;
 	}
