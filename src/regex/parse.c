@@ -264,6 +264,27 @@ number(struct parser *p)
 	return v;
 }
 
+/* An interval's checks once read: a minimum above the maximum is invalid
+ * content (-1; 0 where lead, ere_interval: a literal, p->i back at at), a
+ * bound past RE_DUP_MAX too big (-1); else 1. */
+static int
+interval_bounds(struct parser *p, int min, int max, int lead, size_t at)
+{
+	if (max >= 0 && max < min) {
+		if (lead) {
+			p->i = at;
+			return 0;
+		}
+		re_fail(p, "Invalid content of \\{\\}");
+		return -1;
+	}
+	if (min > RE_DUP_MAX || max > RE_DUP_MAX) {
+		re_fail(p, "Regular expression too big");
+		return -1;
+	}
+	return 1;
+}
+
 /*
  * One field of an ERE interval from p->i: the characters up to a '}' or a
  * ',' (*stop: which; 0 at the pattern's end), as a number (at most
@@ -322,33 +343,26 @@ ere_interval(struct parser *p, int *min, int *max, int lead)
 		p->i = at;
 		return 0;
 	}
-	if (stop != '}' || (*max >= 0 && *max < *min)) {
-		if (lead) {
-			p->i = at;
-			return 0;
-		}
+	if (stop != '}' && lead) {
+		p->i = at;
+		return 0;
+	}
+	if (stop != '}') {
 		re_fail(p, "Invalid content of \\{\\}");
 		return -1;
 	}
-	if (*min > RE_DUP_MAX || *max > RE_DUP_MAX) {
-		re_fail(p, "Regular expression too big");
-		return -1;
-	}
-	return 1;
+	return interval_bounds(p, *min, *max, lead, at);
 }
 
 /*
- * An interval {m,n} (ERE) or \{m,n\} (BRE); p->i is past the brace.
- * Returns 1 with *min, *max set, 0 when an ERE brace starts no interval
- * (then it is a literal; p->i is restored), -1 on an error.
+ * An interval {m,n} (ERE: ere_interval) or \{m,n\} (BRE); p->i is past
+ * the brace.  Returns 1 with *min, *max set, 0 when an ERE brace starts no
+ * interval (then it is a literal; p->i is restored), -1 on an error.
  */
 static int
 interval(struct parser *p, int *min, int *max, int lead)
 {
-	const int bre = p->o->syntax == RE_BASIC;
-	size_t at = p->i;
-
-	if (!bre)
+	if (p->o->syntax != RE_BASIC)
 		return ere_interval(p, min, max, lead);
 	*min = number(p);
 	*max = *min;
@@ -358,36 +372,18 @@ interval(struct parser *p, int *min, int *max, int lead)
 		if (*min < 0)
 			*min = 0;
 	}
-	if (bre && p->i + 1 < p->len && p->s[p->i] == '\\' &&
-	    p->s[p->i + 1] == '}')
+	if (p->i + 1 < p->len && p->s[p->i] == '\\' && p->s[p->i + 1] == '}')
 		p->i += 2;
-	else if (!bre && p->i < p->len && p->s[p->i] == '}')
-		p->i++;
-	else if (bre) {
+	else {
 		re_fail(p, p->i >= p->len ? "Unmatched \\{" :
 		    "Invalid content of \\{\\}");
 		return -1;
-	} else {
-		p->i = at;
-		return 0;
 	}
-	if (*min < 0 && *max < 0 && bre) {
+	if (*min < 0) {		/* \{\}: no bound */
 		re_fail(p, "Invalid content of \\{\\}");
 		return -1;
 	}
-	if (*min < 0) {
-		p->i = at;
-		return 0;
-	}
-	if (*max >= 0 && *max < *min) {
-		re_fail(p, "Invalid content of \\{\\}");
-		return -1;
-	}
-	if (*min > RE_DUP_MAX || *max > RE_DUP_MAX) {
-		re_fail(p, "Regular expression too big");
-		return -1;
-	}
-	return 1;
+	return interval_bounds(p, *min, *max, 0, 0);
 }
 
 /* Is the text at p->i the end of a BRE alternative (\) or \| or the end)? */
