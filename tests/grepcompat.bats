@@ -5,7 +5,9 @@
 # context and -o, -v context after a record left out for an encoding
 # error, -NUM after an abbreviated long option, --exclude-from, and -o on a
 # long line in a UTF-8 locale (each part converted the whole line again),
-# a directory operand without -r (-c and -L count it, as grep).
+# a directory operand without -r (-c and -L count it, as grep); and from a
+# later hunt (thirteenth session): -E intervals ({}, {1,2,3}: invalid
+# content) and the -- after a binary file that matched.
 bats_require_minimum_version 1.5.0
 load test_helper
 
