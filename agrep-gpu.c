@@ -989,17 +989,16 @@ main(int argc, char **argv)
 	}
 	o.slice = env_size("AGREP_GPU_SLICE", 0, 64);
 	o.host_max = env_size("AGREP_GPU_HOST_MAX", DEFAULT_HOST_MAX, 0);
-	/* Nothing can be selected (-m 0, -f /dev/null, -v ''): as grep, open
-	 * no file and exit 1; -L still lists the files.  (-v of a set that
-	 * matches every line otherwise, '' beside other patterns or one no
-	 * longer than -k, selects no line but prints -c's counts, as grep
-	 * -c -v -e '' -e x does.) */
+	/* Nothing can be selected (-f /dev/null, -v ''; -m 0 exited above):
+	 * as grep, open no file and exit 1; -L still lists the files.  (-v of
+	 * a set that matches every line otherwise, '' beside other patterns
+	 * or one no longer than -k, selects no line but prints -c's counts,
+	 * as grep -c -v -e '' -e x does.) */
 	int empty = a.ps.npat > 0 && a.ps.nre == 0;
 	for (size_t i = 0; i < a.ps.npat; i++)
 		empty &= a.ps.pat[i].len == 0;
-	if (!o.list_none && (o.max_count == 0 || (a.ps.npat == 0 &&
-	    a.ps.nre == 0 && !o.invert) || (o.invert && empty && !o.word &&
-	    !o.line))) {
+	if (!o.list_none && ((a.ps.npat == 0 && a.ps.nre == 0 &&
+	    !o.invert) || (o.invert && empty && !o.word && !o.line))) {
 		release(&o, &a);
 		return 1;
 	}

@@ -101,7 +101,7 @@ scan_open_host(struct scanner *s, const struct patset *ps, unsigned char eol,
 	s->eol = eol;
 	s->pad = scan_pad(ps);
 	s->cap = cap;
-	/* Exact search: memmem beats Myers by far (see hm_exact). */
+	/* Exact search: flt_find beats Myers by far (see hm_exact). */
 	s->exact = ps->k == 0 && !ps->icase && ps->npat == 1 &&
 	    !ps->has_cls && ps->nre == 0 && memchr(ps->pat[0].str, eol, ps->pat[0].len) == NULL;
 	s->xlines = hm_lines_ok(ps);
