@@ -630,62 +630,84 @@ count_grams(const struct flt *f, unsigned short cnt[][FLT_SAMPLE_OFFS])
 }
 
 /*
- * The fingerprints a thread chose last (nibble_setup): the pieces, each's
- * length and bytes (s: one after another; npc 0: none), icase, and each
- * piece's fo.  A search is cut into ranges, each set up by flt_start:
+ * The fingerprints chosen (nibble_setup), remembered for the run by the
+ * pieces: a search is cut into ranges, each set up by flt_start, and
  * counting the 3-grams of every range's start cost more than a tenth of a
- * 53-byte phrase's -k5 search over the Bible (28 ranges).  The choice is
- * made from the first range a thread searches, then kept while the pieces
- * are the same; it moves only the speed, never a match.
+ * 53-byte phrase's -k5 search over the Bible (28 ranges), and a fifth of
+ * 100 phrases' search (-k3, the pattern-parallel engine taking those it
+ * can, the filter one at a time the rest: a memo of one piece set a
+ * thread, as this was, kept none of them).  The choice is made from the
+ * first range searched with a fair sample and kept: it moves only the
+ * speed, never a match, so the table is shared by the threads without a
+ * lock: a slot holds the key (a hash of icase and the pieces) XORed with
+ * the packed offsets, and the offsets; a torn pair reads as a miss, and a
+ * key's collision costs a worse fingerprint, not a wrong answer.
  */
-struct fo_memo {
-	unsigned char	s[512];
-	size_t		npc, len[8], fo[8];
-	int		icase;
-};
-static __thread struct fo_memo fo_memo;
+#define FO_SLOTS	16384
+#define FO_PROBE	4
+static uint64_t fo_tab[FO_SLOTS][2];
 
-/* Sets each piece's fo from fo_memo where f's pieces are the ones kept
- * there: 1, else 0. */
+/* The key of f's pieces (never 0) */
+static uint64_t
+fo_key(const struct flt *f)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)f->npc << 1 ^
+	    (uint64_t)(f->icase != 0);
+
+	for (size_t j = 0; j < f->npc; j++) {
+		const struct flt_piece *p = &f->pc[j];
+		h = (h ^ p->len) * 0x100000001b3ULL;
+		for (size_t i = 0; i < p->len; i++)
+			h = (h ^ p->s[i]) * 0x100000001b3ULL;
+	}
+	return h != 0 ? h : 1;
+}
+
+/* Sets each piece's fo from the table where f's pieces are there: 1, else
+ * 0. */
 static int
 fo_recall(struct flt *f)
 {
-	const struct fo_memo *m = &fo_memo;
-	size_t at = 0;
+	const uint64_t key = fo_key(f);
 
-	if (m->npc != f->npc || m->icase != f->icase)
-		return 0;
-	for (size_t j = 0; j < f->npc; j++) {
-		const struct flt_piece *p = &f->pc[j];
-		if (m->len[j] != p->len || memcmp(m->s + at, p->s, p->len) != 0)
+	for (size_t i = 0; i < FO_PROBE; i++) {
+		uint64_t *e = fo_tab[(key + i) % FO_SLOTS];
+		const uint64_t c = __atomic_load_n(&e[0], __ATOMIC_RELAXED);
+		const uint64_t v = __atomic_load_n(&e[1], __ATOMIC_RELAXED);
+		if (c == 0)
 			return 0;
-		at += p->len;
+		if ((c ^ v) != key)
+			continue;
+		for (size_t j = 0; j < f->npc; j++)	/* (a collision) */
+			if ((v >> 8 * j & 0xff) + 3 > f->pc[j].len)
+				return 0;
+		for (size_t j = 0; j < f->npc; j++)
+			f->pc[j].fo = (size_t)(v >> 8 * j & 0xff);
+		return 1;
 	}
-	for (size_t j = 0; j < f->npc; j++)
-		f->pc[j].fo = m->fo[j];
-	return 1;
+	return 0;
 }
 
-/* Keeps f's pieces and their fo in fo_memo (none where the pieces hold
- * more bytes than it does). */
+/* Keeps f's pieces' fo in the table (an empty slot of the key's FO_PROBE,
+ * else its first). */
 static void
 fo_keep(const struct flt *f)
 {
-	struct fo_memo *m = &fo_memo;
-	size_t at = 0;
+	const uint64_t key = fo_key(f);
+	uint64_t v = 0;
+	uint64_t *e = fo_tab[key % FO_SLOTS];
 
-	m->npc = 0;
-	for (size_t j = 0; j < f->npc; j++) {
-		const struct flt_piece *p = &f->pc[j];
-		if (at + p->len > sizeof(m->s))
-			return;
-		memcpy(m->s + at, p->s, p->len);
-		m->len[j] = p->len;
-		m->fo[j] = p->fo;
-		at += p->len;
+	for (size_t j = 0; j < f->npc; j++)
+		v |= (uint64_t)f->pc[j].fo << 8 * j;
+	for (size_t i = 0; i < FO_PROBE; i++) {
+		uint64_t *x = fo_tab[(key + i) % FO_SLOTS];
+		if (__atomic_load_n(&x[0], __ATOMIC_RELAXED) == 0) {
+			e = x;
+			break;
+		}
 	}
-	m->npc = f->npc;
-	m->icase = f->icase;
+	__atomic_store_n(&e[1], v, __ATOMIC_RELAXED);
+	__atomic_store_n(&e[0], key ^ v, __ATOMIC_RELAXED);
 }
 
 /*
@@ -895,9 +917,10 @@ cut_note(const struct flt *f, int gaveup)
 
 /* Whether the nibble search runs (4 to 8 pieces of 3 bytes or more,
  * AGREP_GPU_FLT_NIBBLE=0: never, 1: from 1 piece on), and each piece's
- * fingerprint: the 3 bytes least often in the text's start (count_grams),
- * of those the least product of flt_byte_rank; the thread's last choice
- * for the same pieces (fo_memo). */
+ * fingerprint: the 3 bytes least often in the text's start (count_grams,
+ * where the text holds FLT_SAMPLE bytes or more), of those the least
+ * product of flt_byte_rank; the thread's last choice
+ * for the same pieces (fo_recall). */
 static void
 nibble_setup(struct flt *f)
 {
@@ -913,7 +936,12 @@ nibble_setup(struct flt *f)
 		if (f->pc[j].len < 3)
 			return;
 	if (!fo_recall(f)) {
-		count_grams(f, cnt);
+		/* (a text shorter than the sample: by the ranks alone; counting
+		 * cost more than scanning it, 5-8 us a pattern) */
+		if (f->all >= FLT_SAMPLE)
+			count_grams(f, cnt);
+		else
+			memset(cnt, 0, sizeof(cnt));
 		for (size_t j = 0; j < f->npc; j++) {
 			struct flt_piece *p = &f->pc[j];
 			double bestr = 0;
