@@ -359,6 +359,10 @@ struct args {
 	size_t		 nsrc;
 	size_t		 nset;		/* patterns added: those given on
 					 * each strand searched */
+	char		**origin;	/* each pattern given: "FILE:LINE" of
+					 * a line of -f, else NULL */
+	size_t		*nraw;		/* ... and the patterns it made (one
+					 * a line) */
 };
 
 /* Appends a glob to a NULL-ended list. */
@@ -639,7 +643,7 @@ settle(struct options *o, struct args *a)
 
 /* The patterns given, in order, with their names (the hit table's pat_id). */
 struct plist {
-	char	**pat, **name;
+	char	**pat, **name, **origin;
 	size_t	*len;		/* (a pattern may hold NUL bytes) */
 	size_t	 n;
 };
@@ -654,6 +658,8 @@ plist_add(struct plist *l, const char *p, size_t len, const char *name)
 	l->pat[l->n] = xmalloc(len + 1);
 	memcpy(l->pat[l->n], p, len);
 	l->pat[l->n][len] = '\0';
+	l->origin = xreallocarray(l->origin, l->n + 1, sizeof(*l->origin));
+	l->origin[l->n] = NULL;
 	l->name[l->n++] = xstrdup(name);
 }
 
@@ -722,6 +728,10 @@ read_patterns(struct args *a, struct plist *l)
 			char num[32];
 			snprintf(num, sizeof(num), "%zu", ++lineno);
 			plist_add(l, s + at, n, num);
+			l->origin[l->n - 1] = xmalloc(strlen(a->src[i].s) +
+			    sizeof(num) + 1);
+			sprintf(l->origin[l->n - 1], "%s:%s", a->src[i].s,
+			    num);
 			at += n + 1;
 		}
 		free(buf);
@@ -736,7 +746,7 @@ read_patterns(struct args *a, struct plist *l)
 static void
 add_patterns(struct args *a)
 {
-	struct plist l = { NULL, NULL, NULL, 0 };
+	struct plist l = { NULL, NULL, NULL, NULL, 0 };
 	int fwd = 1, rev = 0;
 
 	read_patterns(a, &l);
@@ -771,6 +781,13 @@ add_patterns(struct args *a)
 	a->rc.minus = !fwd;
 	a->rc.names = l.name;
 	a->nset = l.n * (size_t)(fwd + rev);
+	a->origin = l.origin;
+	a->nraw = xreallocarray(NULL, l.n ? l.n : 1, sizeof(*a->nraw));
+	for (size_t i = 0; i < l.n; i++) {
+		a->nraw[i] = 1;
+		for (size_t j = 0; j < l.len[i]; j++)
+			a->nraw[i] += l.pat[i][j] == '\n';
+	}
 	for (size_t i = 0; i < l.n; i++)
 		free(l.pat[i]);
 	free(l.pat);
@@ -887,14 +904,55 @@ records_check(struct options *o, struct args *a)
 	}
 }
 
+/*
+ * After pat_compile failed: says what is wrong with each pattern that does
+ * not compile, as grep does, a line of -f named by "FILE:LINE: ".  Returns
+ * how many did not (0: the error was of the set, not of one pattern).
+ */
+static size_t
+bad_patterns(const struct args *a)
+{
+	const struct patset *ps = &a->ps;
+	const struct re_opts ro = { ps->syntax, 0, 0, ps->iupac,
+	    ps->no_expand, NULL };
+	size_t bad = 0, start = 0, e = 0, in = 0;
+	char err[256];
+
+	if (ps->syntax == RE_FIXED && !ps->iupac)
+		return 0;
+	for (size_t i = 0; i < ps->storelen && a->rc.npat > 0; i++) {
+		if (ps->store[i] != '\n')
+			continue;
+		struct re_result r;
+		memset(&r, 0, sizeof(r));
+		if (re_compile((const unsigned char *)ps->store + start,
+		    i - start, &ro, &r, err, sizeof(err)) == -1) {
+			if (a->origin[e] != NULL)
+				warnx_("%s: %s", a->origin[e], err);
+			else
+				warnx_("%s", err);
+			bad++;
+		} else
+			re_result_free(&r);
+		start = i + 1;
+		if (++in == a->nraw[e])	/* (the strands: the list again) */
+			e = (e + 1) % a->rc.npat, in = 0;
+	}
+	return bad;
+}
+
 /* Frees what option parsing made. */
 static void
 release(struct options *o, struct args *a)
 {
 	pat_free(&a->ps);
-	for (size_t i = 0; i < a->rc.npat; i++)
+	for (size_t i = 0; i < a->rc.npat; i++) {
 		free(a->rc.names[i]);
+		free(a->origin[i]);
+	}
 	free(a->rc.names);
+	free(a->origin);
+	free(a->nraw);
 	free(a->src);
 	for (size_t i = 0; i < a->nglob[0]; i++)
 		free((char *)o->globs[i]);
@@ -962,8 +1020,12 @@ main(int argc, char **argv)
 		release(&o, &a);
 		return 1;
 	}
-	if (pat_compile(&a.ps, err, sizeof(err)) == -1)
-		fatalx("%s", err);
+	if (pat_compile(&a.ps, err, sizeof(err)) == -1) {
+		if (bad_patterns(&a) == 0)
+			fatalx("%s", err);
+		release(&o, &a);
+		return 2;
+	}
 	records_check(&o, &a);
 	if (a.ps.hamming && a.ps.nre > 0 && a.no_indels)
 		fatalx("--no-indels takes plain patterns and classes, not "

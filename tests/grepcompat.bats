@@ -172,3 +172,30 @@ setup() {
 		sed 's/^grep:/agrep-gpu:/' gerr | cmp - err
 	done
 }
+
+@test "invalid expressions: each one reported, a line of -f named by FILE:LINE, as grep" {
+	printf 'ok\na\\{1\nb\\{1\n' > pats
+	printf 'x\n' > t
+	run -2 agrep-gpu -f pats t
+	assert_line --index 0 "agrep-gpu: pats:2: Unmatched \\{"
+	assert_line --index 1 "agrep-gpu: pats:3: Unmatched \\{"
+	assert_equal "${#lines[@]}" 2
+	# -e: no name, still each one; the operand as -e
+	run -2 agrep-gpu -e 'a\{1' -e ok -e 'b\(' t
+	assert_line --index 0 "agrep-gpu: Unmatched \\{"
+	assert_line --index 1 "agrep-gpu: Unmatched ( or \\("
+	assert_equal "${#lines[@]}" 2
+	# the lines of a -f after -e and a pattern of two lines: numbered in
+	# their file; the same with errors allowed and both strands (--dna
+	# patterns with a bracket left open)
+	run -2 agrep-gpu -E -e 'x(' -f pats -e 'y
+(z' t
+	assert_output "agrep-gpu: Unmatched ( or \\(
+agrep-gpu: Unmatched ( or \\("
+	printf 'ACGT\nAC[GT\n' > dna
+	run -2 agrep-gpu -k1 --dna --strand=+ -f dna t
+	assert_output "agrep-gpu: dna:2: Unmatched [, [^, [:, [., or [="
+	# grep names the lines the same way
+	run grep -f pats t
+	assert_line --index 0 --partial "pats:2: "
+}
