@@ -587,8 +587,10 @@ myers_pp(__global const uint *text, uint pad_blocks, uint slice_blocks,
  * of bytes is a uint4: x, the records that start and end inside it with a
  * hit; y, its terminators; z, flags: RC_HAS (a terminator in it), RC_HEAD (a
  * hit up to and including its first terminator), RC_TAIL (a hit after its
- * last one).  Without a terminator, RC_HEAD and RC_TAIL both say whether it
- * holds a hit.  Joining is associative, with (0, 0, 0) as identity; the host
+ * last one); w, whether a NUL is in its 64-byte words (grep's binary files
+ * end records at NULs: the host scans such a chunk again, scan.c
+ * scan_nul_pending).  Without a terminator, RC_HEAD and RC_TAIL both say
+ * whether it holds a hit.  Joining is associative, with (0, 0, 0) as identity; the host
  * joins the work-groups' summaries the same way (scan.c, rc_join).
  */
 #define RC_HAS	1u
@@ -598,7 +600,7 @@ myers_pp(__global const uint *text, uint pad_blocks, uint slice_blocks,
 static uint4
 rc_join(uint4 a, uint4 b)
 {
-	uint4 r = (uint4)(0, a.y + b.y, 0, 0);
+	uint4 r = (uint4)(0, a.y + b.y, 0, a.w | b.w);
 
 	if ((a.z & RC_HAS) == 0) {
 		/* a is the middle of b's first record */
@@ -840,17 +842,22 @@ count_records(__global const uchar *text, ulong pad,
 		if (base >= to || base + 64 <= from)
 			continue;
 		__global const uchar *p = text + pad + base;
-		ulong e = 0;
+		ulong e = 0, z = 0;
 		for (uint q = 0; q < 4; q++) {
-			const ulong2 c = as_ulong2(vload16(q, p) == t16);
+			const uchar16 v = vload16(q, p);
+			const ulong2 c = as_ulong2(v == t16);
+			const ulong2 n = as_ulong2(v == (uchar16)0);
 			e |= (rc_bits8(c.s0) | rc_bits8(c.s1) << 8) << (16 * q);
+			z |= n.s0 | n.s1;
 		}
 		ulong h = bitmap[base / 64], keep = ~0UL;
 		if (base < from)
 			keep &= ~0UL << (from - base);
 		if (to - base < 64)
 			keep &= (1UL << (to - base)) - 1;
-		s = rc_join(s, rc_word(e & keep, h & keep));
+		uint4 ws = rc_word(e & keep, h & keep);
+		ws.w = z != 0;
+		s = rc_join(s, ws);
 	}
 	sum[lid] = s;
 	barrier(CLK_LOCAL_MEM_FENCE);

@@ -1182,6 +1182,54 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int flags)
 	return r <= 0 ? r : scan_launch(s, slot);
 }
 
+static int rc_ready(struct scanner *, struct scan_slot *, size_t);
+
+/*
+ * NULs as record ends (SCAN_ZAP): grep reads a file it finds binary (a
+ * NUL) with every NUL a line end, so that -c, -v, -x, anchors and the
+ * matches themselves see the pieces between them as lines; the bytes
+ * from the first NUL on are never printed (binary file matches).  Makes
+ * the NULs of the slot's chunk terminators and notes where the first was
+ * (scan_nul_at).
+ */
+void
+scan_zap(struct scanner *s, int slot)
+{
+	struct scan_slot *sl = &s->slot[slot];
+	unsigned char *t = sl->buf + s->pad, *p = memchr(t, '\0', sl->len);
+
+	sl->nul_seen = p != NULL ? 2 : 1;
+	sl->nul_at = p != NULL ? (size_t)(p - t) : 0;
+	for (; p != NULL; p = memchr(p, '\0', sl->len - (size_t)(p - t)))
+		*p = s->eol;
+}
+
+/* Where the slot's last chunk had its first NUL (SCAN_ZAP), or
+ * SCAN_NUL_NONE, or SCAN_NUL_UNKNOWN when it was not looked for. */
+size_t
+scan_nul_at(const struct scanner *s, int slot)
+{
+	const struct scan_slot *sl = &s->slot[slot];
+
+	return sl->nul_seen == 0 ? SCAN_NUL_UNKNOWN : sl->nul_seen == 1 ?
+	    SCAN_NUL_NONE : sl->nul_at;
+}
+
+/* After scan_wait: whether count_records found a NUL that scan_prepare
+ * left to it: the chunk is to be made terminators and scanned again. */
+int
+scan_nul_pending(const struct scanner *s, int slot)
+{
+	const struct scan_slot *sl = &s->slot[slot];
+
+	if (!sl->nul_kernel || !sl->rc_done)
+		return 0;
+	for (size_t g = 0; g < sl->rc_groups; g++)
+		if (sl->rc[4 * g + 3] != 0)
+			return 1;
+	return 0;
+}
+
 /*
  * scan_submit's first half, on the caller's thread: the pad and the tail,
  * UTF-8 symbols, the launch's arguments (the host matcher runs here).
@@ -1204,6 +1252,20 @@ scan_prepare(struct scanner *s, int slot, size_t len, size_t valid,
 	if (!warm)
 		memset(sl->buf, s->eol, s->pad);
 	sl->len = len;
+	sl->nul_seen = 0;
+	sl->nul_kernel = 0;
+	if ((flags & SCAN_ZAP) && !warm) {
+		if (flags & SCAN_NONUL)
+			sl->nul_seen = 1;
+		/* (counting on the device: count_records looks, and the
+		 * rare chunk with a NUL is scanned again on the host; so
+		 * the feed does not read every chunk again) */
+		else if (s->device && sl->rc_want && (s->ps->u8 == NULL ||
+		    (flags & SCAN_ASCII)) && rc_ready(s, sl, len))
+			sl->nul_kernel = 1;
+		else
+			scan_zap(s, slot);
+	}
 	host = sl->buf;
 	if ((nsym = u8_prepare(s, sl, len, flags & SCAN_ASCII)) > 0) {
 		host = sl->sym;
@@ -1371,7 +1433,7 @@ rc_submit(struct scanner *s, struct scan_slot *sl, cl_mem text, cl_mem bm,
 }
 
 /* The join of two summaries (count_records' rc_join): r[0] records with a
- * hit inside, r[1] terminators, r[2] flags. */
+ * hit inside, r[1] terminators, r[2] flags, r[3] a NUL in it. */
 #define RC_HAS	1u
 #define RC_HEAD	2u
 #define RC_TAIL	4u
@@ -1380,6 +1442,7 @@ static void
 rc_join(cl_uint *a, const cl_uint *b)
 {
 	a[1] += b[1];
+	a[3] |= b[3];
 	if ((a[2] & RC_HAS) == 0) {
 		a[0] = b[0];
 		a[2] = (b[2] & RC_HAS) ? b[2] | (a[2] & RC_HEAD) : a[2] | b[2];

@@ -38,6 +38,12 @@ struct scan_slot {
 	cl_event	 kev;	/* the kernel, kept for AGREP_GPU_STATS */
 	cl_event	 uev;	/* its text's copy, for AGREP_GPU_TRACE */
 	size_t		 len;	/* bytes submitted */
+	int		 nul_seen;	/* SCAN_ZAP: 0 not looked (or no scan),
+				 * 1 no NUL, 2 the first at nul_at, made a
+				 * terminator (scan_nul_at) */
+	size_t		 nul_at;
+	int		 nul_kernel;	/* ... left to count_records to look
+				 * for (scan_nul_pending) */
 	/* UTF-8 mode, for a chunk that is not all ASCII (utf8.h): */
 	unsigned char	*sym;	/* pad, then the chunk's symbols */
 	cl_mem		 hsym;	/* its host-visible buffer (devices) */
@@ -130,6 +136,15 @@ void	 scan_unlend(struct scanner *, int slot);
 /* scan_submit's flags */
 #define SCAN_WARM	1	/* the pad holds the bytes before the chunk */
 #define SCAN_ASCII	2	/* the chunk is known to be all ASCII */
+#define SCAN_ZAP	4	/* NULs end records (grep's binary files):
+				 * made terminators before the scan */
+#define SCAN_NONUL	8	/* ... the caller knows the chunk has none */
+/* scan_nul_at's answers besides an offset (output.h's OUT_NUL_* alike) */
+#define SCAN_NUL_UNKNOWN	SIZE_MAX
+#define SCAN_NUL_NONE		(SIZE_MAX - 1)
+size_t	 scan_nul_at(const struct scanner *, int slot);
+int	 scan_nul_pending(const struct scanner *, int slot);
+void	 scan_zap(struct scanner *, int slot);
 int	 scan_submit(struct scanner *, int slot, size_t len, size_t valid,
 	    int flags);
 int	 scan_prepare(struct scanner *, int slot, size_t len, size_t valid,

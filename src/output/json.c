@@ -253,15 +253,13 @@ since(const struct timespec *t0)
 	return ns > 0 ? (uintmax_t)ns : 0;
 }
 
-/* Notes where binary data was first seen: the first NUL of text[0, len),
- * the part of the chunk at the file's offset fs->off. */
+/* Notes where binary data was first seen: the first NUL, at bytes from the
+ * part of the chunk at the file's offset fs->off. */
 void
-json_binary(struct fstate *fs, const unsigned char *text, size_t len)
+json_binary(struct fstate *fs, size_t at)
 {
-	const unsigned char *p = memchr(text, '\0', len);
-
 	if (fs->js.binoff == UINTMAX_MAX)
-		fs->js.binoff = fs->off + (p ? (uintmax_t)(p - text) : 0);
+		fs->js.binoff = fs->off + at;
 }
 
 /*

@@ -29,7 +29,7 @@ struct patset;
 /* json.c */
 void	json_init(const struct options *, const struct patset *);
 void	json_file_start(struct jstate *);
-void	json_binary(struct fstate *, const unsigned char *text, size_t len);
+void	json_binary(struct fstate *, size_t at);
 void	json_record(struct jbuf *, struct fstate *, const unsigned char *line,
 	    size_t len, int terminated, uintmax_t lineno, uintmax_t off,
 	    int selected, int cost);

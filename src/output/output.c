@@ -674,7 +674,9 @@ binary_start(const struct fstate *fs, const struct chunk *c, size_t z)
  * Binary files: from grep's binary point on (binary_start), the first
  * selected record gives "binary file matches" instead of being printed,
  * and nothing else is printed; with -I the input ends there, as if nothing
- * were selected in it.  fs->binary set on entry: a NUL came before.
+ * were selected in it.  fs->binary set on entry: a NUL came before.  The
+ * NULs were made terminators before the scan (fs->nul_at says where the
+ * first was), so that records end there as grep's do.
  */
 void
 out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
@@ -684,15 +686,23 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 	const int all = pats->all_lines;
 	size_t pos = hist, bin_at = fs->binary ? hist : len, lim = len;
 	const unsigned char *z;
-
 	const int nonul = fs->nonul;
+	const size_t zat = fs->nul_at;
 
 	fs->nonul = 0;
-	if (!fs->binary && !opt->text && opt->eol == '\n' && !nonul &&
-	    (z = memchr(text + hist, '\0', len - hist)) != NULL) {
+	fs->nul_at = 0;
+	/* (a NUL made a terminator before the scan is where the caller
+	 * says: the scan saw a line end there, as grep does) */
+	if (fs->binary || opt->text || opt->eol != '\n')
+		z = NULL;
+	else if (zat > hist && zat <= len)
+		z = text + zat - 1;
+	else
+		z = nonul ? NULL : memchr(text + hist, '\0', len - hist);
+	if (z != NULL) {
 		bin_at = binary_start(fs, &c, (size_t)(z - text));
 		if (opt->json && fs->js.binoff == UINTMAX_MAX)
-			json_binary(fs, text + hist, len - hist);
+			json_binary(fs, (size_t)(z - text) - hist);
 	}
 	if (opt->binary_nomatch && bin_at < len)
 		lim = bin_at;

@@ -24,6 +24,10 @@ struct fstate {
 					 * here on are binary (see out_chunk) */
 	int		 nonul;		/* the next out_chunk's bytes hold no
 					 * NUL: the caller looked (it clears) */
+	size_t		 nul_at;	/* the next out_chunk's first NUL plus
+					 * 1, made a terminator before its
+					 * scan (scan.c SCAN_ZAP); 0: none was
+					 * (it clears) */
 	uintmax_t	 sel_end;	/* offset after the last selected record */
 	int		 width;		/* -T: digits of line numbers, offsets */
 	int		 done;		/* nothing more to do for this input */

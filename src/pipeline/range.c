@@ -298,9 +298,22 @@ struct rangebuf {
 	int		 ascii;		/* chunk[0, filled) is all ASCII (known
 					 * where the scanner asks, else 0) */
 	int		 nonul;		/* chunk[0, filled) holds no NUL (known
-					 * where out_chunk would look for one on
-					 * the host, else 0) */
+					 * where a NUL ends records and the
+					 * device does not count them, else 0:
+					 * scan.c SCAN_ZAP) */
 };
+
+/* scan_prepare's flags for a range: its ASCII known, and NULs as record
+ * ends, as grep reads a binary file (not with -a or -z). */
+static int
+range_flags(const struct rangebuf *rb)
+{
+	int f = rb->ascii ? SCAN_ASCII : 0;
+
+	if (!opt->text && opt->eol == '\n')
+		f |= SCAN_ZAP | (rb->nonul ? SCAN_NONUL : 0);
+	return f;
+}
 
 /* Bytes read at a time by read_checked: small enough that checking them
  * finds them in the cache. */
@@ -379,9 +392,10 @@ range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
 	rb->long_tail = 0;
 	rb->first = rb->end = rb->filled = 0;
 	rb->ascii = scan_wants_ascii(rb->s);
-	/* (not for a device's slot: its reading is the feed's time, and
-	 * with -c and the like no NUL is looked for there) */
-	rb->nonul = !rb->s->device && !opt->text && eol == '\n';
+	/* (not for a device's slot that counts records: its reading is the
+	 * feed's time, and count_records looks for a NUL there) */
+	rb->nonul = (!rb->s->device || !out_counts_ok()) && !opt->text &&
+	    eol == '\n';
 	if (a > 0 && (n = in_pread(fd, &before, 1, a - 1)) != 1)
 		return n < 0 ? -1 : 0;
 	if (read_checked(fd, rb, want, a) == -1)
@@ -441,7 +455,10 @@ range_format(struct fstate *fs, const struct rangebuf *rb, const uint64_t *bm)
 	if (scan_counts(rb->s, 0, &hits, &eols) == 0)
 		out_counted(fs, rb->chunk, rb->first, rb->end, hits, eols);
 	else {
-		fs->nonul = rb->nonul;
+		const size_t z = scan_nul_at(rb->s, 0);
+		fs->nonul = rb->nonul || z == SCAN_NUL_NONE;
+		if (z != SCAN_NUL_NONE && z != SCAN_NUL_UNKNOWN)
+			fs->nul_at = z + 1;
 		out_chunk(fs, rb->chunk, rb->first, rb->end, bm);
 	}
 }
@@ -647,9 +664,15 @@ range_resume(void *arg, struct scanner *s, const uint64_t *bm, int failed)
 	struct rangectx *c = arg;
 	struct searcher tail;
 
-	/* A failed device: the host scans the range (one warning). */
+	/* A failed device: the host scans the range (one warning); a NUL
+	 * that count_records found: the host makes the NULs terminators and
+	 * scans the range again. */
 	if (failed)
 		bm = scan_finish(s, 0, 0);
+	else if (scan_nul_pending(s, 0)) {
+		scan_zap(s, 0);
+		bm = scan_rescan(s, 0);
+	}
 	memset(&tail, 0, sizeof(tail));
 	range_finish(c, bm, &tail);
 	free(c);
@@ -729,8 +752,7 @@ range_job(void *arg, int worker)
 			scan_count_from(c->rb.s, 0, c->rb.first);
 		if (c->ok && c->rb.end > c->rb.first)
 			sc = scan_prepare(c->rb.s, 0, c->rb.end,
-			    c->rb.filled, c->rb.ascii ? SCAN_ASCII : 0) > 0 ?
-			    1 : -1;
+			    c->rb.filled, range_flags(&c->rb)) > 0 ? 1 : -1;
 		/* Once handed over, c belongs to the device's thread (it
 		 * frees it).  (Jobs may be detached whenever a device may be
 		 * used: agrep-gpu.c's pool_start.) */
@@ -754,7 +776,7 @@ range_job(void *arg, int worker)
 	const uint64_t bytes = c->ok && scan ? c->rb.end - c->rb.first : 0;
 	if (bytes > 0) {
 		scan_submit(c->rb.s, 0, c->rb.end, c->rb.filled,
-		    c->rb.ascii ? SCAN_ASCII : 0);
+		    range_flags(&c->rb));
 		bm = scan_finish(c->rb.s, 0, 1);
 	}
 	range_finish(c, bm, w);

@@ -771,15 +771,24 @@ scan_finish(struct scanner *s, int slot, int submitted)
 	const uint64_t *bm = submitted ? scan_wait(s, slot) : NULL;
 
 	if (bm == NULL) {
-		struct scan_slot *sl = &s->slot[slot];
 		if (!__atomic_fetch_add(&warned, 1, __ATOMIC_RELAXED))
 			warnx_("warning: device scan failed; "
 			    "using the host matcher");
-		hm_scan(pats, sl->buf, s->pad, sl->len, s->eol, sl->bm);
-		sl->rc_done = 0;	/* a bitmap, not counts */
-		bm = sl->bm;
+		bm = scan_rescan(s, slot);
 	}
 	return bm;
+}
+
+/* Scans a slot's chunk with the host matcher (after a device's scan that
+ * failed or that its chunk's NULs made wrong); returns the bitmap. */
+const uint64_t *
+scan_rescan(struct scanner *s, int slot)
+{
+	struct scan_slot *sl = &s->slot[slot];
+
+	hm_scan(pats, sl->buf, s->pad, sl->len, s->eol, sl->bm);
+	sl->rc_done = 0;	/* a bitmap, not counts */
+	return sl->bm;
 }
 
 /* Returns the length of the whole records at the start of buf[0, have). */
@@ -1046,8 +1055,14 @@ ring_pop(struct ring *r, struct fstate *fs)
 			hits_add(r->w->collect, g->base + j);
 			j = t ? (size_t)(t - chunk) + 1 : g->len;
 		}
-	} else if (!fs->done)
+	} else if (!fs->done) {
+		const size_t z = r->scan && r->w->premade == NULL ?
+		    scan_nul_at(g->s, g->slot) : SCAN_NUL_UNKNOWN;
+		fs->nonul = z == SCAN_NUL_NONE;
+		if (z != SCAN_NUL_NONE && z != SCAN_NUL_UNKNOWN)
+			fs->nul_at = z + 1;
 		out_chunk(fs, chunk, g->hist, g->len, bm);
+	}
 	r->head = (r->head + 1) % r->size;
 	r->count--;
 }
@@ -1199,7 +1214,8 @@ search_fd(struct searcher *w, int fd, struct fstate *fs)
 			premade_bitmap(w, g);
 		else if (r.scan)
 			g->submitted = scan_submit(g->s, g->slot, g->len,
-			    g->have, 0) == 0;
+			    g->have, !opt->text && opt->eol == '\n' ?
+			    SCAN_ZAP : 0) == 0;
 		r.count++;
 		next = (next + 1) % r.size;
 		if (r.eof && g->have == g->len)
