@@ -286,32 +286,3 @@ check_chunk() {
 	run -0 agrep-gpu -c -k 1 needle small large small
 	assert_output "$(printf 'small:1\nlarge:0\nsmall:1')"
 }
-
-@test "staging: counting ranges copied to the device in small pieces (AGREP_GPU_ZERO_COPY=0 on POCL) count as the host does" {
-	# the text (a line longer than the slot: read again whole), one with
-	# a NUL (scanned again on the host), one not ASCII (UTF-8 mode: read
-	# again whole), one without its last newline
-	cat text text text text > big
-	# lines of 0-5,000 bytes: ranges that read on past their end through
-	# many pieces, some past the slot of 4 KB
-	awk 'BEGIN { for (i = 0; i < 300; i++) { s = ""; n = (i * 7919) % 5000
-		for (j = 0; j < n; j++) s = s "a"; print s " needle" } }' > long
-	printf 'needle\0needle x\nneedle\n' > nul
-	printf 'caf\303\251 needle\nneedl\n' > u8
-	printf 'neeedle\nno newline needle' > nonl
-	local a st want
-	for a in "-c needle" "-c -k1 needle" "-c -v -k2 needle" "-c -x -k1 needle" "-l -k1 needle" "-L needle" "-c -i -k1 NEEDLE"; do
-		# shellcheck disable=SC2086
-		want=$(agrep-gpu --device=host $a big long text nul u8 nonl || true)
-		for st in 64 4096 ""; do
-			for cfg in "C 65536" "C.UTF-8 65536" "C 4096"; do
-				set -- $cfg
-				# shellcheck disable=SC2086
-				run env LC_ALL=$1 AGREP_GPU_ZERO_COPY=0 AGREP_GPU_STAGE=$st \
-				    AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=$2 \
-				    agrep-gpu --device=cpu $a big long text nul u8 nonl
-				[ "$output" = "$want" ] || { echo "$a, stage $st, $cfg:"; diff <(echo "$want") <(echo "$output"); false; }
-			done
-		done
-	done
-}

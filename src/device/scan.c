@@ -703,16 +703,6 @@ scan_pp_likely(const struct patset *ps)
 	return ps->npat >= PP_MIN_PATTERNS && ps->maxlen <= 32;
 }
 
-/* Whether a device's kernels read the host's buffers (a CPU device's,
- * unless AGREP_GPU_ZERO_COPY=0: the tests take a GPU's copies on POCL). */
-static int
-zero_copy(int cpu)
-{
-	const char *e = getenv("AGREP_GPU_ZERO_COPY");
-
-	return cpu && !(e != NULL && strcmp(e, "0") == 0);
-}
-
 /* Chooses word size, lanes, work-group and slice sizes for the device. */
 static void
 choose_shape(struct scanner *s, size_t slice)
@@ -727,7 +717,7 @@ choose_shape(struct scanner *s, size_t slice)
 		/* one slice a work-item; T and B in local memory a group */
 		s->re_g = re_groups(s->ps);
 		s->re_k = s->ps->k;
-		s->zero_copy = zero_copy(cpu);
+		s->zero_copy = cpu;
 		s->lanes = 1;
 		s->local = cpu ? RE_LOCAL_CPU : RE_LOCAL_GPU;
 		s->lanes_total = (size_t)s->dev.units * (cpu ? 4 * s->local :
@@ -737,14 +727,14 @@ choose_shape(struct scanner *s, size_t slice)
 	}
 	if ((s->pp = pp_wanted(s, slice ? round_up(slice, 64) : PP_SLICE))) {
 		s->pp_lazy = pp_lazy(s->ps);
-		s->zero_copy = zero_copy(cpu);
+		s->zero_copy = cpu;
 		s->lanes = 1;
 		s->local = cpu ? PP_LOCAL_CPU : PP_LOCAL_GPU;
 		s->lanes_total = (size_t)s->dev.units * s->local;
 		s->slice = slice ? round_up(slice, 64) : PP_SLICE;
 		return;
 	}
-	s->zero_copy = zero_copy(cpu);
+	s->zero_copy = cpu;
 	if (cpu) {
 		s->lanes = s->wbits == 32 ? 16 : 8;
 		if (getenv("AGREP_GPU_LANES"))
@@ -1195,156 +1185,6 @@ scan_submit(struct scanner *s, int slot, size_t len, size_t valid, int flags)
 static int rc_ready(struct scanner *, struct scan_slot *, size_t);
 
 /*
- * Staging (issue 39; bench/results/h100.md run 10): a reader that copies a
- * range into a slot's 16 MiB pinned buffer streams it through memory, and
- * 16 such readers carried 24-25 GB/s to an H100; the same readers each
- * reusing two pinned buffers of 1-2 MiB (in the host's cache) carried
- * 35-39.  So a range for a device that counts its records (the host needs
- * none of its text afterwards) is read in pieces into a pair of small
- * pinned buffers, each piece copied by one call to its offset in the
- * slot's device buffer; the scan is launched once for the range as before.
- * The pairs belong to the device's scanner, taken by a reader for a range
- * and given back; a buffer is reused once its copy is done.
- * AGREP_GPU_STAGE: the pieces' bytes (0: off; default SCAN_STAGE).
- */
-#define SCAN_STAGE	((size_t)2 << 20)
-
-struct scan_stage {
-	cl_mem		 mem[2];
-	unsigned char	*p[2];
-	cl_event	 ev[2];		/* each one's last copy */
-	struct scan_stage *next, *all;
-};
-
-static pthread_mutex_t stage_mu = PTHREAD_MUTEX_INITIALIZER;
-
-static size_t
-stage_bytes(void)
-{
-	static size_t n = SIZE_MAX;
-
-	if (n == SIZE_MAX) {
-		const char *e = getenv("AGREP_GPU_STAGE");
-		n = e != NULL ? (size_t)strtoull(e, NULL, 0) : SCAN_STAGE;
-		n = n > 0 ? (n + 63) / 64 * 64 : 0;
-	}
-	return n;
-}
-
-/* The staging pieces' size for a range in slot of s, or 0 where the slot
- * cannot be staged: not a device with buffers of its own (a CPU device's
- * kernels read the host's), no record counting.  (In UTF-8 mode, a chunk
- * must be all ASCII: symbols are made from the host's bytes.) */
-size_t
-scan_stage_size(const struct scanner *s, int slot)
-{
-	(void)slot;
-	if (!s->device || s->zero_copy || s->rkern == NULL)
-		return 0;
-	return stage_bytes();
-}
-
-/* A pair of staging buffers of the device of s (made when none is free),
- * or NULL after a message. */
-struct scan_stage *
-scan_stage_take(struct scanner *s)
-{
-	struct scanner *d = s->parent != NULL ? s->parent : s;
-	struct scan_stage *st;
-
-	pthread_mutex_lock(&stage_mu);
-	if ((st = d->stage_free) != NULL)
-		d->stage_free = st->next;
-	pthread_mutex_unlock(&stage_mu);
-	if (st != NULL)
-		return st;
-	st = xcalloc(1, sizeof(*st));
-	for (int i = 0; i < 2; i++)
-		if ((st->p[i] = map_new(s, stage_bytes(), &st->mem[i])) ==
-		    NULL) {
-			for (int j = 0; j <= i; j++)
-				release_mem(&st->mem[j]);
-			free(st);
-			return NULL;
-		}
-	pthread_mutex_lock(&stage_mu);
-	st->all = d->stage_all;
-	d->stage_all = st;
-	pthread_mutex_unlock(&stage_mu);
-	return st;
-}
-
-/* Buffer i of the pair, once its last copy is done. */
-unsigned char *
-scan_stage_buf(struct scan_stage *st, int i)
-{
-	if (st->ev[i] != NULL) {
-		clWaitForEvents(1, &st->ev[i]);
-		clReleaseEvent(st->ev[i]);
-		st->ev[i] = NULL;
-	}
-	return st->p[i];
-}
-
-/* Copies n bytes of buffer i of the pair to chunk offset off of the slot's
- * device buffer (queued; the slot's scan comes after it in its queue).
- * Returns 0, or -1 after a message. */
-int
-scan_stage_put(struct scanner *s, int slot, struct scan_stage *st, int i,
-    size_t off, size_t n)
-{
-	struct scan_slot *sl = &s->slot[slot];
-	cl_int err;
-
-	if (off + n > s->alloc)
-		return -1;
-	err = clEnqueueWriteBuffer(s->queue, sl->dbuf, CL_FALSE, s->pad + off,
-	    n, st->p[i], 0, NULL, &st->ev[i]);
-	if (err != CL_SUCCESS) {
-		st->ev[i] = NULL;
-		OCL_FAIL("clEnqueueWriteBuffer", err);
-		return -1;
-	}
-	clFlush(s->queue);
-	return 0;
-}
-
-/* Gives the pair back to the device of s. */
-void
-scan_stage_give(struct scanner *s, struct scan_stage *st)
-{
-	struct scanner *d = s->parent != NULL ? s->parent : s;
-
-	pthread_mutex_lock(&stage_mu);
-	st->next = d->stage_free;
-	d->stage_free = st;
-	pthread_mutex_unlock(&stage_mu);
-}
-
-/* Frees the staging pairs of the device scanner s. */
-static void
-stage_free_all(struct scanner *s)
-{
-	struct scan_stage *st, *nx;
-
-	for (st = s->stage_all; st != NULL; st = st->all)
-		for (int i = 0; i < 2; i++) {
-			(void)scan_stage_buf(st, i);
-			clEnqueueUnmapMemObject(s->queue, st->mem[i], st->p[i],
-			    0, NULL, NULL);
-		}
-	if (s->stage_all != NULL)
-		clFinish(s->queue);
-	for (st = s->stage_all; st != NULL; st = nx) {
-		nx = st->all;
-		release_mem(&st->mem[0]);
-		release_mem(&st->mem[1]);
-		free(st);
-	}
-	s->stage_all = s->stage_free = NULL;
-}
-
-/*
  * NULs as record ends (SCAN_ZAP): grep reads a file it finds binary (a
  * NUL) with every NUL a line end, so that -c, -v, -x, anchors and the
  * matches themselves see the pieces between them as lines; the bytes
@@ -1414,13 +1254,6 @@ scan_prepare(struct scanner *s, int slot, size_t len, size_t valid,
 	sl->len = len;
 	sl->nul_seen = 0;
 	sl->nul_kernel = 0;
-	sl->staged = (flags & SCAN_STAGED) != 0;
-	/* (a staged chunk is counted on the device, its bytes are there
-	 * only: scan_stage_size) */
-	if (sl->staged && (warm || !sl->rc_want || !rc_ready(s, sl, len) ||
-	    scan_stage_size(s, slot) == 0 || (s->ps->u8 != NULL &&
-	    !(flags & SCAN_ASCII))))
-		return -1;
 	if ((flags & SCAN_ZAP) && !warm) {
 		if (flags & SCAN_NONUL)
 			sl->nul_seen = 1;
@@ -1703,21 +1536,7 @@ submit_locked(struct scanner *s, struct scan_slot *sl,
 		return -1;
 	}
 	double t0 = s->stats ? util_now() : 0, t1;
-	if (!s->zero_copy && sl->staged) {
-		/* the pad and the tail: the chunk is there (scan_stage_put) */
-		err = clEnqueueWriteBuffer(s->queue, sl->dbuf, CL_FALSE, 0,
-		    s->pad, host, 0, NULL, tail > 0 ? NULL : &up);
-		if (err == CL_SUCCESS && tail > 0)
-			err = clEnqueueWriteBuffer(s->queue, sl->dbuf, CL_FALSE,
-			    s->pad + len, tail, host + s->pad + len, 0, NULL,
-			    &up);
-		if (err != CL_SUCCESS) {
-			OCL_FAIL("clEnqueueWriteBuffer", err);
-			if (fill != NULL)
-				clReleaseEvent(fill);
-			return -1;
-		}
-	} else if (!s->zero_copy) {
+	if (!s->zero_copy) {
 		err = clEnqueueWriteBuffer(s->queue, sl->dbuf, CL_FALSE, 0,
 		    s->pad + len + tail, host, 0, NULL, &up);
 		if (err != CL_SUCCESS) {
@@ -1894,7 +1713,6 @@ scan_close(struct scanner *s)
 		free(s->lock);
 	}
 	if (s->device) {
-		stage_free_all(s);
 		release_mem(&s->pinfo);
 		release_mem(&s->peq);
 		for (int r = 0; r < RE_DEV_MAXEXPR - 1; r++)

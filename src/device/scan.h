@@ -44,8 +44,6 @@ struct scan_slot {
 	size_t		 nul_at;
 	int		 nul_kernel;	/* ... left to count_records to look
 				 * for (scan_nul_pending) */
-	int		 staged;	/* SCAN_STAGED: the text is on the device
-				 * (scan_stage_put), the host has its pad */
 	/* UTF-8 mode, for a chunk that is not all ASCII (utf8.h): */
 	unsigned char	*sym;	/* pad, then the chunk's symbols */
 	cl_mem		 hsym;	/* its host-visible buffer (devices) */
@@ -105,8 +103,6 @@ struct scanner {
 	struct scanner	*parent;
 	pthread_mutex_t	*lock;
 	int		 own_kern;
-	/* the staging buffers' pairs (the device's scanner: scan_stage_take) */
-	struct scan_stage *stage_free, *stage_all;
 	/* AGREP_GPU_STATS: profile kernels, report on close */
 	int		 stats;
 	double		 kernel_s;	/* summed kernel time */
@@ -143,21 +139,10 @@ void	 scan_unlend(struct scanner *, int slot);
 #define SCAN_ZAP	4	/* NULs end records (grep's binary files):
 				 * made terminators before the scan */
 #define SCAN_NONUL	8	/* ... the caller knows the chunk has none */
-#define SCAN_STAGED	16	/* the chunk went to the device by
-				 * scan_stage_put; the host holds none of it */
 /* scan_nul_at's answers besides an offset (output.h's OUT_NUL_* alike) */
 #define SCAN_NUL_UNKNOWN	SIZE_MAX
 #define SCAN_NUL_NONE		(SIZE_MAX - 1)
 size_t	 scan_nul_at(const struct scanner *, int slot);
-/* Staging: the text of a device's slot copied in pieces from small pinned
- * buffers that a reader reuses (scan.c) */
-struct scan_stage;
-size_t	 scan_stage_size(const struct scanner *, int slot);
-struct scan_stage *scan_stage_take(struct scanner *);
-unsigned char *scan_stage_buf(struct scan_stage *, int i);
-int	 scan_stage_put(struct scanner *, int slot, struct scan_stage *,
-	    int i, size_t off, size_t n);
-void	 scan_stage_give(struct scanner *, struct scan_stage *);
 int	 scan_nul_pending(const struct scanner *, int slot);
 void	 scan_zap(struct scanner *, int slot);
 int	 scan_submit(struct scanner *, int slot, size_t len, size_t valid,

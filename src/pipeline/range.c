@@ -443,109 +443,6 @@ range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
 	return 0;
 }
 
-/*
- * range_read for a device slot that counts the range's records, through
- * staging (scan.c: scan_stage_size): the range is read in pieces of piece
- * bytes into a pair of small pinned buffers, each copied to its place in
- * the slot's device buffer, and the host keeps none of it but the last
- * byte (out_counted looks at it).  rb's first, end and filled come out as
- * range_read's, and in UTF-8 mode rb->ascii.  Returns 0; 1 where a record
- * runs past the slot or (UTF-8 mode) a byte is not ASCII: the caller reads
- * the range with range_read, whose copy comes after these in the slot's
- * queue; -1 on an error (errno set, or 0 for the device's).
- */
-static int
-range_read_staged(struct bigfile *f, int idx, int fd, struct rangebuf *rb,
-    size_t piece)
-{
-	const unsigned char eol = opt->eol;
-	const int last = idx == f->nranges - 1;
-	const uint64_t a = range_off(f, idx);
-	const size_t want = range_len(f, idx), cap = rb->s->cap;
-	unsigned char before = eol, lastc = eol;
-	struct scan_stage *st;
-	size_t got = 0, step = 4096;
-	int i = 0, first = 0, on = 0, r = 0, nonul = 0;
-	ssize_t n;
-
-	rb->chunk = scan_chunk(rb->s, 0);
-	rb->long_tail = 0;
-	rb->first = rb->end = rb->filled = 0;
-	rb->ascii = scan_wants_ascii(rb->s);
-	rb->nonul = 0;
-	if (a > 0 && (n = in_pread(fd, &before, 1, a - 1)) != 1)
-		return n < 0 ? -1 : 0;
-	first = before == eol;		/* (the first record starts at 0) */
-	if ((st = scan_stage_take(rb->s)) == NULL) {
-		errno = 0;
-		return -1;
-	}
-	for (;;) {
-		/* want bytes, then on to the end of the last record (the
-		 * last range: to the end of the file) */
-		size_t ask = !on ? (want - got < piece ? want - got : piece) :
-		    step < piece ? step : piece;
-		if (ask == 0)
-			break;
-		if (got + ask > cap) {
-			r = 1;		/* a record longer than the slot */
-			break;
-		}
-		unsigned char *b = scan_stage_buf(st, i);
-		if ((n = in_pread(fd, b, ask, a + got)) < 0) {
-			r = -1;
-			break;
-		}
-		size_t use = (size_t)n;
-		const unsigned char *e;
-		if (a + got == 0)
-			zin_note(f->name, b, use);
-		/* (UTF-8 mode: a chunk that is not all ASCII is made symbols
-		 * on the host) */
-		if (rb->ascii && (u8_check(b, use, &rb->ascii, &nonul),
-		    !rb->ascii)) {
-			r = 1;
-			break;
-		}
-		if (!first && (e = memchr(b, eol, use)) != NULL) {
-			rb->first = got + (size_t)(e - b) + 1;
-			first = 1;
-		}
-		int stop = (size_t)n < ask;
-		if (on && !last && (e = memchr(b, eol, use)) != NULL) {
-			use = (size_t)(e - b) + 1;
-			stop = 1;
-		}
-		if (use > 0 && scan_stage_put(rb->s, 0, st, i, got, use) == -1) {
-			errno = 0;
-			r = -1;
-			break;
-		}
-		if (use > 0)
-			lastc = b[use - 1];
-		got += use;
-		i ^= 1;
-		if (stop)
-			break;
-		if (!on && got == want) {
-			/* range_read's test for reading on */
-			if (!first || (!last && lastc == eol))
-				break;
-			on = 1;
-		} else if (on && step < piece)
-			step *= 2;
-	}
-	scan_stage_give(rb->s, st);
-	if (r != 0)
-		return r;
-	if (!first)
-		rb->first = got;
-	rb->filled = rb->end = got;
-	if (got > 0)
-		rb->chunk[got - 1] = lastc;
-	return 0;
-}
-
 /* Formats a range's records from file state fs (name, offsets, lines set)
  * into the job's output. */
 static void
@@ -680,8 +577,6 @@ struct rangectx {
 	uint64_t	 at;		/* input offset of the slot's byte 0 */
 	int		 ok;		/* it was read */
 	int		 fd;		/* open while a long tail is to come */
-	int		 staged;	/* read by range_read_staged: the host
-					 * holds none of the text */
 	struct rangebuf	 rb;
 	struct job	*job;		/* detached, finished by the device */
 };
@@ -772,18 +667,7 @@ range_resume(void *arg, struct scanner *s, const uint64_t *bm, int failed)
 	/* A failed device: the host scans the range (one warning); a NUL
 	 * that count_records found: the host makes the NULs terminators and
 	 * scans the range again. */
-	if (c->staged && (failed || scan_nul_pending(s, 0)) &&
-	    range_read(c->f, c->idx, c->fd, &c->rb) == -1) {
-		/* (staged: the host reads the text again first) */
-		if (!opt->silent)
-			warnx_("%s: %s", c->f->name, strerror(errno));
-		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
-		c->rb.first = c->rb.end = 0;
-		failed = 0;
-	}
-	if (c->rb.end <= c->rb.first)
-		;
-	else if (failed)
+	if (failed)
 		bm = scan_finish(s, 0, 0);
 	else if (scan_nul_pending(s, 0)) {
 		scan_zap(s, 0);
@@ -818,33 +702,6 @@ range_load(struct rangectx *c, unsigned char *data, size_t dlen, int lend)
 		c->ok = 1;
 	if (!c->ok)
 		c->rb.first = c->rb.end = 0;
-}
-
-/* range_load for a device slot that can take the range through staging
- * (range_read_staged; the other reads where it cannot). */
-static void
-range_load_staged(struct rangectx *c, size_t piece)
-{
-	struct bigfile *f = c->f;
-	int r;
-
-	if (c->rb.s->cap < 2 * f->range)
-		scan_grow(c->rb.s, 2 * f->range);
-	if ((c->fd = open(f->path, O_RDONLY)) == -1)
-		r = -1;
-	else if ((r = range_read_staged(f, c->idx, c->fd, &c->rb, piece)) ==
-	    0)
-		c->staged = 1;
-	else if (r == 1 || errno == 0)
-		r = range_read(f, c->idx, c->fd, &c->rb);
-	if (r == -1) {
-		if (!opt->silent)
-			warnx_("%s: %s", f->name, strerror(errno));
-		__atomic_store_n(&S.job_failed, 1, __ATOMIC_RELAXED);
-		c->rb.first = c->rb.end = 0;
-		c->staged = 0;
-	} else
-		c->ok = 1;
 }
 
 /* Runs one range of a large input (see above): placed by the planner, then
@@ -889,21 +746,13 @@ range_job(void *arg, int worker)
 		int sc = 0;
 		const double t0 = util_now();
 		c->rb.s = devq_scanner(ds);
-		/* (counting: the host keeps none of the text) */
-		const size_t piece = data == NULL && c->f->path != NULL &&
-		    scan && out_counts_ok() && !opt->lineno ?
-		    scan_stage_size(c->rb.s, 0) : 0;
-		if (piece > 0 && !pool_quit())
-			range_load_staged(c, piece);
-		else
-			range_load(c, data, dlen, 0);
+		range_load(c, data, dlen, 0);
 		stream_buf_put(c->f, mem);
 		if (c->ok && c->rb.end > c->rb.first && out_counts_ok())
 			scan_count_from(c->rb.s, 0, c->rb.first);
 		if (c->ok && c->rb.end > c->rb.first)
 			sc = scan_prepare(c->rb.s, 0, c->rb.end,
-			    c->rb.filled, range_flags(&c->rb) | (c->staged ?
-			    SCAN_STAGED : 0)) > 0 ? 1 : -1;
+			    c->rb.filled, range_flags(&c->rb)) > 0 ? 1 : -1;
 		/* Once handed over, c belongs to the device's thread (it
 		 * frees it).  (Jobs may be detached whenever a device may be
 		 * used: agrep-gpu.c's pool_start.) */
