@@ -590,8 +590,9 @@ myers_pp(__global const uint *text, uint pad_blocks, uint slice_blocks,
  * last one); w, whether a NUL is in its 64-byte words (grep's binary files
  * end records at NULs: the host scans such a chunk again, scan.c
  * scan_nul_pending).  Without a terminator, RC_HEAD and RC_TAIL both say
- * whether it holds a hit.  Joining is associative, with (0, 0, 0) as identity; the host
- * joins the work-groups' summaries the same way (scan.c, rc_join).
+ * whether it holds a hit.  Joining is associative, with (0, 0, 0, 0) as
+ * identity; the host joins the work-groups' summaries the same way (scan.c,
+ * rc_join).
  */
 #define RC_HAS	1u
 #define RC_HEAD	2u

@@ -139,7 +139,7 @@ void	 scan_unlend(struct scanner *, int slot);
 #define SCAN_ZAP	4	/* NULs end records (grep's binary files):
 				 * made terminators before the scan */
 #define SCAN_NONUL	8	/* ... the caller knows the chunk has none */
-/* scan_nul_at's answers besides an offset (output.h's OUT_NUL_* alike) */
+/* scan_nul_at's answers besides an offset */
 #define SCAN_NUL_UNKNOWN	SIZE_MAX
 #define SCAN_NUL_NONE		(SIZE_MAX - 1)
 size_t	 scan_nul_at(const struct scanner *, int slot);
