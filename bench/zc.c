@@ -7,7 +7,7 @@
  *  F: M from a fresh mapping (its pages not yet touched by the process)
  *  B: P through a 256 KB buffer: pread into it, then memcpy into the pinned one
  * cc -O2 -o zc zc.c -lOpenCL -lpthread ; ./zc FILE [chunk_MiB [MODES]]
- * (bench/results/h100.md, run 10) */
+ * (bench/results/h100.md, run 13 of 2026-12-07) */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <fcntl.h>
