@@ -904,41 +904,23 @@ records_check(struct options *o, struct args *a)
 	}
 }
 
-/*
- * After pat_compile failed: says what is wrong with each pattern that does
- * not compile, as grep does, a line of -f named by "FILE:LINE: ".  Returns
- * how many did not (0: the error was of the set, not of one pattern).
- */
-static size_t
-bad_patterns(const struct args *a)
+/* pat_errors' report of pattern r of the set: named by "FILE:LINE: " where
+ * it is a line of -f, as grep names it. */
+static void
+bad_pattern(void *arg, size_t r, const char *msg)
 {
-	const struct patset *ps = &a->ps;
-	const struct re_opts ro = { ps->syntax, 0, 0, ps->iupac,
-	    ps->no_expand, NULL };
-	size_t bad = 0, start = 0, e = 0, in = 0;
-	char err[256];
+	const struct args *a = arg;
+	size_t per = 0, e = 0;
 
-	if (ps->syntax == RE_FIXED && !ps->iupac)
-		return 0;
-	for (size_t i = 0; i < ps->storelen && a->rc.npat > 0; i++) {
-		if (ps->store[i] != '\n')
-			continue;
-		struct re_result r;
-		memset(&r, 0, sizeof(r));
-		if (re_compile((const unsigned char *)ps->store + start,
-		    i - start, &ro, &r, err, sizeof(err)) == -1) {
-			if (a->origin[e] != NULL)
-				warnx_("%s: %s", a->origin[e], err);
-			else
-				warnx_("%s", err);
-			bad++;
-		} else
-			re_result_free(&r);
-		start = i + 1;
-		if (++in == a->nraw[e])	/* (the strands: the list again) */
-			e = (e + 1) % a->rc.npat, in = 0;
-	}
-	return bad;
+	for (size_t i = 0; i < a->rc.npat; i++)
+		per += a->nraw[i];
+	r %= per;		/* (the other strand: the list again) */
+	while (r >= a->nraw[e])
+		r -= a->nraw[e++];
+	if (a->origin[e] != NULL)
+		warnx_("%s: %s", a->origin[e], msg);
+	else
+		warnx_("%s", msg);
 }
 
 /* Frees what option parsing made. */
@@ -1021,7 +1003,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	if (pat_compile(&a.ps, err, sizeof(err)) == -1) {
-		if (bad_patterns(&a) == 0)
+		if (pat_errors(&a.ps, bad_pattern, &a) == 0)
 			fatalx("%s", err);
 		release(&o, &a);
 		return 2;

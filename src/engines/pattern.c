@@ -489,6 +489,52 @@ weigh_patterns(struct patset *ps, char *errbuf, size_t errlen)
 	return 0;
 }
 
+/* What pat_compile's first pass makes of one pattern of the store,
+ * s[0, len): its expression, or a literal with -F.  Returns 0, or -1 with a
+ * message in errbuf. */
+static int
+raw_compile(const struct patset *ps, const unsigned char *s, size_t len,
+    struct re_result *res, char *errbuf, size_t errlen)
+{
+	const struct re_opts ro = { ps->syntax, 0, 0, ps->iupac,
+	    ps->no_expand, NULL };
+
+	if (ps->syntax == RE_FIXED && !ps->iupac) {
+		res->kind = RE_LITERAL;
+		return 0;
+	}
+	return re_compile(s, len, &ro, res, errbuf, errlen);
+}
+
+/*
+ * After pat_compile failed: calls bad(arg, i, message) for each pattern of
+ * the store (its i-th line) that does not compile by itself, as grep names
+ * each one; returns how many (0: the error was of the set as a whole).
+ */
+size_t
+pat_errors(const struct patset *ps, void (*bad)(void *, size_t,
+    const char *), void *arg)
+{
+	size_t n = 0, start = 0, r = 0;
+	char err[256];
+
+	for (size_t i = 0; i < ps->storelen; i++) {
+		if (ps->store[i] != '\n')
+			continue;
+		struct re_result res;
+		memset(&res, 0, sizeof(res));
+		if (raw_compile(ps, (const unsigned char *)ps->store + start,
+		    i - start, &res, err, sizeof(err)) == -1) {
+			bad(arg, r, err);
+			n++;
+		} else
+			re_result_free(&res);
+		start = i + 1;
+		r++;
+	}
+	return n;
+}
+
 /*
  * Splits the stored text into patterns and builds their tables.  With -G
  * or -E each pattern is parsed first (regex.c): one with no special
@@ -511,16 +557,11 @@ pat_compile(struct patset *ps, char *errbuf, size_t errlen)
 	for (size_t i = 0; i < ps->storelen; i++) {
 		if (ps->store[i] != '\n')
 			continue;
-		struct re_opts ro = { ps->syntax, 0, 0, ps->iupac,
-		    ps->no_expand, NULL };
 		const unsigned char *s = (const unsigned char *)ps->store +
 		    start;
 		size_t len = i - start;
 		start = i + 1;
-		if (ps->syntax == RE_FIXED && !ps->iupac)
-			res[r].kind = RE_LITERAL;
-		else if (re_compile(s, len, &ro, &res[r], errbuf, errlen) ==
-		    -1) {
+		if (raw_compile(ps, s, len, &res[r], errbuf, errlen) == -1) {
 			while (r-- > 0)
 				re_result_free(&res[r]);
 			free(res);

@@ -115,6 +115,8 @@ const char *pat_unit(const struct patset *);
 void	 pat_add(struct patset *, const char *, size_t);
 char	*pat_read_file(const char *path, size_t *len);
 int	 pat_compile(struct patset *, char *errbuf, size_t errlen);
+size_t	 pat_errors(const struct patset *, void (*bad)(void *, size_t,
+	    const char *), void *);
 void	 pat_free(struct patset *);
 
 #endif
