@@ -591,7 +591,7 @@ out_long_record(struct fstate *fs, FILE *tmp, uintmax_t len, int terminated,
 	char buf[1 << 16];
 	size_t n;
 
-	if (binary && !opt->text && opt->eol == '\n')
+	if (binary && out_nul_binary())
 		fs->binary = 1;
 	/* (decided before selected(), which sets fs->last on -m's last
 	 * record: that one is still printed as selected) */
@@ -693,7 +693,7 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 	fs->nul_at = 0;
 	/* (a NUL made a terminator before the scan is where the caller
 	 * says: the scan saw a line end there, as grep does) */
-	if (fs->binary || opt->text || opt->eol != '\n')
+	if (fs->binary || !out_nul_binary())
 		z = NULL;
 	else if (zat > hist && zat <= len)
 		z = text + zat - 1;
@@ -741,6 +741,14 @@ out_chunk(struct fstate *fs, const unsigned char *text, size_t hist,
 	if (opt->lineno)
 		fs->lines += out_count_eol(text, fs->counted, len);
 	fs->off += len - hist;
+}
+
+/* Whether a NUL makes an input binary, and ends lines there as grep's
+ * zap_nuls does (scan.c SCAN_ZAP): not with -a nor -z. */
+int
+out_nul_binary(void)
+{
+	return !opt->text && opt->eol == '\n';
 }
 
 /*

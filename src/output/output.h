@@ -44,6 +44,7 @@ void	out_file_start(struct fstate *, const char *name, int show_name);
 void	out_chunk(struct fstate *, const unsigned char *text, size_t hist,
 	    size_t len, const uint64_t *bitmap);
 int	out_counts_ok(void);
+int	out_nul_binary(void);
 void	out_counted(struct fstate *, const unsigned char *text, size_t hist,
 	    size_t len, uint64_t hits, uint64_t eols);
 void	out_long_record(struct fstate *, FILE *tmp, uintmax_t len,

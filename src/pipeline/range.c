@@ -310,7 +310,7 @@ range_flags(const struct rangebuf *rb)
 {
 	int f = rb->ascii ? SCAN_ASCII : 0;
 
-	if (!opt->text && opt->eol == '\n')
+	if (out_nul_binary())
 		f |= SCAN_ZAP | (rb->nonul ? SCAN_NONUL : 0);
 	return f;
 }
@@ -394,8 +394,7 @@ range_read(struct bigfile *f, int idx, int fd, struct rangebuf *rb)
 	rb->ascii = scan_wants_ascii(rb->s);
 	/* (not for a device's slot that counts records: its reading is the
 	 * feed's time, and count_records looks for a NUL there) */
-	rb->nonul = (!rb->s->device || !out_counts_ok()) && !opt->text &&
-	    eol == '\n';
+	rb->nonul = (!rb->s->device || !out_counts_ok()) && out_nul_binary();
 	if (a > 0 && (n = in_pread(fd, &before, 1, a - 1)) != 1)
 		return n < 0 ? -1 : 0;
 	if (read_checked(fd, rb, want, a) == -1)
@@ -455,10 +454,8 @@ range_format(struct fstate *fs, const struct rangebuf *rb, const uint64_t *bm)
 	if (scan_counts(rb->s, 0, &hits, &eols) == 0)
 		out_counted(fs, rb->chunk, rb->first, rb->end, hits, eols);
 	else {
-		const size_t z = scan_nul_at(rb->s, 0);
-		fs->nonul = rb->nonul || z == SCAN_NUL_NONE;
-		if (z != SCAN_NUL_NONE && z != SCAN_NUL_UNKNOWN)
-			fs->nul_at = z + 1;
+		fs->nonul = rb->nonul;
+		scan_nul_note(fs, rb->s, 0);
 		out_chunk(fs, rb->chunk, rb->first, rb->end, bm);
 	}
 }
@@ -593,7 +590,7 @@ range_finish(struct rangectx *c, const uint64_t *bm, struct searcher *w)
 	struct bigfile *f = c->f;
 	struct rangebuf *rb = &c->rb;
 	const int idx = c->idx;
-	const int binary_matters = !opt->text && opt->eol == '\n' &&
+	const int binary_matters = out_nul_binary() &&
 	    !opt->count && !opt->list && !opt->list_none && !opt->quiet;
 	const int unordered = range_unordered();
 	struct fstate fs, before;

@@ -779,6 +779,19 @@ scan_finish(struct scanner *s, int slot, int submitted)
 	return bm;
 }
 
+/* Tells the next out_chunk what the scan of a slot found of NULs
+ * (SCAN_ZAP: the first, made a terminator, or none), where it looked. */
+void
+scan_nul_note(struct fstate *fs, const struct scanner *s, int slot)
+{
+	const size_t z = scan_nul_at(s, slot);
+
+	if (z == SCAN_NUL_NONE)
+		fs->nonul = 1;
+	else if (z != SCAN_NUL_UNKNOWN)
+		fs->nul_at = z + 1;
+}
+
 /* Scans a slot's chunk with the host matcher (after a device's scan that
  * failed or that its chunk's NULs made wrong); returns the bitmap. */
 const uint64_t *
@@ -1056,11 +1069,8 @@ ring_pop(struct ring *r, struct fstate *fs)
 			j = t ? (size_t)(t - chunk) + 1 : g->len;
 		}
 	} else if (!fs->done) {
-		const size_t z = r->scan && r->w->premade == NULL ?
-		    scan_nul_at(g->s, g->slot) : SCAN_NUL_UNKNOWN;
-		fs->nonul = z == SCAN_NUL_NONE;
-		if (z != SCAN_NUL_NONE && z != SCAN_NUL_UNKNOWN)
-			fs->nul_at = z + 1;
+		if (r->scan && r->w->premade == NULL)
+			scan_nul_note(fs, g->s, g->slot);
 		out_chunk(fs, chunk, g->hist, g->len, bm);
 	}
 	r->head = (r->head + 1) % r->size;
@@ -1214,8 +1224,7 @@ search_fd(struct searcher *w, int fd, struct fstate *fs)
 			premade_bitmap(w, g);
 		else if (r.scan)
 			g->submitted = scan_submit(g->s, g->slot, g->len,
-			    g->have, !opt->text && opt->eol == '\n' ?
-			    SCAN_ZAP : 0) == 0;
+			    g->have, out_nul_binary() ? SCAN_ZAP : 0) == 0;
 		r.count++;
 		next = (next + 1) % r.size;
 		if (r.eof && g->have == g->len)

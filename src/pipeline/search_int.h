@@ -109,6 +109,7 @@ void	 devices_start(void);
 int	 devices_state(void);
 const uint64_t *scan_finish(struct scanner *, int slot, int submitted);
 const uint64_t *scan_rescan(struct scanner *, int slot);
+void	 scan_nul_note(struct fstate *, const struct scanner *, int slot);
 int	 long_record(struct searcher *, int fd, struct fstate *,
 	    struct scanner *, int cur, size_t *have, int *eof);
 int	 stream_long(void);
