@@ -919,8 +919,8 @@ cut_note(const struct flt *f, int gaveup)
  * AGREP_GPU_FLT_NIBBLE=0: never, 1: from 1 piece on), and each piece's
  * fingerprint: the 3 bytes least often in the text's start (count_grams,
  * where the text holds FLT_SAMPLE bytes or more), of those the least
- * product of flt_byte_rank; the thread's last choice
- * for the same pieces (fo_recall). */
+ * product of flt_byte_rank; the run's choice for the same pieces where
+ * one was made (fo_recall). */
 static void
 nibble_setup(struct flt *f)
 {

@@ -339,11 +339,7 @@ ere_interval(struct parser *p, int *min, int *max, int lead)
 		*min = 0;
 		*max = ere_field(p, &stop);
 	}
-	if (*min < 0 || *max == -2) {
-		p->i = at;
-		return 0;
-	}
-	if (stop != '}' && lead) {
+	if (*min < 0 || *max == -2 || (stop != '}' && lead)) {
 		p->i = at;
 		return 0;
 	}
