@@ -320,3 +320,29 @@ MATRIX=(
     case $AGREP_GPU in */san/*|*/tsan/*) return 0 ;; esac
     [ "$rss" -lt 200000 ]
 }
+
+@test "--decompress --dna: a bzip2 or lz4 FASTA through a pipe is read as records, as the file is (a site across a line break)" {
+    # a bzip2 block (and lz4's) decodes to nothing until it is whole: the
+    # pipe's first 64 KB decoded to nothing and the pipe was read as lines
+    local w="$BATS_TEST_TMPDIR" c i acgt
+    acgt=$(printf 'ACGT%.0s' $(seq 64))
+    for i in $(seq 1 200); do
+        # 6000 random bases (bzip2 keeps them to 2 bits a base: its first
+        # block is some 240 KB), the site at 2990, across the line break
+        # at 3000
+        printf '>r%d\n' "$i"
+        head -c 2990 /dev/urandom | tr '\000-\377' "$acgt"
+        printf 'GTGCCAGCAGCCGCGGTAA'
+        head -c 2991 /dev/urandom | tr '\000-\377' "$acgt"
+        printf '\n'
+    done | fold -w 60 > "$w/s.fa"
+    exp=$(agrep-gpu --dna -c -k0 GTGCCAGCAGCCGCGGTAA "$w/s.fa")
+    [ "$exp" = 200 ]
+    for c in "bzip2 -c" "lz4 -q -c" "gzip -c"; do
+        $c < "$w/s.fa" > "$w/s.z"
+        out=$(agrep-gpu --dna --decompress -c -k0 GTGCCAGCAGCCGCGGTAA "$w/s.z")
+        [ "$out" = "$exp" ] || { echo "$c, the file: $out"; return 1; }
+        out=$(cat "$w/s.z" | agrep-gpu --dna --decompress -c -k0 GTGCCAGCAGCCGCGGTAA)
+        [ "$out" = "$exp" ] || { echo "$c, a pipe: $out"; return 1; }
+    done
+}

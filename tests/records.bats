@@ -512,3 +512,38 @@ PY
     assert_failure 2
     assert_output --partial "record 1: cannot keep its rows in a temporary file"
 }
+
+@test "--dna: U (RNA's T) is T on both strands, as its reverse complement (A) is" {
+    # AAGU on the forward text, ACTT (its reverse complement) on the
+    # reverse complement of that text: the same site, on both strands
+    printf '>f\nTTTAAGTTT\n' > "$D/u.fa"
+    printf '>r\nAAACTTAAA\n' > "$D/urc.fa"
+    run agrep-gpu --dna --hits=bed -k0 AAGU "$D/u.fa"
+    assert_output "$(printf 'f\t3\t7\tAAGU\t0\t+')"
+    run agrep-gpu --dna --hits=bed -k0 AAGU "$D/urc.fa"
+    assert_output "$(printf 'r\t2\t6\tAAGU\t0\t-')"
+    run agrep-gpu --dna --hits=bed -k0 aagu "$D/u.fa"
+    assert_output "$(printf 'f\t3\t7\taagu\t0\t+')"
+    # a text U is no base, as a text N
+    run -1 agrep-gpu --dna -c -k0 --strand=+ ACGU <(printf '>x\nACGU\n')
+    assert_output 0
+}
+
+@test "--hits (TSV): one header line for the whole table, whatever the files, -h/-H and -j" {
+    printf '>a1\nACGTTGCAAGTCC\n' > "$D/h1.fa"
+    printf '>b1\nTTTTTTTT\n' > "$D/h2.fa"
+    printf '@c1\nGGACTTGCAACGT\n+\nIIIIIIIIIIIII\n' > "$D/h3.fq"
+    for j in 1 2; do
+        run agrep-gpu -j$j --dna --hits -k0 ACGTTGCAAGT "$D/h2.fa" "$D/h1.fa" "$D/h3.fq" "$D/h1.fa"
+        assert_output "$(printf 'file\tpat_id\ttext_id\tcost\tstrand\tstart\tend\tmatch_region\tcigar
+%s\tACGTTGCAAGT\ta1\t0\t+\t0\t11\tACGTTGCAAGT\t11=
+%s\tACGTTGCAAGT\tc1\t0\t-\t2\t13\tACTTGCAACGT\t11=
+%s\tACGTTGCAAGT\ta1\t0\t+\t0\t11\tACGTTGCAAGT\t11=' "$D/h1.fa" "$D/h3.fq" "$D/h1.fa")"
+        run agrep-gpu -j$j --dna --hits -h -k0 ACGTTGCAAGT "$D/h1.fa" "$D/h1.fa"
+        assert_output "$(printf 'pat_id\ttext_id\tcost\tstrand\tstart\tend\tmatch_region\tcigar
+ACGTTGCAAGT\ta1\t0\t+\t0\t11\tACGTTGCAAGT\t11=
+ACGTTGCAAGT\ta1\t0\t+\t0\t11\tACGTTGCAAGT\t11=')"
+    done
+    run -1 agrep-gpu --dna --hits -k0 ACGTTGCAAGT "$D/h2.fa" "$D/h2.fa"
+    assert_output ''
+}

@@ -21,8 +21,10 @@
 #include "pool.h"
 #include "../base/util.h"
 
-/* A run of one job's output: bytes for fd 1 or 2, or (fd -1) the place
- * where a group separator goes if any record was printed before. */
+/* A run of one job's output: bytes for fd 1 or 2, (fd -1) the place
+ * where a group separator goes if any record was printed before, or (fd
+ * -2) bytes for fd 1 that go out only if no such run went out before
+ * (pool_emit_once). */
 struct seg {
 	int		 fd;
 	size_t		 len;
@@ -75,6 +77,7 @@ struct pool {
 	uint64_t	 quit_seq;	/* the job that stopped it: the output
 					 * of later ones is dropped */
 	int		 werr;		/* errno of the first write error */
+	int		 once;	/* pool_emit_once's bytes went out */
 	char		*sep;		/* the group separator, coloured */
 	size_t		 seplen;
 	/* The writer's buffer: the output of many small jobs goes out in
@@ -161,6 +164,9 @@ job_write(struct job *j)
 		else if (s->fd == 2) {
 			wflush();	/* messages keep their place */
 			write_all(2, p, s->len);
+		} else if (s->fd == -2) {
+			if (!__atomic_exchange_n(&P.once, 1, __ATOMIC_ACQ_REL))
+				wout(p, s->len);
 		} else if (__atomic_load_n(&P.printed, __ATOMIC_ACQUIRE))
 			wout((const unsigned char *)P.sep, P.seplen);
 		p += s->len;
@@ -471,6 +477,30 @@ pool_emit(const void *p, size_t n)
 	job_add(cur, 1, p, n);
 	if (cur->len >= P.out_cap || P.line_buffered)
 		job_maybe_write(cur);
+}
+
+/* Bytes for stdout that go out once in the whole output, where the first
+ * job (in job order) that emits them puts them: a table's header line. */
+void
+pool_emit_once(const void *p, size_t n)
+{
+	if (cur == NULL) {
+		if (!__atomic_exchange_n(&P.once, 1, __ATOMIC_ACQ_REL)) {
+			wflush();
+			write_all(1, p, n);
+		}
+		return;
+	}
+	job_add(cur, -2, p, n);
+	if (cur->len >= P.out_cap || P.line_buffered)
+		job_maybe_write(cur);
+}
+
+/* Lets pool_emit_once's bytes go out again (a new search: the tests'). */
+void
+pool_once_reset(void)
+{
+	__atomic_store_n(&P.once, 0, __ATOMIC_RELEASE);
 }
 
 /* Writes what the current job holds now if it is the head (--line-buffered,

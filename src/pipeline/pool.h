@@ -36,6 +36,8 @@ void	pool_submit_last(pool_fn, void *arg);
 void	pool_drain(void);
 void	pool_end(void);
 void	pool_emit(const void *, size_t);
+void	pool_emit_once(const void *, size_t);
+void	pool_once_reset(void);
 void	pool_msg(const char *, size_t);
 void	pool_flush(void);
 void	pool_capture(struct pool_text *);

@@ -211,6 +211,7 @@ rec_init(const struct patset *ps, const struct rec_conf *c)
 {
 	conf = *c;
 	on = c->hits != HITS_NONE || c->kind != REC_LINES;
+	pool_once_reset();	/* (the hit table's header: hits_header) */
 	term = c->kind == REC_DELIM ? '\0' : '\n';
 	if (on)
 		rf_init(ps, RF_ANY, term);	/* (sites' starts, CIGARs) */
@@ -464,16 +465,24 @@ pat_name(size_t x, char *strand)
 	return conf.names[x % conf.npat];
 }
 
+/* The TSV table's header line: once in the whole output, before the
+ * first row (of whichever input has one first in the output's order). */
 static void
 hits_header(struct rfile *f, struct jbuf *o)
 {
+	static const char h[] = "pat_id\ttext_id\tcost\tstrand\tstart\tend\t"
+	    "match_region\tcigar\n";
+	char buf[sizeof(h) + 5];
+
 	if (f->header || conf.hits != HITS_TSV)
 		return;
 	f->header = 1;
-	if (f->show_name)
-		oputs(o, "file\t");
-	oputs(o, "pat_id\ttext_id\tcost\tstrand\tstart\tend\tmatch_region\t"
-	    "cigar\n");
+	/* (what o holds goes out first) */
+	if (o->len > 0)
+		pool_emit(o->p, o->len);
+	o->len = 0;
+	snprintf(buf, sizeof(buf), "%s%s", f->show_name ? "file\t" : "", h);
+	pool_emit_once(buf, strlen(buf));
 }
 
 /* One row of the hit table: site s of piece p of batch b. */
@@ -1534,6 +1543,9 @@ tee_copy(int fd, size_t want, ssize_t *n)
 
 	if (pipe(p) == -1)
 		return -1;
+	/* (a pipe holds 64 KB unless told: want more, it must hold more) */
+	if (want > ((size_t)64 << 10))
+		(void)fcntl(p[1], F_SETPIPE_SZ, (int)want);
 	do
 		*n = tee(fd, p[1], want, 0);
 	while (*n == -1 && errno == EINTR);
@@ -1556,16 +1568,28 @@ peek_pipe(int fd, unsigned char *h, size_t want)
 }
 
 /* The decoded first bytes of the compressed pipe fd, left in it for the
- * search: what the pipe holds now (up to 64 KB: tee_copy) decoded as far
- * as it goes; a writer slower than that is waited
- * for, a little.  -1 when nothing decodes. */
+ * search: what the pipe holds now (tee_copy) decoded as far as it goes; a
+ * writer slower than that is waited for, a little.  -1 when nothing
+ * decodes.  The pipe is grown to PEEK_PIPE first where it may be: a bzip2
+ * block (900 KB of text) or an lz4 one decodes to nothing until it is
+ * whole, and 64 KB of such a FASTA decoded to nothing (read as lines: a
+ * site across a line break lost, where gzip's was found). */
+#define PEEK_PIPE	(1 << 20)
 static ssize_t
 peek_decoded(int fd, unsigned char *h, size_t want)
 {
+	int cap = fcntl(fd, F_GETPIPE_SZ);
+
+	if (cap > 0 && cap < PEEK_PIPE) {
+		const int grown = fcntl(fd, F_SETPIPE_SZ, PEEK_PIPE);
+		cap = grown > cap ? grown : cap;
+	}
+	if (cap <= 0)
+		cap = 64 << 10;
 	for (int tries = 0; tries < 20; tries++) {
 		int eof = 0;
 		ssize_t n, got = -1;
-		const int r = tee_copy(fd, (size_t)64 << 10, &n);
+		const int r = tee_copy(fd, (size_t)cap, &n);
 		if (r == -1)
 			return -1;
 		unsigned char hd[DZ_SNIFFLEN];
@@ -1578,7 +1602,7 @@ peek_decoded(int fd, unsigned char *h, size_t want)
 			dz_close(z, NULL, 0);
 		}
 		close(r);
-		if (got > 0 || n <= 0 || n >= (ssize_t)(64 << 10))
+		if (got > 0 || n <= 0 || n >= (ssize_t)cap)
 			return got;
 		usleep(5000);	/* (more may be on its way) */
 	}

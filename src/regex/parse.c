@@ -104,12 +104,13 @@ posix_class(struct parser *p, const unsigned char *name, size_t n,
 }
 
 /* --dna: the bases an IUPAC code stands for (upper or lower case), or
- * NULL for other units. */
+ * NULL for other units.  U, RNA's T, is T (dna.c pairs it with A, so both
+ * strands read it alike). */
 static const char *
 iupac(unsigned char u)
 {
 	static const char *const codes[] = { "RAG", "YCT", "SCG", "WAT",
-	    "KGT", "MAC", "BCGT", "DAGT", "HACT", "VACG", "NACGT" };
+	    "KGT", "MAC", "BCGT", "DAGT", "HACT", "VACG", "NACGT", "UT" };
 
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
 		if (codes[i][0] == u || codes[i][0] == u - ('a' - 'A'))
