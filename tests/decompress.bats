@@ -346,3 +346,31 @@ MATRIX=(
         [ "$out" = "$exp" ] || { echo "$c, a pipe: $out"; return 1; }
     done
 }
+
+@test "--decompress from a pipe whose writer pauses after a match: -q, -l and -m1 end at once, every format" {
+    # the decoder waited for a whole range (or a whole zstd frame, a BGZF
+    # span) before anything was searched, so -q ended only with the writer
+    local w="$BATS_TEST_TMPDIR" f name cmd opt
+    bible "Gen1:1-Deu34:12" > "$w/big"
+    mkfifo "$w/fifo"
+    for f in "${FORMATS[@]}" "pzst:pzstd -q -p 2 -c"; do
+        name=${f%%:*} cmd=${f#*:}
+        # (a block decodes only whole: bzip2's of 100 KB, lz4's of 64 KB,
+        # within the 200 KB written)
+        case $name in
+        bz2) cmd="bzip2 -1 -c" ;;
+        lz4) cmd="lz4 -q -B4 -c" ;;
+        esac
+        $cmd < "$w/big" > "$w/big.z"
+        for opt in -q -l -m1; do
+            # the first 200 KB, then a writer that waits (exec: kill
+            # ends it, not a child that would hold the pipe)
+            { head -c 200000 "$w/big.z"; exec sleep 60; } > "$w/fifo" 2>/dev/null &
+            local wp=$!
+            run timeout 30 agrep-gpu --decompress $opt -c mercy < "$w/fifo"
+            kill "$wp" 2>/dev/null || true
+            wait "$wp" 2>/dev/null || true
+            [ "$status" = 0 ] || { echo "$name $opt: status $status: $output"; return 1; }
+        done
+    done
+}

@@ -63,6 +63,7 @@
 #endif
 
 #include "decomp.h"
+#include "input.h"
 #include "../base/util.h"
 
 #ifndef AGREP_NO_DECOMPRESS
@@ -271,7 +272,21 @@ struct src {
 	size_t		 mark;
 	int		 held;
 	size_t		 maxread;
+	/* The splitter's on a pipe (dzs_pace): whether the input is still
+	 * wanted, asked while it waits (src_wait) */
+	int		(*stop)(void *);
+	void		*stoparg;
+	/* A decoder's on a pipe, while it peeks at a unit (peek): a pause
+	 * of DZ_GIVEUP ms ends the peek (paused), and the unit is streamed */
+	int		 peek, paused;
 };
+/* The splitter on a pipe that pauses (src_wait): the units peeked go out
+ * as a span after IN_IDLE ms without input, and a unit begun is given up
+ * to the stream decoder (dzs_rest) after DZ_GIVEUP ms, so that a writer
+ * that pauses does not hold back what came before it: a zstd stream's one
+ * frame from a writer that stopped after a match held -q until it went on
+ * or ended */
+#define DZ_GIVEUP	100
 
 enum { U_QUEUED, U_BUSY, U_DONE, U_BAD };
 
@@ -364,16 +379,33 @@ src_off(const struct src *s)
 	return s->base + s->pos;
 }
 
-/* Waits for input or for dz_close; 0, or -1 to stop. */
+/* Waits for input or for dz_close; 0, or -1 to stop: the splitter's
+ * also when its input is no longer wanted or pauses, a decoder's peek
+ * when it pauses (paused set): DZ_GIVEUP. */
 static int
 src_wait(struct src *s)
 {
 	struct pollfd p[2] = { { s->fd, POLLIN, 0 }, { s->wake, POLLIN, 0 } };
+	const int timed = s->stop != NULL || s->peek;
+	int waited = 0;
 
-	while (poll(p, 2, -1) < 0)
-		if (errno != EINTR)
+	for (;;) {
+		const int r = poll(p, 2, timed ? IN_IDLE : -1);
+		if (r < 0 && errno != EINTR)
 			return 0;	/* let read() tell */
-	return p[1].revents ? -1 : 0;
+		if (r > 0)
+			return p[1].revents ? -1 : 0;
+		if (r < 0)
+			continue;
+		waited += IN_IDLE;
+		if (s->stop != NULL && (s->stop(s->stoparg) || (s->held &&
+		    (s->pos > s->mark || waited >= DZ_GIVEUP))))
+			return -1;
+		if (s->peek && waited >= DZ_GIVEUP) {
+			s->paused = 1;
+			return -1;
+		}
+	}
 }
 
 /* Makes room after the unread bytes: moves them to the front, or grows. */
@@ -1041,6 +1073,19 @@ bgzf_peek(struct peek *k, size_t *len, size_t *outlen)
 	return 1;
 }
 
+/* Why a peek at the next unit said -1 (bgzf_next, zstd_next): a pipe that
+ * paused (src_wait) is 2, the unit streamed from what has come; else
+ * src_failed's. */
+static int
+unit_failed(struct dz *z)
+{
+	if (z->src.paused) {
+		z->src.paused = 0;
+		return 2;
+	}
+	return src_failed(z, &z->src);
+}
+
 /* The next BGZF block as a unit: 1, 0 at the end of the input, 2 when
  * the stream decoder must take over here, -1 to stop. */
 static int
@@ -1051,11 +1096,13 @@ bgzf_next(struct dz *z, struct unit *u)
 	int r;
 
 	k.s = &z->src;
+	z->src.peek = z->src.canblock;
 	r = bgzf_peek(&k, &len, &outlen);
+	z->src.peek = 0;
 
 	if (r == 1)
 		unit_take(&z->src, u, len, outlen);
-	return r < 0 ? src_failed(z, &z->src) : r;
+	return r < 0 ? unit_failed(z) : r;
 }
 
 /*
@@ -1149,11 +1196,13 @@ zstd_next(struct dz *z, struct unit *u)
 	int r;
 
 	k.s = &z->src;
+	z->src.peek = z->src.canblock;
 	r = zstd_peek(&k, &len, &size, &bound, DZ_UNITMAX);
+	z->src.peek = 0;
 
 	if (r == 1)
 		unit_take(&z->src, u, len, size);
-	return r < 0 ? src_failed(z, &z->src) : r;
+	return r < 0 ? unit_failed(z) : r;
 }
 
 /* Decodes a zstd frame that does not state its size into a buffer grown
@@ -1841,6 +1890,18 @@ dzs_open(int fd, const unsigned char *head, size_t headlen,
 	return p;
 }
 
+/* Paces the splitter of a pipe: src_wait asks stop(arg) whether the input
+ * is still wanted, and what it waits for is cut at a pause (DZ_GIVEUP).
+ * Nothing for a regular file. */
+void
+dzs_pace(struct dzsplit *p, int (*stop)(void *), void *arg)
+{
+	if (!p->src.canblock)
+		return;
+	p->src.stop = stop;
+	p->src.stoparg = arg;
+}
+
 /* The next span: 1 (*spp), 0 at the end of the input, 2 when the rest
  * is not made of units the splitter takes (a member that is not BGZF, a
  * frame too large, a unit cut short) or a read failed: dzs_rest gives it
@@ -2015,19 +2076,54 @@ dzs_close(struct dzsplit *p)
 	free(p);
 }
 
-/* Reads up to want decoded bytes of a direct decoder into buf, until want
+/*
+ * Reads up to want decoded bytes of a direct decoder into buf, until want
  * came or the input ended (*eof set); partial: return as soon as some
- * came.  Returns the bytes read (0 at the end). */
-ssize_t
-dz_fill(struct dz *z, unsigned char *buf, size_t want, int *eof, int partial)
+ * came.  Where stop is not NULL, paced as in_fill_paced reads a pipe:
+ * while nothing is queued and nothing has come, it asks stop(arg) every
+ * IN_IDLE ms whether the bytes are still wanted (and returns if not); and
+ * where the compressed input can block (a pipe), it returns once a whole
+ * record (a terminator eol) has come and nothing more within IN_PAUSE ms
+ * (a compressed pipe whose writer paused after a match held -q, -l and -m
+ * until it went on or ended, and printed nothing meanwhile).  Returns the
+ * bytes read (0 at the end, or when unneeded).
+ */
+static ssize_t
+fill_q(struct dz *z, unsigned char *buf, size_t want, int *eof, int partial,
+    unsigned char eol, int (*stop)(void *), void *arg)
 {
 	size_t got = 0;
+	int whole = 0;
+	const int pace = stop != NULL && z->src.canblock;
 
 	pthread_mutex_lock(&z->qmu);
 	while (got < want && !(partial && got > 0)) {
 		while (z->qlen == 0 &&
-		    !__atomic_load_n(&z->finished, __ATOMIC_ACQUIRE))
-			pthread_cond_wait(&z->qcv, &z->qmu);
+		    !__atomic_load_n(&z->finished, __ATOMIC_ACQUIRE)) {
+			/* (a record begun is waited for without asking) */
+			if (stop == NULL || (got > 0 && !(pace && whole))) {
+				pthread_cond_wait(&z->qcv, &z->qmu);
+				continue;
+			}
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += (got > 0 ? IN_PAUSE : IN_IDLE) * 1000000L;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			if (pthread_cond_timedwait(&z->qcv, &z->qmu, &ts) !=
+			    ETIMEDOUT || z->qlen > 0 ||
+			    __atomic_load_n(&z->finished, __ATOMIC_ACQUIRE))
+				continue;
+			if (got > 0)
+				goto out;	/* a pause after a record */
+			pthread_mutex_unlock(&z->qmu);
+			const int unneeded = stop(arg);
+			pthread_mutex_lock(&z->qmu);
+			if (unneeded)
+				goto out;
+		}
 		if (z->qlen == 0) {
 			*eof = 1;
 			break;
@@ -2038,14 +2134,29 @@ dz_fill(struct dz *z, unsigned char *buf, size_t want, int *eof, int partial)
 			m = want - got;
 		pthread_mutex_unlock(&z->qmu);
 		memcpy(buf + got, z->q + z->qhead, m);
+		whole = whole || (pace && memchr(buf + got, eol, m) != NULL);
 		pthread_mutex_lock(&z->qmu);
 		z->qhead = (z->qhead + m) % DZ_QCAP;
 		z->qlen -= m;
 		got += m;
 		pthread_cond_broadcast(&z->qcv);
 	}
+out:
 	pthread_mutex_unlock(&z->qmu);
 	return (ssize_t)got;
+}
+
+ssize_t
+dz_fill(struct dz *z, unsigned char *buf, size_t want, int *eof, int partial)
+{
+	return fill_q(z, buf, want, eof, partial, 0, NULL, NULL);
+}
+
+ssize_t
+dz_fill_paced(struct dz *z, unsigned char *buf, size_t want, int *eof,
+    unsigned char eol, int (*stop)(void *), void *arg)
+{
+	return fill_q(z, buf, want, eof, 0, eol, stop, arg);
 }
 
 /* Whether the reader stopped before the end: the driver was not done,
@@ -2120,6 +2231,14 @@ dz_fill(struct dz *z, unsigned char *buf, size_t want, int *eof, int partial)
 	return 0;
 }
 
+ssize_t
+dz_fill_paced(struct dz *z, unsigned char *buf, size_t want, int *eof,
+    unsigned char eol, int (*stop)(void *), void *arg)
+{
+	(void)eol, (void)stop, (void)arg;
+	return dz_fill(z, buf, want, eof, 0);
+}
+
 int
 dz_close(struct dz *z, char *err, size_t errlen)
 {
@@ -2135,6 +2254,12 @@ dzs_open(int fd, const unsigned char *head, size_t headlen,
 	(void)maxunit, (void)ways;
 	errno = ELIBACC;
 	return NULL;
+}
+
+void
+dzs_pace(struct dzsplit *p, int (*stop)(void *), void *arg)
+{
+	(void)p, (void)stop, (void)arg;
 }
 
 int

@@ -31,6 +31,8 @@ struct dz	*dz_open(int fd, const unsigned char *head, size_t headlen,
 int		 dz_fd(const struct dz *);
 ssize_t		 dz_fill(struct dz *, unsigned char *, size_t want, int *eof,
 		    int partial);
+ssize_t		 dz_fill_paced(struct dz *, unsigned char *, size_t want,
+		    int *eof, unsigned char eol, int (*stop)(void *), void *arg);
 int		 dz_close(struct dz *, char *err, size_t errlen);
 
 /* The splitter: a BGZF or zstd input cut into spans of whole blocks or
@@ -40,6 +42,7 @@ struct dzspan;
 
 struct dzsplit	*dzs_open(int fd, const unsigned char *head, size_t headlen,
 		    enum dz_format, size_t budget, size_t maxunit, int ways);
+void		 dzs_pace(struct dzsplit *, int (*stop)(void *), void *arg);
 int		 dzs_next(struct dzsplit *, struct dzspan **);
 size_t		 dzs_bound(const struct dzspan *);
 size_t		 dzs_decode(const struct dzspan *, unsigned char *out,

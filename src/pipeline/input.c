@@ -189,11 +189,6 @@ in_fill(int fd, unsigned char *buf, size_t want, int *eof, int partial,
  * ms whether the input is still needed, and returns what it has if not.
  * Returns the bytes read, or -1 with errno set.
  */
-#define IN_PAUSE	1
-/* (-q and -l on a pipe that stays open end up to this long after their
- * match: 50 ms was 60 ms a run where grep takes 7) */
-#define IN_IDLE		5
-
 ssize_t
 in_fill_paced(int fd, unsigned char *buf, size_t want, int *eof,
     unsigned char eol, int (*stop)(void *), void *arg)

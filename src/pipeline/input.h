@@ -14,6 +14,14 @@ struct walk_filter {
 	const char	**exclude_dir;	/* no directory matching one of these */
 };
 
+/* input.c: in_fill_paced (and decomp.c's dz_fill_paced) return once a
+ * whole record came and nothing more within IN_PAUSE ms, and ask whether
+ * the input is still needed every IN_IDLE ms while nothing comes */
+#define IN_PAUSE	1
+/* (-q and -l on a pipe that stays open end up to this long after their
+ * match: 50 ms was 60 ms a run where grep takes 7) */
+#define IN_IDLE		5
+
 /* input.c */
 ssize_t	in_pread(int fd, unsigned char *buf, size_t want, uint64_t off);
 ssize_t	in_fill_paced(int fd, unsigned char *buf, size_t want, int *eof,

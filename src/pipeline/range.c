@@ -969,8 +969,9 @@ submit_stream_z(int fd, const char *name, int show_name, struct dz *z,
 		 * the workers before the input is waited for) */
 		const int wait = !(idx == 0 && nhead > 0 && memchr(head,
 		    opt->eol, nhead) != NULL);
-		if (!eof && !pool_quit() && wait && (n = z != NULL ? dz_fill(z,
-		    buf + have, f->range - have, &eof, 0) : f->tsize >= 0 ?
+		if (!eof && !pool_quit() && wait && (n = z != NULL ?
+		    dz_fill_paced(z, buf + have, f->range - have, &eof,
+		    opt->eol, stream_unneeded, f) : f->tsize >= 0 ?
 		    in_fill(fd, buf + have, f->range - have, &eof, 0, 1) :
 		    in_fill_paced(fd, buf + have, f->range - have, &eof,
 		    opt->eol, stream_unneeded, f)) < 0) {
@@ -1297,6 +1298,7 @@ submit_spans(int fd, const char *name, int show_name, struct dzsplit *split,
 	int idx = 0, end = 0;
 
 	f->split = split;
+	dzs_pace(split, stream_unneeded, f);
 	f->bufsz = span_head(f) + 2 * f->range;
 	f->tsize = -1;
 	for (;;) {

@@ -837,7 +837,8 @@ grow_all(struct searcher *w)
 	scan_grow(&w->host, w->host.cap * 2);
 }
 
-/* in_fill_paced's question: whether -q ended the run. */
+/* in_fill_paced's and dz_fill_paced's question: whether -q ended the
+ * run. */
 static int
 quit(void *arg)
 {
@@ -869,21 +870,23 @@ fill(struct searcher *w, int fd, unsigned char *buf, size_t want, int *eof)
 		 * the prefill's end (where the spans gave up: range.c) is no
 		 * buffer's end, as it was none in the decoded stream (where
 		 * a NUL byte makes records binary depends on that) */
+		int short_dz = 0;
 		if ((size_t)n < want && w->dz != NULL && !opt->line_buffered) {
-			ssize_t m = dz_fill(w->dz, buf + n, want - (size_t)n,
-			    eof, 0);
+			ssize_t m = dz_fill_paced(w->dz, buf + n, want -
+			    (size_t)n, eof, opt->eol, quit, NULL);
 			if (m > 0) {
 				w->read_pos += (uint64_t)m;
 				w->read_left -= (uint64_t)m;
 				n += m;
 			}
+			short_dz = (size_t)n < want && !*eof;
 		}
 		/* (from a pipe, what came first is searched before more is
 		 * waited for, as in_fill_paced's bytes are: zin_open's) */
 		struct stat st;
-		w->paused = w->prefill_len == 0 && w->dz == NULL &&
+		w->paused = short_dz || (w->prefill_len == 0 && w->dz == NULL &&
 		    !opt->line_buffered && fstat(fd, &st) == 0 &&
-		    !S_ISREG(st.st_mode);
+		    !S_ISREG(st.st_mode));
 		return n;
 	}
 	struct stat st;
@@ -891,6 +894,10 @@ fill(struct searcher *w, int fd, unsigned char *buf, size_t want, int *eof)
 	if (w->dz == NULL && !opt->line_buffered && fstat(fd, &st) == 0 &&
 	    !S_ISREG(st.st_mode)) {
 		n = in_fill_paced(fd, buf, want, eof, opt->eol, quit, NULL);
+		w->paused = n >= 0 && (size_t)n < want && !*eof;
+	} else if (w->dz != NULL && !opt->line_buffered) {
+		/* (paced too where the compressed input is a pipe) */
+		n = dz_fill_paced(w->dz, buf, want, eof, opt->eol, quit, NULL);
 		w->paused = n >= 0 && (size_t)n < want && !*eof;
 	} else
 		n = w->dz != NULL ? dz_fill(w->dz, buf, want, eof,
