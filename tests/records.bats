@@ -547,3 +547,16 @@ ACGTTGCAAGT\ta1\t0\t+\t0\t11\tACGTTGCAAGT\t11=')"
     run -1 agrep-gpu --dna --hits -k0 ACGTTGCAAGT "$D/h2.fa" "$D/h2.fa"
     assert_output ''
 }
+
+@test "--hits=json: a header, file name or site that is not UTF-8 is {\"bytes\":base64}, the line valid JSON" {
+    printf '>r\xff1 x\nTTTACGTACGTT\n' > "$D/nu.fa"
+    run agrep-gpu --dna --hits=json --strand=+ -k0 ACGTACG "$D/nu.fa"
+    assert_success
+    assert_output '{"type":"hit","pat_id":"ACGTACG","text_id":{"bytes":"cv8x"},"cost":0,"strand":"+","start":3,"end":10,"match_region":"ACGTACG","cigar":"7="}'
+    echo "$output" | python3 -c 'import json, sys; json.loads(sys.stdin.read())'
+    # lines of text: the site's bytes
+    run agrep-gpu --hits=json --records=lines -k1 cafe < <(printf 'xx ca\xe9e x\n')
+    assert_success
+    assert_output '{"type":"hit","pat_id":"cafe","text_id":"1","cost":1,"strand":"+","start":3,"end":7,"match_region":{"bytes":"Y2HpZQ=="},"cigar":"2=1X1="}'
+    echo "$output" | python3 -c 'import json, sys; json.loads(sys.stdin.read())'
+}

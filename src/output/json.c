@@ -169,10 +169,21 @@ json_num(struct jbuf *b, uintmax_t v)
 	putnum(b, v);
 }
 
+static void	putb64(struct jbuf *, const unsigned char *, size_t);
+
+/* A string, or where p[0, n) is not valid UTF-8 (a FASTA header, a file
+ * name, a site's bytes), {"bytes":BASE64}: --json's arbitrary data
+ * without its {"text":} (records.c's hit table). */
 void
 json_str(struct jbuf *b, const unsigned char *p, size_t n)
 {
-	putstr(b, p, n);
+	if (valid_utf8(p, n))
+		putstr(b, p, n);
+	else {
+		puts_(b, "{\"bytes\":");
+		putb64(b, p, n);
+		put(b, "}", 1);
+	}
 }
 
 static void
