@@ -10,7 +10,9 @@
  *   1. patterns of length 1-4 over {a,b}, texts of length 0-8 over {a,b,\n}
  *   2. patterns of length 1-3 over {a,b,c}, texts of length 0-6 over
  *      {a,b,c,\n}
- * (-q: smaller sets, 1-3 / 0-6 and 1-2 / 0-5, for slow sanitizer builds).
+ * (-q: smaller sets, 1-3 / 0-6 and 1-2 / 0-5, for slow sanitizer builds;
+ * -m, make check's: every pattern of the full sets, texts one byte
+ * shorter, the random parts as -q's).
  *
  * Per case: hm_scan_scalar, and the best SIMD variant the CPU runs
  * (simd_scan_pattern), on the text alone, once after a pad of n + k - 1
@@ -56,7 +58,7 @@
  * Prints the number of cases and the time; exit 1 on the first difference
  * (with the case), 0 when all agree.
  *
- *   tests/bin/exhaustive [-q]
+ *   tests/bin/exhaustive [-q | -m]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -1087,7 +1089,9 @@ seed_cases(int quick)
 int
 main(int argc, char **argv)
 {
-	int quick = argc > 1 && strcmp(argv[1], "-q") == 0;
+	const int quick = argc > 1 && strcmp(argv[1], "-q") == 0;
+	const int mid = argc > 1 && strcmp(argv[1], "-m") == 0;
+	const int brief = quick || mid;	/* (the random parts) */
 	struct textset t1, t2, t3;
 	struct timespec t0, t;
 
@@ -1095,22 +1099,22 @@ main(int argc, char **argv)
 	for (int v = SIMD_GENERIC; v < SIMD_NVARIANTS; v++)
 		if (simd_supported(v))
 			best = v;
-	make_texts(&t1, "ab\n", quick ? 6 : 8);
-	make_texts(&t2, "abc\n", quick ? 5 : 6);
+	make_texts(&t1, "ab\n", quick ? 6 : mid ? 7 : 8);
+	make_texts(&t2, "abc\n", quick ? 5 : mid ? 5 : 6);
 	exh_each_pattern("ab", quick ? 3 : 4, &t1, run_pattern);
 	exh_each_pattern("abc", quick ? 2 : 3, &t2, run_pattern);
 	make_texts(&t3, "abr\n", quick ? 4 : 5);
 	exh_each_pattern("ab", quick ? 3 : 4, &t3, run_nonproduct);
 	long_records();
-	long_patterns(quick);
+	long_patterns(brief);
 	run_multi("ab", quick ? 3 : 4, quick ? &t2 : &t1, 1);
 	run_multi("abc", quick ? 2 : 3, &t2, 0);
 	run_pp("ab", quick ? 3 : 4, quick ? &t2 : &t1, 1);
 	run_pp("abc", quick ? 2 : 3, &t2, 0);
-	pp_random(quick);
-	pp_long(quick);
-	pp_blocks(quick);
-	seed_cases(quick);
+	pp_random(brief);
+	pp_long(brief);
+	pp_blocks(brief);
+	seed_cases(brief);
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	printf("exhaustive: %ld cases, %ld engine calls, variants:", ncases,
 	    ncalls);

@@ -12,6 +12,7 @@ extern int opt_silent;		/* -s: no messages about files */
 /* util.c */
 void	*xmalloc(size_t);
 void	*util_alloc_big(size_t);
+void	 util_free_big(void *);
 void	*xcalloc(size_t, size_t);
 void	*xrealloc(void *, size_t);
 void	*xreallocarray(void *, size_t, size_t);

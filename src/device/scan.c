@@ -230,7 +230,7 @@ slot_free(struct scanner *s, struct scan_slot *sl)
 	sl->done = NULL;
 	u8_free(s, sl);
 	if (!s->device && !sl->carved) {
-		free(sl->buf);
+		util_free_big(sl->buf);
 		free(sl->bm);
 	} else if (!s->device) {
 		sl->carved = 0;
@@ -988,7 +988,7 @@ scan_grow(struct scanner *s, size_t cap)
 				sl->bm = bm;
 				sl->carved = 0;
 			} else {
-				free(sl->buf);
+				util_free_big(sl->buf);
 				sl->bm = xrealloc(sl->bm, s->alloc / 8);
 			}
 			sl->buf = b;

@@ -190,12 +190,12 @@ bigfile_unref(struct bigfile *f)
 			dzs_free(f->zrest[i]);
 		dzs_close(f->split);
 		free(f->zrest);
-		free(f->zpre);
+		util_free_big(f->zpre);
 		free(f->carry);
 		pthread_mutex_destroy(&f->mu);
 		pthread_cond_destroy(&f->cv);
 		while (f->nspare > 0)
-			free(f->spare[--f->nspare] - f->pad);
+			util_free_big(f->spare[--f->nspare] - f->pad);
 		free(f->spare);
 		free(f->path);
 		free(f->name);
@@ -243,7 +243,7 @@ stream_buf_put(struct bigfile *f, unsigned char *b)
 	}
 	pthread_mutex_unlock(&f->mu);
 	if (b != NULL)
-		free(b - f->pad);
+		util_free_big(b - f->pad);
 }
 
 /*
@@ -1070,7 +1070,7 @@ stream_tail(struct searcher *w, struct rangejob *rj)
 	w->prefill = NULL;
 	w->prefill_len = 0;
 	if (rj->data != NULL)
-		free(rj->data - f->pad);
+		util_free_big(rj->data - f->pad);
 	free(rj);
 	/* A decoder's fault is told after the file's output, here (the last
 	 * reference, which would tell it, may be any range's job: the
@@ -1137,7 +1137,9 @@ span_give_up(struct bigfile *f, const unsigned char *p, size_t n,
     struct dzspan *sp, int unit)
 {
 	f->ztaken = 1;
-	f->zpre = xmalloc(f->pad + f->ncarry + n + 64);
+	f->zpre = util_alloc_big(f->pad + f->ncarry + n + 64);
+	if (f->zpre == NULL)
+		fatalx("out of memory (%zu bytes)", f->pad + f->ncarry + n + 64);
 	if (f->ncarry > 0)
 		memcpy(f->zpre + f->pad, f->carry + f->pad, f->ncarry);
 	if (n > 0)

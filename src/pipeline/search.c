@@ -748,7 +748,7 @@ search_end(void)
 			scan_close(&S.w[i].dev[d]);
 		scan_close(&S.w[i].host);
 	}
-	free(S.hostmem);
+	util_free_big(S.hostmem);
 	S.hostmem = NULL;
 	devq_end();
 	/* (the opener may publish the same count once more: atomic) */
