@@ -59,18 +59,21 @@ make_text() {
 # check_chunk CHUNK [ROT]: for several k and output options, the device with
 # this chunk size prints the host matcher's bytes (and grep -F's for k=0),
 # with nothing on stderr (no fallback to the host matcher).  Full: every k
-# 0-3 with every option set (20 runs a chunk size).  Quick: the option sets
-# once each, k = (set + ROT) % 4, ROT the chunk size's place (0-4) among the
-# five tests: every chunk size meets every k and every option set, and every
-# k every option set (each k=0 run also against grep -F).
+# 0-3 with every option set (20 runs a chunk size).  Quick: three runs,
+# j = 0, 1, 2: option set (ROT + 2j) % 5 at k = (ROT + j) % 4, ROT the
+# chunk size's place (0-4) among the five tests: every chunk size meets
+# three k and three option sets, every option set three chunk sizes and
+# two or three k, every k three or four runs (each k=0 run also against
+# grep -F).
 check_chunk() {
-	local chunk=$1 rot=${2:-0} k opts i quick=0
+	local chunk=$1 rot=${2:-0} k opts i j quick=0
 	local sets=("" "-n -b" "-c" "-v -n" "-i -b")
 	[ "$(depth quick full)" = full ] || quick=1
 	for k in 0 1 2 3; do
 		for i in 0 1 2 3 4; do
 			opts=${sets[i]}
-			((quick == 0 || (i + rot) % 4 == k)) || continue
+			j=$(((i - rot + 5) % 5))
+			((quick == 0 || (j % 2 == 0 && (rot + j / 2) % 4 == k))) || continue
 			# shellcheck disable=SC2086
 			agrep-gpu --device=host $opts -k "$k" needle text > want
 			if [ "$k" = 0 ]; then
@@ -146,10 +149,18 @@ check_chunk() {
 }
 
 @test "standard input through a pipe: same output for every chunk size" {
-	local chunk k
+	# Full: every chunk size at k=0 and k=2.  Quick: one k a chunk size by
+	# turns, k=2 for 1, 64 and 4096 bytes, k=0 for 7 and 100 (a pipe at
+	# k=0 in 1-byte chunks: 4-5 s on the 2-core machine), then k=0 again in
+	# 7-byte chunks against grep -F.
+	local chunk k ci full=0
+	[ "$(depth quick full)" = quick ] || full=1
 	for k in 0 2; do
 		agrep-gpu --device=host -n -b -k "$k" needle text > want
+		ci=0
 		for chunk in 1 7 64 100 4096; do
+			ci=$((ci + 1))
+			((full || (ci % 2) == (k == 2))) || continue
 			# shellcheck disable=SC2002 # a pipe, on purpose
 			cat text | AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 \
 			    AGREP_GPU_CHUNK=$chunk agrep-gpu -n -b -k "$k" needle > got 2> err
@@ -168,12 +179,16 @@ check_chunk() {
 }
 
 @test "several patterns of different lengths with tiny chunks" {
-	local k chunk
+	# Full: every chunk size at k=1 and k=3.  Quick: k=1 in chunks of 1 and
+	# 100 bytes, k=3 in chunks of 7.
+	local k chunk full=0
+	[ "$(depth quick full)" = quick ] || full=1
 	for k in 1 3; do
 		agrep-gpu --device=host -n -b -k "$k" -e ab -e needleneedle \
 		    -e abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl \
 		    text > want
 		for chunk in 1 7 100; do
+			((full || (chunk == 7) == (k == 3))) || continue
 			AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=$chunk \
 			    agrep-gpu -n -b -k "$k" -e ab -e needleneedle \
 			    -e abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl \
@@ -235,11 +250,12 @@ check_chunk() {
 	# (L around the 4096-byte chunk and far past it), then more lines with
 	# an 'a': -m 3 ends on the long line, which is selected (':'), not
 	# context; found tried as a new user would (issue 22).
-	# Full: both forms (-A1, -k0) for every L, -m and path.  Quick: the host
-	# runs both; the device one form, -A1 where the place of L plus m is
-	# even, -k0 where odd: every L meets both forms and both -m on the
-	# device, and each -m both forms.
-	local L m how fail=0 li=0 full=0
+	# Full: both forms (-A1, -k0) for every L, -m and path.  Quick: one form
+	# an L and -m on the host, -A1 where the place of L plus m is odd, -k0
+	# where even; one run an L on the device, -m 3 + (place / 2) % 2 in the
+	# other form: every L meets both forms and both -m on the host, every
+	# L one run on the device, and the device every -m with every form.
+	local L m how par fail=0 li=0 full=0
 	[ "$(depth quick full)" = quick ] || full=1
 	for L in 4000 4094 4095 4096 4097 4100 8191 8192 8193 70000; do
 		{ echo "line one"; echo "a short"; echo "line three"; echo "another a"
@@ -248,13 +264,17 @@ check_chunk() {
 		  echo "sixth a"; echo "seventh"; } > mtext
 		for m in 3 4; do
 			for how in "--device=host" "--device=cpu AGREP_GPU_HOST_MAX=0"; do
-				if ((full)) || [ "$how" = --device=host ] || (((li + m) % 2 == 0)); then
+				# quick: -A1 on this path where (place + m) % 2 = par
+				par=0
+				[ "$how" != --device=host ] || par=1
+				((full)) || [ "$how" = --device=host ] || ((m == 3 + li / 2 % 2)) || continue
+				if ((full || (li + m) % 2 == par)); then
 				grep -n -m "$m" -A1 a mtext > want
 				# shellcheck disable=SC2086
 				env AGREP_GPU_CHUNK=4096 ${how#* } agrep-gpu ${how%% *} -n -m "$m" -A1 a mtext > got
 				cmp -s want got || { echo "L=$L -m $m $how: $(diff want got | cut -c1-40 | head -4)"; fail=1; }
 				fi
-				if ((full)) || [ "$how" = --device=host ] || (((li + m) % 2 == 1)); then
+				if ((full || (li + m) % 2 != par)); then
 				grep -n -m "$m" a mtext > want
 				# shellcheck disable=SC2086
 				env AGREP_GPU_CHUNK=4096 ${how#* } agrep-gpu ${how%% *} -k0 -n -m "$m" a mtext > got

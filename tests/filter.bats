@@ -17,11 +17,16 @@
 #    that the filter gives up for the engines (SIMD, or scalar past 63
 #    bytes) part way through, with planted copies before and after.
 # Knobs: FILTER_SEEDS (random cases, default 8; 24 with AGREP_GPU_TESTS=full).
+# make check takes a case's settings (flags, chunks, engines) in turn, each
+# setting still on several cases (on the phrases with edits at the piece
+# boundaries, on every phrase), and 16 random short-record cases;
+# AGREP_GPU_TESTS=full every setting on every case, and 120.
 bats_require_minimum_version 1.5.0
 load test_helper
 load check_helper
 
 NSEEDS="${FILTER_SEEDS:-$(depth 8 24)}"
+ALL=$(depth 0 1)
 FORCE="AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=filter"
 
 setup_file() {
@@ -81,19 +86,29 @@ edits() {
     begin_checks
     local flagsets=("" "-i" "-w" "-x" "-v -c" "-n -i" "-w -i -n" "-x -c")
     local s k desc f i=0
+    # (make check: odd seeds the whole text and re-cut pieces in chunks,
+    # even ones chunks and -z)
     for ((s = 1; s <= NSEEDS; s++)); do
         read -r k desc < "$CASES/k.$s"
         GEN=$(cat "$CASES/g.$s")
         f=${flagsets[i++ % ${#flagsets[@]}]}
-        # shellcheck disable=SC2086
-        check "$FORCE" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
-        # shellcheck disable=SC2086
-        check "$FORCE AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        if ((ALL || s % 2)); then
+            # shellcheck disable=SC2086
+            check "$FORCE" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        fi
+        if ((ALL || s % 2 == 0)); then
+            # shellcheck disable=SC2086
+            check "$FORCE AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        fi
         # pieces re-cut at every range (filter.c's cut_pieces): uneven,
         # with gaps
-        # shellcheck disable=SC2086
-        check "$FORCE AGREP_GPU_FLT_RECUT=1 AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
-        check "$FORCE" "" -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
+        if ((ALL || s % 2)); then
+            # shellcheck disable=SC2086
+            check "$FORCE AGREP_GPU_FLT_RECUT=1 AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        fi
+        if ((ALL || s % 2 == 0)); then
+            check "$FORCE" "" -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
+        fi
     done
     end_checks
 }
@@ -103,10 +118,11 @@ edits() {
     # lane taking the next window when its own ends, the last ones finished
     # alone from their own state (texts of 15-30 KB: the last batch's lanes
     # run out unevenly; a lane refilled just before the windows ran out
-    # once kept the state of the window before, a line too many)
+    # once kept the state of the window before, a line too many): full,
+    # 120 of them; quick, 16 (each alphabet four times)
     begin_checks
     local alpha=(az mixed words printable) s k desc g
-    for ((s = 1; s <= $(depth 40 120); s++)); do
+    for ((s = 1; s <= $(depth 16 120); s++)); do
         g="-n 3:70 -k 0:8 -p 1:3 -b 15000:30000 -a ${alpha[s % 4]} $s"
         # shellcheck disable=SC2086
         casegen $g "$CASES/vt.$s" "$CASES/vp.$s" > "$CASES/vk.$s"
@@ -129,8 +145,10 @@ edits() {
 }
 
 @test "filter (forced): edits at piece boundaries, line ends, long lines, -i" {
+    # (make check: one of the six runs a phrase and k, run (k - e) % 6:
+    # each run on every phrase, at three k in a row, odd and even)
     begin_checks
-    local e p k f
+    local e p k f j
     for e in 1 2 3; do
         case $e in
             1) p="for his mercy endureth for ever" ;;
@@ -138,13 +156,21 @@ edits() {
             3) p="righteousness" ;;
         esac
         for k in 0 1 2 3 4 5; do
+            j=0
             for f in "" "-i -n" "-c"; do
+                ((ALL || (k - e + 6) % 6 == j++)) || continue
                 # shellcheck disable=SC2086
                 check "$FORCE" "" $f -k "$k" "$p" "$CASES/e$e"
             done
-            check "$FORCE AGREP_GPU_CHUNK=1000" "$CASES/e$e" -n -k "$k" "$p"
-            check "$FORCE AGREP_GPU_FLT_RECUT=1 AGREP_GPU_CHUNK=1000" "$CASES/e$e" -n -k "$k" "$p"
-            check "$FORCE AGREP_GPU_FLT_RECUT=1" "" -i -n -k "$k" "$p" "$CASES/e$e"
+            if ((ALL || (k - e + 6) % 6 == 3)); then
+                check "$FORCE AGREP_GPU_CHUNK=1000" "$CASES/e$e" -n -k "$k" "$p"
+            fi
+            if ((ALL || (k - e + 6) % 6 == 4)); then
+                check "$FORCE AGREP_GPU_FLT_RECUT=1 AGREP_GPU_CHUNK=1000" "$CASES/e$e" -n -k "$k" "$p"
+            fi
+            if ((ALL || (k - e + 6) % 6 == 5)); then
+                check "$FORCE AGREP_GPU_FLT_RECUT=1" "" -i -n -k "$k" "$p" "$CASES/e$e"
+            fi
         done
     done
     end_checks
@@ -154,6 +180,8 @@ edits() {
     # (filter.c's search_nibble: 4-8 pieces of 3 bytes or more by default;
     # AGREP_GPU_FLT_NIBBLE=1 from one piece: every piece count, starts
     # lagging their fingerprints, the tail, small chunks)
+    # (make check: the whole text or small chunks, in turn a case; -n -i
+    # or chunked -c, in turn a phrase and k)
     begin_checks
     local flagsets=("-n" "-i -c" "-w" "-x" "-v -c" "-n -i")
     local s k desc f i=0 e p
@@ -161,20 +189,26 @@ edits() {
         read -r k desc < "$CASES/k.$s"
         GEN=$(cat "$CASES/g.$s")
         f=${flagsets[i++ % ${#flagsets[@]}]}
-        # shellcheck disable=SC2086
-        check "$FORCE AGREP_GPU_FLT_NIBBLE=1" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
-        # shellcheck disable=SC2086
-        check "$FORCE AGREP_GPU_FLT_NIBBLE=1 AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        if ((ALL || s % 2)); then
+            # shellcheck disable=SC2086
+            check "$FORCE AGREP_GPU_FLT_NIBBLE=1" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        fi
+        if ((ALL || s % 2 == 0)); then
+            # shellcheck disable=SC2086
+            check "$FORCE AGREP_GPU_FLT_NIBBLE=1 AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        fi
     done
     GEN=
     # a match at the text's end whose one exact piece (wxyz: its
     # fingerprint xyz, one byte in) starts just before the vector loop's
     # end and is known by bytes after it (the tail takes the starts that
     # loop left untested): the line at every offset of 40
-    local pad
+    # (each file written by printf -v and printf, no pipe and tr: those
+    # forks were a third of the loop's time)
+    local pad x
     for ((pad = 0; pad < 40; pad++)); do
-        { printf 'a line before\n'; printf '%*s' "$pad" '' | tr ' ' x
-          printf ' abXdwxyz\n'; } > "$BATS_TEST_TMPDIR/end"
+        printf -v x '%*s' "$pad" ''
+        printf 'a line before\n%s abXdwxyz\n' "${x// /x}" > "$BATS_TEST_TMPDIR/end"
         run -0 env $FORCE AGREP_GPU_FLT_NIBBLE=1 agrep-gpu -c -k1 abcdwxyz "$BATS_TEST_TMPDIR/end"
         [ "$output" = 1 ] || { echo "pad $pad: $output lines"; return 1; }
     done
@@ -184,8 +218,12 @@ edits() {
             2) p="And God saw the light, that it was good: and God divided the" ;;
         esac
         for k in 1 2 3 4 5; do
-            check "$FORCE AGREP_GPU_FLT_NIBBLE=1" "" -n -i -k "$k" "$p" "$CASES/e$e"
-            check "$FORCE AGREP_GPU_FLT_NIBBLE=1 AGREP_GPU_CHUNK=1000" "$CASES/e$e" -c -k "$k" "$p"
+            if ((ALL || (e + k) % 2)); then
+                check "$FORCE AGREP_GPU_FLT_NIBBLE=1" "" -n -i -k "$k" "$p" "$CASES/e$e"
+            fi
+            if ((ALL || (e + k) % 2 == 0)); then
+                check "$FORCE AGREP_GPU_FLT_NIBBLE=1 AGREP_GPU_CHUNK=1000" "$CASES/e$e" -c -k "$k" "$p"
+            fi
         done
     done
     end_checks
@@ -194,20 +232,25 @@ edits() {
 @test "the tail prefilter (hostmatch.c: a pattern's last 15 bytes first) as the oracle" {
     # AGREP_GPU_TAIL=1: wherever it can run (16-63 bytes, k < 15, any
     # range), alone (nofilter) and behind the filter's give-up, at the
-    # native level and at AVX2
+    # native level and at AVX2 (make check: one of the three, in turn a
+    # case)
     begin_checks
     local flagsets=("-n" "-i -c" "-w" "-x" "-v -c" "-n -i")
-    local s k desc f i=0 isa
+    local s k desc f i=0 isa j
     for ((s = 1; s <= NSEEDS; s++)); do
         read -r k desc < "$CASES/k.$s"
         GEN=$(cat "$CASES/g.$s")
         f=${flagsets[i++ % ${#flagsets[@]}]}
+        j=0
         for isa in "" avx2; do
+            ((ALL || s % 3 == j++)) || continue
             # shellcheck disable=SC2086
             check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nofilter AGREP_GPU_TAIL=1 AGREP_GPU_ISA=$isa" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
         done
-        # shellcheck disable=SC2086
-        check "AGREP_GPU_DEVICE=host AGREP_GPU_TAIL=1 AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        if ((ALL || s % 3 == 2)); then
+            # shellcheck disable=SC2086
+            check "AGREP_GPU_DEVICE=host AGREP_GPU_TAIL=1 AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        fi
     done
     GEN=
     local e p
@@ -217,6 +260,8 @@ edits() {
             2) p="And God saw the light, that it was good: and God divided the" ;;
         esac
         for k in 0 1 2 3 4 5; do
+            # (make check: each k on one of the two phrases, in turn)
+            ((ALL || (e + k) % 2)) || continue
             check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nofilter AGREP_GPU_TAIL=1" "" -n -i -k "$k" "$p" "$CASES/e$e"
         done
     done
@@ -224,11 +269,14 @@ edits() {
 }
 
 @test "filter (forced): -o and --show-cost as the scalar engine gives them" {
+    # (make check: one of the three flag sets a seed, in turn)
     begin_checks
-    local s k desc f
+    local s k desc f j
     for ((s = 1; s <= 8; s++)); do
         read -r k desc < "$CASES/k.$s"
+        j=0
         for f in "-o" "-o -i -n" "-n --show-cost"; do
+            ((ALL || s % 3 == j++)) || continue
             # shellcheck disable=SC2086
             AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=scalar agrep-gpu -F $f -k "$k" \
                 -f "$CASES/p.$s" "$CASES/t.$s" > "$BATS_TEST_TMPDIR/ref" && rc=0 || rc=$?
@@ -245,20 +293,32 @@ edits() {
     local kjv="$BATS_FILE_TMPDIR/kjv.txt"
     bible "Gen1:1-Rev22:21" | head -c 1500000 > "$kjv"
     begin_checks
-    local c
+    local c i=0
     # pieces of 2..15 bytes: sparse candidates (filter kept) and dense ones
     # (the LORD, k=2: the filter gives up and the SIMD engine takes the rest)
+    # (make check: -c or -n -i, in turn a phrase)
     for c in "1|LORD" "3|righteousness" "4|for his mercy endureth for ever" \
              "2|the LORD" "4|and the LORD said" "5|And God saw the light, that it was good: and God divided the" \
              "10|And God saw the light, that it was good: and God divided the light from the darkness."; do
-        check "AGREP_GPU_DEVICE=host" "" -c -k "${c%%|*}" "${c#*|}" "$kjv"
-        check "AGREP_GPU_DEVICE=host" "" -n -i -k "${c%%|*}" "${c#*|}" "$kjv"
+        i=$((i + 1))
+        if ((ALL || i % 2)); then
+            check "AGREP_GPU_DEVICE=host" "" -c -k "${c%%|*}" "${c#*|}" "$kjv"
+        fi
+        if ((ALL || i % 2 == 0)); then
+            check "AGREP_GPU_DEVICE=host" "" -n -i -k "${c%%|*}" "${c#*|}" "$kjv"
+        fi
     done
     # dense even pieces ("f Israel "), re-cut where the text says they are
-    # rare (filter.c's cut_pieces), forced and by density
+    # rare (filter.c's cut_pieces), forced and by density (make check: one
+    # way a phrase, in turn)
     for c in "5|and the children of Israel went out with an high hand" "3|the children of Israel"; do
-        check "$FORCE" "" -n -k "${c%%|*}" "${c#*|}" "$kjv"
-        check "$FORCE AGREP_GPU_FLT_RECUT=1" "" -n -i -k "${c%%|*}" "${c#*|}" "$kjv"
+        i=$((i + 1))
+        if ((ALL || i % 2)); then
+            check "$FORCE" "" -n -k "${c%%|*}" "${c#*|}" "$kjv"
+        fi
+        if ((ALL || i % 2 == 0)); then
+            check "$FORCE AGREP_GPU_FLT_RECUT=1" "" -n -i -k "${c%%|*}" "${c#*|}" "$kjv"
+        fi
     done
     end_checks
 }
@@ -293,9 +353,14 @@ edits() {
     }' > "$dna"
     begin_checks
     local k
+    # (make check: -c at k 1 and 5, -n at 3)
     for k in 1 3 5; do
-        check "AGREP_GPU_DEVICE=host" "" -c -k "$k" "$p60" "$dna"
-        check "AGREP_GPU_DEVICE=host" "" -n -k "$k" "$p60" "$dna"
+        if ((ALL || k != 3)); then
+            check "AGREP_GPU_DEVICE=host" "" -c -k "$k" "$p60" "$dna"
+        fi
+        if ((ALL || k == 3)); then
+            check "AGREP_GPU_DEVICE=host" "" -n -k "$k" "$p60" "$dna"
+        fi
     done
     for k in 3 6 10; do
         check "AGREP_GPU_DEVICE=host" "" -n -k "$k" "$p105" "$dna"

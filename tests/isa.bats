@@ -6,6 +6,9 @@
 # to the uncapped run; the host engines' bounded-exhaustive check passes at
 # each level.  Levels above this CPU's are proved by tests/qemu.sh (make
 # check-qemu: the same suites as a Haswell and a Nehalem under qemu).
+# make check runs the heaviest tests on a sample (each says which): most
+# cases at one cap, in turn, every cap meeting several of them; make
+# check-full every case at every cap.
 load test_helper
 bats_require_minimum_version 1.5.0
 
@@ -56,18 +59,41 @@ levels() {
     done
 }
 
+# turn N: CAPS, the levels case N of a test runs at: every level in
+# check-full; in make check one, level N + N / L of the L levels, so that
+# each run of L cases meets every level and the next run of L meets them
+# one case on (a loop over four k: each k at every level, each level at
+# every k).  (It sets CAPS rather than printing it: no subshell a case.)
+turn() {
+    local -a lv
+    [ -n "${LEVELS:-}" ] || LEVELS=$(levels)
+    [ -n "${EVERY:-}" ] || EVERY=$(depth no yes)
+    CAPS=$LEVELS
+    [ "$EVERY" = yes ] && return 0
+    mapfile -t lv <<< "$LEVELS"
+    CAPS=${lv[($1 + $1 / ${#lv[@]}) % ${#lv[@]}]}
+}
+
 # same ARGS...: the output and status of every capped level are the
 # uncapped run's.  (The outputs go to files and cmp, byte for byte, NULs
 # and trailing newlines included: bash took a second to hold and compare
 # the megabytes of some of them; the levels are asked for once a test.)
+# With BY_TURNS set (the heaviest tests), the caps of the test's Nth call
+# are turn N's: in make check one cap a call, every cap in check-full.
 same() {
-    local l rc=0 wrc=0 d="$BATS_TEST_TMPDIR"
+    local l rc=0 wrc=0 d="$BATS_TEST_TMPDIR" caps
     [ -n "${LEVELS:-}" ] || LEVELS=$(levels)
+    caps=$LEVELS
+    if [ -n "${BY_TURNS:-}" ]; then
+        turn "${NSAME:-0}"
+        caps=$CAPS
+        NSAME=$((${NSAME:-0} + 1))
+    fi
     # (--json's elapsed times differ from run to run)
     agrep-gpu "$@" > "$d/same.out" || wrc=$?
     [ "$wrc" -le 1 ] || { echo "uncapped: exit $wrc: $*"; return 1; }
     sed 's/"elapsed[^}]*}//g' "$d/same.out" > "$d/same.want"
-    for l in $LEVELS; do
+    for l in $caps; do
         rc=0
         AGREP_GPU_ISA=$l agrep-gpu "$@" > "$d/same.out" || rc=$?
         sed 's/"elapsed[^}]*}//g' "$d/same.out" > "$d/same.got"
@@ -106,7 +132,10 @@ same() {
 }
 
 @test "isa: one pattern (SIMD lanes, filters, scalar), every cap, same output" {
-    local k p
+    # (make check: each case at one cap, in turn: on four levels every
+    # pattern meets three caps, every cap five or six of the seven
+    # patterns; check-full, every case at every cap)
+    local k p BY_TURNS=1
     for p in LORD mercy endureth righteousness 'for his mercy endureth for ever' \
         'And it came to pass, when the LORD would take up Elijah into heaven' \
         'Abraham begat Isaac; and Isaac begat Jacob; and Jacob begat Judas and his brethren'; do
@@ -137,14 +166,18 @@ same() {
     done > "$D/pats"
     printf '%s\t%s\n' "$D/ab" "$(printf 'a%.0s' $(seq 95))" "$D/rnd" "$(head -c 149 "$D/rnd")" >> "$D/pats"
     [ "$(wc -l < "$D/pats")" -gt 60 ]
-    for l in $(levels); do
-        while IFS=$'\t' read -r f p; do
-            grep -n -F -e "$p" "$f" > "$D/want" || true
+    # each pattern at every cap (check-full), or at one in turn (make
+    # check: each cap meets some of every text's lengths, changed or not)
+    local i=0
+    while IFS=$'\t' read -r f p; do
+        grep -n -F -e "$p" "$f" > "$D/want" || true
+        turn $((i++))
+        for l in $CAPS; do
             AGREP_GPU_ISA=$l agrep-gpu -n -F -e "$p" "$f" > "$D/got" || true
             cmp -s "$D/want" "$D/got" ||
                 { echo "AGREP_GPU_ISA=$l: -n -F -e '$p' $f differs from grep"; return 1; }
-        done < "$D/pats"
-    done
+        done
+    done < "$D/pats"
 }
 
 @test "isa: --show-edits, --show-cost and --json, every cap, same output" {
@@ -155,15 +188,27 @@ same() {
 }
 
 @test "isa: the host engines agree with the DP at every cap (exhaustive -q)" {
-    local l
+    # (make check: the caps below the top, where there are some, the top
+    # cap being no cap (the first test) and exhaustive.bats running the
+    # program uncapped on larger sets (-m); the prefix filter's blocks,
+    # pp_blocks, on 256 KB at k 3 and 5, as tests/qemu.sh runs them: on
+    # 1 MB they took two thirds of the time, and exhaustive.bats's run
+    # scans those with every variant)
+    local l blocks top=
+    blocks=$(depth 256 "")
+    [ "$(levels | wc -l)" -lt 2 ] || top=$(depth "$(levels | tail -1)" "")
     for l in $(levels); do
-        run -0 env AGREP_GPU_ISA=$l exhaustive -q
+        [ "$l" != "$top" ] || continue
+        run -0 env ${blocks:+EXH_PP_BLOCKS_KB=$blocks} AGREP_GPU_ISA=$l exhaustive -q
         assert_output --partial "all agree with the DP"
     done
 }
 
 @test "isa: small expressions on lanes (src/relanes.c), every cap, same lines and bits" {
-    local e k l nr
+    # (make check: each case at one cap, in turn: on four levels each
+    # expression's four k at four caps, each k at every cap; check-full,
+    # every case at every cap)
+    local e k l nr BY_TURNS=1
     # (the last three: rows of two bytes, 9-16 positions)
     for e in 'j[aeiou]*b' 'wh(o|ic)h?' '[A-Z][a-z]+ of [A-Z][a-z]+' 'se(r|v)+ant' '(a|e)[^ ]*th' \
         'mercy.*ever' 'the (LORD|Lord)+ God' '[Ss]on of [A-Z][a-z]+'; do
@@ -188,10 +233,15 @@ same() {
     done
     # every range through the lanes, however short: the oracle's lines
     # (reexh's bounded-exhaustive sets, -q, then random expressions:
-    # full, 300 of them; quick, 100)
+    # full, 300 of them at every cap; quick, 100 at every other cap from
+    # the top: here avx512 and avx2, 64 lanes and 32; avx512bw has
+    # avx512's 64 (relanes.c), baseline none: reexh there is regex.bats's
+    # check)
     nr=$(depth 100 300)
-    for l in $(levels); do
-        run -0 env AGREP_GPU_RE_LANES_MIN=0 AGREP_GPU_ISA=$l reexh -q -r "$nr"
+    local -a lv
+    mapfile -t lv < <(levels)
+    for ((l = ${#lv[@]} - 1; l >= 0; l -= $(depth 2 1))); do
+        run -0 env AGREP_GPU_RE_LANES_MIN=0 AGREP_GPU_ISA=${lv[l]} reexh -q -r "$nr"
         assert_output --partial "all: "
         assert_output --partial ", 0 failures"
         assert_output --partial "random, 9-16 positions: $nr expressions"

@@ -152,9 +152,9 @@ runcase() {
 @test "several -e: lines matching any pattern, each within k (host, OpenCL, tiny chunks)" {
     local s k envs
     local -a pats eargs
-    # seeds: full (AGREP_GPU_TESTS=full) 1-16, quick 1-8 (each path of the
-    # s % 4 rotation twice; -f takes the next seed's file, made for all 16)
-    for ((s = 1; s <= $(depth 8 16); s++)); do
+    # seeds: full (AGREP_GPU_TESTS=full) 1-16, quick 1-4 (each path of the
+    # s % 4 rotation once; -f takes the next seed's file, made for all 16)
+    for ((s = 1; s <= $(depth 4 16); s++)); do
         k=$(k_of "$s")
         mapfile -t pats < "$CASES/p.$s"
         eargs=()
@@ -179,27 +179,45 @@ runcase() {
     printf 'colour\ncolor\ncoler\nkolor\ncalendar\n\nflavour\n' > "$W/t"
     run oracle -k 1 -e colour -e flavor "$W/t"
     assert_output "$(printf 'colour\ncolor\nflavour')" # coler, kolor: 2 edits
-    local envs
+    # full (AGREP_GPU_TESTS=full): every case on every path; quick: each
+    # case on two paths of the three, the one left out turning with the
+    # case ((path + case) % 3 = 2, both counted from 0), so that every
+    # path meets 4 or 5 of the 7 cases
+    local envs e=0 c full=0
+    [ "$(depth quick full)" = quick ] || full=1
     for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64" ""; do
-        check "$envs" "" -k 1 -e colour -e flavor "$W/t"
-        check "$envs" "" -k 0 -e colour -e color -e xyz "$W/t"
-        check "$envs" "" -n -k 2 -e "$(printf 'calender\nflavr')" -e kolor "$W/t"
-        check "$envs" "" -k 0 -e zzz -e '' "$W/t"      # an empty pattern: all
-        check "$envs" "" -c -k 3 -e ab -e "$(printf '%0200d' 0)" "$W/t" # k >= one length
-        check "$envs" "" -v -k 1 -e colour -e calendar "$W/t"
-        check "$envs" "" -i -k 0 -e COLOR -e FLAVOUR "$W/t"
+        c=0
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -k 1 -e colour -e flavor "$W/t"
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -k 0 -e colour -e color -e xyz "$W/t"
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -n -k 2 -e "$(printf 'calender\nflavr')" -e kolor "$W/t"
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -k 0 -e zzz -e '' "$W/t"      # an empty pattern: all
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -c -k 3 -e ab -e "$(printf '%0200d' 0)" "$W/t" # k >= one length
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -v -k 1 -e colour -e calendar "$W/t"
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -i -k 0 -e COLOR -e FLAVOUR "$W/t"
+        e=$((e + 1))
     done
     end_checks
 }
 
 @test "-f with 100 random patterns agrees with the oracle (host, OpenCL tiny chunks, default)" {
-    local i s
+    local i s full=0
+    # full (AGREP_GPU_TESTS=full): the five runs of every case; quick: the
+    # runs of the case's parity (run + case even: the 1st, 3rd and 5th of
+    # an even case, the 2nd and 4th of an odd one), so that every run
+    # meets four cases, every case one OpenCL run, and the ten flag sets
+    # all still occur
+    [ "$(depth quick full)" = quick ] || full=1
     for ((i = 0; i < ${#HUNDRED[@]}; i++)); do
         s=$((100 + i))
+        ((!full && i % 2)) ||
         runcase "$s" "AGREP_GPU_DEVICE=host" "${FLAGS100[i % 10]}"
+        ((!full && !(i % 2))) ||
         runcase "$s" "AGREP_GPU_DEVICE=host" "${FLAGS100[(i + 5) % 10]}"
+        ((!full && i % 2)) ||
         runcase "$s" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=$((64 + 37 * i))" "${FLAGS100[(i + 1) % 10]}"
+        ((!full && !(i % 2))) ||
         runcase "$s" "AGREP_GPU_HOST_MAX=0" "${FLAGS100[(i + 2) % 10]}"
+        ((!full && i % 2)) ||
         runcase "$s" "" "${FLAGS100[(i + 3) % 10]}"
     done
     end_checks
@@ -212,8 +230,8 @@ runcase() {
     runcase 10002 "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100" ""
     runcase 10003 "AGREP_GPU_DEVICE=host" "-i -n"
     runcase 10003 "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=64" ""
-    # (slow builds: the five above)
-    if [ "$(depth quick full slow)" != slow ]; then
+    # (make check and slow builds: the five above)
+    if [ "$(depth quick full slow)" = full ]; then
         runcase 10001 "AGREP_GPU_HOST_MAX=0" "-c"
         runcase 10002 "AGREP_GPU_DEVICE=host" "-n"
         runcase 10002 "" "-v"
@@ -254,12 +272,21 @@ runcase() {
       tr -cs 'A-Za-z' '\n' < "$B/part.txt" | awk 'NR % 10 == 3'; printf 'Moses'; } > "$W/xt"
     [ "$(grep -c -F -x -f "$W/xl" "$W/xt")" -gt 100 ]
     { cat "$W/xl"; echo; } > "$W/xle"
+    # full (AGREP_GPU_TESTS=full): every list and option set in the three
+    # settings; quick: the default setting, and one of the other two by
+    # turns (the n-th list and option set: 4 KiB chunks where n is odd,
+    # the OpenCL device where even; each list and each option set meets
+    # both)
+    local n=0 ei full=0
+    [ "$(depth quick full)" = quick ] || full=1
     for l in xl xle; do
     for o in "-c" "-n" "-v -c" "-i -n" "-o -b" "--color=always" "-w -n" "-i -v -c" "-c -m 50"; do
-        rc=0
+        rc=0 n=$((n + 1)) ei=0
         # shellcheck disable=SC2086
         grep -F -x $o -f "$W/$l" "$W/xt" > "$W/want" || rc=$?
         for envs in "" "AGREP_GPU_CHUNK=4096" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=65536"; do
+            ei=$((ei + 1))
+            ((full || ei == 1 || ei == 2 + (n + 1) % 2)) || continue
             got=0
             # shellcheck disable=SC2086
             env $envs agrep-gpu -F -x $o -f "$W/$l" "$W/xt" > "$W/got" || got=$?
@@ -309,14 +336,20 @@ runcase() {
 @test "-f of an empty file selects nothing (also with -k, -i, -c), but -v selects every line" {
     : > "$W/empty"
     printf 'alpha\n\nbeta\ngamma' > "$W/t"
-    local envs
+    # full (AGREP_GPU_TESTS=full): every case on every path; quick: each
+    # case on two paths of the three ((path + case) % 3 = 2 left out, both
+    # counted from 0: every path meets 4 of the 6 cases)
+    local envs e=0 c full=0
+    [ "$(depth quick full)" = quick ] || full=1
     for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0" ""; do
-        check "$envs" "" -f "$W/empty" "$W/t"
-        check "$envs" "" -k 5 -f "$W/empty" "$W/t"
-        check "$envs" "" -c -i -k 2 -f "$W/empty" "$W/t"
-        check "$envs" "" -v -f "$W/empty" "$W/t"
-        check "$envs" "" -k 1 -f "$W/empty" -e beta "$W/t"
-        check "$envs" "" -k 1 -f "$W/empty" "$W/t" "$W/empty"
+        c=0
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -f "$W/empty" "$W/t"
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -k 5 -f "$W/empty" "$W/t"
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -c -i -k 2 -f "$W/empty" "$W/t"
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -v -f "$W/empty" "$W/t"
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -k 1 -f "$W/empty" -e beta "$W/t"
+        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -k 1 -f "$W/empty" "$W/t" "$W/empty"
+        e=$((e + 1))
     done
     # and grep agrees where it can (k=0)
     run agrep-gpu -f "$W/empty" "$W/t"
@@ -359,7 +392,10 @@ runcase() {
 
 @test "-i with many patterns: upper-case pattern files on lower/mixed-case text" {
     local i s
-    for i in 0 2 5 7; do
+    # cases: full (AGREP_GPU_TESTS=full) 0, 2, 5 and 7 (a-z text at k 0-2,
+    # mixed case at k 0-1, a-z at k 1 and at k 0); quick 0 and 2 (a-z and
+    # mixed-case text)
+    for i in $(depth "0 2" "0 2 5 7"); do
         s=$((100 + i))
         tr 'a-z' 'A-Z' < "$CASES/p.$s" > "$CASES/P.$s"
         GEN="$(cat "$CASES/g.$s") && tr a-z A-Z < $CASES/p.$s > $CASES/P.$s"
@@ -382,7 +418,13 @@ runcase() {
 
 @test "shared filter (forced and automatic): random many-pattern cases agree with the oracle" {
     local flagsets=("" "-i" "-w" "-x" "-v -c" "-n -i" "-w -i -n" "-x -c" "-c" "-v -i")
-    local s k desc f i=0
+    local s k desc f i=0 full=0
+    # full (AGREP_GPU_TESTS=full): the six runs of every case; quick: the
+    # forced filter and the default path on every case, the other four by
+    # turns (the two in small chunks on even seeds, 504's long lines among
+    # them; the host's automatic choice and -z -c on odd ones: each on half
+    # the cases)
+    [ "$(depth quick full)" = quick ] || full=1
     for ((s = 501; s < 501 + MSEEDS; s++)); do
         k=$(k_of "$s")
         GEN=$(cat "$CASES/g.$s")
@@ -390,22 +432,23 @@ runcase() {
         # shellcheck disable=SC2086
         check "$MULTI" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
         # shellcheck disable=SC2086
-        check "$MULTI AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        ((!full && s % 2 == 1)) || check "$MULTI AGREP_GPU_CHUNK=300" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
         # shellcheck disable=SC2086
-        check "AGREP_GPU_DEVICE=host" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        ((!full && s % 2 == 0)) || check "AGREP_GPU_DEVICE=host" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
         # shellcheck disable=SC2086
         check "" "" $f -n -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
-        check "$MULTI" "" -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
-        check "AGREP_GPU_DEVICE=host AGREP_GPU_CHUNK=500" "" -z -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
+        ((!full && s % 2 == 0)) || check "$MULTI" "" -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
+        ((!full && s % 2 == 1)) || check "AGREP_GPU_DEVICE=host AGREP_GPU_CHUNK=500" "" -z -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
     done
     end_checks
 }
 
 @test "shared filter: edits at piece boundaries, line starts and ends, -i, small chunks" {
     [ "$(wc -l < "$B/mp")" = 60 ]
-    # full (AGREP_GPU_TESTS=full): every k, path and form; quick: two forms
-    # a k and path, (path + k) % 4 and (path + k + 2) % 4, so that every
-    # pair of k, path and form still meets
+    # full (AGREP_GPU_TESTS=full): every k, path and form; quick: one form
+    # a k and path, the form whose place plus path plus k is a multiple
+    # of 4, so that every k meets every path and every form, and every
+    # path three of the four forms
     local k f envs e fx full=0
     [ "$(depth quick full)" = quick ] || full=1
     for k in 1 2 3; do
@@ -414,7 +457,7 @@ runcase() {
         for envs in "$MULTI" "$MULTI AGREP_GPU_CHUNK=200" "AGREP_GPU_DEVICE=host" ""; do
             fx=0
             for f in "-n" "-i -c" "-x -n" "-w -i"; do
-                ((!full && (e + k + fx++) % 2 != 0)) && continue
+                ((!full && (e + k + fx++) % 4 != 0)) && continue
                 # shellcheck disable=SC2086
                 check "$envs" "" $f -k "$k" -f "$B/mp" "$B/me$k"
             done
@@ -433,11 +476,17 @@ runcase() {
 
 @test "shared filter: -o and --show-cost as without it" {
     # (-o refines every selected line against every pattern: 20 patterns)
-    local s k f rc
+    # full (AGREP_GPU_TESTS=full): every case with every flag set; quick:
+    # each case with two of the three, the one left out turning with the
+    # case (each flag set on 2 or 3 of the 4 cases)
+    local s k f rc fx full=0
+    [ "$(depth quick full)" = quick ] || full=1
     for s in 501 502 503 504; do
         k=$(k_of "$s")
         head -20 "$CASES/p.$s" > "$W/p20"
+        fx=0
         for f in "-o" "-o -i -n" "-n --show-cost"; do
+            ((!full && (s + fx++) % 3 == 0)) && continue
             # shellcheck disable=SC2086
             AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nomulti agrep-gpu -F $f -k "$k" \
                 -f "$W/p20" "$CASES/t.$s" > "$W/ref" && rc=0 || rc=$?

@@ -88,9 +88,15 @@ VEC_PAIR="AGREP_GPU_HOST_MAX=0 AGREP_GPU_PAIR=1 AGREP_GPU_SLICE=64"
 }
 
 @test "PAIR: k around 32 and mixed pattern lengths agree with the oracle" {
-    local s
+    # full (AGREP_GPU_TESTS=full): every case in both shapes; quick: one
+    # shape a case by turns (the GPU's for odd seeds, vector lanes for
+    # even: each shape on two cases of k 28-40 and two of mixed lengths)
+    local s full=0
+    [ "$(depth quick full)" = quick ] || full=1
     for s in 101 102 103 104 201 202 203 204; do
+        ((!full && s % 2 == 0)) ||
         runcase "$s" "$GPU_SHAPE AGREP_GPU_CHUNK=${CHUNKS[s % 5]}" "${FLAGSETS[s % 8]}"
+        ((!full && s % 2 == 1)) ||
         runcase "$s" "$VEC_PAIR" "${FLAGSETS[(s + 1) % 8]}"
     done
     end_checks
@@ -102,7 +108,8 @@ VEC_PAIR="AGREP_GPU_HOST_MAX=0 AGREP_GPU_PAIR=1 AGREP_GPU_SLICE=64"
     if cmp -s "$broken" "$TOP/kernels/myers.cl"; then
         echo "the guard's sed no longer changes kernels/myers.cl: update it"; return 1
     fi
-    for s in 1 2 3 4; do
+    # (seeds: full 1-4, quick 1-2; the broken kernel fails each of them)
+    for s in $(depth "1 2" "1 2 3 4"); do
         runcase "$s" "$GPU_SHAPE AGREP_GPU_KERNEL=$broken" ""
     done
     [ "$NFAIL" -gt 0 ] || { echo "the broken PAIR kernel passed: the checks miss the PAIR path"; return 1; }

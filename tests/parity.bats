@@ -2,14 +2,25 @@
 # GNU grep 3.8 parity (issue 12): behaviours grep's own test suite checks.
 # Where k=0, grep -F 3.8 (/usr/bin/grep) itself is the reference: same
 # arguments, same stdout, same stderr (program name substituted), same exit
-# status, with -j1 and -j3.  Where agrep-gpu differs on purpose (k>0), the
-# documented rule is checked.
+# status, with -j1 and -j3 (make check: one of them a call, by turns).
+# Where agrep-gpu differs on purpose (k>0), the documented rule is checked.
 
 load test_helper
 bats_require_minimum_version 1.5.0
 
 setup() {
 	cd "$BATS_TEST_TMPDIR" || return
+	# the calls of like_grep and like_grep_sh in this test so far; whether
+	# each runs both -j (below)
+	NCALL=0
+	BOTH_J=$(depth 0 1)
+}
+
+# lg_js: the -j a like_grep call runs: full (AGREP_GPU_TESTS=full) 1 and
+# 3; quick, one of them by turns (a test's 1st call -j1, its 2nd -j3...)
+lg_js() {
+	if [ "$BOTH_J" = 1 ]; then JS="1 3"; else JS=$((NCALL % 2 * 2 + 1)); fi
+	NCALL=$((NCALL + 1))
 }
 
 # od's dump, or its checksum when it is long (faster to compare)
@@ -20,15 +31,17 @@ cksum_if_big() {
 }
 export -f cksum_if_big
 
-# like_grep ARGS...: agrep-gpu -j1 and -j3 give grep -F's stdout, stderr
-# (with "grep:" read as "agrep-gpu:") and exit status.
+# like_grep ARGS...: agrep-gpu -j1 and -j3 (quick: one of them, lg_js)
+# give grep -F's stdout, stderr (with "grep:" read as "agrep-gpu:") and
+# exit status.
 like_grep() {
-	local want want_err want_rc j
+	local want want_err want_rc j JS
+	lg_js
 	want_rc=0
 	want=$(/usr/bin/grep -F "$@" 2> err.grep | od -An -c | cksum_if_big; exit "${PIPESTATUS[0]}") ||
 		want_rc=$?
 	want_err=$(sed 's#^\(/usr/bin/\)\{0,1\}grep: #agrep-gpu: #' err.grep)
-	for j in 1 3; do
+	for j in $JS; do
 		run --separate-stderr bash -c 'agrep-gpu -j'$j' "$@" | od -An -c | cksum_if_big; exit "${PIPESTATUS[0]}"' _ "$@"
 		assert_equal "$output" "$want"
 		assert_equal "$stderr" "$want_err"
@@ -39,10 +52,11 @@ like_grep() {
 # like_grep_sh CMD: the same for a shell command line naming $G (grep -F
 # or agrep-gpu -jN): stdout and stderr together, and the exit status.
 like_grep_sh() {
-	local want j want_rc=0
+	local want j want_rc=0 JS
+	lg_js
 	want=$(G='/usr/bin/grep -F' bash -c "$1" 2>&1 | sed 's#^\(/usr/bin/\)\{0,1\}grep: #agrep-gpu: #'; exit "${PIPESTATUS[0]}") ||
 		want_rc=$?
-	for j in 1 3; do
+	for j in $JS; do
 		run bash -c "G='agrep-gpu -j$j'; $1"
 		assert_equal "$output" "$want"
 		assert_equal "$status" "$want_rc"

@@ -10,6 +10,9 @@
 # patterns, several blocks of text), forced on against forced off.  The
 # pattern-parallel OpenCL kernel (kernels/myers.cl, myers_pp) forced on
 # POCL, with and without its lazy score, against the oracle and the host.
+# make check takes a case's settings in turn (ALL below) and runs the
+# prefix filter's exhaustive check on smaller blocks; make check-full
+# every setting on every case, and the blocks of 1 MB.
 load test_helper
 load check_helper
 bats_require_minimum_version 1.5.0
@@ -52,43 +55,63 @@ setup() {
 }
 
 FLAGS=("-c" "-n" "-w" "-c -i" "-n -w" "-i -n")
+# ALL: 1 in check-full, where each case runs every setting; make check takes
+# the settings in turn (each still on several cases, at several k)
+ALL=$(depth 0 1)
 
 @test "pp: forced on, off and automatic agree with the oracle on primers in DNA reads" {
-    local k f i=0 isa
+    # (ten flag sets and k; make check: forced on at one level and one of
+    # forced off, automatic and tiny chunks, each in turn: every level and
+    # every other setting on three or four of the ten)
+    local k f i=0 n=0 isa j
     for k in 0 1 2 3 4 5 6; do
         for f in "${FLAGS[@]}"; do
             i=$((i + 1))
             [ $((i % 4)) -eq $((k % 4)) ] || continue
+            n=$((n + 1))
+            j=0
             for isa in baseline avx2 ""; do
+                ((ALL || n % 3 == j++)) || continue
                 # shellcheck disable=SC2086
                 check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=pp AGREP_GPU_ISA=$isa" "" \
                     $f -k "$k" -f "$CASES/primers" "$CASES/reads"
             done
-            # shellcheck disable=SC2086
-            check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nopp" "" \
-                $f -k "$k" -f "$CASES/primers" "$CASES/reads"
-            # shellcheck disable=SC2086
-            check "AGREP_GPU_DEVICE=host" "" $f -k "$k" -f "$CASES/primers" "$CASES/reads"
-            # shellcheck disable=SC2086
-            check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=pp AGREP_GPU_CHUNK=$((300 + 41 * k))" "" \
-                $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            if ((ALL || (n + n / 3) % 3 == 0)); then
+                # shellcheck disable=SC2086
+                check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nopp" "" \
+                    $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            fi
+            if ((ALL || (n + n / 3) % 3 == 1)); then
+                # shellcheck disable=SC2086
+                check "AGREP_GPU_DEVICE=host" "" $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            fi
+            if ((ALL || (n + n / 3) % 3 == 2)); then
+                # shellcheck disable=SC2086
+                check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=pp AGREP_GPU_CHUNK=$((300 + 41 * k))" "" \
+                    $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            fi
         done
     done
     end_checks
 }
 
 @test "pp: 300 primers on 6,000 reads, forced on agrees with forced off" {
-    local k f in
+    # (make check: forced on at AVX2 or at the native level, in turn: each
+    # flag set, and each k below 6, at both)
+    local k f in n=0 isa j
     for k in 0 3 4 6; do
         for f in -c -n "-o -i" -w; do
             [ "$k" -lt 6 ] || [ "$f" = -c ] || continue
+            n=$((n + 1))
             # -o and -w refine every selected line: on 500 reads only
             in=$CASES/big
             case $f in -o*|-w) in=$CASES/small ;; esac
             # shellcheck disable=SC2086
             AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=nopp agrep-gpu $f -k "$k" \
                 -f "$CASES/p300" "$in" > "$BATS_TEST_TMPDIR/want" || true
+            j=0
             for isa in avx2 ""; do
+                ((ALL || (n + n / 4 + j++) % 2)) || continue
                 # shellcheck disable=SC2086
                 AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=pp AGREP_GPU_ISA=$isa \
                     agrep-gpu $f -k "$k" -f "$CASES/p300" "$in" \
@@ -108,35 +131,47 @@ FLAGS=("-c" "-n" "-w" "-c -i" "-n -w" "-i -n")
 }
 
 @test "pp: the pattern-parallel OpenCL kernel (POCL, AGREP_GPU_PP=1) agrees with the oracle" {
-    # (each flag set at a third of the k; slow builds, a sixth)
-    local k f i=0 every
+    # (each flag set at a third of the k; slow builds, a sixth; make
+    # check: of the three runs below one a flag set and k, in turn, each
+    # at four or five of the fourteen, of four or five flag sets, low k
+    # and high)
+    local k f i=0 n=0 every
     every=$(depth 3 3 6)
     for k in 0 1 2 3 4 5 6; do
         for f in "${FLAGS[@]}"; do
             i=$((i + 1))
             [ $((i % every)) -eq $((k % every)) ] || continue
-            # shellcheck disable=SC2086
-            check "AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1" "" \
-                $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            n=$((n + 1))
+            if ((ALL || (n + n / 3) % 3 == 0)); then
+                # shellcheck disable=SC2086
+                check "AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1" "" \
+                    $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            fi
             # the lazy score (calm strides skip it), forced
-            # shellcheck disable=SC2086
-            check "AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1 AGREP_GPU_PP_LAZY=1" "" \
-                $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            if ((ALL || (n + n / 3) % 3 == 1)); then
+                # shellcheck disable=SC2086
+                check "AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1 AGREP_GPU_PP_LAZY=1" "" \
+                    $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            fi
             # chunks cut inside records: the warm-up before a slice
-            # shellcheck disable=SC2086
-            check "AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1 AGREP_GPU_CHUNK=$((300 + 41 * k))" "" \
-                $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            if ((ALL || (n + n / 3) % 3 == 2)); then
+                # shellcheck disable=SC2086
+                check "AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1 AGREP_GPU_CHUNK=$((300 + 41 * k))" "" \
+                    $f -k "$k" -f "$CASES/primers" "$CASES/reads"
+            fi
         done
     done
     end_checks
 }
 
 @test "pp: 300 primers on 6,000 reads, the pattern-parallel OpenCL kernel agrees with the host" {
+    # (make check: with and without the lazy score in turn: k 0 and 4
+    # without, 2 with)
     local k lazy
     for k in 0 2 4; do
         AGREP_GPU_DEVICE=host agrep-gpu -n -k "$k" -f "$CASES/p300" "$CASES/big" \
             > "$BATS_TEST_TMPDIR/want" || true
-        for lazy in 0 1; do
+        for lazy in $(depth $((k / 2 % 2)) "0 1"); do
             AGREP_GPU_DEVICE=cpu AGREP_GPU_PP=1 AGREP_GPU_PP_LAZY=$lazy agrep-gpu \
                 -n -k "$k" -f "$CASES/p300" "$CASES/big" > "$BATS_TEST_TMPDIR/got" || true
             if ! cmp -s "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"; then
@@ -152,9 +187,13 @@ FLAGS=("-c" "-n" "-w" "-c -i" "-n -w" "-i -n")
     # (src/engines/pp_body.h, PP_FILT16: AGREP_GPU_PP16=1 verifies every
     # candidate, alt switches to the exact step and back at each 16 KB
     # block: the warm-ups; on a CPU without AVX2 the generic engine runs)
-    local e
+    # (make check: exhaustive's own pp_blocks, which set AGREP_GPU_PP16
+    # themselves and were two thirds of each run, on 256 KB at k 3 and 5,
+    # as tests/qemu.sh runs them; exhaustive.bats scans their 1 MB)
+    local e blocks
+    blocks=$(depth 256 "")
     for e in 1 alt; do
-        run -0 env AGREP_GPU_PP16=$e exhaustive -q
+        run -0 env ${blocks:+EXH_PP_BLOCKS_KB=$blocks} AGREP_GPU_PP16=$e exhaustive -q
         assert_output --partial "all agree with the DP"
     done
 }

@@ -9,6 +9,9 @@ bats_require_minimum_version 1.5.0
 load test_helper
 
 D="$BATS_FILE_TMPDIR"
+# ALL: 1 in check-full, where a case runs every setting; make check takes
+# some settings in turn
+ALL=$(depth 0 1)
 P515=GTGYCAGCMGCCGCGGTAA
 
 setup_file() {
@@ -246,9 +249,11 @@ with open(sys.argv[2], 'wb') as f:
 PY
     agrep-gpu --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" > "$D/ref"
     [ "$(tail -n +2 "$D/ref" | awk '$3 == 0' | wc -l)" -ge 120 ]
-    # (slow builds: three of the engines)
+    # (slow builds: three of the engines; make check: -c on all but the
+    # scalar one, whose run was a sixth of the test)
     for e in $(depth "scalar pp multi nofilter seed" "scalar pp multi nofilter seed" "pp multi seed"); do
         AGREP_GPU_HOST_ENGINE=$e agrep-gpu --dna --hits -k2 -f "$D/guides.fa" "$D/long.fa" | diff "$D/ref" -
+        ((ALL)) || [ "$e" != scalar ] || continue
         AGREP_GPU_HOST_ENGINE=$e agrep-gpu --dna -c -k2 -f "$D/guides.fa" "$D/long.fa" | grep -qx 1
     done
     # with N runs and soft-masked stretches: the seed filter's windows
@@ -303,7 +308,8 @@ PY
 @test "mangled FASTA and FASTQ: exit 0, 1 or 2, never a crash or a hang" {
     # Valid files cut, spliced and sprinkled with NULs, CRs, '>', '@' and
     # '+' at random places, searched as records of every kind.
-    python3 - "$D/mangled" "$(depth 15 600)" <<'PY'
+    # (full: 600 files; quick: 8)
+    python3 - "$D/mangled" "$(depth 8 600)" <<'PY'
 import os, random, sys
 random.seed(13)
 d, n = sys.argv[1], int(sys.argv[2])
@@ -341,7 +347,8 @@ PY
 @test "random records against the oracle (tests/records_oracle.sh)" {
     [ -x "$TOP/tests/bin/recoracle" ] || skip "tests/bin/recoracle missing: make test-progs"
     cd "$TOP"
-    run tests/records_oracle.sh "$(depth 60 400)"
+    # (full: 400 seeds; quick: 20)
+    run tests/records_oracle.sh "$(depth 20 400)"
     assert_success
 }
 
@@ -375,13 +382,22 @@ for k, v in cases.items():
     open(os.path.join(d, k + '.fa'), 'w').write(v)
 open(os.path.join(d, 'pats'), 'w').write('acgtacgtac\nttgcaNNa\ngattacagattaca\n')
 PY
-    local f sp o sps="5 997"
+    # (make check: each file half the options, odd or even in turn, at one
+    # span each, in turn: every file and every option at both spans, every
+    # option on three or four files; the same for the batches below, one
+    # pattern each)
+    local f sp o sps="5 997" nf=0 no j
     ! slow_build || sps=61	# (CI's time)
+    local -a spa
+    read -ra spa <<< "$sps"
     for f in "$D"/sp/*.fa; do
+        nf=$((nf + 1)) no=0
         for o in -c --hits "-c -m3" -l -L -q; do
+            no=$((no + 1))
+            ((ALL || (nf + no) % 2 == 0)) || continue
             run agrep-gpu -j1 --dna $o -k2 -f "$D/sp/pats" "$f"
             local want="$output" wrc=$status
-            for sp in $sps; do
+            for sp in $(depth "${spa[(nf + no) / 2 % ${#spa[@]}]}" "$sps"); do
                 AGREP_GPU_REC_SPAN=$sp run agrep-gpu -j3 --dna $o -k2 -f "$D/sp/pats" "$f"
                 [ "$status" = "$wrc" ] && [ "$output" = "$want" ] ||
                     { echo "$f span $sp $o: exit $status (want $wrc)"; diff <(echo "$want") <(echo "$output") | head; return 1; }
@@ -392,8 +408,13 @@ PY
         # its end; a rare pattern (a record without a hit) and a common one
         local os="-l -L -q -c"
         ! slow_build || os="-l -q"	# (CI's time)
+        no=0
         for o in $os; do
+            no=$((no + 1))
+            ((ALL || (nf + no) % 2 == 0)) || continue
+            j=0
             for p in "-k2 -f $D/sp/pats" "-k0 -e acgtacgtac"; do
+                ((ALL || (nf + no) / 2 % 2 == j++)) || continue
                 # shellcheck disable=SC2086
                 run agrep-gpu -j1 --dna $o $p "$f"
                 local want="$output" wrc=$status
@@ -411,7 +432,10 @@ PY
     # The long one is printed byte for byte, its text spooled out of
     # memory past 4 MB (records.c: read again from the file; from a pipe,
     # a temporary file): before, it was held whole, twice (668 MB).
-    local w="$BATS_TEST_TMPDIR" rss n=200000000 san=
+    # (make check: 120,000,000 bases, two fifths of the time less, still
+    # past the bound below if the record were held whole once)
+    local w="$BATS_TEST_TMPDIR" rss n san=
+    n=$(depth 120000000 200000000)
     # (a sanitizer build: 6 MB, past the 4 MiB kept in memory, spooled the
     # same way, in CI's time; its shadow memory is not the tool's, no bound)
     case $AGREP_GPU in */san/*|*/tsan/*) san=1 n=6000000 ;; esac
@@ -454,21 +478,32 @@ with open(sys.argv[2], 'w') as f:
         s = ''.join(random.choice('ACGT') for _ in range(random.randint(1, 3000)))
         f.write('@q%d\n%s\n+\n%s\n' % (i, s, 'I' * len(s)))
 PY
-    local f v c sp j ref cs="1:-j3 100:-j1 5000:-j3"
-    # (a sanitizer build: one of the three, CI's time)
+    local f v c sp j ref cs="1:-j3 100:-j1 5000:-j3" n=0
+    # (a sanitizer build: one of the three, CI's time; make check: one
+    # of the three a file and option, in turn, each on both files with
+    # two of the options, and two of the four ways of reading, the file
+    # and the batches from a pipe or the pipe and the compressed file, in
+    # turn, each way on both files and with every option)
     ! slow_build || cs="100:-j3"
+    local -a csa
+    read -ra csa <<< "$cs"
     ag() { AGREP_GPU_REC_SPILL=$sp agrep-gpu $j "$@"; }
     for f in "$D/sp.fa" "$D/sp.fq"; do
         gzip -c "$f" > "$f.gz"
         for v in -k1 "-v -k1" "-m3 -k1"; do
             ref=$(agrep-gpu --dna $v ACGTACGT "$f")
             [ -n "$ref" ]
-            for c in $cs; do
+            c=${csa[(n + n / 3) % ${#csa[@]}]} n=$((n + 1))
+            for c in $(depth "$c" "$cs"); do
                 sp=${c%:*} j=${c#*:}
-                [ "$(ag --dna $v ACGTACGT "$f")" = "$ref" ]
-                [ "$(cat "$f" | ag --dna $v ACGTACGT)" = "$ref" ]
-                [ "$(ag --dna --decompress $v ACGTACGT "$f.gz")" = "$ref" ]
-                [ "$(AGREP_GPU_REC_BATCH=1000 AGREP_GPU_REC_PIECE=50 ag --dna $v ACGTACGT < <(cat "$f"))" = "$ref" ]
+                if ((ALL || n % 2)); then
+                    [ "$(ag --dna $v ACGTACGT "$f")" = "$ref" ]
+                    [ "$(AGREP_GPU_REC_BATCH=1000 AGREP_GPU_REC_PIECE=50 ag --dna $v ACGTACGT < <(cat "$f"))" = "$ref" ]
+                fi
+                if ((ALL || n % 2 == 0)); then
+                    [ "$(cat "$f" | ag --dna $v ACGTACGT)" = "$ref" ]
+                    [ "$(ag --dna --decompress $v ACGTACGT "$f.gz")" = "$ref" ]
+                fi
             done
         done
     done

@@ -26,6 +26,9 @@ FLAGS=("-w" "-w -n" "-x" "-x -c" "--show-cost" "-n --show-cost" "-w --show-cost"
 # (AGREP_GPU_TESTS=full) 36, quick 20, the fewest with which each test's
 # rotation FLAGS[(s + c) % 20] still meets all 20 flag sets, GENOPTS[s % 6]
 # all six generators and the OpenCL test's chunks[s % 5] all five sizes.
+# (In quick, the two OpenCL tests run half the seeds each, s % 4 in 1-2
+# and in 0-1: each still meets all six generators, the tiny chunks' test
+# all five sizes, and between them they meet all 20 flag sets once.)
 NCASES=$(depth 20 36)
 
 mk() {
@@ -93,9 +96,9 @@ runcase() {
 
 @test "oracle: -w without word bytes is plain matching; -w/-x at k=0 are grep -F -w/-x" {
     local s k pat rc
-    # random cases: full (AGREP_GPU_TESTS=full) 30, quick 10 (each with
+    # random cases: full (AGREP_GPU_TESTS=full) 30, quick 5 (each with
     # every flag set)
-    for ((s = 1; s <= $(depth 10 30); s++)); do
+    for ((s = 1; s <= $(depth 5 30); s++)); do
         # no word byte at all: every start and end is allowed
         casegen -n 1:10 -k 0:4 -a words -b 300:1000 -l 0:30 "$s" "$W/t" "$W/p" > "$W/k"
         tr 'abcdZ9_' '.,;: .,' < "$W/t" > "$W/nw"; tr 'abcdZ9_' '.,;: .,' < "$W/p" > "$W/np"
@@ -124,7 +127,9 @@ runcase() {
 
 @test "oracle: --show-cost equals tre-agrep -s on short random cases" {
     local s k pat f
-    for ((s = 1; s <= 40; s++)); do
+    # random cases: full (AGREP_GPU_TESTS=full) 40, quick 20 (-i on every
+    # third)
+    for ((s = 1; s <= $(depth 20 40); s++)); do
         casegen -t -p 1 -n 2:20 -k 0:6 -a any -b 300:1500 -l 0:60 "$s" "$W/t" "$W/p" > "$W/k"
         read -r k _ < "$W/k"
         pat=$(cat "$W/p")
@@ -151,27 +156,33 @@ runcase() {
 }
 
 @test "-w -x --show-cost --best-match: OpenCL (64-byte slices, tiny chunks) agrees with the oracle" {
-    local s chunks=(64 100 128 257 1000)
+    local s chunks=(64 100 128 257 1000) full=0
+    # quick: the seeds with s % 4 in 1-2 (NCASES above)
+    [ "$(depth quick full)" = quick ] || full=1
     for ((s = 1; s <= NCASES; s++)); do
+        ((full || (s - 1) % 4 < 2)) || continue
         runcase "$s" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=${chunks[s % 5]}" "${FLAGS[(s + 3) % 20]}"
     done
     end_checks
 }
 
 @test "-w -x --show-cost --best-match: OpenCL defaults and default settings agree with the oracle" {
-    local s
+    local s full=0
+    # quick: OpenCL on the seeds with s % 4 in 0-1 (NCASES above), the
+    # default settings on the others
+    [ "$(depth quick full)" = quick ] || full=1
     for ((s = 1; s <= NCASES; s++)); do
-        runcase "$s" "AGREP_GPU_HOST_MAX=0" "${FLAGS[(s + 10) % 20]}"
-        runcase "$s" "" "${FLAGS[(s + 16) % 20]}"
+        ((full || s % 4 < 2)) && runcase "$s" "AGREP_GPU_HOST_MAX=0" "${FLAGS[(s + 10) % 20]}"
+        ((full || s % 4 >= 2)) && runcase "$s" "" "${FLAGS[(s + 16) % 20]}"
     done
     end_checks
 }
 
 @test "--best-match without -k: any cost counts (host, OpenCL)" {
     local s envs
-    # seeds: full (AGREP_GPU_TESTS=full) 1-18, quick 1-8 (each of the four
-    # forms, s % 4, twice, on both paths)
-    for ((s = 1; s <= $(depth 8 18); s++)); do
+    # seeds: full (AGREP_GPU_TESTS=full) 1-18, quick 1-4 (each of the four
+    # forms, s % 4, once, on both paths)
+    for ((s = 1; s <= $(depth 4 18); s++)); do
         GEN="$(cat "$CASES/g.$s") && $(cat "$CASES/g.$((s + 1000))")"
         for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100"; do
             case $((s % 4)) in
@@ -397,11 +408,19 @@ runcase() {
 # slow_vs_fast FILE...: the same run with every pattern (the reference) and
 # with the candidates (default and forced), the whole outputs compared;
 # --json's elapsed times are taken out of both.  Uses $FL (flags), $K, $P.
+# (Quick: with RF_MINPAT (4) patterns or more, where the default is the
+# candidates' path and AGREP_GPU_REFINE=cand differs from it only in -x's
+# lookup of whole records (refine.c, rf_init's line_set), the forced run
+# is left out but with -x.)
 slow_vs_fast() {
-    local rc=0 envs
+    local rc=0 envs cand="AGREP_GPU_REFINE=cand"
+    if [[ $FL != *-x* ]] && [ "$(wc -l < "$P")" -ge 4 ] &&
+        [ "$(depth quick full)" = quick ]; then
+        cand=""
+    fi
     # shellcheck disable=SC2086
     AGREP_GPU_REFINE=all agrep-gpu -F $FL -k "$K" -f "$P" "$@" > "$W/ref" 2>&1 || rc=$?
-    for envs in "" "AGREP_GPU_REFINE=cand"; do
+    for envs in "" $cand; do
         case $FL in
         *--json*)
             local rc2=0
@@ -466,7 +485,9 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     local s opts f
     local OFLAGS=("-w --show-cost" "-x --show-cost" "--show-cost -n" "-v -w -n" "--best-match --show-cost"
                   "-w -x" "-i -w --show-cost" "-v -x -n")
-    for ((s = 1; s <= $(depth 8 24); s++)); do
+    # random cases: full (AGREP_GPU_TESTS=full) 24, quick 5, the fewest
+    # with which OFLAGS[s % 8] and [(s + 3) % 8] still meet all eight
+    for ((s = 1; s <= $(depth 5 24); s++)); do
         opts="-a words -n 3:12 -k 0:2 -p 50:200 -b 1500:5000 -x 30"
         # shellcheck disable=SC2086
         # (file names by seed: the oracle's answers are cached by arguments)
@@ -485,12 +506,13 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     need_tools bible || return 1
     bible "Gen1:1-Deu34:12" > "$W/gen"
     # The texts: full (AGREP_GPU_TESTS=full) 40,000 bytes for 1,000
-    # patterns and 2,500 (44 lines) for 10,000; quick 5,000 (86 lines)
-    # and 500 (11 lines), each still with lines selected by every flag
-    # set, -x and -v included.  (The reference, AGREP_GPU_REFINE=all, tries
-    # every pattern on every line: 40 s of the full test.)
-    head -c "$(depth 5000 40000)" "$W/gen" > "$W/t1"
-    head -c "$(depth 500 2500)" "$W/gen" > "$W/t2"
+    # patterns and 2,500 (44 lines) for 10,000; quick 2,500 (44 lines)
+    # and 400 (10 lines), sanitizer builds 5,000 (86 lines) and 500 (11
+    # lines), each still with lines selected by every flag set, -x and -v
+    # included.  (The reference, AGREP_GPU_REFINE=all, tries every pattern
+    # on every line: 40 s of the full test.)
+    head -c "$(depth 2500 40000 5000)" "$W/gen" > "$W/t1"
+    head -c "$(depth 400 2500 500)" "$W/gen" > "$W/t2"
     tr -cs 'A-Za-z' '\n' < "$W/gen" | awk 'length($0) >= 2' | sort -u > "$W/words"
     awk 'NR % 4 == 0' "$W/words" | head -1000 > "$W/p1000"
     [ "$(wc -l < "$W/p1000")" = 1000 ]
@@ -554,14 +576,23 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
 }
 
 @test "AGREP_GPU_REFINE=cand with 1 to 3 patterns: as the oracle (-w, -x, --show-cost, --best-match) and as every pattern (-o, --color, --json)" {
-    local s
+    local s i full=0
+    # full (AGREP_GPU_TESTS=full): every seed; quick: the seeds with s % 4
+    # in 0 or 3, whose flag sets hold -w, -x, --show-cost, --best-match,
+    # -i, -v and -n
+    [ "$(depth quick full)" = quick ] || full=1
     for ((s = 1; s <= NCASES; s++)); do
+        ((full || s % 4 == 0 || s % 4 == 3)) || continue
         runcase "$s" "AGREP_GPU_DEVICE=host AGREP_GPU_REFINE=cand" "${FLAGS[(s + 5) % 20]}"
     done
+    # every third seed: full with each of the three flag sets, quick with
+    # one of them in turn (each on two or three seeds)
     for ((s = 1; s <= NCASES; s += 3)); do
         K=$(k_of "$s")
         P="$CASES/p.$s"
+        i=0
         for FL in "-o -n" "--color=always" "--json --show-edits"; do
+            ((full || i++ == s / 3 % 3)) || continue
             slow_vs_fast "$CASES/t.$s"
         done
     done
@@ -582,6 +613,9 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     # window) with planted copies, 1-3 patterns (refine's path without the
     # shared filter) and 5 (with it), against AGREP_GPU_REFINE=all (the
     # DP from the part's start over the whole record, every pattern).
+    # (Quick and sanitizer builds: filler of 2-15 KB a line, texts of 8-20
+    # KB: the reference's time grows with the square of a record's length;
+    # the primers and the records without a match below are longer.)
     local opts
     local GOPTS=("-a acgt -n 12:30 -k 1:4" "-a words -n 4:12 -k 1:3" "-a mixed -n 5:14 -k 1:3"
                  "-a ab -n 6:12 -k 1:3" "-a az -n 3:9 -k 1:2")
@@ -590,12 +624,17 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
                   "-i -o -n" "-o --no-indels" "-o --substitute-cost=2 --insert-cost=3"
                   "-w --color=always --delete-cost=2" "-o -b -z" "-w -n --show-cost"
                   "-v --show-cost --insert-cost=2")
-    # random cases: full 30, quick 6, sanitizer builds 3 (the slow path is
-    # the plain DP over records of up to 30 KB)
+    # random cases: full 30, quick 5 (the fewest with which LFLAGS[(s + 0,
+    # 3, 7) % 12] still meets all twelve flag sets and GOPTS[s % 5] all
+    # five generators; s = 4 has five patterns), sanitizer builds 3 (the
+    # slow path is the plain DP over records of up to 30 KB, 15 KB in
+    # quick and on sanitizer builds)
+    local sizes
+    sizes=$(depth "-b 8000:20000 -l 2000:15000" "-b 15000:40000 -l 2000:30000")
     long_opts() {
-        echo "${GOPTS[$1 % 5]} -p $(( $1 % 4 == 0 ? 5 : 1 + $1 % 3 )) -b 15000:40000 -l 2000:30000 -P 70"
+        echo "${GOPTS[$1 % 5]} -p $(( $1 % 4 == 0 ? 5 : 1 + $1 % 3 )) $sizes -P 70"
     }
-    cases_vs_slow "$(depth 6 30 3)" 900 long_opts LFLAGS 0 3 7
+    cases_vs_slow "$(depth 5 30 3)" 900 long_opts LFLAGS 0 3 7
     # primers on long DNA lines: part_from's ends from the pattern-parallel
     # engine, the shared filter's walk skipping to them
     opts="-a acgt -n 18:30 -k 3:4 -p 8 -b 60000:80000 -l 20000:40000 -P 80"
@@ -607,8 +646,9 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     for FL in "-o -b" "--color=always" "-w -o -n"; do
         slow_vs_fast "$W/t"
     done
-    # UTF-8: a long line of é, ü and ASCII (its characters are not bytes)
-    printf 'h\303\251llo w\303\274rld %.0s' $(seq 2000) > "$W/u"
+    # UTF-8: a long line of é, ü and ASCII (its characters are not bytes):
+    # full 28 KB, quick 14 KB
+    printf 'h\303\251llo w\303\274rld %.0s' $(seq "$(depth 1000 2000)") > "$W/u"
     printf 'zz hallo welt zz\n' >> "$W/u"
     printf 'h\303\251llo\nwelt\n' > "$W/up"
     P="$W/up" K=1

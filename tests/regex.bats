@@ -84,8 +84,8 @@ setup() {
 
 @test "the automaton agrees with the oracle on every small case (bounded-exhaustive)" {
 	# full: the full sets and 5,000 random expressions; quick: the
-	# smaller sets (-q) and 200
-	run reexh $( [ "$(depth quick full)" = quick ] && echo -q -r 200 || echo -r 5000 )
+	# smaller sets (-q) and 60
+	run reexh $( [ "$(depth quick full)" = quick ] && echo -q -r 60 || echo -r 5000 )
 	echo "$output" | tail -3
 	assert_success
 	assert_output --partial ", 0 failures"
@@ -97,7 +97,9 @@ setup() {
 		echo "tests/bin/reocl missing: run 'make test-progs'" >&2
 		return 1
 	fi
-	run reocl $( [ "$(depth quick full)" = quick ] && echo -q -r 150 || echo -r 1000 )
+	# full: the full sets and 1,000 random expressions; quick: the
+	# smaller sets (-q) and 50 (each of its six k some 8 times)
+	run reocl $( [ "$(depth quick full)" = quick ] && echo -q -r 50 || echo -r 1000 )
 	echo "$output" | tail -3
 	assert_success
 	assert_output --partial ": all agree"
@@ -124,32 +126,43 @@ setup() {
 	env $dev AGREP_GPU_STATS=1 agrep-gpu -E -c '\<a(b|c)*a' d 2> err
 	! grep -q 'automaton' err
 	# The output formats x the settings on the device, each against the
-	# host's output.  full: all 15 at every expression and k.  quick: for
-	# the i-th expression, each format once, format f at k = (i + f) % 4
-	# with setting (2i + f) % 3: 55 runs instead of 660, in which every
-	# expression meets every format, k and setting, and every format,
-	# k and setting meet each other (a POCL start-up, ~70 ms, is the cost
-	# of a run).  The oracle's lines, the default settings and stdin on
-	# the device: every expression and k, in both.
+	# host's output.  full: all 15 at every expression and k.  quick: two
+	# runs an expression, run r (2i and 2i + 1 for the i-th) with format
+	# r % 5 at k = r % 4 with setting r % 3: 22 runs instead of 660, in
+	# which every expression meets two formats, k and settings, and every
+	# format, k and setting meet each other (runs 0-19 make every pair: 5,
+	# 4 and 3 are coprime; a POCL start-up, ~70 ms, is the cost of a run).
+	# The oracle's lines, the default settings and stdin on the device:
+	# full, every expression and k, in both; quick, the i-th expression at
+	# k = i % 4.
 	local -a fmts=("" -c -n -v -l) sets=("" "AGREP_GPU_CHUNK=4096 AGREP_GPU_SLICE=64" \
 	    "AGREP_GPU_SLICE=128")
 	local full= i=0 fx si hostrun
 	[ "$(depth quick full)" = quick ] || full=1
+	# (quick: whether run 2i or 2i + 1 has format fx, k and setting si)
+	quick_run() {
+		local r
+		for r in $((2 * i)) $((2 * i + 1)); do
+			[ $((r % 5)) != "$fx" ] || [ $((r % 4)) != "$k" ] ||
+			    [ $((r % 3)) != "$si" ] || return 0
+		done
+		return 1
+	}
 	for e in 'a(b|c)*a' '(ab|ba)+ c' '^ab*' 'c[^a]$' '^(a|c)+$' 'a.*b.*c' \
 	    '(a|bc){2,3}-' '^.?a' 'b?c?a$' '()$' 'ca+b'; do
 		for k in 0 1 2 3; do
-			reoracle -k$k "$e" d > want || true
 			for ((fx = 0; fx < 5; fx++)); do
 				f=${fmts[fx]} hostrun=
 				for ((si = 0; si < 3; si++)); do
 					envs=${sets[si]}
-					[ -n "$full" ] || { [ $(((i + fx) % 4)) = "$k" ] &&
-					    [ $(((2 * i + fx) % 3)) = "$si" ]; } || continue
+					[ -n "$full" ] || quick_run || continue
 					[ -n "$hostrun" ] || { AGREP_GPU_DEVICE=host agrep-gpu -E -k$k $f "$e" d > host || true; hostrun=1; }
 					env $dev $envs agrep-gpu -E -k$k $f "$e" d > got || true
 					cmp host got || { echo "$envs -k$k $f '$e'"; diff host got | head; return 1; }
 				done
 			done
+			[ -n "$full" ] || [ $((i % 4)) = "$k" ] || continue
+			reoracle -k$k "$e" d > want || true
 			agrep-gpu -E -k$k "$e" d > host || true
 			cmp want host || { echo "oracle: -k$k '$e'"; return 1; }
 			env $dev AGREP_GPU_CHUNK=4096 agrep-gpu -E -k$k "$e" - < d > got || true
@@ -158,14 +171,18 @@ setup() {
 		i=$((i + 1))
 	done
 	# UTF-8 mode: the kernel reads a chunk's symbols, as the host does
+	# (full: each expression at k = 0-2; quick: the x-th at k = x)
 	printf 'caf\xc3\xa9 cr\xc3\xa8me\ncafe creme\ncaf crm\n\xc3\xa9t\xc3\xa9 caf\xc3\xa9\n' > u
+	i=0
 	for e in 'caf. cr.+me' '^.t.' $'c(a|\xc3\xa9)f.*e$'; do
 		for k in 0 1 2; do
+			[ -n "$full" ] || [ "$i" = "$k" ] || continue
 			LC_ALL=C.UTF-8 AGREP_GPU_DEVICE=host agrep-gpu -E -n -k$k "$e" u > host || true
 			LC_ALL=C.UTF-8 env $dev AGREP_GPU_STATS=1 agrep-gpu -E -n -k$k "$e" u > got 2> err || true
 			cmp host got || { echo "UTF-8: -k$k '$e'"; return 1; }
 			grep -q automaton err
 		done
+		i=$((i + 1))
 	done
 }
 
@@ -182,7 +199,8 @@ setup() {
 	env $dev AGREP_GPU_STATS=1 agrep-gpu -E -c -f e d 2> err
 	grep -q 'automaton' err
 	# per k and format, the device's output with each setting against
-	# the host's: full, both settings; quick, setting (k + format) % 2
+	# the host's: full, both settings; quick, two formats at k, format k
+	# with the first setting and format k + 1 (mod 4) with the second
 	# (every k and every format still meets both)
 	local full= fx si
 	[ "$(depth quick full)" = quick ] || full=1
@@ -192,10 +210,11 @@ setup() {
 		    sort -u > want
 		for ((fx = 0; fx < 4; fx++)); do
 			f=${fmts[fx]}
+			[ -n "$full" ] || [ $(((fx - k + 4) % 4)) -lt 2 ] || continue
 			AGREP_GPU_DEVICE=host agrep-gpu -E -k$k $f -f e d > host || true
 			for ((si = 0; si < 2; si++)); do
 				envs=${sets[si]}
-				[ -n "$full" ] || [ $(((k + fx) % 2)) = "$si" ] || continue
+				[ -n "$full" ] || [ $(((fx - k + 4) % 4)) = "$si" ] || continue
 				env $dev $envs agrep-gpu -E -k$k $f -f e d > got || true
 				cmp host got || { echo "$envs -k$k $f"; diff host got | head; return 1; }
 			done
@@ -236,11 +255,21 @@ setup() {
 		    m = int(rand() * 14); l = ""; for (j = 0; j < m; j++)
 		    l = l substr("abc", int(rand() * 3) + 1, 1); print l } }' > r$s
 	done
-	# full: every expression at every k over each of the three texts;
-	# quick: over one text, text (expression + k) % 3 + 1 (each
-	# expression still meets the three texts, over its three k)
-	local ei=0 ss ks="0 1 2"
+	# full: every expression at every k over each of the three texts, its
+	# lines with the three settings, -c, and --show-cost and -x with the
+	# expansion and without.  quick: the i-th expression (from 0) at two
+	# k, i % 3 and (i + 1) % 3, over one text, text (i + k) % 3 + 1 (each
+	# expression and each k meet two of the three); the host's lines and,
+	# by turns, the default's or those with AGREP_GPU_RE_EXPAND=0; one of
+	# the five others (-c, --show-cost and -x expanded, and not), the n-th
+	# case the (n % 5)-th (each expression meets two of the five, each k
+	# the five)
+	local ei=0 ss ks="0 1 2" full= ex o
+	[ "$(depth quick full)" = quick ] || full=1
+	# (quick: whether the n-th case makes the o-th of the five)
+	makes() { [ -n "$full" ] || [ $((n % 5)) = "$1" ]; }
 	for e in "${exprs[@]}"; do
+		[ -n "$full" ] || ks="$((ei % 3)) $(((ei + 1) % 3))"
 		# (the sanitizer build: one k an expression, in turn; CI's time)
 		! slow_build || ks=$((ei % 3))
 		for k in $ks; do
@@ -249,19 +278,30 @@ setup() {
 			for s in $ss; do
 				n=$((n + 1))
 				want=$(reoracle -k$k "$e" r$s || true)
+				ex=0
 				for envs in "AGREP_GPU_DEVICE=host" "" "AGREP_GPU_RE_EXPAND=0"; do
+					ex=$((ex + 1))
+					[ -n "$full" ] || [ "$ex" = 1 ] || [ $(((ei + k + ex) % 2)) = 0 ] || continue
 					got=$(env $envs agrep-gpu -E -k$k "$e" r$s || true)
 					[ "$got" = "$want" ] || { echo "lines: $envs -k$k '$e' r$s"; diff <(echo "$want") <(echo "$got"); return 1; }
 				done
-				got=$(agrep-gpu -E -k$k -c "$e" r$s || true)
-				# (counted from the oracle's output itself: \$(...)
-				# drops trailing empty lines)
-				[ "$got" = "$(reoracle -k$k "$e" r$s | wc -l)" ] || { echo "-c: -k$k '$e'"; return 1; }
+				if makes 0; then
+					got=$(agrep-gpu -E -k$k -c "$e" r$s || true)
+					# (counted from the oracle's output itself: \$(...)
+					# drops trailing empty lines)
+					[ "$got" = "$(reoracle -k$k "$e" r$s | wc -l)" ] || { echo "-c: -k$k '$e'"; return 1; }
+				fi
+				o=1
 				for x in 1 0; do
-					got=$(AGREP_GPU_RE_EXPAND=$x agrep-gpu -E -k$k --show-cost "$e" r$s || true)
-					[ "$got" = "$(reoracle -s -k$k "$e" r$s || true)" ] || { echo "cost: -k$k '$e' expand=$x"; return 1; }
-					got=$(AGREP_GPU_RE_EXPAND=$x agrep-gpu -E -x -k$k "$e" r$s || true)
-					[ "$got" = "$(reoracle -x -k$k "$e" r$s || true)" ] || { echo "-x: -k$k '$e' expand=$x"; return 1; }
+					if makes $o; then
+						got=$(AGREP_GPU_RE_EXPAND=$x agrep-gpu -E -k$k --show-cost "$e" r$s || true)
+						[ "$got" = "$(reoracle -s -k$k "$e" r$s || true)" ] || { echo "cost: -k$k '$e' expand=$x"; return 1; }
+					fi
+					if makes $((o + 1)); then
+						got=$(AGREP_GPU_RE_EXPAND=$x agrep-gpu -E -x -k$k "$e" r$s || true)
+						[ "$got" = "$(reoracle -x -k$k "$e" r$s || true)" ] || { echo "-x: -k$k '$e' expand=$x"; return 1; }
+					fi
+					o=$((o + 2))
 				done
 			done
 		done
@@ -275,15 +315,19 @@ setup() {
 	awk 'BEGIN { srand(7); for (i = 0; i < 2000; i++) {
 	    m = int(rand() * 90); l = ""; for (j = 0; j < m; j++)
 	    l = l substr("abcd", int(rand() * 4) + 1, 1); print l } }' > r
-	# full: every engine and the OpenCL kernel at every k; quick: each
-	# engine and the kernel at two k of the four, (expression + k +
-	# engine) % 2 = 0 (every engine meets every k over the expressions)
-	local ei=0 nx full=
+	# full: every engine, the OpenCL kernel and the many copies at every
+	# k; quick: the i-th expression (1-5) at two k, i % 4 and (i + 1) % 4,
+	# each engine at those where (i + k + engine) % 2 = 0 (every engine
+	# meets every k over the expressions), the kernel at the first k
+	# (every k, k = 1 twice) and the many copies at the second
+	local ei=0 nx full= ks
 	[ "$(depth quick full)" = quick ] || full=1
 	for e in 'a[bc]d' 'ab.d[^a]c' '[ab][cd][ab][cd]ab' 'a.......b' \
 	    'abc[ad]abcdabc[^d]ab[a-c]bcdab..dabcd'; do
 		ei=$((ei + 1))
-		for k in 0 1 2 3; do
+		ks="0 1 2 3"
+		[ -n "$full" ] || ks="$((ei % 4)) $(((ei + 1) % 4))"
+		for k in $ks; do
 			want=$(reoracle -k$k "$e" r || true)
 			nx=0
 			for eng in scalar simd simd-generic filter multi pp; do
@@ -293,11 +337,12 @@ setup() {
 				[ "$got" = "$want" ] || { echo "$eng -k$k '$e'"; diff <(echo "$want") <(echo "$got") | head; return 1; }
 			done
 			# the OpenCL kernel (POCL), tiny chunks and slices
-			if [ -n "$full" ] || [ $(((ei + k) % 2)) = 0 ]; then
+			if [ -n "$full" ] || [ "$k" = $((ei % 4)) ]; then
 				got=$(AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=4096 agrep-gpu -k$k "$e" r || true)
 				[ "$got" = "$want" ] || { echo "OpenCL -k$k '$e'"; return 1; }
 			fi
 			# many copies: the shared filter and pattern-parallel engines
+			[ -n "$full" ] || [ "$k" = $(((ei + 1) % 4)) ] || continue
 			got=$(AGREP_GPU_DEVICE=host agrep-gpu -k$k -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" -e "$e" r || true)
 			[ "$got" = "$want" ] || { echo "many -k$k '$e'"; return 1; }
 		done
@@ -461,9 +506,9 @@ setup() {
 	    'the (LORD|Lord)+ God' 'And (he|she|they) (said|spake) unto' \
 	    '^  [0-9]+ And' 'L(ORD|ord) of h' 'SE(R|V)+ANTS? of'; do
 		l=$(printf '%s' "$e" | tr 'A-Z' 'a-z')
-		# (slow builds: one k an expression, in turns)
+		# (quick and slow builds: one k an expression, in turns)
 		n=$((n + 1))
-		for k in $(depth "0 1 2" "0 1 2" $((n % 3))); do
+		for k in $(depth $((n % 3)) "0 1 2" $((n % 3))); do
 			agrep-gpu -i -n -E -k$k "$e" mixed | cut -d: -f1 > got
 			agrep-gpu -n -E -k$k "$l" lower | cut -d: -f1 > want
 			[ -s want ] || fail "'$l' -k$k selects nothing: a useless case"
@@ -480,28 +525,42 @@ setup() {
 	# matches with a deleted position between repetitions, e.g.
 	# '[0-9]+:[0-9]+ Th' k=2 in "12 When" (the oracle agrees with us))
 	# (nor an insertion before \>: '\<the\>' k=1 in "them,")
+	# full: every expression at k = 0-2; quick: the i-th (from 0) at
+	# k = i % 3
+	local ei=0 full=
+	[ "$(depth quick full)" = quick ] || full=1
 	for e in 'colou?r' 'gr[ae]y' 'the (LORD|Lord) God' 'mercy.*ever' '^And' \
 	    'a[bc]+d' 'j[aeiou]*b' 'se(r|v)+ant' 'wh(o|ic)h?' 'L(ORD|ord) of h' \
 	    '(^And|LORD\.$)' 'Egypt|^And the' '(^|, )and the' 'th(e|at)($|,)' \
 	    '\<(the|that) \<L' '\<se(r|v)+an' '^\w+ \<s' '(\<b|d\>)' \
 	    "(Abraham|Isaac|Jacob)'s (son|daughter|wife)s?" 'And (he|she|they) (said|spake) unto'; do
 		for k in 0 1 2; do
+			[ -n "$full" ] || [ "$k" = $((ei % 3)) ] || continue
 			run agrep-gpu -E -k$k -c "$e" kjv
 			assert_output "$(tre-agrep -c -E $k -e "$e" kjv)"
 		done
+		ei=$((ei + 1))
 	done
 }
 
 @test "word anchors, \\w and ^ \$ inside an expression: grep's lines, -o and --color at k = 0" {
 	printf '\n a\nab cd\n-\nfoo bar\nfoobar\nbarfoo x\nfoo_bar9 x-y\n' > w
+	# full: every expression with the four options; quick: the i-th with
+	# options i % 4 and (i + 1) % 4 (each option meets half of them)
+	local i=0 ox full=
+	[ "$(depth quick full)" = quick ] || full=1
 	for e in '\<' '\>' '\b' '\B' '\<bar' 'foo\>' '\bfoo\b' 'o\Bb' '\Bo' 'o\B' \
 	    '\<[a-z]+\>' '\w+\b' '\b.' '\B.' 'o*\>' '\W' '\w\W\w' '^\B$' \
 	    '(^a|o$)' 'x|^b' 'a|^b' '(^|x)f' 'r($|x)' '\`f' "r\\'" 'x*(b|a)' \
 	    '\<(foo|bar)\>' '9\>' '\<_'; do
+		ox=0
 		for o in -c -n -o --color=always; do
+			ox=$((ox + 1))
+			[ -n "$full" ] || [ $(((ox - 1 - i % 4 + 4) % 4)) -lt 2 ] || continue
 			run agrep-gpu -E $o "$e" w
 			assert_output "$(grep -E $o "$e" w)"
 		done
+		i=$((i + 1))
 	done
 	# basic syntax: ^ after \( and \|, $ before \) and \|
 	for e in '\(^a\|o$\)' 'x\|^b' 'a\|b$' '\<b\w*' 'o\>'; do
@@ -519,9 +578,13 @@ setup() {
 		    m = int(rand() * 14); l = ""; for (j = 0; j < m; j++)
 		    l = l substr("abc a-", int(rand() * 6) + 1, 1); print l } }' > r$s
 	done
-	# full: every expression at every k over both texts; quick: over
-	# one, text (expression + k) % 2 + 1 (each expression meets both)
-	local ei=0 ss
+	# full: every expression at every k over both texts, its lines, -c,
+	# --show-cost and -x; quick: over one, text (expression + k) % 2 + 1
+	# (each expression meets both), its lines and one of -c, --show-cost
+	# and -x by turns, (expression + k) % 3 (each expression and each k
+	# meet the three)
+	local ei=0 ss full= c
+	[ "$(depth quick full)" = quick ] || full=1
 	for e in "${exprs[@]}"; do
 		for k in 0 1 2; do
 			ss="1 2"
@@ -531,12 +594,19 @@ setup() {
 				want=$(reoracle -k$k "$e" r$s || true)
 				got=$(agrep-gpu -E -k$k "$e" r$s || true)
 				[ "$got" = "$want" ] || { echo "lines: -k$k '$e' r$s"; diff <(echo "$want") <(echo "$got"); return 1; }
-				got=$(agrep-gpu -E -k$k -c "$e" r$s || true)
-				[ "$got" = "$(reoracle -k$k "$e" r$s | wc -l)" ] || { echo "-c: -k$k '$e'"; return 1; }
-				got=$(agrep-gpu -E -k$k --show-cost "$e" r$s || true)
-				[ "$got" = "$(reoracle -s -k$k "$e" r$s || true)" ] || { echo "cost: -k$k '$e'"; return 1; }
-				got=$(agrep-gpu -E -x -k$k "$e" r$s || true)
-				[ "$got" = "$(reoracle -x -k$k "$e" r$s || true)" ] || { echo "-x: -k$k '$e'"; return 1; }
+				c=$(((ei + k) % 3))
+				if [ -n "$full" ] || [ "$c" = 0 ]; then
+					got=$(agrep-gpu -E -k$k -c "$e" r$s || true)
+					[ "$got" = "$(reoracle -k$k "$e" r$s | wc -l)" ] || { echo "-c: -k$k '$e'"; return 1; }
+				fi
+				if [ -n "$full" ] || [ "$c" = 1 ]; then
+					got=$(agrep-gpu -E -k$k --show-cost "$e" r$s || true)
+					[ "$got" = "$(reoracle -s -k$k "$e" r$s || true)" ] || { echo "cost: -k$k '$e'"; return 1; }
+				fi
+				if [ -n "$full" ] || [ "$c" = 2 ]; then
+					got=$(agrep-gpu -E -x -k$k "$e" r$s || true)
+					[ "$got" = "$(reoracle -x -k$k "$e" r$s || true)" ] || { echo "-x: -k$k '$e'"; return 1; }
+				fi
 			done
 		done
 		ei=$((ei + 1))
@@ -552,26 +622,34 @@ setup() {
 	    m = int(rand() * 40); l = ""; for (j = 0; j < m; j++)
 	    l = l substr("abc a-", int(rand() * 6) + 1, 1); print l } }' > w
 	printf 'abcab' > w2	# no terminator on the last record
-	# POCL against the host with 64-byte chunks: full, every expression
-	# at every k; quick, at k = 0 and 2 or 1 and 3, by turns (a POCL
+	# full: every expression at every k, its lines on both files,
+	# --show-cost, -x, and POCL against the host with 64-byte chunks.
+	# quick: the i-th (1-14) at two k, i % 4 and (i + 1) % 4 (each k meets
+	# 7 expressions), its lines on both at each, --show-cost and POCL at
+	# the first, -x at the second (each k meets them 3 or 4 times; a POCL
 	# start-up is most of a run's time)
-	local ei=0
+	local ei=0 ks full=
+	[ "$(depth quick full)" = quick ] || full=1
 	for e in '(^ab|c-$)' '^a|bc$' '(^a|^bc|ca$)' '^(ab|c)|a?c$' '^$|ab$' \
 	    '^a.b|-a$' '(^abca|b$)' '^a*b|c$' '^|a$' '(^b|ab$)' 'b^|a$' '^abc' \
 	    'ca-$' '^ab$|^c'; do
 		ei=$((ei + 1))
-		for k in 0 1 2 3; do
+		ks="0 1 2 3"
+		[ -n "$full" ] || ks="$((ei % 4)) $(((ei + 1) % 4))"
+		for k in $ks; do
 			for f in w w2; do
 				n=$((n + 1))
 				want=$(reoracle -k$k "$e" $f || true)
 				got=$(agrep-gpu -E -k$k "$e" $f || true)
 				[ "$got" = "$want" ] || { echo "lines: -k$k '$e' $f"; diff <(echo "$want") <(echo "$got"); return 1; }
 			done
+			if [ -n "$full" ] || [ "$k" = $(((ei + 1) % 4)) ]; then
+				got=$(agrep-gpu -E -x -k$k "$e" w || true)
+				[ "$got" = "$(reoracle -x -k$k "$e" w || true)" ] || { echo "-x: -k$k '$e'"; return 1; }
+			fi
+			[ -n "$full" ] || [ "$k" = $((ei % 4)) ] || continue
 			got=$(agrep-gpu -E -k$k --show-cost "$e" w || true)
 			[ "$got" = "$(reoracle -s -k$k "$e" w || true)" ] || { echo "cost: -k$k '$e'"; return 1; }
-			got=$(agrep-gpu -E -x -k$k "$e" w || true)
-			[ "$got" = "$(reoracle -x -k$k "$e" w || true)" ] || { echo "-x: -k$k '$e'"; return 1; }
-			[ "$(depth quick full)" = full ] || [ $(((ei + k) % 2)) = 0 ] || continue
 			got=$(env AGREP_GPU_CHUNK=64 agrep-gpu -E -k$k -n "$e" w || true)
 			[ "$got" = "$(agrep-gpu --device=cpu -E -k$k -n "$e" w || true)" ] || { echo "POCL: -k$k '$e'"; return 1; }
 		done
@@ -586,10 +664,13 @@ setup() {
 	    for (j = 0; j < m; j++) l = l (j ? " " : "") w[int(rand() * 10) + 1];
 	    print l } }' > p
 	[ "$(wc -c < p)" -gt 20000 ]
-	local n=0 e k
+	# (full: every expression at k = 0-3; quick: the i-th (1-6) at two,
+	# i % 4 and (i + 1) % 4)
+	local n=0 e k ei=0
 	for e in 'and (he|she|they) (said|spake) unto' '(said|spake) unto (him|her|them)' \
 	    'she (said|spake)' '(he|she) said (unto|him)' 'they.*(him|her)' 'unto (him|her),?'; do
-		for k in 0 1 2 3; do
+		ei=$((ei + 1))
+		for k in $(depth "$((ei % 4)) $(((ei + 1) % 4))" "0 1 2 3"); do
 			n=$((n + 1))
 			want=$(reoracle -k$k "$e" p || true)
 			got=$(agrep-gpu -j1 -E -k$k "$e" p || true)
@@ -616,18 +697,22 @@ setup() {
 	    l = ""; for (j = 0; j < m; j++) l = l substr("ab c-", int(rand() * 5) + 1, 1);
 	    print l } }' > c
 	# the long record: full, 300,000 bytes (73 chunks of 4 KiB); quick,
-	# its first 100,000 (24 chunks; the oracle's time on it is the cost)
-	awk -v n="$(depth 100000 300000)" 'BEGIN { srand(6); l = ""; for (j = 0; j < n; j++)
+	# its first 50,000 (13 chunks; the oracle's time on it is the cost)
+	awk -v n="$(depth 50000 300000)" 'BEGIN { srand(6); l = ""; for (j = 0; j < n; j++)
 	    l = l substr("ab c-", int(rand() * 5) + 1, 1); print l; print "x abc" }' > long
-	local want
+	# (the long record: full, every expression at k = 0 and 1; quick, the
+	# i-th at k = i % 2)
+	local want i=0
 	for e in '\<abc\>' 'c\B(a|b)+\>' '(^|-)ab c' 'cab\b' '^(ab|c-)c' 'a c?b$' \
 	    '^a.?b$' '\<ab c' 'b\Bc-'; do
+		i=$((i + 1))
 		for k in 0 1; do
 			want=$(reoracle -k$k "$e" c | wc -l)
 			run agrep-gpu -E -k$k -c "$e" c
 			assert_output "$want"
 			run env AGREP_GPU_CHUNK=4096 agrep-gpu -E -k$k -c "$e" c
 			assert_output "$want"
+			[ "$(depth quick full)" = full ] || [ $((i % 2)) = "$k" ] || continue
 			run env AGREP_GPU_CHUNK=4096 agrep-gpu -E -k$k -c "$e" long
 			assert_output "$(reoracle -k$k "$e" long | wc -l)"
 		done
@@ -637,13 +722,20 @@ setup() {
 @test "a record longer than a chunk: * and + span the pieces, ^ and \$ see its edges" {
 	awk 'BEGIN { l = "mercy"; for (j = 0; j < 30000; j++) l = l "x";
 	    print l "ever"; print "mercy ever"; print l; print "ab" l "ab" }' > m
+	# full: every expression at every k with the three chunk sizes;
+	# quick: with one, by turns, (expression + k) % 3 (each expression
+	# and each k meet the three)
+	local i=0 cs
 	for e in 'mercy.*ever' 'mer.y.*ever' 'cy(x|z)+ev' '^mercyx' 'xxever$' \
 	    '^ab' 'ab$' 'xab\>' '\<merc'; do
+		i=$((i + 1))
 		for k in 0 1 2; do
 			# (the oracle's lines, once per expression and k)
 			reoracle -k$k "$e" m > lines
 			want=$(wc -l < lines)
-			for c in 4096 65536 ""; do
+			cs=(4096 65536 "")
+			[ "$(depth quick full)" = full ] || cs=("${cs[(i + k) % 3]}")
+			for c in "${cs[@]}"; do
 				run env AGREP_GPU_CHUNK=$c agrep-gpu -E -k$k -c "$e" m
 				assert_output "$want"
 				env AGREP_GPU_CHUNK=$c agrep-gpu -E -k$k "$e" - < m > got || true
@@ -695,10 +787,11 @@ same_as_grep1() {
 	export LC_ALL=C.UTF-8
 	# full: each expression with and without -i, with each option.
 	# quick: per class, its four forms take the four (-i or not) x
-	# (-n, -o -n) by turns, (class + form) % 4; the expressions after
-	# take -n, -o -n and -c each, with -i on one or two of them by turns
-	# (every class and expression meets -i and its absence and every
-	# option)
+	# (-n, -o -n) by turns, (class + form) % 4; the i-th expression after
+	# (from 0) takes two of -n, -o -n and -c, i % 3 with -i and (i + 1) % 3
+	# without when i is even, the other way round when odd (every class
+	# meets -i and its absence and every option, every expression -i and
+	# its absence, every option both)
 	local full= ci=0 i j o f
 	local -a o2=(-n "-o -n") o3=(-n "-o -n" -c)
 	[ "$(depth quick full)" = quick ] || full=1
@@ -723,9 +816,9 @@ same_as_grep1() {
 		if [ -n "$full" ]; then
 			same_as_grep u "$e" -n "-o -n" -c
 		else
-			for ((j = 0; j < 3; j++)); do
-				f=$([ $(((i + j) % 2)) = 0 ] || echo -i)
-				same_as_grep1 u "$e" "$f" "${o3[j]}"
+			for ((j = 0; j < 2; j++)); do
+				f=$([ $(((i + j) % 2)) = 1 ] || echo -i)
+				same_as_grep1 u "$e" "$f" "${o3[(i + j) % 3]}"
 			done
 		fi
 		i=$((i + 1))
@@ -741,15 +834,34 @@ same_as_grep1() {
 }
 
 @test "UTF-8 mode: \\< \\> \\b \\B and -w take the locale's word characters, as grep" {
-	local e f o w
+	local e f o w i=0 fq full=
 	u8_classes_text v valid
 	export LC_ALL=C.UTF-8
+	# full: each expression with and without -i, with -n and -o -n, and
+	# each word with and without -i.  quick: the i-th expression with two
+	# of the four, (-i or not) x (-n, -o -n) numbered 0-3, i % 4 and
+	# (i + 1) % 4 (each of the four over half the expressions); the i-th
+	# word (from 1) with -i when i is even (ΚΑΛΗΜΈΡΑ among them), else
+	# without
+	[ "$(depth quick full)" = quick ] || full=1
+	local -a o2=(-n "-o -n")
 	for e in '\<' '\>' '\b' '\B' '\<\w' '\w\>' '\bx' '\B.' '.\b' 'x\b' '\<[[:alpha:]]+\>' \
 	    '\W\w' '\<café\>' '\<é' 'é\>' '\<caf' 'мир\>' '\<日' '\Bb' 'a\B' '\w+\b'; do
-		same_as_grep v "$e" -n "-o -n"
+		if [ -n "$full" ]; then
+			same_as_grep v "$e" -n "-o -n"
+		else
+			for o in $((i % 4)) $(((i + 1) % 4)); do
+				same_as_grep1 v "$e" "$([ "$o" -lt 2 ] || echo -i)" "${o2[o % 2]}"
+			done
+		fi
+		i=$((i + 1))
 	done
+	i=0
 	for w in é x a caf b мир ΑΒΓ 日本語 123 _ case_é ΚΑΛΗΜΈΡΑ; do
+		i=$((i + 1)) fq=
+		[ $((i % 2)) = 1 ] || fq=-i
 		for f in "" -i; do
+			[ -n "$full" ] || [ "$f" = "$fq" ] || continue
 			run agrep-gpu -k0 -n -w $f "$w" v
 			assert_output "$(grep -a -n -w $f "$w" v)"
 			run agrep-gpu -k0 -n -E $f "\\<$w\\>" v
@@ -780,27 +892,37 @@ same_as_grep1() {
 }
 
 @test "UTF-8 mode: classes and word assertions with errors: lines, --show-cost and -x as the oracle over characters" {
-	local e k n=0 ei=0 ks
+	local e k n=0 ei=0 ks k0 full=
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
+	# full: every expression at every k, its lines, --show-cost and -x;
+	# quick: the i-th (from 0) at two k, i % 3 and (i + 1) % 3, its lines
+	# at both, --show-cost at the first and -x at the second (each k
+	# meets the three)
+	[ "$(depth quick full)" = quick ] || full=1
 	for e in '[[:alpha:]]+e' 'caf\w' '\<caf' 'é\>' '[[:upper:]][[:lower:]]' '\w\W\w' \
 	    'a[[:space:]]b' '[[:punct:]]x' '[^[:alpha:]]+a' 'é[[:alnum:]]' '(\w|[[:punct:]])e' \
 	    'a\sb' '\bx' 'b\B' '\<[[:alpha:]]+\>' 'x[[:digit:]]' '[[:cntrl:]]b' '[[:blank:]]b' \
 	    'a[[:graph:]]b' '[[:print:]]{3}' 'Κ[[:lower:]]+' 'мир\>' '\<日' 'te\w' 'a.b' \
 	    '[^é]t' '\S\s\S' '[[:xdigit:]]+'; do
 		# (the sanitizer build: two k an expression, in turn; CI's time)
-		ks="0 1 2"
-		! slow_build || ks="$((ei % 3)) $(((ei + 1) % 3))"
+		ks="0 1 2" k0=$((ei % 3))
+		[ -n "$full" ] || ks="$k0 $(((ei + 1) % 3))"
+		! slow_build || ks="$k0 $(((ei + 1) % 3))"
 		ei=$((ei + 1))
 		for k in $ks; do
 			n=$((n + 1))
 			# (-a: u holds invalid bytes, binary when printed)
 			run agrep-gpu -a -E -k$k "$e" u
 			assert_output "$(reoracle -u -k$k "$e" u)"
-			run agrep-gpu -a -E -k$k --show-cost "$e" u
-			assert_output "$(reoracle -u -s -k$k "$e" u)"
-			run agrep-gpu -a -E -k$k -x "$e" u
-			assert_output "$(reoracle -u -x -k$k "$e" u)"
+			if [ -n "$full" ] || [ "$k" = "$k0" ]; then
+				run agrep-gpu -a -E -k$k --show-cost "$e" u
+				assert_output "$(reoracle -u -s -k$k "$e" u)"
+			fi
+			if [ -n "$full" ] || [ "$k" != "$k0" ]; then
+				run agrep-gpu -a -E -k$k -x "$e" u
+				assert_output "$(reoracle -u -x -k$k "$e" u)"
+			fi
 		done
 	done
 	echo "# $n cases" >&3
@@ -812,10 +934,19 @@ same_as_grep1() {
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
 	# classes in PEq tables (Myers), and in the automaton kernel.
-	# full: each expression at every k with every option; quick: each
-	# expression with every option, at k = (expression + option) % 3
-	# (each expression still meets every k, each option every k)
+	# full: each expression at every k with every option; quick: two runs
+	# an expression, run r (2i and 2i + 1 for the i-th, from 0) with
+	# option r % 4 at k = r % 3 (each expression meets two options and
+	# two k; runs 0-11 make every option and k pair)
 	local ei=0 fx
+	# (quick: whether run 2i or 2i + 1 of the i-th has option fx and k)
+	quick_run() {
+		local r
+		for r in $((2 * ei - 2)) $((2 * ei - 1)); do
+			[ $((r % 4 + 1)) != "$fx" ] || [ $((r % 3)) != "$k" ] || return 0
+		done
+		return 1
+	}
 	for e in '[[:alpha:]]+e' 'caf\w' '[[:upper:]][[:lower:]]' '\w\W\w' 'a[[:space:]]b' \
 	    '[[:punct:]]x' '[^[:alpha:]]+' 'é[[:alnum:]]' '(\w|[[:punct:]])e' 'a\sb'; do
 		ei=$((ei + 1))
@@ -823,7 +954,7 @@ same_as_grep1() {
 			fx=0
 			for f in "" -i -c -o; do
 				fx=$((fx + 1))
-				[ "$(depth quick full)" = full ] || [ $(((ei + fx) % 3)) = "$k" ] || continue
+				[ "$(depth quick full)" = full ] || quick_run || continue
 				AGREP_GPU_DEVICE=host agrep-gpu -E -n $f -k$k "$e" u > host || true
 				env $dev agrep-gpu -E -n $f -k$k "$e" u > got || true
 				cmp host got || { echo "-k$k $f '$e'"; diff host got | head; return 1; }

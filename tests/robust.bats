@@ -319,16 +319,24 @@ elapsed_lt() {
 	agrep-gpu abc nonl next > got
 	same_bytes want got
 	agrep-gpu --device=host -n -b -k 1 abcdef nonl next > want1
-	local chunk
+	head -n 1 want1 > want2
+	# full (AGREP_GPU_TESTS=full): the files and standard input in every
+	# chunk size; quick: the files in chunks of 1 and 7 bytes, standard
+	# input in chunks of 5 and 4096
+	local chunk ci=0 full=0
+	[ "$(depth quick full)" = quick ] || full=1
 	for chunk in 1 5 7 4096; do
+		ci=$((ci + 1))
+		if ((full || ci % 2)); then
 		AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=$chunk AGREP_GPU_SLICE=64 \
 		    agrep-gpu -n -b -k 1 abcdef nonl next > got 2> err
 		same_bytes want1 got "OpenCL, chunk $chunk"
 		run cat err
 		assert_output ''
+		fi
+		((full || ci % 2 == 0)) || continue
 		cat nonl | AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=$chunk \
 		    agrep-gpu -n -b -k 1 --label=nonl -H abcdef > got
-		head -n 1 want1 > want2
 		same_bytes want2 got "stdin, chunk $chunk"
 	done
 	run -0 env AGREP_GPU_HOST_MAX=0 agrep-gpu -c -v -k 1 abcdef nonl
@@ -343,14 +351,22 @@ elapsed_lt() {
 	grep -F abc crlf > want
 	AGREP_GPU_HOST_MAX=0 agrep-gpu abc crlf > got
 	same_bytes want got
-	local args
+	# full (AGREP_GPU_TESTS=full): every argument set from the file and
+	# from standard input; quick: the file and standard input by turns
+	# (the file for the 1st, 3rd and 5th set)
+	local args ai=0 full=0
+	[ "$(depth quick full)" = quick ] || full=1
 	for args in "-k 1 abcdef" "-x -k 1 abc" "-o -k 1 abcdef" "-n -b -v -k 1 abcdef" \
 	    "-c -x abc"; do
+		ai=$((ai + 1))
 		# shellcheck disable=SC2086
 		agrep-gpu --device=host $args crlf > want
+		if ((full || ai % 2)); then
 		# shellcheck disable=SC2086
 		AGREP_GPU_HOST_MAX=0 agrep-gpu $args crlf > got
 		same_bytes want got "args $args"
+		fi
+		((full || ai % 2 == 0)) || continue
 		# shellcheck disable=SC2086
 		AGREP_GPU_HOST_MAX=0 agrep-gpu $args < crlf > got
 		same_bytes want got "stdin, args $args"
@@ -427,9 +443,14 @@ elapsed_lt() {
 }
 
 @test "files: a file truncated while it is read: no crash, no hang, no garbage" {
-	local hm delay rc line='abc needle line'
+	# full (AGREP_GPU_TESTS=full): both AGREP_GPU_HOST_MAX with both
+	# delays; quick: 1 MiB with the short delay, 0 with the long one (each
+	# run writes a file of 300 MB first)
+	local hm delay rc line='abc needle line' full=0
+	[ "$(depth quick full)" = quick ] || full=1
 	for hm in 1048576 0; do
 		for delay in 0.05 0.3; do
+			case $full$hm:$delay in 01048576:0.3|00:0.05) continue ;; esac
 			yes "$line" | head -c 300000000 > big
 			(sleep "$delay"; truncate -s 1000 big) 3>&- &
 			local tpid=$!
@@ -498,7 +519,9 @@ elapsed_lt() {
 # -------------------------------------------------------------------------
 
 @test "output: standard output closed early: prompt end, no message" {
-	yes 'abc line' | head -c 200000000 > big
+	# (a file of 200 MB; quick, 50 MB: either is thousands of pipe buffers
+	# of output)
+	yes 'abc line' | head -c "$(depth 50000000 200000000)" > big
 	local start hm k k0=0
 	! sanitized || k0=1
 	for hm in 1048576 0; do
@@ -528,12 +551,17 @@ elapsed_lt() {
 @test "output: > /dev/full: 'write error' once on stderr, exit 2" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	yes 'abc line' | head -c 5000000 > big
-	local args
+	# full (AGREP_GPU_TESTS=full): every argument set on both paths;
+	# quick: the OpenCL path for every other one (the 2nd, 4th and 6th)
+	local args ai=0 full=0
+	[ "$(depth quick full)" = quick ] || full=1
 	for args in "abc a" "-c abc a" "-l abc a b" "-n abc big" "-o -k 1 abc big" \
 	    "--color=always abc big"; do
+		ai=$((ai + 1))
 		run -2 --separate-stderr bash -c "agrep-gpu $args > /dev/full"
 		assert_regex "$stderr" 'write error'
 		assert_equal "${#stderr_lines[@]}" 1
+		((full || ai % 2 == 0)) || continue
 		run -2 --separate-stderr bash -c \
 		    "AGREP_GPU_HOST_MAX=0 agrep-gpu -k 1 $args > /dev/full"
 		assert_regex "$stderr" 'write error'
@@ -646,9 +674,12 @@ elapsed_lt() {
 	same_bytes want got "cold cache"
 	run ls xdg/agrep-gpu
 	(( ${#lines[@]} > 0 )) || skip "no binary cache written"
+	# the damage: cut in the binary (half, to 200 bytes), no longer than
+	# the header (20, 0 bytes), bytes flipped (flip); quick: one of each
+	# (half, 0, flip)
 	local f how
 	for f in xdg/agrep-gpu/*.bin; do cp "$f" "$f.good"; done
-	for how in half 200 20 0 flip; do
+	for how in $(depth "half 0 flip" "half 200 20 0 flip"); do
 		for f in xdg/agrep-gpu/*.bin; do
 			case $how in
 			half) head -c "$(( $(stat -c %s "$f.good") / 2 ))" "$f.good" > "$f" ;;
@@ -716,13 +747,16 @@ open(sys.argv[2], "wb").write(b)' "$f.good" "$f" ;;
 	grep -F -r -l needle tree | LC_ALL=C sort > want
 	agrep-gpu -r -l needle tree > got
 	same_bytes want got "-l, k=0"
-	local opts
+	# (quick: -c on the OpenCL path is the run under a low limit below)
+	local opts full=0
+	[ "$(depth quick full)" = quick ] || full=1
 	for opts in "-c" "-l" "-n"; do
 		# shellcheck disable=SC2086
 		agrep-gpu --device=host -r $opts -k 1 needle tree > want
 		# shellcheck disable=SC2086
 		agrep-gpu -r $opts -k 1 needle tree > got
 		same_bytes want got "$opts, k=1"
+		((full)) || [ "$opts" != -c ] || continue
 		# shellcheck disable=SC2086
 		AGREP_GPU_HOST_MAX=0 agrep-gpu -r $opts -k 1 needle tree > got 2> err
 		same_bytes want got "$opts, k=1, OpenCL"

@@ -40,13 +40,14 @@ setup() {
 
 # same_j ENV... -- ARGS...: agrep-gpu ARGS with -j1 and with -j2, -j3 and
 # -j8 (env ENV... for each) give the same stdout+stderr bytes and status.
+# SAME_J="J...": those -j instead of 2, 3 and 8 (a test's quick sample).
 same_j() {
 	local envs=() j rc1 rc
 	while [ "$1" != -- ]; do envs+=("$1"); shift; done
 	shift
 	rc1=0
 	env "${envs[@]}" agrep-gpu -j1 "$@" > out.1 2>&1 || rc1=$?
-	for j in 2 3 8; do
+	for j in ${SAME_J:-2 3 8}; do
 		rc=0
 		env "${envs[@]}" agrep-gpu -j$j "$@" > out.$j 2>&1 || rc=$?
 		cmp -s out.1 out.$j ||
@@ -58,14 +59,18 @@ $(diff out.1 out.$j | head -5)"
 }
 
 @test "threads: ranges of a large file print what one job prints, every -j" {
-	local opts k ks="0 1 2" chunks="4096 65536"
+	local opts k ks="0 1 2" chunks="4096 65536" oi rot
 	# (the ASan build: one k and one chunk size, a sixth of the runs;
-	# check-tsan runs them all on the threads)
-	case $AGREP_GPU in */san/*) ks=1 chunks=4096 ;; esac
+	# check-tsan runs them all on the threads; make check a third: each
+	# option set at one k, k = its place % 3, each k with 4 or 5 sets)
+	rot=$(depth 1 0 0)
+	case $AGREP_GPU in */san/*) ks=1 chunks=4096 rot=0 ;; esac
 	for k in $ks; do
+		oi=0
 		for opts in "" "-n" "-b -n" "-c" "-v -c" "-v -n" "-o -b" "-w -n" \
 		    "-x" "--show-cost -n" "-l" "-L" "-i --color=always -n" \
 		    "-H -c"; do
+			((!rot || oi++ % 3 == k)) || continue
 			# shellcheck disable=SC2086
 			agrep-gpu --device=host -j1 $opts -k $k mercy text > want ||
 				true
@@ -80,12 +85,15 @@ $(diff want out.8 | head -5)"
 }
 
 @test "threads: the OpenCL device and the host matcher agree under -j" {
-	local opts
+	# (full: -j1 against -j2, -j3 and -j8 for every option set; quick:
+	# against -j8 and, by turns, -j2 or -j3)
+	local opts oi=0 js
 	for opts in "-n" "-c" "-v -b" "-o"; do
+		js=$(depth "$((2 + oi % 2)) 8" "2 3 8") oi=$((oi + 1))
 		# shellcheck disable=SC2086
 		agrep-gpu --device=host -j1 $opts -k2 mercy text > want
 		# shellcheck disable=SC2086
-		same_j AGREP_GPU_CHUNK=65536 AGREP_GPU_HOST_MAX=0 -- --device=cpu \
+		SAME_J=$js same_j AGREP_GPU_CHUNK=65536 AGREP_GPU_HOST_MAX=0 -- --device=cpu \
 		    $opts -k2 mercy text
 		cmp -s want out.8 || fail "device $opts: $(diff want out.8 | head -5)"
 	done
@@ -95,9 +103,12 @@ $(diff want out.8 | head -5)"
 	# the text with Greek and accented words and stray bytes in it (-a:
 	# a record with a stray byte is binary when printed, as in grep)
 	sed 's/the/τhé/g; s/LORD/ΛΟΡΔ/g; s/shall/sh\xc3ll/g' text > u8text
-	local opts
+	# (the device, full: -j1 against -j2, -j3 and -j8 for every option
+	# set; quick: against one of them by turns, each -j over 2 or 3 sets)
+	local opts oi=0 js jq=(2 3 8)
 	for opts in "-a -n" "-c -i" "-a -o -b" "-a -w -n -i" \
 	    "-a --show-cost --show-edits" "-a -x" "-n"; do
+		js=$(depth "${jq[oi % 3]}" "2 3 8") oi=$((oi + 1))
 		# shellcheck disable=SC2086
 		agrep-gpu --utf8 --device=host -j1 $opts -k2 'mércy τhé' u8text > want 2>&1 ||
 			true
@@ -105,17 +116,20 @@ $(diff want out.8 | head -5)"
 		same_j AGREP_GPU_CHUNK=4096 -- --utf8 $opts -k2 'mércy τhé' u8text
 		cmp -s want out.8 || fail "utf8 $opts: $(diff want out.8 | head -5)"
 		# shellcheck disable=SC2086
-		same_j AGREP_GPU_CHUNK=65536 AGREP_GPU_HOST_MAX=0 -- --device=cpu \
+		SAME_J=$js same_j AGREP_GPU_CHUNK=65536 AGREP_GPU_HOST_MAX=0 -- --device=cpu \
 		    --utf8 $opts -k2 'ΛΟΡΔ' u8text
 	done
 }
 
 @test "threads: context, -m and the ring path are the same for every -j" {
-	local opts
+	# (full: -j1 against -j2, -j3 and -j8 for every option set; quick:
+	# against one of them by turns, each -j over 2 or 3 sets)
+	local opts oi=0 js jq=(2 3 8)
 	for opts in "-A1 -n" "-B2 -b" "-C1 -v" "-m 5 -n" "-m 3 -A2" \
 	    "-C2 -o" "--line-buffered -n"; do
+		js=$(depth "${jq[oi % 3]}" "2 3 8") oi=$((oi + 1))
 		# shellcheck disable=SC2086
-		same_j AGREP_GPU_CHUNK=4096 -- $opts -k1 mercy text text
+		SAME_J=$js same_j AGREP_GPU_CHUNK=4096 -- $opts -k1 mercy text text
 	done
 }
 
@@ -135,13 +149,16 @@ $(diff want out.8 | head -5)"
 		chmod 000 tree/a/f7.txt
 		runas=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 	fi
+	# (full: -j1 against -j2 and -j8 for every option set; quick: against
+	# one of them by turns)
+	local oi=0
 	for opts in "-r -c" "-r -n" "-r -l" "-r -L" "-r -o -b" "-r -C1" \
 	    "-r -a -n" "-r -m1" "-r --include=*.txt -c"; do
 		rc1=0
 		# shellcheck disable=SC2086
 		AGREP_GPU_CHUNK=8192 "${runas[@]}" "$AGREP_GPU" -j1 $opts -k1 \
 		    mercy tree > out.1 2>&1 || rc1=$?
-		for j in 2 8; do
+		for j in $(depth "$((oi % 2 ? 8 : 2))" "2 8"); do
 			rc=0
 			# shellcheck disable=SC2086
 			AGREP_GPU_CHUNK=8192 "${runas[@]}" "$AGREP_GPU" -j$j \
@@ -149,6 +166,7 @@ $(diff want out.8 | head -5)"
 			cmp -s out.1 out.$j || fail "-j$j $opts: $(diff out.1 out.$j | head)"
 			[ "$rc" = "$rc1" ] || fail "-j$j $opts: exit $rc vs $rc1"
 		done
+		oi=$((oi + 1))
 	done
 	[ ${#runas[@]} -eq 0 ] || grep -q "f7.txt: Permission denied" out.1 ||
 		fail "$(cat out.1)" ||

@@ -125,7 +125,9 @@ setup() {
 # binary (grep 3.8): left out, "binary file matches" at the file's end; -a
 # prints it; -c, -l and -o's valid parts are not changed.  Context and
 # "--" as grep prints them (its -v -A after such a record aside: it then
-# prints a record from before as context).
+# prints a record from before as context).  full: every option on the four
+# files; quick: each option on two of them by turns ((option + file) % 2:
+# e1 and e3 or e2 and e4; each file meets half the options).
 @test "utf8: records with encoding errors are binary when printed, as grep 3.8" {
     export LC_ALL=C.UTF-8
     cd "$W"
@@ -133,13 +135,17 @@ setup() {
     printf 'abc caf\nun caf\xc3 x\nabc caf\nzz\n\xff\xfe caf\n' > e2
     printf 'x\ny\nabc\n\xff bad\nabc\nq\nw\ne\n\xfe\nabc\n' > e3
     printf 'abc\n\xff\nzz\nabc\nq\n\xfe\n\xfe\nabc\nabc\n\xf0\nw\n' > e4
-    local f o want got
+    local f o want got fx=0 ox full=
+    [ "$(depth quick full)" = quick ] || full=1
     for f in e1 e2 e3 e4; do
+        fx=$((fx + 1)) ox=0
         for o in "caf" "-n caf" "-o caf" "-c caf" "-I caf" "-A1 abc" \
             "-B1 abc" "-C1 abc" "-v zz" "-l caf" "-a caf" "-C1 zz" \
             "-n -v abc" "-H -b caf" "--color=always caf" "-A2 -n abc" \
             "-B2 abc" "-v -C1 abc" "-C2 -n abc" "-m2 -A3 abc" "-v -B2 abc" \
             "-o -C1 abc" "-m1 -A2 abc" "-k1 -n cbf"; do
+            ox=$((ox + 1))
+            [ -n "$full" ] || [ $(((ox + fx) % 2)) = 0 ] || continue
             # shellcheck disable=SC2086
             want=$(grep ${o/-k1 -n cbf/-n caf} $f 2>&1 | sed 's/^grep:/agrep-gpu:/'; echo "rc=${PIPESTATUS[0]}")
             # shellcheck disable=SC2086
@@ -153,9 +159,19 @@ setup() {
 # scalar one on small inputs, SIMD and the filter forced), POCL by default
 # and with tiny slices and chunks (records longer than a chunk go piece by
 # piece: a character must not be cut into wrong answers), stdin, -j3, -z.
+# full: every case through the seven, the many patterns through both
+# paths with the three options over texts 1-6; quick: the j-th of the
+# seven (1-7) takes the cases s of s + j even, half of them (the seven
+# flag sets, s % 7, each at least once: 7 is odd), and over text s the
+# many patterns take options s % 3 through path s % 2 (each option over
+# both paths).
 @test "utf8: every engine against the oracle over code points (random cases)" {
     begin_checks
     local s k fl flags=("" "-i" "-w" "-x -i" "-c -v" "-n --show-cost" "-w -i -n")
+    local full= fx
+    [ "$(depth quick full)" = quick ] || full=1
+    # (quick: whether the j-th path takes case s)
+    takes() { [ -n "$full" ] || [ $(((s + $1) % 2)) = 0 ]; }
     export LC_ALL=C.UTF-8
     for ((s = 1; s <= ${UTF8_SEEDS:-$(depth 15 60)}; s++)); do
         k=$(cat "$CASES/k.$s")
@@ -164,23 +180,26 @@ setup() {
         fl="--utf8 -a ${flags[s % ${#flags[@]}]}"
         # shellcheck disable=SC2086
         {
-            check "AGREP_GPU_DEVICE=host" "" $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
-            check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=simd" "$CASES/t.$s" $fl -k "$k" -f "$CASES/p.$s"
-            check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=filter AGREP_GPU_CHUNK=300" "" $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
-            check "AGREP_GPU_HOST_MAX=0" "" $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
-            check "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100" "$CASES/t.$s" $fl -k "$k" -f "$CASES/p.$s"
-            check "AGREP_GPU_CHUNK=257" "" -j3 $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+            ! takes 1 || check "AGREP_GPU_DEVICE=host" "" $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+            ! takes 2 || check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=simd" "$CASES/t.$s" $fl -k "$k" -f "$CASES/p.$s"
+            ! takes 3 || check "AGREP_GPU_DEVICE=host AGREP_GPU_HOST_ENGINE=filter AGREP_GPU_CHUNK=300" "" $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+            ! takes 4 || check "AGREP_GPU_HOST_MAX=0" "" $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+            ! takes 5 || check "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100" "$CASES/t.$s" $fl -k "$k" -f "$CASES/p.$s"
+            ! takes 6 || check "AGREP_GPU_CHUNK=257" "" -j3 $fl -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
         }
-        check "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=200" "" --utf8 -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
+        ! takes 7 || check "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=200" "" --utf8 -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
     done
     # many patterns at once (the shared filter, multi.c, over symbols)
     cat "$CASES"/p.* > "$W/many"
     for ((s = 1; s <= 6; s++)); do
+        fx=0
         for fl in "-k1" "-i -k1" "-c -k2"; do
+            fx=$((fx + 1))
+            [ -n "$full" ] || [ $((fx % 3)) = $((s % 3)) ] || continue
             # shellcheck disable=SC2086
             {
-                check "" "" --utf8 -a $fl -f "$W/many" "$CASES/t.$s"
-                check "AGREP_GPU_HOST_ENGINE=multi" "" --utf8 -a $fl -f "$W/many" "$CASES/t.$s"
+                ! takes 0 || check "" "" --utf8 -a $fl -f "$W/many" "$CASES/t.$s"
+                ! takes 1 || check "AGREP_GPU_HOST_ENGINE=multi" "" --utf8 -a $fl -f "$W/many" "$CASES/t.$s"
             }
         done
     done
@@ -192,13 +211,12 @@ setup() {
 # with 2-, 3- and 4-byte characters at every offset, where an ASCII pattern
 # at k=0 must match at the same bytes as in byte mode (and as grep).
 @test "utf8: hits map back to the bytes across ASCII runs and 64-symbol blocks" {
-    local i c
-    c=(é 中 😀 ü)
-    # a line each: a character or not, i x's, one "ab", one more character
-    for ((i = 0; i < 600; i++)); do
-        printf '%s%*sab%sxx\n' "$([ $((i % 3)) = 0 ] || echo "${c[i % 4]}")" \
-            $((i % 200)) '' "${c[(i / 4) % 4]}" | tr ' ' x
-    done > "$W/runs"
+    # a line each (i = 0-599): a character or not, i % 200 x's, one
+    # "ab", one more character, xx (one awk: a shell loop of 600 was
+    # most of the test's time)
+    awk 'BEGIN { split("é 中 😀 ü", c, " "); for (i = 0; i < 600; i++) {
+        l = i % 3 ? c[i % 4 + 1] : ""; for (j = 0; j < i % 200; j++) l = l "x"
+        print l "ab" c[int(i / 4) % 4 + 1] "xx" } }' > "$W/runs"
     export LC_ALL=C.UTF-8
     # (at k=1 the search runs over symbols: zab matches each line's ab only)
     grep -n ab "$W/runs" > "$W/want"
@@ -223,14 +241,24 @@ setup() {
     for f in "$ru"/2001.0[3-6] "$de"/anekdoten "$de"/wusstensie; do
         [ -f "$f" ] && iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 && cat "$f"
     done > "$W/text"
-    local pat k fl rc
+    # full: every pattern at every k, with -i and without, on the host
+    # and on POCL; quick: each pattern at every k with -i or without by
+    # turns ((pattern + k) % 2: each meets both, each k meets both), POCL
+    # at one k a pattern, by turns (pattern % 3: each k twice)
+    local pat k fl rc px=0 fx full=
+    [ "$(depth quick full)" = quick ] || full=1
     for pat in 'приходит' 'Евгений Кащеев' 'утешение' 'ÄRGER' 'größer' 'Straße'; do
+        px=$((px + 1))
         for k in 0 1 2; do
+            fx=0
             for fl in "" "-i"; do
+                fx=$((fx + 1))
+                [ -n "$full" ] || [ $(((px + k + fx) % 2)) = 0 ] || continue
                 rc=0
                 # shellcheck disable=SC2086
                 tre-agrep $fl -k -E "$k" -e "$pat" "$W/text" > "$W/ref" || rc=$?
                 REF="tre-agrep $fl -E $k" WHAT="$pat" check_ref "$W/ref" "$rc" "" "" $fl -k "$k" -e "$pat" "$W/text"
+                [ -n "$full" ] || [ $((px % 3)) = "$k" ] || continue
                 REF="tre-agrep $fl -E $k" WHAT="$pat (POCL)" check_ref "$W/ref" "$rc" "AGREP_GPU_HOST_MAX=0" "" $fl -k "$k" -e "$pat" "$W/text"
             done
         done

@@ -17,28 +17,32 @@ D="$BATS_FILE_TMPDIR"
 # hundreds of builds; the kernel has its own test below, on POCL.
 export AGREP_GPU_DEVICE=host
 
-# gen SEED: a random case in $D (p: patterns, t: text); prints "K I D S"
+# gen FIRST LAST: the random cases of seeds FIRST..LAST (one python start
+# for all) in $D (p.SEED: patterns, t.SEED: text); prints "K I D S" for
+# each, a line a case
 gen() {
-    python3 - "$1" "$D" <<'EOF'
+    python3 - "$1" "$2" "$D" <<'EOF'
 import random, sys
-random.seed(int(sys.argv[1])); d = sys.argv[2]
-alpha = random.choice(["ab", "abc", "acgt", "abcdefgh"])
-pats = sorted({"".join(random.choice(alpha) for _ in range(random.randint(1, 9)))
-               for _ in range(random.choice([1, 1, 2, 3]))})
-open(d + "/p", "w").write("\n".join(pats) + "\n")
-lines = []
-for _ in range(random.randint(1, 40)):
-    s = "".join(random.choice(alpha + (" " if random.random() < 0.3 else ""))
-                for _ in range(random.randint(0, 30)))
-    if random.random() < 0.5:
-        p = random.choice(pats); i = random.randint(0, len(s))
-        s = s[:i] + p + s[i:]
-    lines.append(s)
-open(d + "/t", "w").write("\n".join(lines) + "\n")
-c = [random.choice(["1", "1", "2", "3", "off"]) for _ in range(3)]
-if c == ["off"] * 3:
-    c[2] = "1"
-print(random.randint(0, 6), *c)
+d = sys.argv[3]
+for seed in range(int(sys.argv[1]), int(sys.argv[2]) + 1):
+    random.seed(seed); sfx = "." + str(seed)
+    alpha = random.choice(["ab", "abc", "acgt", "abcdefgh"])
+    pats = sorted({"".join(random.choice(alpha) for _ in range(random.randint(1, 9)))
+                   for _ in range(random.choice([1, 1, 2, 3]))})
+    open(d + "/p" + sfx, "w").write("\n".join(pats) + "\n")
+    lines = []
+    for _ in range(random.randint(1, 40)):
+        s = "".join(random.choice(alpha + (" " if random.random() < 0.3 else ""))
+                    for _ in range(random.randint(0, 30)))
+        if random.random() < 0.5:
+            p = random.choice(pats); i = random.randint(0, len(s))
+            s = s[:i] + p + s[i:]
+        lines.append(s)
+    open(d + "/t" + sfx, "w").write("\n".join(lines) + "\n")
+    c = [random.choice(["1", "1", "2", "3", "off"]) for _ in range(3)]
+    if c == ["off"] * 3:
+        c[2] = "1"
+    print(random.randint(0, 6), *c)
 EOF
 }
 
@@ -49,6 +53,13 @@ costs() { echo "--insert-cost=$1 --delete-cost=$2 --substitute-cost=$3"; }
 # depth otherwise
 seeds() {
     depth "$2" "$3" "$1"
+}
+
+# quick: whether this is make check's depth (not AGREP_GPU_TESTS=full, not
+# a slow build): the loops below then take every other option, k or cost
+# set of a case, in turn, so that each still meets half the cases
+quick() {
+    [ "$(depth quick full slow)" = quick ]
 }
 
 @test "weights: a substitution, an insertion, a deletion at their costs" {
@@ -91,14 +102,22 @@ seeds() {
 }
 
 @test "weights: plain patterns against tests/oracle.c, random cases" {
-    local fails=0
-    for s in $(seq 1 "$(seeds 8 16 1000)"); do
-        read -r k ci cd cs < <(gen "$s")
+    # quick: 16 cases, each with every other option in turn (each option
+    # on 8 cases); full 1,000 and slow builds 8, every option
+    local fails=0 i c all=1 n cases
+    ! quick || all=0
+    n=$(seeds 8 16 1000)
+    mapfile -t cases < <(gen 1 "$n")
+    for s in $(seq 1 "$n"); do
+        read -r k ci cd cs <<< "${cases[s - 1]}"
+        c=$(costs $ci $cd $cs)
+        i=0
         for o in "" -w -x -c --show-cost "-w --show-cost" -v -i; do
-            a=$(agrep-gpu -F -n $o -k "$k" $(costs $ci $cd $cs) -f "$D/p" "$D/t" 2>&1) || :
-            b=$(oracle -n $o -k "$k" $(costs $ci $cd $cs) -f "$D/p" "$D/t" 2>&1) || :
+            ((all || (s + i++) % 2 == 0)) || continue
+            a=$(agrep-gpu -F -n $o -k "$k" $c -f "$D/p.$s" "$D/t.$s" 2>&1) || :
+            b=$(oracle -n $o -k "$k" $c -f "$D/p.$s" "$D/t.$s" 2>&1) || :
             if [ "$a" != "$b" ]; then
-                echo "MISMATCH seed $s: agrep-gpu -F -n $o -k $k $(costs $ci $cd $cs)"
+                echo "MISMATCH seed $s: agrep-gpu -F -n $o -k $k $c"
                 fails=$((fails + 1))
             fi
         done
@@ -112,38 +131,55 @@ import itertools
 for n in range(6):
     for t in itertools.product("ab", repeat=n):
         print("".join(t))' > "$D/ab"
-    local fails=0
+    local fails=0 c k ks n=0 sets=()
+    # the 26 cost sets
+    for ci in 1 2 off; do for cd in 1 2 off; do for cs in 1 2 off; do
+        [ "$ci$cd$cs" = offoffoff ] || sets+=("$(costs $ci $cd $cs)")
+    done; done; done
+    # full: every case at k = 1 and 3; quick: each at one of them, in turn
+    # (each k still meets every pattern and every cost set: 182 of the 364
+    # runs); slow builds: every case at k = 2
+    ks=$(depth "" "1 3" 2)
     # (patterns that start with a: b for a gives the same cases)
     for p in a aa ab aaa aab aba abb; do
-        for ci in 1 2 off; do for cd in 1 2 off; do for cs in 1 2 off; do
-            [ "$ci$cd$cs" = offoffoff ] && continue
-            for k in $(depth "1 3" "1 3" 2); do
-                a=$(agrep-gpu -F --show-cost -k $k $(costs $ci $cd $cs) -e $p "$D/ab") || :
-                b=$(oracle --show-cost -k $k $(costs $ci $cd $cs) -e $p "$D/ab") || :
-                [ "$a" = "$b" ] || { echo "MISMATCH $p k$k $ci $cd $cs"; fails=$((fails + 1)); }
+        n=$((n + 1))
+        for c in "${sets[@]}"; do
+            n=$((n + 1))
+            for k in ${ks:-$((n % 2 ? 3 : 1))}; do
+                a=$(agrep-gpu -F --show-cost -k $k $c -e $p "$D/ab") || :
+                b=$(oracle --show-cost -k $k $c -e $p "$D/ab") || :
+                [ "$a" = "$b" ] || { echo "MISMATCH $p k$k $c"; fails=$((fails + 1)); }
             done
-        done; done; done
+        done
     done
     [ "$fails" -eq 0 ]
 }
 
 @test "weights: costs doubled and -k doubled print the unit cost search" {
-    local fails=0
-    for s in $(seq 1 "$(seeds 6 12 400)"); do
-        read -r k _ < <(gen "$s")
+    # quick: 12 cases, each with every other option in turn (each option
+    # on 6 cases), --show-cost and --no-indels on all; full 400 and slow
+    # builds 6, every option
+    local fails=0 i all=1 n cases
+    ! quick || all=0
+    n=$(seeds 6 12 400)
+    mapfile -t cases < <(gen 1 "$n")
+    for s in $(seq 1 "$n"); do
+        read -r k _ <<< "${cases[s - 1]}"
+        i=0
         for o in -o "-o -w" --color=always "--show-edits -o" --show-edits -c \
             "--best-match -o" -l; do
-            a=$(agrep-gpu -F -n $o -k "$k" -f "$D/p" "$D/t" 2>&1) || :
-            b=$(agrep-gpu -F -n $o -k $((2 * k)) $(costs 2 2 2) -f "$D/p" "$D/t" 2>&1) || :
+            ((all || (s + i++) % 2 == 0)) || continue
+            a=$(agrep-gpu -F -n $o -k "$k" -f "$D/p.$s" "$D/t.$s" 2>&1) || :
+            b=$(agrep-gpu -F -n $o -k $((2 * k)) $(costs 2 2 2) -f "$D/p.$s" "$D/t.$s" 2>&1) || :
             [ "$a" = "$b" ] || { echo "MISMATCH seed $s $o"; fails=$((fails + 1)); }
         done
-        a=$(agrep-gpu -F -n --show-cost -k "$k" -f "$D/p" "$D/t" |
+        a=$(agrep-gpu -F -n --show-cost -k "$k" -f "$D/p.$s" "$D/t.$s" |
             awk -F: '{ $2 = 2 * $2; print }' OFS=:)
-        b=$(agrep-gpu -F -n --show-cost -k $((2 * k)) $(costs 2 2 2) -f "$D/p" "$D/t") || :
+        b=$(agrep-gpu -F -n --show-cost -k $((2 * k)) $(costs 2 2 2) -f "$D/p.$s" "$D/t.$s") || :
         [ "$a" = "$b" ] || { echo "MISMATCH seed $s --show-cost"; fails=$((fails + 1)); }
         # substitutions alone at 3 are --no-indels at a third of k
-        a=$(agrep-gpu -F -n -o --no-indels -k "$k" -f "$D/p" "$D/t" 2>&1) || :
-        b=$(agrep-gpu -F -n -o -k $((3 * k)) $(costs off off 3) -f "$D/p" "$D/t" 2>&1) || :
+        a=$(agrep-gpu -F -n -o --no-indels -k "$k" -f "$D/p.$s" "$D/t.$s" 2>&1) || :
+        b=$(agrep-gpu -F -n -o -k $((3 * k)) $(costs off off 3) -f "$D/p.$s" "$D/t.$s" 2>&1) || :
         [ "$a" = "$b" ] || { echo "MISMATCH seed $s --no-indels"; fails=$((fails + 1)); }
     done
     [ "$fails" -eq 0 ]
@@ -157,11 +193,16 @@ w = ["mercy", "ever", "And", "the", "LORD", "go", "gone", "for"]
 for _ in range(400):
     print(" ".join(random.choice(w + ["x", "merc", "evermore", "mercies"])
                    for _ in range(random.randint(0, 8))) + random.choice(["", "."]))' > "$D/e"
-    local fails=0
+    # full: every cost set and expression at k = 1 and 3; quick: each at
+    # one of them, in turn (each k still meets every cost set and
+    # expression)
+    local fails=0 ks n=0
+    ks=$(depth "" "1 3")
     for c in "1 2 2" "2 1 1" "1 1 3" "off 1 2" "1 off 1"; do
         for pat in 'ever\>' 'ever\.$' '\<mercy' '^And' 'merc(y|ies)' '\bgo\B' 'L[A-Z]+D' \
             'g.n' 'g[aeo]'; do
-            for k in 1 3; do
+            n=$((n + 1))
+            for k in ${ks:-$((n % 2 ? 3 : 1))}; do
                 a=$(agrep-gpu -E -k $k $(costs $c) "$pat" "$D/e") || :
                 set -- $c
                 b=$(reoracle -I $1 -D $2 -S $3 -k $k "$pat" "$D/e") || :
@@ -191,30 +232,42 @@ for _ in range(400):
 @test "weights: the hit table against tests/recoracle.c, both strands" {
     [ -x "$TOP/tests/bin/recoracle" ] || skip "tests/bin/recoracle missing: make test-progs"
     cd "$TOP"
+    # full: seeds 1-200 with each cost set, slow builds 1-5; quick: seeds
+    # 1-15, five with each cost set (1-5, 6-10, 11-15)
+    local n first=1
+    n=$(seeds 5 5 200)
     for c in "1 1 2" "2 1 1" "off 1 1"; do
-        RECORACLE_COSTS="$c" run tests/records_oracle.sh "$(seeds 5 15 200)"
+        RECORACLE_COSTS="$c" run tests/records_oracle.sh "$n" "$first"
         assert_success
+        ! quick || first=$((first + n))
     done
 }
 
 @test "weights: the automaton kernel on POCL agrees with the host" {
     case $AGREP_GPU in */san/*) skip "POCL under the sanitizers: not run" ;; esac
-    gen 3 > /dev/null
+    gen 3 3 > /dev/null
     python3 -c '
 import random
 random.seed(5)
 w = ["mercy", "ever", "And", "the", "LORD", "gone", "mercies", "merc", "jacob"]
 for _ in range(300):
     print(" ".join(random.choice(w) for _ in range(random.randint(0, 8))))' > "$D/k"
-    local fails=0
+    # full: every expression with every cost set; quick: each expression
+    # with one, in turn (each cost set on one or two expressions; every
+    # run on POCL builds its kernel)
+    local fails=0 ci=0 pj all=1
+    ! quick || all=0
     for c in "2 2 1" "1 1 2" "off 1 2"; do
+        pj=0
         for pat in mercy 'merc(y|ies)' 'the L[A-Z]+D' 'j[aeiou]+b' '^And'; do
+            ((all || pj++ % 3 == ci)) || continue
             a=$(AGREP_GPU_DEVICE=host agrep-gpu -E -n -k2 $(costs $c) "$pat" "$D/k") || :
             b=$(AGREP_GPU_DEVICE=cpu AGREP_GPU_HOST_MAX=0 AGREP_GPU_STATS=1 \
                 agrep-gpu -E -n -k2 $(costs $c) "$pat" "$D/k" 2> "$D/st") || :
             grep -q automaton "$D/st" || { echo "not on the kernel: $c '$pat'"; fails=$((fails + 1)); }
             [ "$a" = "$b" ] || { echo "MISMATCH $c '$pat'"; fails=$((fails + 1)); }
         done
+        ci=$((ci + 1))
     done
     [ "$fails" -eq 0 ]
 }
