@@ -134,7 +134,9 @@ check_chunk() {
 @test "line numbers and byte offsets stay right across chunks" {
 	local chunk
 	grep -F -n -b needle text > want
-	for chunk in 1 7 64 100 4096; do
+	# (chunk sizes: full 1, 7, 64, 100 and 4096 bytes; quick 1, 64 and
+	# 4096, the test through a pipe taking every size with -n -b)
+	for chunk in $(depth "1 64 4096" "1 7 64 100 4096"); do
 		AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=$chunk \
 		    agrep-gpu -n -b needle text > got
 		run diff want got
@@ -150,8 +152,8 @@ check_chunk() {
 
 @test "standard input through a pipe: same output for every chunk size" {
 	# Full: every chunk size at k=0 and k=2.  Quick: one k a chunk size by
-	# turns, k=2 for 1, 64 and 4096 bytes, k=0 for 7 and 100 (a pipe at
-	# k=0 in 1-byte chunks: 4-5 s on the 2-core machine), then k=0 again in
+	# turns, k=2 for 1, 64 and 4096 bytes, k=0 for 7 and 100 (a pipe in
+	# 1-byte chunks: 4-5 s a run on the 2-core machine), then k=0 again in
 	# 7-byte chunks against grep -F.
 	local chunk k ci full=0
 	[ "$(depth quick full)" = quick ] || full=1
