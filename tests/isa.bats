@@ -205,16 +205,16 @@ same() {
 }
 
 @test "isa: small expressions on lanes (src/relanes.c), every cap, same lines and bits" {
-    # (make check: each case at one cap, in turn: on four levels each
-    # expression's four k at four caps, each k at every cap; check-full,
-    # every case at every cap)
+    # (make check: each case at one cap, in turn; two k an expression, 2
+    # and 3 or 0 and 1 in turn: on four levels each k at every cap, each
+    # expression at two caps; check-full, every k at every cap)
     local e k l nr BY_TURNS=1
     # (the last three: rows of two bytes, 9-16 positions)
     for e in 'j[aeiou]*b' 'wh(o|ic)h?' '[A-Z][a-z]+ of [A-Z][a-z]+' 'se(r|v)+ant' '(a|e)[^ ]*th' \
         'mercy.*ever' 'the (LORD|Lord)+ God' '[Ss]on of [A-Z][a-z]+'; do
         # (slow builds: two k an expression, in turns)
         l=$((l + 1))
-        for k in $(depth "0 1 2 3" "0 1 2 3" "$((l % 4)) $(((l + 2) % 4))"); do
+        for k in $(depth "$((2 * l % 4)) $((2 * l % 4 + 1))" "0 1 2 3" "$((l % 4)) $(((l + 2) % 4))"); do
             same -n -E -k$k "$e" "$K"
         done
     done

@@ -786,8 +786,10 @@ same_as_grep1() {
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
 	# full: each expression with and without -i, with each option.
-	# quick: per class, its four forms take the four (-i or not) x
-	# (-n, -o -n) by turns, (class + form) % 4; the i-th expression after
+	# quick: two runs a class, run r (2c and 2c + 1 for the c-th) with
+	# form r % 4 and the (r + r / 4) % 4-th of (-n, -i -n, -o -n,
+	# -i -o -n) (every class meets -i and its absence, runs 0-15 make
+	# every form and combination pair); the i-th expression after
 	# (from 0) takes two of -n, -o -n and -c, i % 3 with -i and (i + 1) % 3
 	# without when i is even, the other way round when odd (every class
 	# meets -i and its absence and every option, every expression -i and
@@ -795,15 +797,19 @@ same_as_grep1() {
 	local full= ci=0 i j o f
 	local -a o2=(-n "-o -n") o3=(-n "-o -n" -c)
 	[ "$(depth quick full)" = quick ] || full=1
+	local r
 	for c in alpha digit alnum upper lower space blank punct print graph cntrl xdigit; do
 		j=0
 		for e in "[[:$c:]]" "[^[:$c:]]" "a[[:$c:]]b" "[[:$c:]]+"; do
 			if [ -n "$full" ]; then
 				same_as_grep u "$e" -n "-o -n"
 			else
-				i=$(((ci + j) % 4))
-				f=$([ "$i" -lt 2 ] || echo -i)
-				same_as_grep1 u "$e" "$f" "${o2[i % 2]}"
+				for r in $((2 * ci)) $((2 * ci + 1)); do
+					[ $((r % 4)) = "$j" ] || continue
+					i=$(((r + r / 4) % 4))
+					f=$([ $((i % 2)) = 0 ] || echo -i)
+					same_as_grep1 u "$e" "$f" "${o2[i / 2]}"
+				done
 			fi
 			j=$((j + 1))
 		done
@@ -896,9 +902,8 @@ same_as_grep1() {
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
 	# full: every expression at every k, its lines, --show-cost and -x;
-	# quick: the i-th (from 0) at two k, i % 3 and (i + 1) % 3, its lines
-	# at both, --show-cost at the first and -x at the second (each k
-	# meets the three)
+	# quick: the i-th (from 0) at k = i % 3, its lines and --show-cost
+	# when i is even, -x when odd (each k meets the three)
 	[ "$(depth quick full)" = quick ] || full=1
 	for e in '[[:alpha:]]+e' 'caf\w' '\<caf' 'é\>' '[[:upper:]][[:lower:]]' '\w\W\w' \
 	    'a[[:space:]]b' '[[:punct:]]x' '[^[:alpha:]]+a' 'é[[:alnum:]]' '(\w|[[:punct:]])e' \
@@ -907,19 +912,19 @@ same_as_grep1() {
 	    '[^é]t' '\S\s\S' '[[:xdigit:]]+'; do
 		# (the sanitizer build: two k an expression, in turn; CI's time)
 		ks="0 1 2" k0=$((ei % 3))
-		[ -n "$full" ] || ks="$k0 $(((ei + 1) % 3))"
 		! slow_build || ks="$k0 $(((ei + 1) % 3))"
+		[ -n "$full" ] || ks=$k0
 		ei=$((ei + 1))
 		for k in $ks; do
 			n=$((n + 1))
 			# (-a: u holds invalid bytes, binary when printed)
 			run agrep-gpu -a -E -k$k "$e" u
 			assert_output "$(reoracle -u -k$k "$e" u)"
-			if [ -n "$full" ] || [ "$k" = "$k0" ]; then
+			if [ -n "$full" ] || [ $((ei % 2)) = 1 ]; then
 				run agrep-gpu -a -E -k$k --show-cost "$e" u
 				assert_output "$(reoracle -u -s -k$k "$e" u)"
 			fi
-			if [ -n "$full" ] || [ "$k" != "$k0" ]; then
+			if [ -n "$full" ] || [ $((ei % 2)) = 0 ]; then
 				run agrep-gpu -a -E -k$k -x "$e" u
 				assert_output "$(reoracle -u -x -k$k "$e" u)"
 			fi
@@ -934,19 +939,11 @@ same_as_grep1() {
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
 	# classes in PEq tables (Myers), and in the automaton kernel.
-	# full: each expression at every k with every option; quick: two runs
-	# an expression, run r (2i and 2i + 1 for the i-th, from 0) with
-	# option r % 4 at k = r % 3 (each expression meets two options and
-	# two k; runs 0-11 make every option and k pair)
+	# full: each expression at every k with every option; quick: the
+	# i-th (from 0) with option i % 4 at k = i % 3 (each option at two or
+	# three k, each k with three or four options; a POCL start-up is most
+	# of a run's time)
 	local ei=0 fx
-	# (quick: whether run 2i or 2i + 1 of the i-th has option fx and k)
-	quick_run() {
-		local r
-		for r in $((2 * ei - 2)) $((2 * ei - 1)); do
-			[ $((r % 4 + 1)) != "$fx" ] || [ $((r % 3)) != "$k" ] || return 0
-		done
-		return 1
-	}
 	for e in '[[:alpha:]]+e' 'caf\w' '[[:upper:]][[:lower:]]' '\w\W\w' 'a[[:space:]]b' \
 	    '[[:punct:]]x' '[^[:alpha:]]+' 'é[[:alnum:]]' '(\w|[[:punct:]])e' 'a\sb'; do
 		ei=$((ei + 1))
@@ -954,7 +951,8 @@ same_as_grep1() {
 			fx=0
 			for f in "" -i -c -o; do
 				fx=$((fx + 1))
-				[ "$(depth quick full)" = full ] || quick_run || continue
+				[ "$(depth quick full)" = full ] ||
+				    { [ $(((ei - 1) % 4 + 1)) = "$fx" ] && [ $(((ei - 1) % 3)) = "$k" ]; } || continue
 				AGREP_GPU_DEVICE=host agrep-gpu -E -n $f -k$k "$e" u > host || true
 				env $dev agrep-gpu -E -n $f -k$k "$e" u > got || true
 				cmp host got || { echo "-k$k $f '$e'"; diff host got | head; return 1; }

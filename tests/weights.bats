@@ -156,12 +156,12 @@ for n in range(6):
 }
 
 @test "weights: costs doubled and -k doubled print the unit cost search" {
-    # quick: 12 cases, each with every other option in turn (each option
-    # on 6 cases), --show-cost and --no-indels on all; full 400 and slow
+    # quick: 8 cases, each with every other option in turn (each option
+    # on 4 cases), --show-cost and --no-indels on all; full 400 and slow
     # builds 6, every option
     local fails=0 i all=1 n cases
     ! quick || all=0
-    n=$(seeds 6 12 400)
+    n=$(seeds 6 8 400)
     mapfile -t cases < <(gen 1 "$n")
     for s in $(seq 1 "$n"); do
         read -r k _ <<< "${cases[s - 1]}"
