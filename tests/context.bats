@@ -17,7 +17,13 @@ load check_helper
 # PFX[(s + 3i) % 10] all 10 prefixes, (s + i) % 3 all 3 paths, CTX[(s + 5i)
 # % 12], i = 0-1, all 12, and k 1 and 2 with each -n/-b combination) and
 # NQ12 (12: CTX[s % 12] all 12 contexts, PFX[s % 8] all 8 prefixes).
+# In quick, setup_file makes the first NMADE (14: the fixed seeds there go
+# to 14), and the loops take a sample of their checks, in turns (each
+# test says which).
 NCASES=24
+NMADE=$(depth 14 "$NCASES")
+QUICK=0
+[ "$(depth quick full)" = full ] || QUICK=1
 NQ5=$(depth 5 "$NCASES")
 NQ7=$(depth 7 "$NCASES")
 NQ12=$(depth 12 "$NCASES")
@@ -28,7 +34,7 @@ setup_file() {
     local s
     need_tools casegen oracle || return 1
     case_dir
-    for ((s = 1; s <= NCASES; s++)); do
+    for ((s = 1; s <= NMADE; s++)); do
         # short lines, a few matching ones: groups that touch, overlap or not
         casegen -p 1 -n 3:6 -k 0:1 -a "$( ((s % 2)) && echo mixed || echo words)" \
             -P "$((5 + 3 * s))" -b 400:1500 -l 0:30 "$s" "$CASES/t.$s" "$CASES/p.$s" > "$CASES/k.$s"
@@ -114,21 +120,27 @@ ctx_values() {
             f=${CTX[(s + i * 5) % 12]}
             read -r a b < <(ctx_values "$f")
             grep -n -F -e "$pat" "$CASES/t.$s" | cut -d: -f1 > "$W/sel1" || true
+            # full: both layouts; quick: the first for i = 0-1, the other
+            # for i = 2-3 (each still with ten of the twelve contexts)
+            if ((!QUICK || i < 2)); then
             grep -n -F -e "$pat" "$CASES/u.$s" | cut -d: -f1 > "$W/sel2" || true
             # shellcheck disable=SC2086
             grep -F $f -n -b -e "$pat" "$CASES/t.$s" "$CASES/u.$s" > "$W/g" || true
             render "$a" "$b" 1 1 1 "$W/sel1" "$CASES/t.$s" "$W/sel2" "$CASES/u.$s" > "$W/m"
             cmp -s "$W/g" "$W/m" || { echo "model differs from grep: seed $s $f"; diff "$W/g" "$W/m" | head; return 1; }
+            fi
+            if ((!QUICK || i >= 2)); then
             # shellcheck disable=SC2086
             grep -F $f -e "$pat" "$CASES/t.$s" > "$W/g" || true
             render "$a" "$b" 0 0 0 "$W/sel1" "$CASES/t.$s" > "$W/m"
             cmp -s "$W/g" "$W/m" || { echo "model differs from grep: seed $s $f (one file)"; diff "$W/g" "$W/m" | head; return 1; }
+            fi
         done
     done
 }
 
 @test "-A/-B/-C equal grep -F for k=0 (one and two files, -n -b -H -i -v -c -l)" {
-    local s i pat f p envs
+    local s i pat f p envs form
     for ((s = 1; s <= NQ7; s++)); do
         pat=$(cat "$CASES/p.$s")
         GEN=$(gen_of "$s")
@@ -140,32 +152,45 @@ ctx_values() {
                 1) envs="AGREP_GPU_HOST_MAX=0" ;;
                 2) envs="" ;;
             esac
+            # full: one file, two and standard input; quick: one of them,
+            # (s + i + s / 3) % 3, which still meets each path with each
+            # input
+            form=$(((s + i + s / 3) % 3))
+            if ((!QUICK || form == 0)); then
             # shellcheck disable=SC2086
             grep_ref $f $p -e "$pat" "$CASES/t.$s"
             # shellcheck disable=SC2086
             check_ref "$W/g" "$GRC" "$envs" "" $f $p -e "$pat" "$CASES/t.$s"
+            fi
+            if ((!QUICK || form == 1)); then
             # shellcheck disable=SC2086
             grep_ref $f $p -e "$pat" "$CASES/t.$s" "$CASES/u.$s"
             # shellcheck disable=SC2086
             check_ref "$W/g" "$GRC" "$envs" "" $f $p -e "$pat" "$CASES/t.$s" "$CASES/u.$s"
+            fi
+            if ((!QUICK || form == 2)); then
             # standard input
             # shellcheck disable=SC2086
             grep_ref $f $p -e "$pat"  < "$CASES/t.$s"
             # shellcheck disable=SC2086
             check_ref "$W/g" "$GRC" "$envs" "$CASES/t.$s" $f $p -e "$pat"
+            fi
         done
     done
     end_checks
 }
 
 @test "context with --context=NUM, --after-context, --before-context and bundled -nC2 as grep" {
-    local s pat envs
-    # seeds: full (AGREP_GPU_TESTS=full) 3, 8, 13; quick 3 and 8 (a mixed
-    # and a words text), each with every form on both paths
+    local s pat envs e
+    # seeds: full (AGREP_GPU_TESTS=full) 3, 8, 13, each with every form on
+    # both paths; quick 3 on OpenCL and 8 on the host (a mixed and a words
+    # text), each with every form
     for s in $(depth "3 8" "3 8 13"); do
         pat=$(cat "$CASES/p.$s")
         GEN=$(gen_of "$s")
+        e=0
         for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0"; do
+            ((!QUICK || e++ == s % 2)) || continue
             grep_ref --context=2 -e "$pat" "$CASES/t.$s"
             check_ref "$W/g" "$GRC" "$envs" "" --context=2 -e "$pat" "$CASES/t.$s"
             grep_ref --after-context=3 --before-context=1 -e "$pat" "$CASES/t.$s"
@@ -208,10 +233,9 @@ ctx_values() {
 
 @test "k=0 context across tiny chunks (OpenCL, 64-byte chunks and slices) equals grep -F" {
     # Full (AGREP_GPU_TESTS=full): both settings on the two files and on
-    # standard input.  Quick: each setting on one of the two, in turn with
-    # the seed (one setting the files, the other stdin): every seed's
-    # context and prefix still meet both settings and both inputs, and
-    # each setting both inputs.
+    # standard input.  Quick: each seed on one setting, s % 2, with one
+    # input, s / 2 % 2: every context and prefix still meets OpenCL's
+    # tiny chunks, and each setting both inputs (six seeds each).
     local s i pat f p envs e full=0
     [ "$(depth quick full)" = quick ] || full=1
     for ((s = 1; s <= NQ12; s++)); do
@@ -222,13 +246,13 @@ ctx_values() {
         e=0
         for envs in "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=64" \
                     "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=$((64 + 7 * s))"; do
-            if ((full || (s + e) % 2 == 0)); then
+            if ((full || (e == s % 2 && s / 2 % 2 == 0))); then
             # shellcheck disable=SC2086
             grep_ref $f $p -e "$pat" "$CASES/t.$s" "$CASES/u.$s"
             # shellcheck disable=SC2086
             check_ref "$W/g" "$GRC" "$envs" "" $f $p -e "$pat" "$CASES/t.$s" "$CASES/u.$s"
             fi
-            if ((full || (s + e) % 2 == 1)); then
+            if ((full || (e == s % 2 && s / 2 % 2 == 1))); then
             # shellcheck disable=SC2086
             grep_ref $f $p -e "$pat" < "$CASES/t.$s"
             # shellcheck disable=SC2086
@@ -240,13 +264,19 @@ ctx_values() {
     end_checks
 }
 
-# k1_context ENVS...: for every case, agrep-gpu -k1/-k2 with context under
-# each ENVS against the oracle's selection in the awk model of grep's layout
+# k1_context I ENV1 ENV2: for every case, agrep-gpu -k1/-k2 with context
+# under each ENV against the oracle's selection in the awk model of grep's
+# layout (full: i = 0 and 1); quick: the cases with i = I, under ENV1 or
+# ENV2 by s / 2 % 2 (each ENV still with both k and every -n/-b
+# combination; the two tests, I = 0 and 1, meet all twelve contexts)
 k1_context() {
-    local s i f p a b n bo envs k erc
+    local s i f p a b n bo envs k erc e
+    local only=$1
+    shift
     for ((s = 1; s <= NQ7; s++)); do
         GEN=$(gen_of "$s")
         for i in 0 1; do
+            ((!QUICK || i == only)) || continue
             f=${CTX[(s + 5 * i) % 12]}
             read -r a b < <(ctx_values "$f")
             k=$((1 + (s + i) % 2))
@@ -258,7 +288,9 @@ k1_context() {
             erc=1
             [ -s "$W/sel1" ] || [ -s "$W/sel2" ] && erc=0
             REF="oracle -n -k $k selections in the awk context model"
+            e=0
             for envs in "$@"; do
+                ((!QUICK || e++ == s / 2 % 2)) || continue
                 # shellcheck disable=SC2086
                 check_ref "$W/exp" "$erc" "$envs" "" $f $p -k "$k" -f "$CASES/p.$s" "$CASES/t.$s" "$CASES/u.$s"
             done
@@ -267,15 +299,16 @@ k1_context() {
 }
 
 @test "k=1,2 context on the host and OpenCL defaults: the oracle's lines in grep's layout" {
-    k1_context "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0"
+    k1_context 0 "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0"
     end_checks
 }
 
 @test "k=1,2 context across tiny chunks (OpenCL, 64-byte chunks): the oracle's lines in grep's layout, as --device=host" {
-    k1_context "AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0" "AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64"
-    # and byte for byte the output of --device=host
+    k1_context 1 "AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0" "AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64"
+    # and byte for byte the output of --device=host (seeds 1, 4, 7; quick
+    # 1 and 7)
     local s f
-    for ((s = 1; s <= NQ7; s += 3)); do
+    for ((s = 1; s <= NQ7; s += QUICK ? 6 : 3)); do
         f=${CTX[s % 12]}
         # shellcheck disable=SC2086
         AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0 agrep-gpu -F $f -n -k 1 -f "$CASES/p.$s" "$CASES/t.$s" "$CASES/u.$s" > "$W/dev" || true
@@ -289,13 +322,16 @@ k1_context() {
 }
 
 @test "k=1 context with -c, -l, -v and -i: the oracle's lines in grep's layout" {
-    local s envs k f
-    # seeds: full (AGREP_GPU_TESTS=full) 2, 5, 9, 14, 19, 22; quick 2, 5, 14
-    # (words, mixed and words texts), each with both checks on both paths
+    local s envs k f j=0 e
+    # seeds: full (AGREP_GPU_TESTS=full) 2, 5, 9, 14, 19, 22, each with
+    # both checks on both paths; quick 2, 5, 14 (words, mixed and words
+    # texts), each with both checks on one path, OpenCL, the host, OpenCL
     for s in $(depth "2 5 14" "2 5 9 14 19 22"); do
         GEN=$(gen_of "$s")
         k=1
+        e=0
         for envs in "AGREP_GPU_CHUNK=64 AGREP_GPU_HOST_MAX=0" "AGREP_GPU_DEVICE=host"; do
+            ((!QUICK || e++ == j % 2)) || continue
             # -c ignores context: the oracle's own -c
             oracle -c -k "$k" -f "$CASES/p.$s" "$CASES/t.$s" "$CASES/u.$s" > "$W/exp" || true
             REF="oracle -c -k $k"
@@ -308,13 +344,16 @@ k1_context() {
             check_ref "$W/exp" "$( [ -s "$W/sel" ] && echo 0 || echo 1)" "$envs" "" \
                 -A2 -B1 -n -v -i -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
         done
+        j=$((j + 1))
     done
     end_checks
 }
 
 @test "--color=always with context: separators and context lines as grep (k=0)" {
     local s f pat
-    for s in 1 4 7 10; do
+    # seeds: full (AGREP_GPU_TESTS=full) 1, 4, 7, 10; quick 1 and 4 (a
+    # mixed and a words text)
+    for s in $(depth "1 4" "1 4 7 10"); do
         pat=$(cat "$CASES/p.$s")
         GEN=$(gen_of "$s")
         for f in "-C1" "-A2 -n" "-B1 -n -b"; do
@@ -367,15 +406,24 @@ mktree() {
                    "--exclude-dir=sub/skip" "--include=*.TXT" "--include=[ab].*" "--exclude=?.c"
                    "--exclude-dir=*.d --include=*.txt" "--include=*.txt --exclude=*.log")
     # full (AGREP_GPU_TESTS=full): every filter with every output form on
-    # both paths; quick: the default path runs them all, OpenCL one output
-    # form a filter, in turn (each form with four filters there)
+    # both paths, and at k=1; quick: the default path one output form a
+    # filter, in turn (each form with four filters), OpenCL one on every
+    # other filter, in turn (each form with two), k=1 on every fourth
+    # filter (the first, fifth, ninth and thirteenth)
     local oi=0 ki full=0
     [ "$(depth quick full)" = quick ] || full=1
     for o in "${opts[@]}"; do
         for envs in "" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=64"; do
-            ki=0
+            ki=-1
             for k in "" "-i" "-l" "-c -n"; do
-                ((full)) || [ -z "$envs" ] || ((ki++ == oi % 4)) || continue
+                ki=$((ki + 1))
+                if ((!full)); then
+                    if [ -z "$envs" ]; then
+                        ((ki == oi % 4)) || continue
+                    else
+                        ((oi % 2 == 1 && ki == oi / 2 % 4)) || continue
+                    fi
+                fi
                 # shellcheck disable=SC2086
                 grep -r $o $k mercy d | sort > "$W/g" || true
                 REF="grep -r $o $k mercy d | sort"
@@ -392,6 +440,7 @@ mktree() {
             done
         done
         # k=1: the oracle over the files grep -r would search
+        if ((full || oi % 4 == 0)); then
         mapfile -t files < <(grep -r -l $o '' d | sort)
         if [ "${#files[@]}" -gt 0 ]; then
             # shellcheck disable=SC2086
@@ -399,6 +448,7 @@ mktree() {
             agrep-gpu -r -n -k 1 $o mercy d | sort > "$W/as" || true
             NCHECK=$((NCHECK + 1))
             cmp -s "$W/g" "$W/as" || { NFAIL=$((NFAIL + 1)); echo "---- FAIL -k1 -n -r $o: vs oracle over grep -r -l '' $o d"; diff "$W/g" "$W/as" | head -6; } >> "$FAILS"
+        fi
         fi
         oi=$((oi + 1))
     done

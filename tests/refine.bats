@@ -26,10 +26,14 @@ FLAGS=("-w" "-w -n" "-x" "-x -c" "--show-cost" "-n --show-cost" "-w --show-cost"
 # (AGREP_GPU_TESTS=full) 36, quick 20, the fewest with which each test's
 # rotation FLAGS[(s + c) % 20] still meets all 20 flag sets, GENOPTS[s % 6]
 # all six generators and the OpenCL test's chunks[s % 5] all five sizes.
-# (In quick, the two OpenCL tests run half the seeds each, s % 4 in 1-2
-# and in 0-1: each still meets all six generators, the tiny chunks' test
-# all five sizes, and between them they meet all 20 flag sets once.)
+# (In quick, the two OpenCL tests run a quarter of the seeds each, s % 4
+# = 0 and 3: the tiny chunks' test still meets all five sizes, and between
+# them they meet all six generators and ten flag sets, with every option
+# of FLAGS among them.)
 NCASES=$(depth 20 36)
+# QUICK: 1 in make check's depth (and on slow builds), 0 at full
+QUICK=0
+[ "$(depth quick full)" = full ] || QUICK=1
 
 mk() {
     local s=$1 opts=$2
@@ -167,10 +171,10 @@ runcase() {
 
 @test "-w -x --show-cost --best-match: OpenCL (64-byte slices, tiny chunks) agrees with the oracle" {
     local s chunks=(64 100 128 257 1000) full=0
-    # quick: the seeds with s % 4 in 1-2 (NCASES above)
+    # quick: the seeds with s % 4 = 0 (NCASES above)
     [ "$(depth quick full)" = quick ] || full=1
     for ((s = 1; s <= NCASES; s++)); do
-        ((full || (s - 1) % 4 < 2)) || continue
+        ((full || s % 4 == 0)) || continue
         runcase "$s" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=${chunks[s % 5]}" "${FLAGS[(s + 3) % 20]}"
     done
     end_checks
@@ -178,12 +182,13 @@ runcase() {
 
 @test "-w -x --show-cost --best-match: OpenCL defaults and default settings agree with the oracle" {
     local s full=0
-    # quick: OpenCL on the seeds with s % 4 in 0-1 (NCASES above), the
-    # default settings on the others
+    # quick: OpenCL on the seeds with s % 4 = 3 (NCASES above), the
+    # default settings on those with s % 4 = 2 (-w, -x, -c, -i,
+    # --show-cost and --best-match among their flag sets)
     [ "$(depth quick full)" = quick ] || full=1
     for ((s = 1; s <= NCASES; s++)); do
-        ((full || s % 4 < 2)) && runcase "$s" "AGREP_GPU_HOST_MAX=0" "${FLAGS[(s + 10) % 20]}"
-        ((full || s % 4 >= 2)) && runcase "$s" "" "${FLAGS[(s + 16) % 20]}"
+        ((full || s % 4 == 3)) && runcase "$s" "AGREP_GPU_HOST_MAX=0" "${FLAGS[(s + 10) % 20]}"
+        ((full || s % 4 == 2)) && runcase "$s" "" "${FLAGS[(s + 16) % 20]}"
     done
     end_checks
 }
@@ -425,10 +430,10 @@ runcase() {
 # lookup of whole records (refine.c, rf_init's line_set), the forced run
 # is left out but with -x.)
 slow_vs_fast() {
-    local rc=0 envs cand="AGREP_GPU_REFINE=cand"
-    if [[ $FL != *-x* ]] && [ "$(wc -l < "$P")" -ge 4 ] &&
-        [ "$(depth quick full)" = quick ]; then
-        cand=""
+    local rc=0 envs cand="AGREP_GPU_REFINE=cand" n=0 l
+    if ((QUICK)) && [[ $FL != *-x* ]]; then
+        while ((n < 4)) && read -r l; do n=$((n + 1)); done < "$P"
+        ((n < 4)) || cand=""
     fi
     # shellcheck disable=SC2086
     AGREP_GPU_REFINE=all agrep-gpu -F $FL -k "$K" -f "$P" "$@" > "$W/ref" 2>&1 || rc=$?
@@ -602,9 +607,9 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
         ((full || s % 4 == 0 || s % 4 == 3)) || continue
         runcase "$s" "AGREP_GPU_DEVICE=host AGREP_GPU_REFINE=cand" "${FLAGS[(s + 5) % 20]}"
     done
-    # every third seed: full with each of the three flag sets, quick with
-    # one of them in turn (each on two or three seeds)
-    for ((s = 1; s <= NCASES; s += 3)); do
+    # every third seed: full with each of the three flag sets; quick every
+    # sixth (1, 7, 13, 19) with one of them in turn (each on one or two)
+    for ((s = 1; s <= NCASES; s += full ? 3 : 6)); do
         K=$(k_of "$s")
         P="$CASES/p.$s"
         i=0
@@ -652,6 +657,13 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
         echo "${GOPTS[$1 % 5]} -p $(( $1 % 4 == 0 ? 5 : 1 + $1 % 3 )) $sizes -P 70"
     }
     cases_vs_slow "$(depth 5 30 3)" 900 long_opts LFLAGS 0 3 7
+    # the flag sets of the primers and of the UTF-8 line below: full
+    # (AGREP_GPU_TESTS=full) all, quick two of each (-o -b and -w -o -n,
+    # --color=always and -i -o --show-edits)
+    local -a pfl=("-o -b" "--color=always" "-w -o -n") ufl=("-o -b" "--color=always" "-w -o" "-i -o --show-edits")
+    if ((QUICK)); then
+        pfl=("-o -b" "-w -o -n") ufl=("--color=always" "-i -o --show-edits")
+    fi
     # primers on long DNA lines: part_from's ends from the pattern-parallel
     # engine, the shared filter's walk skipping to them
     opts="-a acgt -n 18:30 -k 3:4 -p 8 -b 60000:80000 -l 20000:40000 -P 80"
@@ -660,7 +672,7 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     GEN="tests/bin/casegen $opts 950 $W/t $W/p"
     read -r K _ < "$W/k"
     P="$W/p"
-    for FL in "-o -b" "--color=always" "-w -o -n"; do
+    for FL in "${pfl[@]}"; do
         slow_vs_fast "$W/t"
     done
     # UTF-8: a long line of é, ü and ASCII (its characters are not bytes):
@@ -669,7 +681,7 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     printf 'zz hallo welt zz\n' >> "$W/u"
     printf 'h\303\251llo\nwelt\n' > "$W/up"
     P="$W/up" K=1
-    for FL in "-o -b" "--color=always" "-w -o" "-i -o --show-edits"; do
+    for FL in "${ufl[@]}"; do
         LC_ALL=C.UTF-8 slow_vs_fast "$W/u"
     done
     # long records with no match within k: their least cost is asked for
