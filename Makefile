@@ -84,13 +84,20 @@ NPROC	?= $(shell nproc 2>/dev/null || echo 2)
 BATS	?= bats $(shell command -v parallel >/dev/null 2>&1 && \
 	   echo --jobs $(NPROC) --no-parallelize-within-files)
 
+# The suites, the heaviest first (make check's times on the 2-core EPYC),
+# so that the jobs end together; a new suite runs last until it is named.
+HEAVY_SUITES = regex exhaustive many refine robust pair weights isa pp \
+	   records property parity threads long noindels kjv
+CHECK_SUITES = $(HEAVY_SUITES:%=tests/%.bats) \
+	   $(filter-out $(HEAVY_SUITES:%=tests/%.bats),$(sort $(wildcard tests/*.bats)))
+
 # make check builds the tool and the test programs on every core first
 # (objects compiled once, linked by each program), then prints the slowest
 # suites and tests of the run (tests/slowest.sh).
 check:
 	$(MAKE) -j$(NPROC) agrep-gpu test-progs
 	@rm -rf build/report && mkdir -p build/report
-	$(BATS) --report-formatter junit -o build/report tests/; \
+	$(BATS) --report-formatter junit -o build/report $(CHECK_SUITES); \
 	    s=$$?; sh tests/slowest.sh build/report/report.xml; exit $$s
 
 check-full: agrep-gpu test-progs
@@ -141,8 +148,8 @@ check-decomp:
 check-valgrind: agrep-gpu
 	bash tests/valgrind.sh
 
-# The Debian package built, installed, checked and removed (tests/deb.sh;
-# it runs make clean first, so it comes last).
+# The Debian package built (in a copy of the tree: dpkg-buildpackage runs
+# make clean), installed, checked and removed (tests/deb.sh).
 check-deb:
 	sh tests/deb.sh
 
@@ -214,22 +221,24 @@ SAN_ENV	 = AGREP_GPU=$(CURDIR)/build/san/agrep-gpu \
 check-sanitize: build/san/agrep-gpu test-progs $(SAN_TEST_PROGS)
 	$(SAN_ENV) $(BATS) tests/
 
-# CI's one pass for both (check-extra): every suite on the sanitizer build
-# with every search that does not name its device on POCL, then the
-# kernel's bounded-exhaustive check at its middle bound (every pattern of
-# the full sets, texts one byte shorter: 7 s against 58; the full bound
-# runs in check-pocl and check-full; CI's time).  check-pocl's
-# suites ran every search through the device path, check-sanitize every
-# search under ASan/UBSan: together, the device path of every option is
-# proven under the sanitizers in one run of the suite (11.5 + 9.3 minutes
-# as two passes on the 2-core EPYC).  One run in four looks for leaks
-# (AGREP_GPU_LEAKS, tests/test_helper.bash: LeakSanitizer's walk of POCL's
-# heap at every exit was a third of the pass).  The host engines stay under the
-# sanitizers in the searches that name --device=host, exhaustive-san,
-# reexh-san and the fuzzers.
+# CI's one pass for both (check-extra): every suite on the sanitizer build,
+# the searches of the pipeline's suites on POCL unless they name their
+# device (AGREP_GPU_DEVICE=cpu), the host engines' suites (SAN_HOST) as
+# make check runs them: their device runs name their device, the rest run
+# on the host engines they test (an ASan run on POCL costs 0.3-0.5 s on the
+# 2-core EPYC, one on the host 0.07-0.1 s).  The device path of every
+# option is proven under the sanitizers by the pipeline's suites, the host
+# engines by their own.  One run in four looks for leaks (AGREP_GPU_LEAKS,
+# tests/test_helper.bash: LeakSanitizer's walk of POCL's heap at every
+# exit was a third of the pass).  The host engines are also under the
+# sanitizers in exhaustive-san, reexh-san and the fuzzers; the kernel's
+# bounded-exhaustive check (exhaustive-ocl, not sanitized: POCL is not
+# built for it) runs in make check.
+SAN_HOST = completion exhaustive hplan kjv long many noindels property \
+	   refine regex utf8
 check-sanitize-pocl: build/san/agrep-gpu test-progs $(SAN_TEST_PROGS)
-	$(SAN_ENV) AGREP_GPU_DEVICE=cpu AGREP_GPU_LEAKS=4 $(BATS) tests/
-	tests/bin/exhaustive-ocl -m
+	$(SAN_ENV) AGREP_GPU_DEVICE=cpu AGREP_GPU_DEVICE_EXCEPT="$(SAN_HOST)" \
+	    AGREP_GPU_LEAKS=4 $(BATS) $(CHECK_SUITES)
 
 # ThreadSanitizer over the suites that run several threads hardest: threads
 # (-j1 against -j2, -j3, -j8 over the option matrix, trees, stdin, -q,

@@ -4,7 +4,9 @@
 # it; runs lintian on the package when it is installed.  Exits non-zero on
 # the first failure.  Needs the build dependencies in debian/control (make
 # deps) and installs debhelper when it is missing.  dpkg-buildpackage starts
-# with `make clean`, so run this last.
+# with `make clean`: the package is built in a copy of the tree (the files
+# git knows, and new ones it does not ignore), so that this tree's builds
+# stay (CI's make check after this pass reuses them).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -17,15 +19,6 @@ fail() {
 if ! command -v dh >/dev/null; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y debhelper
 fi
-make deb
-version=$(dpkg-parsechangelog -S Version)
-arch=$(dpkg-architecture -qDEB_HOST_ARCH)
-deb=build/agrep-gpu_${version}_${arch}.deb
-[ -f "$deb" ] || fail "$deb not built"
-if command -v lintian >/dev/null; then
-	lintian --fail-on error,warning "$deb" || fail "lintian: $deb"
-fi
-
 tmp=$(mktemp -d)
 installed=0
 cleanup() {
@@ -40,7 +33,30 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-DEBIAN_FRONTEND=noninteractive apt-get install -y "./$deb"
+mkdir "$tmp/src"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+	# (the files git knows that are there, and new ones it does not ignore)
+	# shellcheck disable=SC2016 # sh -c's own script
+	git ls-files -z --cached --others --exclude-standard |
+	    xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+	    tar --null -T - -cf - | tar -xf - -C "$tmp/src"
+else
+	tar --exclude=./build --exclude=./agrep-gpu --exclude=./tests/bin \
+	    --exclude=./bench/bin --exclude=./tests/fuzz/bin \
+	    --exclude=./tests/fuzz/work -cf - . | tar -xf - -C "$tmp/src"
+fi
+(cd "$tmp/src" && make deb)
+version=$(dpkg-parsechangelog -S Version)
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+deb=$tmp/src/build/agrep-gpu_${version}_${arch}.deb
+[ -f "$deb" ] || fail "$deb not built"
+if command -v lintian >/dev/null; then
+	lintian --fail-on error,warning "$deb" || fail "lintian: $deb"
+fi
+mkdir -p build
+cp "$deb" build/
+
+DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb"
 installed=1
 dpkg-query -W -f='${Status}\n' agrep-gpu | grep -qx 'install ok installed' ||
     fail "agrep-gpu is not installed"
@@ -75,4 +91,4 @@ bash -c '. /usr/share/bash-completion/completions/agrep-gpu &&
 DEBIAN_FRONTEND=noninteractive apt-get remove -y agrep-gpu
 installed=0
 [ ! -e /usr/bin/agrep-gpu ] || fail "/usr/bin/agrep-gpu left after remove"
-echo "deb.sh: ok ($deb)"
+echo "deb.sh: ok (build/${deb##*/})"

@@ -13,6 +13,9 @@
 # piece boundary, at line starts and ends, with case flips; -i, -w, -x, -v,
 # -c, -o, -z, small chunks; and the engine choice (many patterns stay on
 # the host).  Knobs: MULTI_SEEDS (random cases, default 6; 16 with AGREP_GPU_TESTS=full).
+# make check (quick) runs a rotating sample of each test's paths and flag
+# sets, in which every path, flag set and k still occurs (each test says
+# which); AGREP_GPU_TESTS=full runs all of them.
 load test_helper
 load check_helper
 bats_require_minimum_version 1.5.0
@@ -152,8 +155,12 @@ runcase() {
 @test "several -e: lines matching any pattern, each within k (host, OpenCL, tiny chunks)" {
     local s k envs
     local -a pats eargs
-    # seeds: full (AGREP_GPU_TESTS=full) 1-16, quick 1-4 (each path of the
-    # s % 4 rotation once; -f takes the next seed's file, made for all 16)
+    # seeds: full (AGREP_GPU_TESTS=full) 1-16, every form on each; quick
+    # 1-4 (each path of the s % 4 rotation once; -f takes the next seed's
+    # file, made for all 16), -n on each and the other two forms by turns
+    # (-c -i on the odd seeds, OpenCL's two; -e with -f on the even ones)
+    local full=0
+    [ "$(depth quick full)" = quick ] || full=1
     for ((s = 1; s <= $(depth 4 16); s++)); do
         k=$(k_of "$s")
         mapfile -t pats < "$CASES/p.$s"
@@ -168,8 +175,10 @@ runcase() {
             3) envs="" ;;
         esac
         check "$envs" "" -n -k "$k" "${eargs[@]}" "$CASES/t.$s"
+        ((!full && s % 2 == 0)) ||
         check "$envs" "" -c -i -k "$k" "${eargs[@]}" "$CASES/t.$s"
         # -e and -f together: the union
+        ((!full && s % 2 == 1)) ||
         check "$envs" "" -k "$k" -e "${pats[0]}" -f "$CASES/p.$((s % 16 + 1))" "$CASES/t.$s"
     done
     end_checks
@@ -180,20 +189,20 @@ runcase() {
     run oracle -k 1 -e colour -e flavor "$W/t"
     assert_output "$(printf 'colour\ncolor\nflavour')" # coler, kolor: 2 edits
     # full (AGREP_GPU_TESTS=full): every case on every path; quick: each
-    # case on two paths of the three, the one left out turning with the
-    # case ((path + case) % 3 = 2, both counted from 0), so that every
-    # path meets 4 or 5 of the 7 cases
+    # case on one path of the three, turning with the case ((path + case)
+    # % 3 = 0, both counted from 0), so that every path meets 2 or 3 of
+    # the 7 cases
     local envs e=0 c full=0
     [ "$(depth quick full)" = quick ] || full=1
     for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64" ""; do
         c=0
-        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -k 1 -e colour -e flavor "$W/t"
-        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -k 0 -e colour -e color -e xyz "$W/t"
-        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -n -k 2 -e "$(printf 'calender\nflavr')" -e kolor "$W/t"
-        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -k 0 -e zzz -e '' "$W/t"      # an empty pattern: all
-        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -c -k 3 -e ab -e "$(printf '%0200d' 0)" "$W/t" # k >= one length
-        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -v -k 1 -e colour -e calendar "$W/t"
-        ((!full && (e + c++) % 3 == 2)) || check "$envs" "" -i -k 0 -e COLOR -e FLAVOUR "$W/t"
+        ((!full && (e + c++) % 3 != 0)) || check "$envs" "" -k 1 -e colour -e flavor "$W/t"
+        ((!full && (e + c++) % 3 != 0)) || check "$envs" "" -k 0 -e colour -e color -e xyz "$W/t"
+        ((!full && (e + c++) % 3 != 0)) || check "$envs" "" -n -k 2 -e "$(printf 'calender\nflavr')" -e kolor "$W/t"
+        ((!full && (e + c++) % 3 != 0)) || check "$envs" "" -k 0 -e zzz -e '' "$W/t"      # an empty pattern: all
+        ((!full && (e + c++) % 3 != 0)) || check "$envs" "" -c -k 3 -e ab -e "$(printf '%0200d' 0)" "$W/t" # k >= one length
+        ((!full && (e + c++) % 3 != 0)) || check "$envs" "" -v -k 1 -e colour -e calendar "$W/t"
+        ((!full && (e + c++) % 3 != 0)) || check "$envs" "" -i -k 0 -e COLOR -e FLAVOUR "$W/t"
         e=$((e + 1))
     done
     end_checks
@@ -201,23 +210,24 @@ runcase() {
 
 @test "-f with 100 random patterns agrees with the oracle (host, OpenCL tiny chunks, default)" {
     local i s full=0
-    # full (AGREP_GPU_TESTS=full): the five runs of every case; quick: the
-    # runs of the case's parity (run + case even: the 1st, 3rd and 5th of
-    # an even case, the 2nd and 4th of an odd one), so that every run
-    # meets four cases, every case one OpenCL run, and the ten flag sets
-    # all still occur
+    # full (AGREP_GPU_TESTS=full): the five runs of every case; quick: two
+    # runs a case, one OpenCL run (tiny chunks on an even case, defaults
+    # on an odd one) and one other (the host's first on an even case, the
+    # default settings on cases 1 and 5, the host's second on 3 and 7), so
+    # that every run meets two to four cases and the ten flag sets all
+    # still occur
     [ "$(depth quick full)" = quick ] || full=1
     for ((i = 0; i < ${#HUNDRED[@]}; i++)); do
         s=$((100 + i))
         ((!full && i % 2)) ||
         runcase "$s" "AGREP_GPU_DEVICE=host" "${FLAGS100[i % 10]}"
-        ((!full && !(i % 2))) ||
+        ((!full && i % 4 != 3)) ||
         runcase "$s" "AGREP_GPU_DEVICE=host" "${FLAGS100[(i + 5) % 10]}"
         ((!full && i % 2)) ||
         runcase "$s" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=$((64 + 37 * i))" "${FLAGS100[(i + 1) % 10]}"
         ((!full && !(i % 2))) ||
         runcase "$s" "AGREP_GPU_HOST_MAX=0" "${FLAGS100[(i + 2) % 10]}"
-        ((!full && i % 2)) ||
+        ((!full && i % 4 != 1)) ||
         runcase "$s" "" "${FLAGS100[(i + 3) % 10]}"
     done
     end_checks
@@ -229,8 +239,14 @@ runcase() {
     runcase 10001 "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=257" "-n"
     runcase 10002 "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100" ""
     runcase 10003 "AGREP_GPU_DEVICE=host" "-i -n"
-    runcase 10003 "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=64" ""
-    # (make check and slow builds: the five above)
+    # (make check and slow builds: the five above, but this one with the
+    # host's -i -n, whose oracle's answer is cached: the oracle's run with
+    # 10,000 patterns costs as much as OpenCL's)
+    if [ "$(depth quick full slow)" = full ]; then
+        runcase 10003 "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=64" ""
+    else
+        runcase 10003 "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=64" "-i -n"
+    fi
     if [ "$(depth quick full slow)" = full ]; then
         runcase 10001 "AGREP_GPU_HOST_MAX=0" "-c"
         runcase 10002 "AGREP_GPU_DEVICE=host" "-n"
@@ -249,6 +265,8 @@ runcase() {
     [ "$n" -gt 100 ] && [ "$n" -lt "$(wc -l < "$B/part.txt")" ]
     REF="grep -F -f PATS (10,000 patterns) on $(wc -c < "$B/part.txt") bytes of the Bible"
     check_ref "$W/grep" "$rc" "" "" -f "$B/pats" "$B/part.txt"
+    # (quick: OpenCL by the -c run from standard input below only)
+    [ "$(depth quick full)" = quick ] ||
     check_ref "$W/grep" "$rc" "AGREP_GPU_HOST_MAX=0" "" -k 0 -f "$B/pats" "$B/part.txt"
     grep -c -F -f "$B/pats" "$B/part.txt" > "$W/grepc" || true
     check_ref "$W/grepc" "$rc" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=65536" "$B/part.txt" -c -f "$B/pats"
@@ -273,10 +291,10 @@ runcase() {
     [ "$(grep -c -F -x -f "$W/xl" "$W/xt")" -gt 100 ]
     { cat "$W/xl"; echo; } > "$W/xle"
     # full (AGREP_GPU_TESTS=full): every list and option set in the three
-    # settings; quick: the default setting, and one of the other two by
-    # turns (the n-th list and option set: 4 KiB chunks where n is odd,
-    # the OpenCL device where even; each list and each option set meets
-    # both)
+    # settings; quick: the default setting, and on half of them one of
+    # the other two by turns (the n-th list and option set: 4 KiB chunks
+    # where n % 4 = 1, the OpenCL device where n % 4 = 2; each list meets
+    # both, each option set one or two of them)
     local n=0 ei full=0
     [ "$(depth quick full)" = quick ] || full=1
     for l in xl xle; do
@@ -286,7 +304,7 @@ runcase() {
         grep -F -x $o -f "$W/$l" "$W/xt" > "$W/want" || rc=$?
         for envs in "" "AGREP_GPU_CHUNK=4096" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_CHUNK=65536"; do
             ei=$((ei + 1))
-            ((full || ei == 1 || ei == 2 + (n + 1) % 2)) || continue
+            ((full || ei == 1 || (ei == 2 && n % 4 == 1) || (ei == 3 && n % 4 == 2))) || continue
             got=0
             # shellcheck disable=SC2086
             env $envs agrep-gpu -F -x $o -f "$W/$l" "$W/xt" > "$W/got" || got=$?
@@ -393,18 +411,27 @@ runcase() {
 @test "-i with many patterns: upper-case pattern files on lower/mixed-case text" {
     local i s
     # cases: full (AGREP_GPU_TESTS=full) 0, 2, 5 and 7 (a-z text at k 0-2,
-    # mixed case at k 0-1, a-z at k 1 and at k 0); quick 0 and 2 (a-z and
-    # mixed-case text)
+    # mixed case at k 0-1, a-z at k 1 and at k 0), each with the five
+    # runs; quick 0 and 2 (a-z and mixed-case text), the runs by turns
+    # (case 0 the 1st, 3rd and 5th, case 2 the 2nd and 4th)
+    local full=0 j
+    [ "$(depth quick full)" = quick ] || full=1
     for i in $(depth "0 2" "0 2 5 7"); do
         s=$((100 + i))
         tr 'a-z' 'A-Z' < "$CASES/p.$s" > "$CASES/P.$s"
         GEN="$(cat "$CASES/g.$s") && tr a-z A-Z < $CASES/p.$s > $CASES/P.$s"
         k=$(k_of "$s")
+        j=$((i / 2))
+        ((!full && j++ % 2)) ||
         check "AGREP_GPU_DEVICE=host" "" -i -n -k "$k" -f "$CASES/P.$s" "$CASES/t.$s"
+        ((!full && j++ % 2)) ||
         check "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=128" "" -i -k "$k" -f "$CASES/P.$s" "$CASES/t.$s"
+        ((!full && j++ % 2)) ||
         check "" "" -i -c -k "$k" -f "$CASES/P.$s" "$CASES/t.$s"
+        ((!full && j++ % 2)) ||
         check "" "" -i -w -k "$k" -f "$CASES/P.$s" "$CASES/t.$s"
         # without -i the upper-case patterns find (almost) nothing: still the oracle's answer
+        ((!full && j++ % 2)) ||
         check "AGREP_GPU_HOST_MAX=0" "" -c -k "$k" -f "$CASES/P.$s" "$CASES/t.$s"
     done
     # 10,000 upper-case Bible patterns, k=0, against grep -i -F -f
@@ -420,10 +447,11 @@ runcase() {
     local flagsets=("" "-i" "-w" "-x" "-v -c" "-n -i" "-w -i -n" "-x -c" "-c" "-v -i")
     local s k desc f i=0 full=0
     # full (AGREP_GPU_TESTS=full): the six runs of every case; quick: the
-    # forced filter and the default path on every case, the other four by
-    # turns (the two in small chunks on even seeds, 504's long lines among
-    # them; the host's automatic choice and -z -c on odd ones: each on half
-    # the cases)
+    # forced filter on every case, the forced filter in small chunks on
+    # even seeds (504's long lines among them), the host's automatic
+    # choice on odd ones (both with the forced run's flags: the oracle's
+    # answer cached), and one of the default path with -n, -z -c and -z
+    # in small chunks by turns (s % 3: each on two cases)
     [ "$(depth quick full)" = quick ] || full=1
     for ((s = 501; s < 501 + MSEEDS; s++)); do
         k=$(k_of "$s")
@@ -436,9 +464,9 @@ runcase() {
         # shellcheck disable=SC2086
         ((!full && s % 2 == 0)) || check "AGREP_GPU_DEVICE=host" "" $f -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
         # shellcheck disable=SC2086
-        check "" "" $f -n -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
-        ((!full && s % 2 == 0)) || check "$MULTI" "" -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
-        ((!full && s % 2 == 1)) || check "AGREP_GPU_DEVICE=host AGREP_GPU_CHUNK=500" "" -z -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
+        ((!full && s % 3 != 0)) || check "" "" $f -n -k "$k" -f "$CASES/p.$s" "$CASES/t.$s"
+        ((!full && s % 3 != 1)) || check "$MULTI" "" -z -c -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
+        ((!full && s % 3 != 2)) || check "AGREP_GPU_DEVICE=host AGREP_GPU_CHUNK=500" "" -z -k "$k" -f "$CASES/p.$s" "$CASES/z.$s"
     done
     end_checks
 }
@@ -464,9 +492,9 @@ runcase() {
             e=$((e + 1))
         done
         # one edit fewer than the copies hold: only the lines where two
-        # phrases overlap, or none
-        check "$MULTI" "" -n -k "$((k - 1))" -f "$B/mp" "$B/me$k"
-        check "$MULTI" "" -v -c -k "$((k - 1))" -f "$B/mp" "$B/me$k"
+        # phrases overlap, or none (quick: -n for k = 1 and 3, -v -c for 2)
+        ((!full && k % 2 == 0)) || check "$MULTI" "" -n -k "$((k - 1))" -f "$B/mp" "$B/me$k"
+        ((!full && k % 2 == 1)) || check "$MULTI" "" -v -c -k "$((k - 1))" -f "$B/mp" "$B/me$k"
     done
     # every copy line is selected with k edits: all but the three filler lines
     run agrep-gpu -c -k 3 -f "$B/mp" "$B/me3"

@@ -10,9 +10,9 @@
 # patterns, several blocks of text), forced on against forced off.  The
 # pattern-parallel OpenCL kernel (kernels/myers.cl, myers_pp) forced on
 # POCL, with and without its lazy score, against the oracle and the host.
-# make check takes a case's settings in turn (ALL below) and runs the
-# prefix filter's exhaustive check on smaller blocks; make check-full
-# every setting on every case, and the blocks of 1 MB.
+# make check takes fewer cases, a case's settings in turn (ALL below), and
+# runs the prefix filter's exhaustive check on smaller blocks; make
+# check-full more cases, every setting on every case, and the blocks of 1 MB.
 load test_helper
 load check_helper
 bats_require_minimum_version 1.5.0
@@ -60,14 +60,16 @@ FLAGS=("-c" "-n" "-w" "-c -i" "-n -w" "-i -n")
 ALL=$(depth 0 1)
 
 @test "pp: forced on, off and automatic agree with the oracle on primers in DNA reads" {
-    # (ten flag sets and k; make check: forced on at one level and one of
-    # forced off, automatic and tiny chunks, each in turn: every level and
-    # every other setting on three or four of the ten)
-    local k f i=0 n=0 isa j
+    # (check-full: ten flag sets and k, a quarter of the 42; make check:
+    # seven, a sixth, each flag set and each k once, forced on at one level
+    # and one of forced off, automatic and tiny chunks, each in turn: every
+    # level and every other setting on two or three of the seven)
+    local k f i=0 n=0 isa j every
+    every=$(depth 6 4)
     for k in 0 1 2 3 4 5 6; do
         for f in "${FLAGS[@]}"; do
             i=$((i + 1))
-            [ $((i % 4)) -eq $((k % 4)) ] || continue
+            [ $((i % every)) -eq $((k % every)) ] || continue
             n=$((n + 1))
             j=0
             for isa in baseline avx2 ""; do
@@ -96,13 +98,18 @@ ALL=$(depth 0 1)
 }
 
 @test "pp: 300 primers on 6,000 reads, forced on agrees with forced off" {
-    # (make check: forced on at AVX2 or at the native level, in turn: each
-    # flag set, and each k below 6, at both)
-    local k f in n=0 isa j
+    # (make check: every other flag set a k, in turn (-c and -o -i at k 0
+    # and 4, -n and -w at 3, -c at 6: seven of the thirteen), forced on at
+    # AVX2 or at the native level, in turn: -c at both, -o -i and -n at
+    # AVX2, -w at the native level; check-full: all thirteen, each flag
+    # set and each k below 6 at both)
+    local k f in n=0 isa j kn=0
     for k in 0 3 4 6; do
+        kn=$((kn + 1))
         for f in -c -n "-o -i" -w; do
             [ "$k" -lt 6 ] || [ "$f" = -c ] || continue
             n=$((n + 1))
+            ((ALL || k == 6 || (n + kn) % 2 == 0)) || continue
             # -o and -w refine every selected line: on 500 reads only
             in=$CASES/big
             case $f in -o*|-w) in=$CASES/small ;; esac
@@ -131,12 +138,12 @@ ALL=$(depth 0 1)
 }
 
 @test "pp: the pattern-parallel OpenCL kernel (POCL, AGREP_GPU_PP=1) agrees with the oracle" {
-    # (each flag set at a third of the k; slow builds, a sixth; make
-    # check: of the three runs below one a flag set and k, in turn, each
-    # at four or five of the fourteen, of four or five flag sets, low k
-    # and high)
+    # (each flag set at a third of the k in check-full; make check and
+    # slow builds, a sixth: each flag set and each k once; make check: of
+    # the three runs below one a flag set and k, in turn, each at two or
+    # three of the seven, low k and high)
     local k f i=0 n=0 every
-    every=$(depth 3 3 6)
+    every=$(depth 6 3 6)
     for k in 0 1 2 3 4 5 6; do
         for f in "${FLAGS[@]}"; do
             i=$((i + 1))
@@ -165,10 +172,10 @@ ALL=$(depth 0 1)
 }
 
 @test "pp: 300 primers on 6,000 reads, the pattern-parallel OpenCL kernel agrees with the host" {
-    # (make check: with and without the lazy score in turn: k 0 and 4
-    # without, 2 with)
+    # (make check: with and without the lazy score in turn, at k 2 with, 4
+    # without; check-full: k 0, 2 and 4, both)
     local k lazy
-    for k in 0 2 4; do
+    for k in $(depth "2 4" "0 2 4"); do
         AGREP_GPU_DEVICE=host agrep-gpu -n -k "$k" -f "$CASES/p300" "$CASES/big" \
             > "$BATS_TEST_TMPDIR/want" || true
         for lazy in $(depth $((k / 2 % 2)) "0 1"); do

@@ -4,8 +4,9 @@
 # every matching path: the host matcher, the OpenCL device with tiny slices and
 # chunks, default settings, stdin, and -z.
 #
-# Knobs (environment): PROPERTY_SEEDS (number of random cases, default 8: each
-# flag set once where a test takes FLAGSETS by seed; 300 with AGREP_GPU_TESTS=full),
+# Knobs (environment): PROPERTY_SEEDS (number of random cases, default 6: each
+# flag set on the host and on the device, over the tests that take FLAGSETS
+# by seed; 300 with AGREP_GPU_TESTS=full),
 # PROPERTY_SEED0 (first seed, default 1).  A failure prints the seed, k, the
 # patterns, the exact command and a diff; reproduce it with the printed
 # "repro:" line from the top of the repository.  `make check` (quick) runs
@@ -14,11 +15,13 @@
 # every one.
 load test_helper
 
-NSEEDS="${PROPERTY_SEEDS:-$(depth 8 300)}"
+NSEEDS="${PROPERTY_SEEDS:-$(depth 6 300)}"
 SEED0="${PROPERTY_SEED0:-1}"
 # the oracle against tre-agrep takes the single-pattern cases among the
-# first NSEEDS seeds, or the first 60 when NSEEDS is less (33 of them)
-NTRE=$((NSEEDS > 60 ? NSEEDS : 60))
+# first NSEEDS seeds (at most 60 of them), or the first NTRE0 when NSEEDS
+# is less: full, 60 (33 cases); quick, 30 (19 cases)
+NTRE0=$(depth 30 60)
+NTRE=$((NSEEDS > NTRE0 ? NSEEDS : NTRE0))
 FLAGSETS=("" "-i" "-v" "-c" "-n" "-i -n" "-v -c" "-i -v -n")
 TINY_CHUNKS=(100 257 4096 64)
 
@@ -151,7 +154,7 @@ verdict() {
             return 1
         fi
     done
-    [ "$n" -ge 30 ]
+    [ "$n" -ge $((NTRE0 / 2)) ]
 }
 
 @test "host matcher (AGREP_GPU_DEVICE=host) agrees with the oracle" {
@@ -217,16 +220,16 @@ verdict() {
     # Each line holds the pattern with k insertions, starting before
     # B - (n - 1) and ending at or after B, B a multiple of 64.  A slice that
     # warms up with only n - 1 bytes misses it; n + k - 1 bytes find it.
-    # full: 12 cases, each through the five settings; quick: the first 8,
-    # each through one of them by turns, setting s % 5 (each setting over
-    # 1 or 2 cases; the first four are the device's)
+    # full: 12 cases, each through the five settings; quick: the first 5,
+    # each through one of them by turns, setting s % 5 (each setting
+    # once; the first four are the device's)
     local s k desc lines i
     local -a sets=("AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64" \
                    "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64" \
                    "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=192" \
                    "AGREP_GPU_HOST_MAX=0" \
                    "AGREP_GPU_DEVICE=host")
-    for s in $(seq 1 "$(depth 8 12)"); do
+    for s in $(seq 1 "$(depth 5 12)"); do
         randgen -s "$s" "$W/t" "$W/p" "$W/ctl" > "$W/info"
         read -r k desc < "$W/info"
         lines=$(wc -l < "$W/t")
@@ -259,11 +262,13 @@ verdict() {
     printf 'abc\r\nxbc\r\n\r\nab\r\n' > "$W/crlf"
     printf 'hello\n\nworld\nhelo\n\nHELLO wrld\n' > "$W/words"
     # full: every file with every setting, every argument set and every
-    # -e form; quick: each file with half the argument sets, those of its
-    # parity ((file + set) % 2 = 0: each set meets three files), and each
-    # -e form once, its setting by turns ((file + setting + set) % 3 = 0:
-    # every file meets the three settings, every argument set and form
-    # too, the three files of a set being 1, 2 and 0 mod 3)
+    # -e form; quick: each file with a quarter of the argument sets
+    # ((file + set) % 4 = 0: each set meets one or two files), each with
+    # one setting by turns ((file + setting + set) % 3 = 0: every file
+    # meets the three settings, file + set being 4, 8, 12 and 16 or 8,
+    # 12, 16 and 20), and one -e form a file, at setting file % 3 + 1,
+    # the form (file + setting + form) % 3 = 0 (each form twice, at one
+    # setting each, every setting twice)
     local f envs a rc orc n=0 fx=0 ex ax full=
     [ "$(depth quick full)" = quick ] || full=1
     local -a argsets=(
@@ -277,7 +282,7 @@ verdict() {
             ex=$((ex + 1)) ax=0
             for a in "${argsets[@]}"; do
                 ax=$((ax + 1))
-                [ -n "$full" ] || { [ $(((fx + ax) % 2)) = 0 ] && [ $(((fx + ex + ax) % 3)) = 0 ]; } || continue
+                [ -n "$full" ] || { [ $(((fx + ax) % 4)) = 0 ] && [ $(((fx + ex + ax) % 3)) = 0 ]; } || continue
                 n=$((n + 1))
                 rc=0 orc=0
                 # shellcheck disable=SC2086
@@ -291,6 +296,7 @@ verdict() {
                     return 1
                 fi
             done
+            [ -n "$full" ] || [ "$ex" = $((fx % 3 + 1)) ] || continue
             # -e with an empty pattern, a pattern with '\n', several -e, stdin
             if [ -n "$full" ] || [ $(((fx + ex + 1) % 3)) = 0 ]; then
                 rc=0 orc=0
@@ -318,16 +324,17 @@ verdict() {
             fi
         done
     done
-    # every run made: 6 files x 16 argument sets x 3 settings (quick: half
-    # the pairs x 1)
-    [ "$n" = $((6 * ${#argsets[@]} * $(depth 1 6) / 2)) ]
+    # every run made: 6 files x 16 argument sets x 3 settings (quick: a
+    # quarter of the pairs x 1)
+    [ "$n" = $((6 * ${#argsets[@]} * $(depth 1 12) / 4)) ]
 }
 
 @test "patterns longer than 64 bytes (several words) agree with the oracle" {
     local s n=0 l0=$((100000 + SEED0 - 1)) nl
     # a separate set of cases (randgen -l), in $CASES under seeds 100000+:
-    # full, 40 of them; quick, 8 (each flag set once on each path)
-    nl=$(depth 8 40)
+    # full, 40 of them; quick, 6 (each flag set on one path or more,
+    # each tiny chunk size)
+    nl=$(depth 6 40)
     for ((s = l0; s < l0 + nl; s++)); do
         randgen -l "$s" "$CASES/t.$s" "$CASES/p.$s" > "$CASES/k.$s"
         echo "-l $s" > "$CASES/g.$s"

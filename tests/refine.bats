@@ -3,7 +3,9 @@
 # selected lines: -w, -x, --show-cost, --best-match against the naive DP
 # oracle (tests/oracle.c) over random inputs, through the host matcher and
 # OpenCL; -o and --color on hand-made cases with exact expected bytes, and
-# against grep -F for k=0; GREP_COLORS, NO_COLOR; -i with each.  With many
+# against grep -F for k=0; GREP_COLORS, NO_COLOR; -i with each (make
+# check: the hand-made cases on the host and OpenCL by turns, each on one;
+# AGREP_GPU_TESTS=full: each on both).  With many
 # patterns (20 to 10,000; refine.c tries a line's candidate patterns only):
 # -o, --show-cost, --json, -w, -x, --color, --show-edits, -v byte for byte
 # as with every pattern tried (AGREP_GPU_REFINE=all), and as the oracle.
@@ -82,6 +84,14 @@ runcase() {
         *) check "$envs" "" $flags -k "$k" -f "$CASES/p.$s" "$CASES/t.$s" ;;
     esac
 }
+
+# Hand-made cases on two paths (the host, OpenCL): full
+# (AGREP_GPU_TESTS=full) runs every case on both, a pass for each; quick
+# one pass, the cases taking the two paths by turns.  In each case, nx
+# sets envs: `nx; run env $envs agrep-gpu ...`.  Uses $EN (the two
+# paths), $full, $pass and the case counter $c.
+two_paths() { full=0 c=0; [ "$(depth quick full)" = quick ] || full=1; }
+nx() { if ((full)); then envs=${EN[pass]}; else envs=${EN[c++ % 2]}; fi; }
 
 # ---------------------------------------------------------------- the oracle
 
@@ -183,23 +193,27 @@ runcase() {
 @test "-w -x --show-cost --best-match: OpenCL defaults and default settings agree with the oracle" {
     local s full=0
     # quick: OpenCL on the seeds with s % 4 = 3 (NCASES above), the
-    # default settings on those with s % 4 = 2 (-w, -x, -c, -i,
+    # default settings on those with s % 8 = 2 (-w, -x, -c, -i,
     # --show-cost and --best-match among their flag sets)
     [ "$(depth quick full)" = quick ] || full=1
     for ((s = 1; s <= NCASES; s++)); do
         ((full || s % 4 == 3)) && runcase "$s" "AGREP_GPU_HOST_MAX=0" "${FLAGS[(s + 10) % 20]}"
-        ((full || s % 4 == 2)) && runcase "$s" "" "${FLAGS[(s + 16) % 20]}"
+        ((full || s % 8 == 2)) && runcase "$s" "" "${FLAGS[(s + 16) % 20]}"
     done
     end_checks
 }
 
 @test "--best-match without -k: any cost counts (host, OpenCL)" {
-    local s envs
-    # seeds: full (AGREP_GPU_TESTS=full) 1-18, quick 1-4 (each of the four
-    # forms, s % 4, once, on both paths)
+    local s envs e full=0
+    # seeds: full (AGREP_GPU_TESTS=full) 1-18 on both paths, quick 1-4
+    # (each of the four forms, s % 4, once), each on one path by turns
+    # (the host on the odd seeds, OpenCL on the even ones)
+    [ "$(depth quick full)" = quick ] || full=1
     for ((s = 1; s <= $(depth 4 18); s++)); do
         gen_of "$s"
+        e=0
         for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=100"; do
+            ((full || (s + e++) % 2 == 1)) || continue
             case $((s % 4)) in
                 0) check "$envs" "" --best-match -n --show-cost -f "$CASES/p.$s" "$CASES/t.$s" "$CASES/t.$((s + 1000))" ;;
                 1) check "$envs" "" --best-match -w -f "$CASES/p.$s" "$CASES/t.$s" ;;
@@ -219,27 +233,29 @@ runcase() {
     run tre-agrep -s -n -k -E 2 -e mercy a b
     assert_output "$(printf 'a:1:0:his mercy endureth\na:2:1:his mrcy\nb:1:1:merciful\nb:2:0:mercy me')"
     local envs
-    for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0"; do
-        run env $envs agrep-gpu --show-cost -n -k 2 mercy a b
+    local EN=("AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0") full c pass
+    two_paths
+    for ((pass = 0; pass < 1 + full; pass++)); do
+        nx; run env $envs agrep-gpu --show-cost -n -k 2 mercy a b
         assert_output "$(printf 'a:1:0:his mercy endureth\na:2:1:his mrcy\nb:1:1:merciful\nb:2:0:mercy me')"
-        run env $envs agrep-gpu --show-cost -k 2 mercy a b
+        nx; run env $envs agrep-gpu --show-cost -k 2 mercy a b
         assert_output "$(printf 'a:0:his mercy endureth\na:1:his mrcy\nb:1:merciful\nb:0:mercy me')"
-        run env $envs agrep-gpu --show-cost -k 2 mercy a
+        nx; run env $envs agrep-gpu --show-cost -k 2 mercy a
         assert_output "$(printf '0:his mercy endureth\n1:his mrcy')"
         # ties over all inputs are all printed; without -k the best is 0 here
-        run env $envs agrep-gpu --best-match -n mercy a b
+        nx; run env $envs agrep-gpu --best-match -n mercy a b
         assert_output "$(printf 'a:1:his mercy endureth\nb:2:mercy me')"
-        run env $envs agrep-gpu --best-match --show-cost mrcy a b
+        nx; run env $envs agrep-gpu --best-match --show-cost mrcy a b
         assert_output "$(printf 'a:0:his mrcy')"
         # the best is 1 ("mercx" is 1 from "mercy" and "merci"; "mrcy" is 2)
-        run env $envs agrep-gpu --best-match --show-cost -k 3 mercx a b
+        nx; run env $envs agrep-gpu --best-match --show-cost -k 3 mercx a b
         assert_output "$(printf 'a:1:his mercy endureth\nb:1:merciful\nb:1:mercy me')"
         # within k only: none within 0 of "mercx" -> exit 1
-        run env $envs agrep-gpu --best-match -k 0 mercx a b
+        nx; run env $envs agrep-gpu --best-match -k 0 mercx a b
         assert_failure 1
         assert_output ""
         # -i
-        run env $envs agrep-gpu --best-match -i -n MERCIFUL a b
+        nx; run env $envs agrep-gpu --best-match -i -n MERCIFUL a b
         assert_output "b:1:merciful"
     done
 }
@@ -248,30 +264,32 @@ runcase() {
 
 @test "-o prints each matched part (hand-made cases)" {
     local envs
-    for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64"; do
-        run env $envs agrep-gpu -o -k1 mercy <<< 'his mercy endureth'
+    local EN=("AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64") full c pass
+    two_paths
+    for ((pass = 0; pass < 1 + full; pass++)); do
+        nx; run env $envs agrep-gpu -o -k1 mercy <<< 'his mercy endureth'
         assert_output mercy
-        run env $envs agrep-gpu -o -k1 mercy <<< 'his mrcy endureth'
+        nx; run env $envs agrep-gpu -o -k1 mercy <<< 'his mrcy endureth'
         assert_output mrcy
-        run env $envs agrep-gpu -o -k1 mercy <<< 'his merxy endureth'
+        nx; run env $envs agrep-gpu -o -k1 mercy <<< 'his merxy endureth'
         assert_output merxy
-        run env $envs agrep-gpu -o -b mercy <<< 'mercy and mercy, mercy!'
+        nx; run env $envs agrep-gpu -o -b mercy <<< 'mercy and mercy, mercy!'
         assert_output "$(printf '0:mercy\n10:mercy\n17:mercy')"
-        run env $envs agrep-gpu -o -n mercy < <(printf 'a mercy\nno\nmercy mercy\n')
+        nx; run env $envs agrep-gpu -o -n mercy < <(printf 'a mercy\nno\nmercy mercy\n')
         assert_output "$(printf '1:mercy\n3:mercy\n3:mercy')"
-        run env $envs agrep-gpu -o -w -b mercy <<< 'mercyful mercy'
+        nx; run env $envs agrep-gpu -o -w -b mercy <<< 'mercyful mercy'
         assert_output "9:mercy"
-        run env $envs agrep-gpu -o -i mercy <<< 'His MERCY endureth'
+        nx; run env $envs agrep-gpu -o -i mercy <<< 'His MERCY endureth'
         assert_output MERCY
-        run env $envs agrep-gpu -o -i -k1 MERCY <<< 'his Mrcy endureth'
+        nx; run env $envs agrep-gpu -o -i -k1 MERCY <<< 'his Mrcy endureth'
         assert_output Mrcy
-        run env $envs agrep-gpu -o -x -k1 mercy < <(printf 'mercy\nmercy me\nmercx\n')
+        nx; run env $envs agrep-gpu -o -x -k1 mercy < <(printf 'mercy\nmercy me\nmercx\n')
         assert_output "$(printf 'mercy\nmercx')"
-        run env $envs agrep-gpu -o -w -i -k1 MERCY <<< 'mercyful merxy'
+        nx; run env $envs agrep-gpu -o -w -i -k1 MERCY <<< 'mercyful merxy'
         assert_output merxy
-        run env $envs agrep-gpu -o -e endureth -e his <<< 'his mercy endureth'
+        nx; run env $envs agrep-gpu -o -e endureth -e his <<< 'his mercy endureth'
         assert_output "$(printf 'his\nendureth')"
-        run env $envs agrep-gpu -o nomatch <<< 'his mercy endureth'
+        nx; run env $envs agrep-gpu -o nomatch <<< 'his mercy endureth'
         assert_failure 1
         assert_output ""
     done
@@ -284,34 +302,36 @@ runcase() {
 
 @test "--color=always highlights the matched part with GNU grep's sequences" {
     local envs on=$'\33[01;31m\33[K' off=$'\33[m\33[K'
-    for envs in "AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64"; do
-        run env $envs agrep-gpu --color=always mercy <<< 'his mercy endureth'
+    local EN=("AGREP_GPU_DEVICE=host" "AGREP_GPU_HOST_MAX=0 AGREP_GPU_SLICE=64 AGREP_GPU_CHUNK=64") full c pass
+    two_paths
+    for ((pass = 0; pass < 1 + full; pass++)); do
+        nx; run env $envs agrep-gpu --color=always mercy <<< 'his mercy endureth'
         assert_output "his ${on}mercy${off} endureth"
-        run env $envs agrep-gpu --color=always -k1 mercy <<< 'his mrcy endureth'
+        nx; run env $envs agrep-gpu --color=always -k1 mercy <<< 'his mrcy endureth'
         assert_output "his ${on}mrcy${off} endureth"
-        run env $envs agrep-gpu --color=always mercy <<< 'mercy and mercy'
+        nx; run env $envs agrep-gpu --color=always mercy <<< 'mercy and mercy'
         assert_output "${on}mercy${off} and ${on}mercy${off}"
-        run env $envs agrep-gpu --color=always -i mercy <<< 'His MERCY endureth'
+        nx; run env $envs agrep-gpu --color=always -i mercy <<< 'His MERCY endureth'
         assert_output "His ${on}MERCY${off} endureth"
-        run env $envs agrep-gpu --color=always -w mercy <<< 'mercyful mercy'
+        nx; run env $envs agrep-gpu --color=always -w mercy <<< 'mercyful mercy'
         assert_output "mercyful ${on}mercy${off}"
-        run env $envs agrep-gpu --color=always -o -k1 mercy <<< 'his mercy endureth'
+        nx; run env $envs agrep-gpu --color=always -o -k1 mercy <<< 'his mercy endureth'
         assert_output "${on}mercy${off}"
-        run env $envs agrep-gpu --color=always -x -k1 mercy <<< 'mercx'
+        nx; run env $envs agrep-gpu --color=always -x -k1 mercy <<< 'mercx'
         assert_output "${on}mercx${off}"
         # GREP_COLORS: mt= and ms= set the match colour (the later one wins)
-        run env $envs GREP_COLORS='mt=01;32' agrep-gpu --color=always mercy <<< 'his mercy'
+        nx; run env $envs GREP_COLORS='mt=01;32' agrep-gpu --color=always mercy <<< 'his mercy'
         assert_output $'his \33[01;32m\33[Kmercy\33[m\33[K'
-        run env $envs GREP_COLORS='ms=04;35' agrep-gpu --color=always -i MERCY <<< 'his mercy'
+        nx; run env $envs GREP_COLORS='ms=04;35' agrep-gpu --color=always -i MERCY <<< 'his mercy'
         assert_output $'his \33[04;35m\33[Kmercy\33[m\33[K'
-        run env $envs GREP_COLORS='fn=35:ms=01;33:mt=01;34' agrep-gpu --color=always mercy <<< 'his mercy'
+        nx; run env $envs GREP_COLORS='fn=35:ms=01;33:mt=01;34' agrep-gpu --color=always mercy <<< 'his mercy'
         assert_output $'his \33[01;34m\33[Kmercy\33[m\33[K'
         # never, and auto into a pipe: no escape sequence at all
-        run env $envs agrep-gpu --color=never mercy <<< 'his mercy'
+        nx; run env $envs agrep-gpu --color=never mercy <<< 'his mercy'
         assert_output 'his mercy'
-        run env $envs agrep-gpu --color=auto mercy <<< 'his mercy'
+        nx; run env $envs agrep-gpu --color=auto mercy <<< 'his mercy'
         assert_output 'his mercy'
-        run env $envs NO_COLOR=1 agrep-gpu --color=never -i MERCY <<< 'his mercy'
+        nx; run env $envs NO_COLOR=1 agrep-gpu --color=never -i MERCY <<< 'his mercy'
         assert_output 'his mercy'
     done
 }
@@ -558,8 +578,11 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
         FL=${f2[i]}
         slow_vs_fast "$W/t2"
     done
+    # (k = 0: quick -w -o -i only, full -o too)
     K=0
-    for FL in "-o" "-w -o -i"; do
+    local -a f0=("-o" "-w -o -i")
+    ((!QUICK)) || f0=("-w -o -i")
+    for FL in "${f0[@]}"; do
         slow_vs_fast "$W/t2"
     done
     end_checks
@@ -572,7 +595,10 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
         sed '0~3s/e/É/; 0~5s/a/ä/' > "$W/p"
     P="$W/p"
     K=1
-    for FL in "-o" "-i -o" "-i --show-cost" "-i -w --json" "--show-edits -o -i"; do
+    # (quick: -i -o is the --show-edits -o -i run's)
+    local -a ufl=("-o" "-i -o" "-i --show-cost" "-i -w --json" "--show-edits -o -i")
+    ((!QUICK)) || ufl=("-o" "-i --show-cost" "-i -w --json" "--show-edits -o -i")
+    for FL in "${ufl[@]}"; do
         LC_ALL=C.UTF-8 slow_vs_fast "$W/t"
     done
     tr '\n' '\0' < "$W/t" > "$W/z"
@@ -600,11 +626,11 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
 @test "AGREP_GPU_REFINE=cand with 1 to 3 patterns: as the oracle (-w, -x, --show-cost, --best-match) and as every pattern (-o, --color, --json)" {
     local s i full=0
     # full (AGREP_GPU_TESTS=full): every seed; quick: the seeds with s % 4
-    # in 0 or 3, whose flag sets hold -w, -x, --show-cost, --best-match,
-    # -i, -v and -n
+    # = 0, whose flag sets hold -w, -x, --show-cost, --best-match, -i, -v
+    # and -n
     [ "$(depth quick full)" = quick ] || full=1
     for ((s = 1; s <= NCASES; s++)); do
-        ((full || s % 4 == 0 || s % 4 == 3)) || continue
+        ((full || s % 4 == 0)) || continue
         runcase "$s" "AGREP_GPU_DEVICE=host AGREP_GPU_REFINE=cand" "${FLAGS[(s + 5) % 20]}"
     done
     # every third seed: full with each of the three flag sets; quick every
@@ -658,11 +684,11 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
     }
     cases_vs_slow "$(depth 5 30 3)" 900 long_opts LFLAGS 0 3 7
     # the flag sets of the primers and of the UTF-8 line below: full
-    # (AGREP_GPU_TESTS=full) all, quick two of each (-o -b and -w -o -n,
-    # --color=always and -i -o --show-edits)
+    # (AGREP_GPU_TESTS=full) all, quick one and two (-w -o -n,
+    # --color=always and -i -o --show-edits; -o -b is the random cases')
     local -a pfl=("-o -b" "--color=always" "-w -o -n") ufl=("-o -b" "--color=always" "-w -o" "-i -o --show-edits")
     if ((QUICK)); then
-        pfl=("-o -b" "-w -o -n") ufl=("--color=always" "-i -o --show-edits")
+        pfl=("-w -o -n") ufl=("--color=always" "-i -o --show-edits")
     fi
     # primers on long DNA lines: part_from's ends from the pattern-parallel
     # engine, the shared filter's walk skipping to them
@@ -690,8 +716,11 @@ MANYFLAGS=("-o" "-o -n -b" "--show-cost" "-n --show-cost" "--json" "--json --sho
         for (i = 0; i < 3000 + 4000 * l; i++) s = s substr("abcd", int(rand() * 4) + 1, 1)
         print s } }' > "$W/nm"
     printf 'abcdxyzzyxdcba\nbbbbxxxxaaaa\n' > "$W/nmp"
+    # (quick: the last two, -v --show-cost with -n -w and with a weight)
     P="$W/nmp" K=2
-    for FL in "-v --show-cost" "-v -n -w --show-cost" "-v --show-cost --insert-cost=2"; do
+    local -a nfl=("-v --show-cost" "-v -n -w --show-cost" "-v --show-cost --insert-cost=2")
+    ((!QUICK)) || nfl=("${nfl[@]:1}")
+    for FL in "${nfl[@]}"; do
         slow_vs_fast "$W/nm"
     done
     end_checks

@@ -22,11 +22,17 @@ setup() {
 }
 
 @test "-E reads extended expressions as grep -E does at k = 0" {
+	# (full: each expression's lines and -c; quick: its lines, and -c
+	# for every other one)
+	local i=0 full=
+	[ "$(depth quick full)" = quick ] || full=1
 	for e in 'colou?r' 'gr(a|e)y' 'gr[ae]y' '^(gr|co)' 'o{2}' 'colo(u)+r' \
 	    'c.l' '[[:upper:]]' '[^a-z]' 'x|y' '\w+ \w+' 'a\.c' '(a|)c' \
 	    '[]x[]' '^$' 'l{0,1}r' '*o' '(+l)' '{1}x' '^*g' '^+g' 'r|?x' '{x'; do
 		run agrep-gpu -E "$e" t
 		assert_output "$(grep -E "$e" t 2>/dev/null)"
+		i=$((i + 1))
+		[ -n "$full" ] || [ $((i % 2)) = 1 ] || continue
 		run agrep-gpu -E -c "$e" t
 		assert_output "$(grep -E -c "$e" t 2>/dev/null)"
 	done
@@ -84,8 +90,8 @@ setup() {
 
 @test "the automaton agrees with the oracle on every small case (bounded-exhaustive)" {
 	# full: the full sets and 5,000 random expressions; quick: the
-	# smaller sets (-q) and 60
-	run reexh $( [ "$(depth quick full)" = quick ] && echo -q -r 60 || echo -r 5000 )
+	# smaller sets (-q) and 30
+	run reexh $( [ "$(depth quick full)" = quick ] && echo -q -r 30 || echo -r 5000 )
 	echo "$output" | tail -3
 	assert_success
 	assert_output --partial ", 0 failures"
@@ -98,8 +104,8 @@ setup() {
 		return 1
 	fi
 	# full: the full sets and 1,000 random expressions; quick: the
-	# smaller sets (-q) and 50 (each of its six k some 8 times)
-	run reocl $( [ "$(depth quick full)" = quick ] && echo -q -r 50 || echo -r 1000 )
+	# smaller sets (-q) and 25 (each of its six k some 4 times)
+	run reocl $( [ "$(depth quick full)" = quick ] && echo -q -r 25 || echo -r 1000 )
 	echo "$output" | tail -3
 	assert_success
 	assert_output --partial ": all agree"
@@ -126,27 +132,23 @@ setup() {
 	env $dev AGREP_GPU_STATS=1 agrep-gpu -E -c '\<a(b|c)*a' d 2> err
 	! grep -q 'automaton' err
 	# The output formats x the settings on the device, each against the
-	# host's output.  full: all 15 at every expression and k.  quick: two
-	# runs an expression, run r (2i and 2i + 1 for the i-th) with format
-	# r % 5 at k = r % 4 with setting r % 3: 22 runs instead of 660, in
-	# which every expression meets two formats, k and settings, and every
-	# format, k and setting meet each other (runs 0-19 make every pair: 5,
-	# 4 and 3 are coprime; a POCL start-up, ~70 ms, is the cost of a run).
+	# host's output.  full: all 15 at every expression and k.  quick: one
+	# device run an expression: the i-th (from 0), unless i % 3 = 0, with
+	# format i % 5 at k = i % 4 with setting (i + i / 3) % 3 (7 runs
+	# instead of 660, in which every format, k and setting occurs; a POCL
+	# start-up, ~70 ms, is the cost of a run).
 	# The oracle's lines, the default settings and stdin on the device:
 	# full, every expression and k, in both; quick, the i-th expression at
-	# k = i % 4.
+	# k = i % 4, the oracle's against the host's lines, and stdin on the
+	# device for the others (i = 0, 3, 6, 9: k = 0, 3, 2, 1).
 	local -a fmts=("" -c -n -v -l) sets=("" "AGREP_GPU_CHUNK=4096 AGREP_GPU_SLICE=64" \
 	    "AGREP_GPU_SLICE=128")
 	local full= i=0 fx si hostrun
 	[ "$(depth quick full)" = quick ] || full=1
-	# (quick: whether run 2i or 2i + 1 has format fx, k and setting si)
+	# (quick: whether run i has format fx, k and setting si)
 	quick_run() {
-		local r
-		for r in $((2 * i)) $((2 * i + 1)); do
-			[ $((r % 5)) != "$fx" ] || [ $((r % 4)) != "$k" ] ||
-			    [ $((r % 3)) != "$si" ] || return 0
-		done
-		return 1
+		[ $((i % 3)) != 0 ] && [ $((i % 5)) = "$fx" ] && [ $((i % 4)) = "$k" ] &&
+		    [ $(((i + i / 3) % 3)) = "$si" ]
 	}
 	for e in 'a(b|c)*a' '(ab|ba)+ c' '^ab*' 'c[^a]$' '^(a|c)+$' 'a.*b.*c' \
 	    '(a|bc){2,3}-' '^.?a' 'b?c?a$' '()$' 'ca+b'; do
@@ -165,6 +167,7 @@ setup() {
 			reoracle -k$k "$e" d > want || true
 			agrep-gpu -E -k$k "$e" d > host || true
 			cmp want host || { echo "oracle: -k$k '$e'"; return 1; }
+			[ -n "$full" ] || [ $((i % 3)) = 0 ] || continue
 			env $dev AGREP_GPU_CHUNK=4096 agrep-gpu -E -k$k "$e" - < d > got || true
 			cmp want got || { echo "stdin: -k$k '$e'"; return 1; }
 		done
@@ -199,9 +202,8 @@ setup() {
 	env $dev AGREP_GPU_STATS=1 agrep-gpu -E -c -f e d 2> err
 	grep -q 'automaton' err
 	# per k and format, the device's output with each setting against
-	# the host's: full, both settings; quick, two formats at k, format k
-	# with the first setting and format k + 1 (mod 4) with the second
-	# (every k and every format still meets both)
+	# the host's: full, both settings; quick, one format at k, format k
+	# with setting k % 2 (every format and every setting occurs)
 	local full= fx si
 	[ "$(depth quick full)" = quick ] || full=1
 	local -a fmts=("" -c -n -v) sets=("" "AGREP_GPU_CHUNK=4096 AGREP_GPU_SLICE=64")
@@ -210,11 +212,11 @@ setup() {
 		    sort -u > want
 		for ((fx = 0; fx < 4; fx++)); do
 			f=${fmts[fx]}
-			[ -n "$full" ] || [ $(((fx - k + 4) % 4)) -lt 2 ] || continue
+			[ -n "$full" ] || [ "$fx" = "$k" ] || continue
 			AGREP_GPU_DEVICE=host agrep-gpu -E -k$k $f -f e d > host || true
 			for ((si = 0; si < 2; si++)); do
 				envs=${sets[si]}
-				[ -n "$full" ] || [ $(((fx - k + 4) % 4)) = "$si" ] || continue
+				[ -n "$full" ] || [ $((k % 2)) = "$si" ] || continue
 				env $dev $envs agrep-gpu -E -k$k $f -f e d > got || true
 				cmp host got || { echo "$envs -k$k $f"; diff host got | head; return 1; }
 			done
@@ -257,19 +259,18 @@ setup() {
 	done
 	# full: every expression at every k over each of the three texts, its
 	# lines with the three settings, -c, and --show-cost and -x with the
-	# expansion and without.  quick: the i-th expression (from 0) at two
-	# k, i % 3 and (i + 1) % 3, over one text, text (i + k) % 3 + 1 (each
-	# expression and each k meet two of the three); the host's lines and,
-	# by turns, the default's or those with AGREP_GPU_RE_EXPAND=0; one of
-	# the five others (-c, --show-cost and -x expanded, and not), the n-th
-	# case the (n % 5)-th (each expression meets two of the five, each k
-	# the five)
+	# expansion and without.  quick (and the sanitizer build): the i-th
+	# expression (from 0) at one k, i % 3, over one text, text
+	# (i + k) % 3 + 1 (each k meets the three); the host's lines and, by
+	# turns, the default's or those with AGREP_GPU_RE_EXPAND=0; one of the
+	# five others (-c, --show-cost and -x expanded, and not), the n-th case
+	# the (n % 5)-th (each k meets the five)
 	local ei=0 ss ks="0 1 2" full= ex o
 	[ "$(depth quick full)" = quick ] || full=1
 	# (quick: whether the n-th case makes the o-th of the five)
 	makes() { [ -n "$full" ] || [ $((n % 5)) = "$1" ]; }
 	for e in "${exprs[@]}"; do
-		[ -n "$full" ] || ks="$((ei % 3)) $(((ei + 1) % 3))"
+		[ -n "$full" ] || ks=$((ei % 3))
 		# (the sanitizer build: one k an expression, in turn; CI's time)
 		! slow_build || ks=$((ei % 3))
 		for k in $ks; do
@@ -312,7 +313,8 @@ setup() {
 
 @test "classes of fixed length run through every Myers engine as the oracle says" {
 	local e k eng
-	awk 'BEGIN { srand(7); for (i = 0; i < 2000; i++) {
+	# 2,000 random lines (quick: the first 1,000; 11 chunks of 4 KiB)
+	awk -v n="$(depth 1000 2000)" 'BEGIN { srand(7); for (i = 0; i < n; i++) {
 	    m = int(rand() * 90); l = ""; for (j = 0; j < m; j++)
 	    l = l substr("abcd", int(rand() * 4) + 1, 1); print l } }' > r
 	# full: every engine, the OpenCL kernel and the many copies at every
@@ -398,9 +400,9 @@ setup() {
 @test "small finite languages are searched as their words (colou?r, (a|b)c)" {
 	local n=0
 	for e in 'colou?r' '(a|b)c' 'gr(a|e)y' 'o{1,2}' 'timeout|timed out'; do
-		# (slow builds: two k an expression, in turns)
+		# (quick and slow builds: two k an expression, in turns)
 		n=$((n + 1))
-		for k in $(depth "0 1 2" "0 1 2" "$((n % 3)) $(((n + 1) % 3))"); do
+		for k in $(depth "$((n % 3)) $(((n + 1) % 3))" "0 1 2" "$((n % 3)) $(((n + 1) % 3))"); do
 			run agrep-gpu -E -k$k -n "$e" t
 			assert_output "$(AGREP_GPU_RE_EXPAND=0 agrep-gpu -E -k$k -n "$e" t)"
 			run agrep-gpu -E -k$k -o "$e" t
@@ -425,8 +427,14 @@ setup() {
 		print l } }' > text
 	local e
 	e=$(paste -sd'|' words)
+	# (full: each option at every k; quick: the o-th option (from 0) at
+	# k = o % 3; slow builds: each at k = 1)
+	local ox samp=$(depth 1 "" "")
 	for k in $(depth "0 1 2" "0 1 2" "1"); do
+		ox=0
 		for o in -n "-o -b" "-w -c" "-x -c" "-v -c"; do
+			ox=$((ox + 1))
+			[ -z "$samp" ] || [ $(((ox - 1) % 3)) = "$k" ] || continue
 			run agrep-gpu -F -k$k $o -f words text
 			local want=$output st=$status
 			run agrep-gpu -E -k$k $o "$e" text
@@ -579,14 +587,15 @@ setup() {
 		    l = l substr("abc a-", int(rand() * 6) + 1, 1); print l } }' > r$s
 	done
 	# full: every expression at every k over both texts, its lines, -c,
-	# --show-cost and -x; quick: over one, text (expression + k) % 2 + 1
-	# (each expression meets both), its lines and one of -c, --show-cost
-	# and -x by turns, (expression + k) % 3 (each expression and each k
-	# meet the three)
+	# --show-cost and -x; quick: the i-th expression (from 0) at one k,
+	# i % 3, over one text, text (i + k) % 2 + 1, its lines and one of -c,
+	# --show-cost and -x by turns, (i + k + i / 3) % 3 (each k meets the
+	# three)
 	local ei=0 ss full= c
 	[ "$(depth quick full)" = quick ] || full=1
 	for e in "${exprs[@]}"; do
 		for k in 0 1 2; do
+			[ -n "$full" ] || [ "$k" = $((ei % 3)) ] || continue
 			ss="1 2"
 			[ "$(depth quick full)" = full ] || ss=$(((ei + k) % 2 + 1))
 			for s in $ss; do
@@ -594,7 +603,7 @@ setup() {
 				want=$(reoracle -k$k "$e" r$s || true)
 				got=$(agrep-gpu -E -k$k "$e" r$s || true)
 				[ "$got" = "$want" ] || { echo "lines: -k$k '$e' r$s"; diff <(echo "$want") <(echo "$got"); return 1; }
-				c=$(((ei + k) % 3))
+				c=$(((ei + k + ei / 3) % 3))
 				if [ -n "$full" ] || [ "$c" = 0 ]; then
 					got=$(agrep-gpu -E -k$k -c "$e" r$s || true)
 					[ "$got" = "$(reoracle -k$k "$e" r$s | wc -l)" ] || { echo "-c: -k$k '$e'"; return 1; }
@@ -624,10 +633,11 @@ setup() {
 	printf 'abcab' > w2	# no terminator on the last record
 	# full: every expression at every k, its lines on both files,
 	# --show-cost, -x, and POCL against the host with 64-byte chunks.
-	# quick: the i-th (1-14) at two k, i % 4 and (i + 1) % 4 (each k meets
-	# 7 expressions), its lines on both at each, --show-cost and POCL at
-	# the first, -x at the second (each k meets them 3 or 4 times; a POCL
-	# start-up is most of a run's time)
+	# quick: the i-th (1-14) at one k, i % 4 (each k meets 3 or 4
+	# expressions), its lines on both, then by turns (i % 3) --show-cost
+	# and POCL (i = 3, 6, 9, 12: k = 3, 2, 1, 0), -x (i = 1, 4, 7, 10, 13:
+	# every k) or --show-cost alone (a POCL start-up is most of a run's
+	# time)
 	local ei=0 ks full=
 	[ "$(depth quick full)" = quick ] || full=1
 	for e in '(^ab|c-$)' '^a|bc$' '(^a|^bc|ca$)' '^(ab|c)|a?c$' '^$|ab$' \
@@ -635,7 +645,7 @@ setup() {
 	    'ca-$' '^ab$|^c'; do
 		ei=$((ei + 1))
 		ks="0 1 2 3"
-		[ -n "$full" ] || ks="$((ei % 4)) $(((ei + 1) % 4))"
+		[ -n "$full" ] || ks=$((ei % 4))
 		for k in $ks; do
 			for f in w w2; do
 				n=$((n + 1))
@@ -643,13 +653,14 @@ setup() {
 				got=$(agrep-gpu -E -k$k "$e" $f || true)
 				[ "$got" = "$want" ] || { echo "lines: -k$k '$e' $f"; diff <(echo "$want") <(echo "$got"); return 1; }
 			done
-			if [ -n "$full" ] || [ "$k" = $(((ei + 1) % 4)) ]; then
+			if [ -n "$full" ] || [ $((ei % 3)) = 1 ]; then
 				got=$(agrep-gpu -E -x -k$k "$e" w || true)
 				[ "$got" = "$(reoracle -x -k$k "$e" w || true)" ] || { echo "-x: -k$k '$e'"; return 1; }
 			fi
-			[ -n "$full" ] || [ "$k" = $((ei % 4)) ] || continue
+			[ -n "$full" ] || [ $((ei % 3)) != 1 ] || continue
 			got=$(agrep-gpu -E -k$k --show-cost "$e" w || true)
 			[ "$got" = "$(reoracle -s -k$k "$e" w || true)" ] || { echo "cost: -k$k '$e'"; return 1; }
+			[ -n "$full" ] || [ $((ei % 3)) = 0 ] || continue
 			got=$(env AGREP_GPU_CHUNK=64 agrep-gpu -E -k$k -n "$e" w || true)
 			[ "$got" = "$(agrep-gpu --device=cpu -E -k$k -n "$e" w || true)" ] || { echo "POCL: -k$k '$e'"; return 1; }
 		done
@@ -664,13 +675,13 @@ setup() {
 	    for (j = 0; j < m; j++) l = l (j ? " " : "") w[int(rand() * 10) + 1];
 	    print l } }' > p
 	[ "$(wc -c < p)" -gt 20000 ]
-	# (full: every expression at k = 0-3; quick: the i-th (1-6) at two,
-	# i % 4 and (i + 1) % 4)
+	# (full: every expression at k = 0-3; quick: the i-th (1-6) at one,
+	# i % 4)
 	local n=0 e k ei=0
 	for e in 'and (he|she|they) (said|spake) unto' '(said|spake) unto (him|her|them)' \
 	    'she (said|spake)' '(he|she) said (unto|him)' 'they.*(him|her)' 'unto (him|her),?'; do
 		ei=$((ei + 1))
-		for k in $(depth "$((ei % 4)) $(((ei + 1) % 4))" "0 1 2 3"); do
+		for k in $(depth "$((ei % 4))" "0 1 2 3"); do
 			n=$((n + 1))
 			want=$(reoracle -k$k "$e" p || true)
 			got=$(agrep-gpu -j1 -E -k$k "$e" p || true)
@@ -693,7 +704,8 @@ setup() {
 }
 
 @test "assertions and anchors across chunks and long records as in one piece" {
-	awk 'BEGIN { srand(5); for (i = 0; i < 3000; i++) { m = int(rand() * 60);
+	# 3,000 short records (quick: the first 1,500, 11 chunks of 4 KiB)
+	awk -v n="$(depth 1500 3000)" 'BEGIN { srand(5); for (i = 0; i < n; i++) { m = int(rand() * 60);
 	    l = ""; for (j = 0; j < m; j++) l = l substr("ab c-", int(rand() * 5) + 1, 1);
 	    print l } }' > c
 	# the long record: full, 300,000 bytes (73 chunks of 4 KiB); quick,
@@ -702,19 +714,20 @@ setup() {
 	    l = l substr("ab c-", int(rand() * 5) + 1, 1); print l; print "x abc" }' > long
 	# (full: every expression at k = 0 and 1, over c with the default
 	# chunks and with chunks of 4 KiB, and over the long record; quick:
-	# the i-th over c in 4 KiB chunks and over the long record at
-	# k = i % 2, over c with the default chunks at the other k)
+	# the i-th at k = i % 2 only, over c in 4 KiB chunks and over the
+	# long record, and over c with the default chunks when i % 3 = 0
+	# (i = 3, 6, 9: k = 1, 0, 1))
 	local want i=0
 	for e in '\<abc\>' 'c\B(a|b)+\>' '(^|-)ab c' 'cab\b' '^(ab|c-)c' 'a c?b$' \
 	    '^a.?b$' '\<ab c' 'b\Bc-'; do
 		i=$((i + 1))
 		for k in 0 1; do
+			[ "$(depth quick full)" = full ] || [ $((i % 2)) = "$k" ] || continue
 			want=$(reoracle -k$k "$e" c | wc -l)
-			if [ "$(depth quick full)" = full ] || [ $((i % 2)) != "$k" ]; then
+			if [ "$(depth quick full)" = full ] || [ $((i % 3)) = 0 ]; then
 				run agrep-gpu -E -k$k -c "$e" c
 				assert_output "$want"
 			fi
-			[ "$(depth quick full)" = full ] || [ $((i % 2)) = "$k" ] || continue
 			run env AGREP_GPU_CHUNK=4096 agrep-gpu -E -k$k -c "$e" c
 			assert_output "$want"
 			run env AGREP_GPU_CHUNK=4096 agrep-gpu -E -k$k -c "$e" long
@@ -727,18 +740,19 @@ setup() {
 	awk 'BEGIN { l = "mercy"; for (j = 0; j < 30000; j++) l = l "x";
 	    print l "ever"; print "mercy ever"; print l; print "ab" l "ab" }' > m
 	# full: every expression at every k with the three chunk sizes;
-	# quick: with one, by turns, (expression + k) % 3 (each expression
-	# and each k meet the three)
+	# quick: the i-th (1-9) at one k, i % 3, with one chunk size, by
+	# turns, (i / 3) % 3 (each k meets the three)
 	local i=0 cs
 	for e in 'mercy.*ever' 'mer.y.*ever' 'cy(x|z)+ev' '^mercyx' 'xxever$' \
 	    '^ab' 'ab$' 'xab\>' '\<merc'; do
 		i=$((i + 1))
 		for k in 0 1 2; do
+			[ "$(depth quick full)" = full ] || [ "$k" = $((i % 3)) ] || continue
 			# (the oracle's lines, once per expression and k)
 			reoracle -k$k "$e" m > lines
 			want=$(wc -l < lines)
 			cs=(4096 65536 "")
-			[ "$(depth quick full)" = full ] || cs=("${cs[(i + k) % 3]}")
+			[ "$(depth quick full)" = full ] || cs=("${cs[(i / 3) % 3]}")
 			for c in "${cs[@]}"; do
 				run env AGREP_GPU_CHUNK=$c agrep-gpu -E -k$k -c "$e" m
 				assert_output "$want"
@@ -790,10 +804,10 @@ same_as_grep1() {
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
 	# full: each expression with and without -i, with each option.
-	# quick: two runs a class, run r (2c and 2c + 1 for the c-th) with
-	# form r % 4 and the (r + r / 4) % 4-th of (-n, -i -n, -o -n,
-	# -i -o -n) (every class meets -i and its absence, runs 0-15 make
-	# every form and combination pair); the i-th expression after
+	# quick: one run a class, the c-th (from 0) with form c % 4 and the
+	# (c + c / 4) % 4-th of (-n, -i -n, -o -n, -i -o -n) (classes 0-11
+	# make every form with three of the four, each of the four with three
+	# forms); the i-th expression after
 	# (from 0) takes one of -n, -o -n and -c, the (i % 3)-th, with -i when
 	# i / 3 is odd (each option over 6 expressions, 3 of them with -i)
 	local full= ci=0 i j o f r
@@ -805,7 +819,7 @@ same_as_grep1() {
 			if [ -n "$full" ]; then
 				same_as_grep u "$e" -n "-o -n"
 			else
-				for r in $((2 * ci)) $((2 * ci + 1)); do
+				for r in $ci; do
 					[ $((r % 4)) = "$j" ] || continue
 					i=$(((r + r / 4) % 4))
 					f=$([ $((i % 2)) = 0 ] || echo -i)
@@ -847,7 +861,8 @@ same_as_grep1() {
 	# with one of the four, (-i or not) x (-n, -o -n) numbered 0-3, the
 	# (i % 4)-th (each of the four over 5 or 6 expressions); the i-th
 	# word (from 1) with -i when i is even (ΚΑΛΗΜΈΡΑ among them), else
-	# without
+	# without, and as -w when (i / 2) % 2 = 0, else as \<word\> (each
+	# form with -i and without)
 	[ "$(depth quick full)" = quick ] || full=1
 	local -a o2=(-n "-o -n")
 	for e in '\<' '\>' '\b' '\B' '\<\w' '\w\>' '\bx' '\B.' '.\b' 'x\b' '\<[[:alpha:]]+\>' \
@@ -866,8 +881,11 @@ same_as_grep1() {
 		[ $((i % 2)) = 1 ] || fq=-i
 		for f in "" -i; do
 			[ -n "$full" ] || [ "$f" = "$fq" ] || continue
-			run agrep-gpu -k0 -n -w $f "$w" v
-			assert_output "$(grep -a -n -w $f "$w" v)"
+			if [ -n "$full" ] || [ $((i / 2 % 2)) = 0 ]; then
+				run agrep-gpu -k0 -n -w $f "$w" v
+				assert_output "$(grep -a -n -w $f "$w" v)"
+			fi
+			[ -n "$full" ] || [ $((i / 2 % 2)) = 1 ] || continue
 			run agrep-gpu -k0 -n -E $f "\\<$w\\>" v
 			assert_output "$(grep -a -n -w $f "$w" v)"
 		done
@@ -900,8 +918,8 @@ same_as_grep1() {
 	u8_classes_text u
 	export LC_ALL=C.UTF-8
 	# full: every expression at every k, its lines, --show-cost and -x;
-	# quick: the i-th (from 0) at k = i % 3, its lines and --show-cost
-	# when i is even, -x when odd (each k meets the three)
+	# quick: the i-th (from 0) at k = i % 3, its lines, and --show-cost
+	# when i % 4 = 0, -x when i % 4 = 2 (each k meets the three)
 	[ "$(depth quick full)" = quick ] || full=1
 	for e in '[[:alpha:]]+e' 'caf\w' '\<caf' 'é\>' '[[:upper:]][[:lower:]]' '\w\W\w' \
 	    'a[[:space:]]b' '[[:punct:]]x' '[^[:alpha:]]+a' 'é[[:alnum:]]' '(\w|[[:punct:]])e' \
@@ -918,11 +936,11 @@ same_as_grep1() {
 			# (-a: u holds invalid bytes, binary when printed)
 			run agrep-gpu -a -E -k$k "$e" u
 			assert_output "$(reoracle -u -k$k "$e" u)"
-			if [ -n "$full" ] || [ $((ei % 2)) = 1 ]; then
+			if [ -n "$full" ] || [ $((ei % 4)) = 1 ]; then
 				run agrep-gpu -a -E -k$k --show-cost "$e" u
 				assert_output "$(reoracle -u -s -k$k "$e" u)"
 			fi
-			if [ -n "$full" ] || [ $((ei % 2)) = 0 ]; then
+			if [ -n "$full" ] || [ $((ei % 4)) = 3 ]; then
 				run agrep-gpu -a -E -k$k -x "$e" u
 				assert_output "$(reoracle -u -x -k$k "$e" u)"
 			fi

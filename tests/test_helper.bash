@@ -36,6 +36,16 @@ export PATH="$BATS_RUN_TMPDIR/bin:$TOP/tests/bin:$PATH"
 # machine AGREP_GPU_DEVICE=gpu every scan on the GPU.  Tests of the
 # automatic choice unset it.
 export LC_ALL=C
+# AGREP_GPU_DEVICE_EXCEPT="SUITE ..." (make check-sanitize-pocl): the
+# suites named (file names without .bats) leave AGREP_GPU_DEVICE unset,
+# so that their searches choose their device as in make check: the host
+# engines' suites, whose device runs name their device themselves.
+if [ -n "${AGREP_GPU_DEVICE_EXCEPT:-}" ]; then
+	_suite=${BATS_TEST_FILENAME##*/}
+	case " $AGREP_GPU_DEVICE_EXCEPT " in
+	*" ${_suite%.bats} "*) unset AGREP_GPU_DEVICE ;;
+	esac
+fi
 unset GREP_COLORS NO_COLOR AGREP_GPU_CHUNK AGREP_GPU_SLICE AGREP_GPU_HOST_MAX
 # depth QUICK FULL: the default of a suite's random-case knob: QUICK for
 # `make check` (a contributor's run, minutes), FULL when AGREP_GPU_TESTS=full

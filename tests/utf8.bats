@@ -11,7 +11,7 @@ setup_file() {
     need_tools oracle u8gen
     local c="$BATS_FILE_TMPDIR/cases" s
     mkdir -p "$c"
-    for ((s = 1; s <= ${UTF8_SEEDS:-$(depth 15 60)}; s++)); do
+    for ((s = 1; s <= ${UTF8_SEEDS:-$(depth 7 60)}; s++)); do
         u8gen "$s" "$c/t.$s" "$c/p.$s" > "$c/k.$s"
         tr '\n' '\0' < "$c/t.$s" > "$c/z.$s"
     done
@@ -126,8 +126,8 @@ setup() {
 # prints it; -c, -l and -o's valid parts are not changed.  Context and
 # "--" as grep prints them (its -v -A after such a record aside: it then
 # prints a record from before as context).  full: every option on the four
-# files; quick: each option on two of them by turns ((option + file) % 2:
-# e1 and e3 or e2 and e4; each file meets half the options).
+# files; quick: each option on one of them by turns ((option + file) % 4:
+# each file meets a quarter of the options).
 @test "utf8: records with encoding errors are binary when printed, as grep 3.8" {
     export LC_ALL=C.UTF-8
     cd "$W"
@@ -145,7 +145,7 @@ setup() {
             "-B2 abc" "-v -C1 abc" "-C2 -n abc" "-m2 -A3 abc" "-v -B2 abc" \
             "-o -C1 abc" "-m1 -A2 abc" "-k1 -n cbf"; do
             ox=$((ox + 1))
-            [ -n "$full" ] || [ $(((ox + fx) % 2)) = 0 ] || continue
+            [ -n "$full" ] || [ $(((ox + fx) % 4)) = 0 ] || continue
             # shellcheck disable=SC2086
             want=$(grep ${o/-k1 -n cbf/-n caf} $f 2>&1 | sed 's/^grep:/agrep-gpu:/'; echo "rc=${PIPESTATUS[0]}")
             # shellcheck disable=SC2086
@@ -159,12 +159,12 @@ setup() {
 # scalar one on small inputs, SIMD and the filter forced), POCL by default
 # and with tiny slices and chunks (records longer than a chunk go piece by
 # piece: a character must not be cut into wrong answers), stdin, -j3, -z.
-# full: every case through the seven, the many patterns through both
-# paths with the three options over texts 1-6; quick: the j-th of the
-# seven (1-7) takes the cases s of s + j even, half of them (the seven
-# flag sets, s % 7, each at least once: 7 is odd), and over text s the
-# many patterns take options s % 3 through path s % 2 (each option over
-# both paths).
+# full: 60 cases, every case through the seven, the many patterns through
+# both paths with the three options over texts 1-6; quick: 7 cases, the
+# j-th of the seven (1-7) takes the cases s of s + j even, half of them
+# (the seven flag sets, s % 7, each once over cases 1-7), and over texts
+# 1-3, text s, the many patterns take option s % 3 through path s % 2
+# (each option once, each path).
 @test "utf8: every engine against the oracle over code points (random cases)" {
     begin_checks
     local s k fl flags=("" "-i" "-w" "-x -i" "-c -v" "-n --show-cost" "-w -i -n")
@@ -173,7 +173,7 @@ setup() {
     # (quick: whether the j-th path takes case s)
     takes() { [ -n "$full" ] || [ $(((s + $1) % 2)) = 0 ]; }
     export LC_ALL=C.UTF-8
-    for ((s = 1; s <= ${UTF8_SEEDS:-$(depth 15 60)}; s++)); do
+    for ((s = 1; s <= ${UTF8_SEEDS:-$(depth 7 60)}; s++)); do
         k=$(cat "$CASES/k.$s")
         # (-a: u8gen writes invalid bytes, and a record that holds one is
         # binary when printed, as grep 3.8 has it; utf8: "binary")
@@ -191,7 +191,9 @@ setup() {
     done
     # many patterns at once (the shared filter, multi.c, over symbols)
     cat "$CASES"/p.* > "$W/many"
-    for ((s = 1; s <= 6; s++)); do
+    local nt
+    nt=$(depth 3 6)
+    for ((s = 1; s <= nt; s++)); do
         fx=0
         for fl in "-k1" "-i -k1" "-c -k2"; do
             fx=$((fx + 1))
@@ -242,14 +244,15 @@ setup() {
         [ -f "$f" ] && iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 && cat "$f"
     done > "$W/text"
     # full: every pattern at every k, with -i and without, on the host
-    # and on POCL; quick: each pattern at every k with -i or without by
-    # turns ((pattern + k) % 2: each meets both, each k meets both), POCL
-    # at one k a pattern, by turns (pattern % 3: each k twice)
+    # and on POCL; quick: the i-th pattern (1-6) at one k, i % 3, with -i
+    # or without by turns ((i + k) % 2: each k meets both), on the host
+    # and on POCL (each k twice)
     local pat k fl rc px=0 fx full=
     [ "$(depth quick full)" = quick ] || full=1
     for pat in 'приходит' 'Евгений Кащеев' 'утешение' 'ÄRGER' 'größer' 'Straße'; do
         px=$((px + 1))
         for k in 0 1 2; do
+            [ -n "$full" ] || [ "$k" = $((px % 3)) ] || continue
             fx=0
             for fl in "" "-i"; do
                 fx=$((fx + 1))

@@ -47,6 +47,9 @@ EOF
 }
 
 costs() { echo "--insert-cost=$1 --delete-cost=$2 --substitute-cost=$3"; }
+# (the loops' cost sets, without a subshell a run)
+C222="--insert-cost=2 --delete-cost=2 --substitute-cost=2"
+C3="--insert-cost=off --delete-cost=off --substitute-cost=3"
 
 # seeds SLOW QUICK FULL: fewer cases on a slow build (every case is a
 # process start there: the suite's memory errors show in a few), as
@@ -102,15 +105,15 @@ quick() {
 }
 
 @test "weights: plain patterns against tests/oracle.c, random cases" {
-    # quick: 16 cases, each with every other option in turn (each option
-    # on 8 cases); full 1,000 and slow builds 8, every option
+    # quick: 8 cases, each with every other option in turn (each option
+    # on 4 cases); full 1,000 and slow builds 8, every option
     local fails=0 i c all=1 n cases
     ! quick || all=0
-    n=$(seeds 8 16 1000)
+    n=$(seeds 8 8 1000)
     mapfile -t cases < <(gen 1 "$n")
     for s in $(seq 1 "$n"); do
         read -r k ci cd cs <<< "${cases[s - 1]}"
-        c=$(costs $ci $cd $cs)
+        c="--insert-cost=$ci --delete-cost=$cd --substitute-cost=$cs"
         i=0
         for o in "" -w -x -c --show-cost "-w --show-cost" -v -i; do
             ((all || (s + i++) % 2 == 0)) || continue
@@ -131,37 +134,44 @@ import itertools
 for n in range(6):
     for t in itertools.product("ab", repeat=n):
         print("".join(t))' > "$D/ab"
-    local fails=0 c k ks n=0 sets=()
+    local fails=0 c k ks n=0 pi=0 ci sets=() all=1
     # the 26 cost sets
     for ci in 1 2 off; do for cd in 1 2 off; do for cs in 1 2 off; do
         [ "$ci$cd$cs" = offoffoff ] || sets+=("$(costs $ci $cd $cs)")
     done; done; done
-    # full: every case at k = 1 and 3; quick: each at one of them, in turn
-    # (each k still meets every pattern and every cost set: 182 of the 364
-    # runs); slow builds: every case at k = 2
+    # full: every pattern with every cost set at k = 1 and 3; slow builds:
+    # every pair at k = 2; quick: a third of the pairs (pattern i with cost
+    # set j where i + j is a multiple of 3: each pattern meets eight or
+    # nine cost sets, each cost set two or three patterns), each at k = 1
+    # or 3 in turn (each k still meets every pattern and every cost set:
+    # 61 of the 364 runs)
     ks=$(depth "" "1 3" 2)
+    ! quick || all=0
     # (patterns that start with a: b for a gives the same cases)
     for p in a aa ab aaa aab aba abb; do
-        n=$((n + 1))
+        ci=0
         for c in "${sets[@]}"; do
-            n=$((n + 1))
-            for k in ${ks:-$((n % 2 ? 3 : 1))}; do
+            ((all || (pi + ci) % 3 == 0)) || { ci=$((ci + 1)); continue; }
+            n=$(((pi / 3 + ci / 3) % 2))
+            ci=$((ci + 1))
+            for k in ${ks:-$((n ? 3 : 1))}; do
                 a=$(agrep-gpu -F --show-cost -k $k $c -e $p "$D/ab") || :
                 b=$(oracle --show-cost -k $k $c -e $p "$D/ab") || :
                 [ "$a" = "$b" ] || { echo "MISMATCH $p k$k $c"; fails=$((fails + 1)); }
             done
         done
+        pi=$((pi + 1))
     done
     [ "$fails" -eq 0 ]
 }
 
 @test "weights: costs doubled and -k doubled print the unit cost search" {
-    # quick: 8 cases, each with every other option in turn (each option
-    # on 4 cases), --show-cost and --no-indels on all; full 400 and slow
-    # builds 6, every option
+    # quick: 5 cases, each with every other option in turn (each option
+    # on 2 or 3 cases), --show-cost and --no-indels on all; full 400 and
+    # slow builds 5, every option
     local fails=0 i all=1 n cases
     ! quick || all=0
-    n=$(seeds 6 8 400)
+    n=$(seeds 5 5 400)
     mapfile -t cases < <(gen 1 "$n")
     for s in $(seq 1 "$n"); do
         read -r k _ <<< "${cases[s - 1]}"
@@ -170,16 +180,16 @@ for n in range(6):
             "--best-match -o" -l; do
             ((all || (s + i++) % 2 == 0)) || continue
             a=$(agrep-gpu -F -n $o -k "$k" -f "$D/p.$s" "$D/t.$s" 2>&1) || :
-            b=$(agrep-gpu -F -n $o -k $((2 * k)) $(costs 2 2 2) -f "$D/p.$s" "$D/t.$s" 2>&1) || :
+            b=$(agrep-gpu -F -n $o -k $((2 * k)) $C222 -f "$D/p.$s" "$D/t.$s" 2>&1) || :
             [ "$a" = "$b" ] || { echo "MISMATCH seed $s $o"; fails=$((fails + 1)); }
         done
         a=$(agrep-gpu -F -n --show-cost -k "$k" -f "$D/p.$s" "$D/t.$s" |
             awk -F: '{ $2 = 2 * $2; print }' OFS=:)
-        b=$(agrep-gpu -F -n --show-cost -k $((2 * k)) $(costs 2 2 2) -f "$D/p.$s" "$D/t.$s") || :
+        b=$(agrep-gpu -F -n --show-cost -k $((2 * k)) $C222 -f "$D/p.$s" "$D/t.$s") || :
         [ "$a" = "$b" ] || { echo "MISMATCH seed $s --show-cost"; fails=$((fails + 1)); }
         # substitutions alone at 3 are --no-indels at a third of k
         a=$(agrep-gpu -F -n -o --no-indels -k "$k" -f "$D/p.$s" "$D/t.$s" 2>&1) || :
-        b=$(agrep-gpu -F -n -o -k $((3 * k)) $(costs off off 3) -f "$D/p.$s" "$D/t.$s" 2>&1) || :
+        b=$(agrep-gpu -F -n -o -k $((3 * k)) $C3 -f "$D/p.$s" "$D/t.$s" 2>&1) || :
         [ "$a" = "$b" ] || { echo "MISMATCH seed $s --no-indels"; fails=$((fails + 1)); }
     done
     [ "$fails" -eq 0 ]
@@ -193,22 +203,28 @@ w = ["mercy", "ever", "And", "the", "LORD", "go", "gone", "for"]
 for _ in range(400):
     print(" ".join(random.choice(w + ["x", "merc", "evermore", "mercies"])
                    for _ in range(random.randint(0, 8))) + random.choice(["", "."]))' > "$D/e"
-    # full: every cost set and expression at k = 1 and 3; quick: each at
-    # one of them, in turn (each k still meets every cost set and
-    # expression)
-    local fails=0 ks n=0
+    # full: every cost set with every expression at k = 1 and 3; quick:
+    # half the pairs (cost set i with expression j where i + j is even:
+    # each cost set meets four or five expressions, each expression two or
+    # three cost sets), each at one k, in turn (each k still meets every
+    # cost set and expression)
+    local fails=0 ks n=0 ci=0 pj all=1
     ks=$(depth "" "1 3")
+    [ -n "$ks" ] || all=0
     for c in "1 2 2" "2 1 1" "1 1 3" "off 1 2" "1 off 1"; do
+        pj=0
         for pat in 'ever\>' 'ever\.$' '\<mercy' '^And' 'merc(y|ies)' '\bgo\B' 'L[A-Z]+D' \
             'g.n' 'g[aeo]'; do
+            ((all || (ci + pj++) % 2 == 0)) || continue
             n=$((n + 1))
+            set -- $c
             for k in ${ks:-$((n % 2 ? 3 : 1))}; do
-                a=$(agrep-gpu -E -k $k $(costs $c) "$pat" "$D/e") || :
-                set -- $c
+                a=$(agrep-gpu -E -k $k --insert-cost=$1 --delete-cost=$2 --substitute-cost=$3 "$pat" "$D/e") || :
                 b=$(reoracle -I $1 -D $2 -S $3 -k $k "$pat" "$D/e") || :
                 [ "$a" = "$b" ] || { echo "MISMATCH $c '$pat' k$k"; fails=$((fails + 1)); }
             done
         done
+        ci=$((ci + 1))
     done
     [ "$fails" -eq 0 ]
 }
@@ -217,10 +233,14 @@ for _ in range(400):
     command -v tre-agrep >/dev/null && command -v bible >/dev/null ||
         skip "tre-agrep or bible missing: make deps installs them"
     bible "Gen1:1-Rev22:21" > "$D/kjv"
-    local fails=0
+    # full: every expression with both cost sets; quick: each expression
+    # with one, in turn (each cost set on one or two)
+    local fails=0 n=0 all=1
+    ! quick || all=0
     for c in "1 2 2" "2 1 3"; do
         set -- $c
         for pat in mercy 'merc(y|ies)' 'the L[a-z]+D'; do
+            ((all || n++ % 2 == 0)) || continue
             a=$(agrep-gpu -E -c -k3 $(costs $c) "$pat" "$D/kjv") || :
             b=$(tre-agrep -E 3 -I $1 -D $2 -S $3 -c "$pat" "$D/kjv") || :
             [ "$a" = "$b" ] || { echo "MISMATCH $c '$pat': $a vs $b"; fails=$((fails + 1)); }
@@ -232,10 +252,11 @@ for _ in range(400):
 @test "weights: the hit table against tests/recoracle.c, both strands" {
     [ -x "$TOP/tests/bin/recoracle" ] || skip "tests/bin/recoracle missing: make test-progs"
     cd "$TOP"
-    # full: seeds 1-200 with each cost set, slow builds 1-5; quick: seeds
-    # 1-15, five with each cost set (1-5, 6-10, 11-15)
+    # full: seeds 1-200 with each cost set, slow builds 1-4; quick: seeds
+    # 1-12, four with each cost set (1-4, 5-8, 9-12: strands, -j1, pieces,
+    # spans, lanes and the seed, nofilter and pp engines, as 1-15 had)
     local n first=1
-    n=$(seeds 5 5 200)
+    n=$(seeds 4 4 200)
     for c in "1 1 2" "2 1 1" "off 1 1"; do
         RECORACLE_COSTS="$c" run tests/records_oracle.sh "$n" "$first"
         assert_success
