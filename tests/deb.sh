@@ -45,6 +45,8 @@ else
 	    --exclude=./bench/bin --exclude=./tests/fuzz/bin \
 	    --exclude=./tests/fuzz/work -cf - . | tar -xf - -C "$tmp/src"
 fi
+# (every core: debhelper builds with one job unless told)
+export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-parallel=$(nproc)}"
 (cd "$tmp/src" && make deb)
 version=$(dpkg-parsechangelog -S Version)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
