@@ -243,8 +243,11 @@ check-sanitize: build/san/agrep-gpu test-progs $(SAN_TEST_PROGS)
 # sanitizers in exhaustive-san, reexh-san and the fuzzers; the kernel's
 # bounded-exhaustive check (exhaustive-ocl, not sanitized: POCL is not
 # built for it) runs in make check.
+# (records and robust stay on POCL: their big inputs cost more on the
+# instrumented host engines than in POCL's kernels, which ASan does not
+# see: the pass took 910 s with them on the host, 870 without.)
 SAN_HOST = completion exhaustive hplan kjv long many noindels property \
-	   records refine regex robust utf8
+	   refine regex utf8
 check-sanitize-pocl: build/san/agrep-gpu test-progs $(SAN_TEST_PROGS)
 	$(SAN_ENV) AGREP_GPU_DEVICE=cpu AGREP_GPU_DEVICE_EXCEPT="$(SAN_HOST)" \
 	    AGREP_GPU_LEAKS=4 $(BATS) $(CHECK_SUITES)
