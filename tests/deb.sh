@@ -40,10 +40,8 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 	git ls-files -z --cached --others --exclude-standard |
 	    xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
 	    tar --null -T - -cf - | tar -xf - -C "$tmp/src"
-else
-	tar --exclude=./build --exclude=./agrep-gpu --exclude=./tests/bin \
-	    --exclude=./bench/bin --exclude=./tests/fuzz/bin \
-	    --exclude=./tests/fuzz/work -cf - . | tar -xf - -C "$tmp/src"
+else	# (dpkg-buildpackage's make clean removes the other build outputs)
+	tar --exclude=./build -cf - . | tar -xf - -C "$tmp/src"
 fi
 # (every core: debhelper builds with one job unless told)
 export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-parallel=$(nproc)}"
