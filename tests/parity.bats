@@ -23,28 +23,33 @@ lg_js() {
 	NCALL=$((NCALL + 1))
 }
 
+# as_ours NAME: in the variable NAME, grep's messages read as agrep-gpu's
+# (a line's "grep: " or "/usr/bin/grep: "), without a sed
+as_ours() {
+	local -n v=$1
+	v=$'\n'$v
+	v=${v//$'\n'\/usr\/bin\/grep: /$'\n'agrep-gpu: }
+	v=${v//$'\n'grep: /$'\n'agrep-gpu: }
+	v=${v#$'\n'}
+}
+
 # like_grep ARGS...: agrep-gpu -j1 and -j3 (quick: one of them, lg_js)
-# give grep -F's stdout (byte for byte, cmp), stderr (with "grep:" read as
-# "agrep-gpu:") and exit status.  (Files in $BATS_FILE_TMPDIR, outside the
-# trees the tests search, and no pipes: a call costs its two programs and
-# a cmp.)
+# give grep -F's stdout (byte for byte, cmp), stderr (as_ours) and exit
+# status.  (Files in $BATS_FILE_TMPDIR, outside the trees the tests
+# search, and no pipes: a call costs its two programs and a cmp.)
 like_grep() {
 	local want_rc=0 rc j JS wes ges o="$BATS_FILE_TMPDIR"
-	local -a we ge
 	lg_js
 	/usr/bin/grep -F "$@" > "$o/want.out" 2> "$o/want.err" || want_rc=$?
-	mapfile -t we < "$o/want.err"
-	we=("${we[@]/#\/usr\/bin\/grep: /agrep-gpu: }")
-	we=("${we[@]/#grep: /agrep-gpu: }")
-	printf -v wes '%s\n' "${we[@]}"
+	IFS= read -r -d '' wes < "$o/want.err" || true
+	as_ours wes
 	for j in $JS; do
 		rc=0
 		agrep-gpu -j$j "$@" > "$o/got.out" 2> "$o/got.err" || rc=$?
 		cmp -s "$o/want.out" "$o/got.out" ||
 			fail "agrep-gpu -j$j $*: stdout is not grep -F's:
 $(diff "$o/want.out" "$o/got.out" | head -5)"
-		mapfile -t ge < "$o/got.err"
-		printf -v ges '%s\n' "${ge[@]}"
+		IFS= read -r -d '' ges < "$o/got.err" || true
 		assert_equal "$ges" "$wes"
 		assert_equal "$rc" "$want_rc"
 	done
@@ -56,12 +61,7 @@ like_grep_sh() {
 	local want got j want_rc=0 rc JS
 	lg_js
 	want=$(G='/usr/bin/grep -F' bash -c "$1" 2>&1) || want_rc=$?
-	# grep's messages read as agrep-gpu's (a line's "grep: " or
-	# "/usr/bin/grep: "), without a sed
-	want=$'\n'$want
-	want=${want//$'\n'\/usr\/bin\/grep: /$'\n'agrep-gpu: }
-	want=${want//$'\n'grep: /$'\n'agrep-gpu: }
-	want=${want#$'\n'}
+	as_ours want
 	for j in $JS; do
 		rc=0
 		got=$(bash -c "G='agrep-gpu -j$j'; $1" 2>&1) || rc=$?
